@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by the scripts in this directory: paths, logging, the kernel list.
+# Sourced, never run.
+
+CPUMGR_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CPUMGR_CACHE=${CPUMGR_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cpumgr}
+export CPUMGR_CACHE
+
+# Where build products of the checkout go (module per kernel, initramfs).
+CPUMGR_OUT=${CPUMGR_OUT:-$CPUMGR_TOP/build}
+
+# The kernels the project supports, by series.  "debug" is built locally
+# from linux-source-6.1 (scripts/build-debug-kernel.sh).
+CPUMGR_KERNELS="6.1 6.12 debug"
+
+msg()
+{
+	printf '%s\n' "$*" >&2
+}
+
+die()
+{
+	printf 'cpumgr: %s\n' "$*" >&2
+	exit 1
+}
+
+# Run a noisy command with its output kept in a log file; show the log's
+# tail only when it fails.
+quietly()
+{
+	local log=$1
+	shift
+	mkdir -p "$(dirname "$log")"
+	if ! "$@" >"$log" 2>&1; then
+		msg "cpumgr: '$*' failed; last lines of $log:"
+		tail -n 30 "$log" >&2
+		return 1
+	fi
+}
+
+# The directory holding the unpacked Debian kernel of a series (6.1, 6.12)
+# or the debug kernel, as recorded by fetch-kernel.sh / build-debug-kernel.sh.
+kernel_dir()
+{
+	local link=$CPUMGR_CACHE/kernels/$1
+
+	[ -e "$link/ready" ] || return 1
+	readlink -f "$link"
+}

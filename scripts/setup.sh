@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install what a fresh Debian bookworm machine lacks to build and test
+# cpumgr, idempotently and quietly:
+#   - host packages through apt-get (build tools, libraries, QEMU, ...);
+#   - the tools taken from Debian's linux-source packages into the cache
+#     (checkpatch, the kselftest headers, the ynl CLI);
+#   - Debian's 6.1 and 6.12 kernels through scripts/fetch-kernel.sh.
+# The debug kernel is built separately (scripts/build-debug-kernel.sh).
+#
+# Usage: scripts/setup.sh [--no-kernels]
+
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+HOST_PACKAGES="
+	build-essential bc bison flex libelf-dev libssl-dev dwarves kmod
+	pkg-config xz-utils cpio busybox-static qemu-system-x86
+	libnl-3-dev libnl-genl-3-dev libcjson-dev libyaml-dev
+	linux-source-6.1 linux-source-6.12
+	python3 python3-yaml python3-jsonschema cppcheck
+"
+
+missing_packages()
+{
+	local p
+
+	for p in $HOST_PACKAGES; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q '^install ok installed$' || printf '%s ' "$p"
+	done
+}
+
+install_packages()
+{
+	local missing
+
+	missing=$(missing_packages)
+	[ -n "$missing" ] || return 0
+	[ "$(id -u)" = 0 ] || die "missing packages ($missing); run this script as root"
+	msg "cpumgr: installing $missing"
+	export DEBIAN_FRONTEND=noninteractive
+	quietly "$CPUMGR_CACHE/log/apt-update.log" apt-get update
+	# shellcheck disable=SC2086
+	quietly "$CPUMGR_CACHE/log/apt-install.log" \
+		apt-get install -y --no-install-recommends $missing
+}
+
+# Unpack a few paths of /usr/src/linux-source-<series>.tar.xz into
+# $CPUMGR_CACHE/src/<series>, once per source package version.
+unpack_source()
+{
+	local series=$1
+	shift
+	local tarball=/usr/src/linux-source-$series.tar.xz
+	local dest=$CPUMGR_CACHE/src/$series
+	local version stamp p paths=()
+
+	version=$(dpkg-query -W -f='${Version}' "linux-source-$series")
+	stamp=$dest/.unpacked-$version-$(printf '%s ' "$@" | md5sum | cut -c1-8)
+	[ -e "$stamp" ] && return 0
+	rm -rf "$dest"
+	mkdir -p "$dest"
+	for p in "$@"; do
+		paths+=("linux-source-$series/$p")
+	done
+	tar -C "$dest" --strip-components=1 -xJf "$tarball" "${paths[@]}"
+	touch "$stamp"
+}
+
+main()
+{
+	local series
+
+	mkdir -p "$CPUMGR_CACHE"
+	install_packages
+	unpack_source 6.1 \
+		scripts/checkpatch.pl scripts/spelling.txt \
+		scripts/const_structs.checkpatch \
+		tools/testing/selftests/kselftest.h \
+		tools/testing/selftests/kselftest_harness.h
+	unpack_source 6.12 tools/net/ynl Documentation/netlink
+	if [ "${1:-}" != --no-kernels ]; then
+		for series in 6.1 6.12; do
+			"$CPUMGR_TOP/scripts/fetch-kernel.sh" "$series"
+		done
+	fi
+}
+
+main "$@"

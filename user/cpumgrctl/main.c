@@ -4,6 +4,7 @@
  * registered themselves through CPUMGRCTL_COMMAND().
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,9 +13,16 @@
 extern const struct cpumgrctl_cmd *const __start_cpumgrctl_cmds[];
 extern const struct cpumgrctl_cmd *const __stop_cpumgrctl_cmds[];
 
+/* Through integers: the section bounds are distinct objects to C. */
+static size_t nr_cmds(void)
+{
+	return ((uintptr_t)__stop_cpumgrctl_cmds -
+		(uintptr_t)__start_cpumgrctl_cmds) / sizeof(void *);
+}
+
 #define for_each_cmd(c)							\
 	for (const struct cpumgrctl_cmd *const *c = __start_cpumgrctl_cmds; \
-	     c < __stop_cpumgrctl_cmds; c++)
+	     c != __start_cpumgrctl_cmds + nr_cmds(); c++)
 
 void ctl_err(const char *fmt, ...)
 {

@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# cpumgr: kernel module (kmod/), userspace (user/), selftests (selftests/).
+#
+#   make                 module for KVER (or KDIR) and the userspace
+#   make check           everything, tests in QEMU guests; ends "N passed, N failed"
+#   make demo            the QEMU guest demo
+#   make guest           one guest: KVER=6.1 PRESET=smt8 TESTS="topology"
+#   make shell           a shell in a guest (KVER, PRESET)
+#   make lint            checkpatch --strict (kmod/, include/), cppcheck (user/)
+#   make bench           benchmarks
+#   make install         module, cpumgrctl, uAPI header (DESTDIR, PREFIX)
+#   make clean
+#
+# KVER is a kernel set up by scripts/setup.sh: 6.1, 6.12 or debug
+# (scripts/build-debug-kernel.sh).  KDIR builds the module against any
+# kernel build tree instead, e.g. KDIR=/lib/modules/$(uname -r)/build.
+
+KVER ?= 6.1
+PRESET ?= smt8
+TESTS ?= topology
+KERNELS ?= 6.1 6.12 debug
+OUT := $(CURDIR)/build
+CPUMGR_CACHE ?= $(HOME)/.cache/cpumgr
+export CPUMGR_CACHE
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+KVER_DIR = $(CPUMGR_CACHE)/kernels/$(1)
+MODULE_SRCS := $(wildcard kmod/*.c kmod/*.h include/uapi/linux/*.h) kmod/Kbuild
+
+all: module user
+
+# The module is built in a copy of kmod/ and include/ per kernel: kbuild
+# writes its objects next to the sources.
+ifdef KDIR
+MODULE_NAME := custom
+MODULE_KDIR := $(KDIR)
+else
+MODULE_NAME := $(KVER)
+MODULE_KDIR = $(call KVER_DIR,$(KVER))/build
+endif
+
+module:
+	@scripts/build-module.sh $(MODULE_NAME) $(MODULE_KDIR)
+
+modules:
+	@for k in $(KERNELS); do scripts/build-module.sh $$k \
+		$(call KVER_DIR,$$k)/build || exit 1; done
+
+user:
+	$(MAKE) -C user OUT=$(OUT)/user
+
+selftests: user
+	$(MAKE) -C selftests OUT=$(OUT)/selftests USER_OUT=$(OUT)/user
+
+$(OUT)/guest/initramfs-%.cpio.gz: scripts/mkinitramfs.sh scripts/guest/init \
+		$(CPUMGR_CACHE)/kernels/%/ready
+	scripts/mkinitramfs.sh $* $@
+
+initramfs:
+	@for k in $(KERNELS); do \
+		$(MAKE) -s $(OUT)/guest/initramfs-$$k.cpio.gz || exit 1; done
+
+# What the guests need, for every kernel of KERNELS.
+build-all: user selftests modules initramfs
+
+guest: user selftests module $(OUT)/guest/initramfs-$(KVER).cpio.gz
+	scripts/guest-run.sh -k $(KVER) -p $(PRESET) $(TESTS)
+
+shell: user selftests module $(OUT)/guest/initramfs-$(KVER).cpio.gz
+	scripts/guest-run.sh -s -k $(KVER) -p $(PRESET)
+
+setup:
+	scripts/setup.sh
+
+check:
+	@scripts/check.sh
+
+demo:
+	@scripts/demo.sh
+
+bench:
+	@scripts/bench.sh
+
+lint:
+	@scripts/lint.sh
+
+install: user module
+	install -D -m 0755 $(OUT)/user/cpumgrctl $(DESTDIR)$(PREFIX)/sbin/cpumgrctl
+	install -D -m 0644 include/uapi/linux/cpumgr.h \
+		$(DESTDIR)$(PREFIX)/include/linux/cpumgr.h
+	install -D -m 0644 $(OUT)/kmod/$(MODULE_NAME)/kmod/cpumgr.ko \
+		$(DESTDIR)/lib/modules/$(shell cat $(OUT)/kmod/$(MODULE_NAME)/release)/extra/cpumgr.ko
+
+clean:
+	rm -rf $(OUT)
+
+.PHONY: all module modules user selftests initramfs build-all guest shell \
+	setup check demo bench lint install clean

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build cpumgr.ko for one kernel in build/kmod/NAME/: kbuild writes objects
+# next to the sources, so each kernel gets its own copy of kmod/ and
+# include/ (timestamps kept: rebuilds stay incremental).
+#
+# Usage: scripts/build-module.sh NAME KDIR
+
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+name=${1:?usage: build-module.sh NAME KDIR}
+kdir=${2:?usage: build-module.sh NAME KDIR}
+dest=$CPUMGR_OUT/kmod/$name
+
+[ -e "$kdir/Makefile" ] ||
+	die "no kernel build tree at $kdir (scripts/setup.sh sets up 6.1 and 6.12, scripts/build-debug-kernel.sh debug)"
+mkdir -p "$dest/kmod" "$dest/include/uapi/linux"
+cp -p "$CPUMGR_TOP"/kmod/Kbuild "$CPUMGR_TOP"/kmod/Makefile \
+	"$CPUMGR_TOP"/kmod/*.[ch] "$dest/kmod/"
+cp -p "$CPUMGR_TOP"/include/uapi/linux/*.h "$dest/include/uapi/linux/" 2>/dev/null || true
+if ! make -C "$dest/kmod" KDIR="$kdir" >"$dest/build.log" 2>&1; then
+	cat "$dest/build.log" >&2
+	die "module build for $name failed"
+fi
+# Compiler warnings are errors here, whatever the kernel's flags say.
+if grep -E 'warning:|error:' "$dest/build.log" >&2; then
+	die "module build for $name has warnings"
+fi
+modinfo -F vermagic "$dest/kmod/cpumgr.ko" | cut -d' ' -f1 >"$dest/release"

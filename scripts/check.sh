@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make check`: set up what is missing, build everything, run the
+# userspace unit tests, then the selftests in QEMU guests as
+# selftests/plan lists them (kernel x preset x selftests), two guests at a
+# time.  Prints one KTAP document and ends with "N passed, N failed".
+#
+# Environment:
+#   CPUMGR_JOBS     guests run at once (default 2)
+#   CPUMGR_PLAN     plan file (default selftests/plan)
+#   CPUMGR_KERNELS  only plan lines of these kernels (default: all)
+#   CPUMGR_NO_UNIT  set to skip the unit tests
+
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+
+plan=${CPUMGR_PLAN:-$CPUMGR_TOP/selftests/plan}
+jobs=${CPUMGR_JOBS:-2}
+results=$CPUMGR_OUT/check
+start=$SECONDS
+
+phase_time()
+{
+	printf '# time: %s %ds\n' "$1" $((SECONDS - $2))
+}
+
+# Indent a KTAP document under one result line of ours.
+subtest()
+{
+	local num=$1 name=$2 status=$3 file=$4
+
+	sed 's/^/    /' "$file"
+	if [ "$status" = 0 ]; then
+		echo "ok $num $name"
+	else
+		echo "not ok $num $name"
+	fi
+}
+
+plan_lines()
+{
+	local k
+
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$plan" | while read -r k rest; do
+		if [ -z "${CPUMGR_KERNELS:-}" ] || [[ " $CPUMGR_KERNELS " == *" $k "* ]]; then
+			echo "$k $rest"
+		fi
+	done
+}
+
+run_guest_line()
+{
+	local idx=$1 kernel=$2 preset=$3
+	shift 3
+	local dir=$results/guest-$idx-$kernel-$preset
+
+	"$CPUMGR_TOP/scripts/guest-run.sh" -q -k "$kernel" -p "$preset" \
+		-o "$dir" "$@" >/dev/null 2>"$dir.err"
+	echo $? >"$dir.status"
+}
+
+main()
+{
+	local t0 num=0 status kernels idx line
+	local -a lines
+
+	rm -rf "$results"
+	mkdir -p "$results"
+	echo "TAP version 13"
+
+	t0=$SECONDS
+	"$CPUMGR_TOP/scripts/setup.sh" || die "set-up failed"
+	mapfile -t lines < <(plan_lines)
+	kernels=$(printf '%s\n' "${lines[@]}" | awk '{ print $1 }' | sort -u)
+	if grep -qx debug <<<"$kernels"; then
+		"$CPUMGR_TOP/scripts/build-debug-kernel.sh" || die "debug kernel build failed"
+	fi
+	phase_time "set-up" "$t0"
+
+	t0=$SECONDS
+	make -s -C "$CPUMGR_TOP" build-all KERNELS="$(echo $kernels)" \
+		>"$results/build.log" 2>&1 || {
+		tail -n 40 "$results/build.log" | sed 's/^/# /'
+		echo "not ok 1 build"
+		echo "1..1"
+		echo "0 passed, 1 failed"
+		exit 1
+	}
+	phase_time "build" "$t0"
+
+	if [ -z "${CPUMGR_NO_UNIT:-}" ]; then
+		t0=$SECONDS
+		for t in "$CPUMGR_OUT"/user/tests/test_*; do
+			[ -x "$t" ] || continue
+			num=$((num + 1))
+			(cd "$CPUMGR_TOP" && "$t") >"$results/unit.ktap" 2>&1
+			status=$?
+			[ $status = 4 ] && status=0
+			subtest $num "unit: $(basename "$t")" $status "$results/unit.ktap"
+		done
+		phase_time "unit tests" "$t0"
+	fi
+
+	t0=$SECONDS
+	idx=0
+	for line in "${lines[@]}"; do
+		idx=$((idx + 1))
+		printf '%s %s\n' "$idx" "$line"
+	done | xargs -P "$jobs" -L 1 bash -c 'run_guest_line "$@"' _
+	idx=0
+	for line in "${lines[@]}"; do
+		idx=$((idx + 1))
+		set -- $line
+		local dir=$results/guest-$idx-$1-$2
+		num=$((num + 1))
+		if [ ! -e "$dir/result.ktap" ]; then
+			sed 's/^/# /' "$dir.err" 2>/dev/null
+			echo "not ok $num guest: $line # did not run"
+			continue
+		fi
+		subtest $num "guest: $line" "$(cat "$dir.status")" "$dir/result.ktap"
+	done
+	phase_time "guests" "$t0"
+	phase_time "make check" "$start"
+	echo "1..$num"
+}
+
+export -f run_guest_line
+export results CPUMGR_TOP
+
+main | tee "$results.ktap.tmp"
+mv "$results.ktap.tmp" "$results.ktap"
+awk -f "$CPUMGR_TOP/scripts/ktap-summary.awk" "$results.ktap"

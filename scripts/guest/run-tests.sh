@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside the test guest (see scripts/guest-run.sh): loads cpumgr.ko
+# before each selftest and unloads it after, runs the selftest and prints
+# its KTAP indented as a subtest, then one result line for the selftest.
+# On a kernel with kmemleak it ends with a leak check of the whole run.
+#
+# A selftest NAME is $CPUMGR_OUT/selftests/NAME (built from
+# selftests/NAME.c) or selftests/NAME.sh.  Selftests find the module in
+# $CPUMGR_MODULE and may unload and reload it; they must leave it loaded.
+#
+# Usage: run-tests.sh NAME...
+
+n=0
+failed=0
+kmemleak=/sys/kernel/debug/kmemleak
+
+result()
+{
+	local ok=$1
+	shift
+	n=$((n + 1))
+	if [ "$ok" = ok ]; then
+		echo "ok $n $*"
+	else
+		echo "not ok $n $*"
+		failed=1
+	fi
+}
+
+test_path()
+{
+	if [ -x "$CPUMGR_OUT/selftests/$1" ]; then
+		echo "$CPUMGR_OUT/selftests/$1"
+	elif [ -e "$CPUMGR_TOP/selftests/$1.sh" ]; then
+		echo "$CPUMGR_TOP/selftests/$1.sh"
+	else
+		return 1
+	fi
+}
+
+run_one()
+{
+	local name=$1 path status
+
+	echo "# selftest: $name"
+	if ! path=$(test_path "$name"); then
+		result "not ok" "$name # no such selftest"
+		return
+	fi
+	if ! insmod "$CPUMGR_MODULE"; then
+		result "not ok" "$name # insmod $CPUMGR_MODULE failed"
+		return
+	fi
+	cd "$CPUMGR_TOP" || exit 1
+	if [ "${path%.sh}" != "$path" ]; then
+		bash "$path" 2>&1 | sed 's/^/    /'
+	else
+		"$path" 2>&1 | sed 's/^/    /'
+	fi
+	status=${PIPESTATUS[0]}
+	# kselftest exit codes: 0 pass, 4 skip, anything else a failure.
+	case $status in
+	0)	result ok "$name" ;;
+	4)	result ok "$name # SKIP" ;;
+	*)	result "not ok" "$name # exit status $status" ;;
+	esac
+	if ! rmmod cpumgr; then
+		result "not ok" "$name: module unloads afterwards"
+		# Later selftests need a fresh module: drop it by force.
+		rmmod -f cpumgr 2>/dev/null
+	fi
+}
+
+# Leaks of this run only: forget what boot left behind first.
+[ -w $kmemleak ] && echo clear >$kmemleak
+
+for name in "$@"; do
+	run_one "$name"
+done
+
+if [ -w $kmemleak ]; then
+	# An object is reported once it is older than 5 s and unreferenced
+	# in two scans.
+	sleep 6
+	echo scan >$kmemleak
+	echo scan >$kmemleak
+	leaks=$(cat $kmemleak)
+	if [ -z "$leaks" ]; then
+		result ok "kmemleak reports nothing"
+	else
+		printf '%s\n' "$leaks" | head -n 60 | sed 's/^/# /'
+		result "not ok" "kmemleak reports nothing"
+	fi
+fi
+exit $failed

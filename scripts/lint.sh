@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make lint`: checkpatch.pl --strict (from Debian's linux-source-6.1) over
+# the kernel module and the uAPI header, cppcheck over the userspace and
+# the selftests, and the YNL spec against the kernel's genetlink schema.
+
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+
+"$CPUMGR_TOP/scripts/setup.sh" --no-kernels || exit 1
+cd "$CPUMGR_TOP" || exit 1
+status=0
+
+checkpatch=$CPUMGR_CACHE/src/6.1/scripts/checkpatch.pl
+# --no-tree: we are not in a kernel tree.  Ignored, and why:
+#   FILE_PATH_CHANGES, SPDX_LICENSE_TAG placement rules are for patches;
+#   LINUX_VERSION_CODE: an out-of-tree module supporting 6.1 and 6.12
+#   has to ask.
+if ! perl "$checkpatch" --strict --no-tree --quiet --show-types \
+	--ignore FILE_PATH_CHANGES,LINUX_VERSION_CODE \
+	-f kmod/*.c kmod/*.h $(ls include/uapi/linux/*.h 2>/dev/null); then
+	status=1
+fi
+
+if ! cppcheck --quiet --error-exitcode=1 --inline-suppr \
+	--enable=warning,performance,portability \
+	--suppress=missingIncludeSystem --suppress="*:*/kselftest*.h" \
+	-D__GNUC__ \
+	-I include/uapi -I user/lib \
+	-I "$CPUMGR_CACHE/src/6.1/tools/testing/selftests" user selftests; then
+	status=1
+fi
+
+for spec in include/uapi/linux/*.yaml; do
+	[ -e "$spec" ] || continue
+	if ! python3 "$CPUMGR_TOP/scripts/ynl-check.py" "$spec"; then
+		status=1
+	fi
+done
+
+[ $status = 0 ] && echo "lint: clean"
+exit $status

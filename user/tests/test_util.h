@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Small helpers shared by the unit tests (on top of kselftest_harness.h). */
+#ifndef CPUMGR_TESTS_TEST_UTIL_H
+#define CPUMGR_TESTS_TEST_UTIL_H
+
+/*
+ * EXPECT_TRUE(cond) that explains itself only when it fails (and reads
+ * as a plain statement to static checkers).
+ */
+#define CHECK(cond, fmt, ...) do {					\
+	if (!(cond))							\
+		TH_LOG(fmt, ##__VA_ARGS__);				\
+	EXPECT_TRUE(cond);						\
+} while (0)
+
+#endif

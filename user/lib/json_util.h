@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Strict accessors over cJSON trees, with "where: what" error texts. */
+#ifndef CPUMGR_JSON_UTIL_H
+#define CPUMGR_JSON_UTIL_H
+
+#include <stdbool.h>
+
+#include <cJSON.h>
+
+#include "error.h"
+
+/* An optional member of an object (NULL if absent; JSON null counts as absent). */
+const cJSON *json_member(const cJSON *obj, const char *name);
+/* Member that must be a string if present; *out NULL when absent. */
+int json_opt_string(const cJSON *obj, const char *name, const char **out,
+		    const char *where, struct cm_error *err);
+/* Member that must be a non-negative integer if present. */
+int json_opt_uint(const cJSON *obj, const char *name, int max, int *out,
+		  bool *present, const char *where, struct cm_error *err);
+/* Refuse members not in the NULL-terminated list. */
+int json_only(const cJSON *obj, const char *const *allowed,
+	      const char *where, struct cm_error *err);
+/* Read a whole file (or stdin for "-") and parse it. */
+cJSON *json_load(const char *path, struct cm_error *err);
+
+#endif

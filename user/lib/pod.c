@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_util.h"
+#include "pod.h"
+
+static const char *const res_name[RES_NR] = { "cpu", "memory" };
+
+/* RFC 1123 label, as Kubernetes requires for container names */
+static bool dns_label(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > CONTAINER_NAME_MAX)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (!(islower((unsigned char)c) || isdigit((unsigned char)c) ||
+		      (c == '-' && i && i + 1 < n)))
+			return false;
+	}
+	return true;
+}
+
+/* One of requests/limits: cpu and memory kept, the others checked. */
+static int read_list(const cJSON *list, const char *where, bool *has,
+		     struct quantity *q, struct cm_error *err)
+{
+	const cJSON *m;
+
+	if (!list)
+		return 0;
+	if (!cJSON_IsObject(list))
+		return cm_errorf(err, "%s: must be an object", where);
+	cJSON_ArrayForEach(m, list) {
+		struct quantity tmp = { 0 };
+		int r = -1;
+
+		if (!cJSON_IsString(m))
+			return cm_errorf(err, "%s.%s: must be a string quantity",
+					 where, m->string);
+		for (int i = 0; i < RES_NR; i++)
+			if (!strcmp(m->string, res_name[i]))
+				r = i;
+		if ((r == RES_CPU ? quantity_parse_cpu :
+		     quantity_parse)(m->valuestring, &tmp, err)) {
+			cm_error_prefix(err, "%s.%s: \"%s\"", where, m->string,
+					m->valuestring);
+			return -EINVAL;
+		}
+		if (tmp.nano < 0)
+			return cm_errorf(err, "%s.%s: \"%s\": must be greater than or equal to 0",
+					 where, m->string, m->valuestring);
+		if (r >= 0) {
+			has[r] = true;
+			q[r] = tmp;
+		}
+	}
+	return 0;
+}
+
+static int read_container(const cJSON *j, const char *where, bool init,
+			  struct pod_container *c, struct cm_error *err)
+{
+	const char *name, *policy;
+	const cJSON *res;
+	char sub[160];
+
+	if (!cJSON_IsObject(j))
+		return cm_errorf(err, "%s: must be an object", where);
+	if (json_opt_string(j, "name", &name, where, err) ||
+	    json_opt_string(j, "restartPolicy", &policy, where, err))
+		return -EINVAL;
+	if (!name || !dns_label(name))
+		return cm_errorf(err, "%s.name: \"%s\": must be a DNS label (lower case alphanumerics and '-', at most 63)",
+				 where, name ? name : "");
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->init = init;
+	if (policy && (!init || strcmp(policy, "Always")))
+		return cm_errorf(err, "%s.restartPolicy: \"%s\": only \"Always\" on an init container is supported",
+				 where, policy);
+	c->restartable = policy != NULL;
+	res = json_member(j, "resources");
+	if (res) {
+		if (!cJSON_IsObject(res))
+			return cm_errorf(err, "%s.resources: must be an object",
+					 where);
+		snprintf(sub, sizeof(sub), "%s.resources.requests", where);
+		if (read_list(json_member(res, "requests"), sub, c->has_request,
+			      c->request, err))
+			return -EINVAL;
+		snprintf(sub, sizeof(sub), "%s.resources.limits", where);
+		if (read_list(json_member(res, "limits"), sub, c->has_limit,
+			      c->limit, err))
+			return -EINVAL;
+	}
+	/* API defaulting: a request not given defaults to the limit */
+	for (int r = 0; r < RES_NR; r++)
+		if (c->has_limit[r] && !c->has_request[r]) {
+			c->has_request[r] = true;
+			c->request[r] = c->limit[r];
+		}
+	return 0;
+}
+
+static int read_containers(const cJSON *spec, const char *field, bool init,
+			   struct pod *p, struct cm_error *err)
+{
+	const cJSON *arr = json_member(spec, field), *j;
+	char where[96];
+	int i = 0;
+
+	if (!arr)
+		return 0;
+	if (!cJSON_IsArray(arr))
+		return cm_errorf(err, "spec.%s: must be an array", field);
+	cJSON_ArrayForEach(j, arr) {
+		struct pod_container *c = &p->containers[p->nr];
+
+		snprintf(where, sizeof(where), "spec.%s[%d]", field, i++);
+		if (read_container(j, where, init, c, err))
+			return -EINVAL;
+		for (unsigned int k = 0; k < p->nr; k++)
+			if (!strcmp(p->containers[k].name, c->name))
+				return cm_errorf(err, "%s.name: Duplicate value: \"%s\"",
+						 where, c->name);
+		p->nr++;
+	}
+	return 0;
+}
+
+static char *dup_or_empty(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+int pod_from_json(const cJSON *obj, struct pod *p, struct cm_error *err)
+{
+	const cJSON *meta, *spec, *status, *a, *b;
+	const char *uid, *name, *ns, *qos = NULL;
+	unsigned int total;
+
+	memset(p, 0, sizeof(*p));
+	if (!cJSON_IsObject(obj))
+		return cm_errorf(err, "pod: must be an object");
+	meta = json_member(obj, "metadata");
+	spec = json_member(obj, "spec");
+	status = json_member(obj, "status");
+	if (!cJSON_IsObject(meta) || !cJSON_IsObject(spec))
+		return cm_errorf(err, "pod: metadata and spec must be objects");
+	if (json_opt_string(meta, "uid", &uid, "metadata", err) ||
+	    json_opt_string(meta, "name", &name, "metadata", err) ||
+	    json_opt_string(meta, "namespace", &ns, "metadata", err) ||
+	    (cJSON_IsObject(status) &&
+	     json_opt_string(status, "qosClass", &qos, "status", err)))
+		return -EINVAL;
+	if (!uid || !*uid || strlen(uid) > POD_UID_MAX)
+		return cm_errorf(err, "metadata.uid: required, at most %d bytes",
+				 POD_UID_MAX);
+	if (qos && strcmp(qos, "Guaranteed") && strcmp(qos, "Burstable") &&
+	    strcmp(qos, "BestEffort"))
+		return cm_errorf(err, "status.qosClass: \"%s\": unknown QoS class",
+				 qos);
+	a = json_member(spec, "initContainers");
+	b = json_member(spec, "containers");
+	total = (unsigned int)((cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0) +
+			       (cJSON_IsArray(b) ? cJSON_GetArraySize(b) : 0));
+	snprintf(p->uid, sizeof(p->uid), "%s", uid);
+	p->name = dup_or_empty(name);
+	p->ns = dup_or_empty(ns);
+	p->status_qos = qos ? strdup(qos) : NULL;
+	p->containers = calloc(total ? total : 1, sizeof(*p->containers));
+	if (!p->name || !p->ns || (qos && !p->status_qos) || !p->containers) {
+		pod_free(p);
+		return cm_errorf(err, "out of memory"), -ENOMEM;
+	}
+	if (read_containers(spec, "initContainers", true, p, err))
+		goto fail;
+	p->nr_init = p->nr;
+	if (read_containers(spec, "containers", false, p, err))
+		goto fail;
+	if (p->nr == p->nr_init) {
+		cm_errorf(err, "spec.containers: Required value");
+		goto fail;
+	}
+	return 0;
+fail:
+	pod_free(p);
+	return -EINVAL;
+}
+
+void pod_free(struct pod *p)
+{
+	free(p->name);
+	free(p->ns);
+	free(p->status_qos);
+	free(p->containers);
+	memset(p, 0, sizeof(*p));
+}
+
+const struct pod_container *pod_container(const struct pod *p,
+					  const char *name)
+{
+	for (unsigned int i = 0; i < p->nr; i++)
+		if (!strcmp(p->containers[i].name, name))
+			return &p->containers[i];
+	return NULL;
+}
+
+/*
+ * ComputePodQOS(): sum positive cpu and memory requests and limits over
+ * app and init containers; Guaranteed when every container limits both
+ * and the sums match, BestEffort when nothing is set.
+ */
+static enum pod_qos compute_qos(const struct pod *p)
+{
+	struct quantity req[RES_NR] = { 0 }, lim[RES_NR] = { 0 };
+	bool has_req[RES_NR] = { 0 }, has_lim[RES_NR] = { 0 };
+	bool guaranteed = true;
+	int nreq = 0, nlim = 0;
+
+	for (unsigned int i = 0; i < p->nr; i++) {
+		const struct pod_container *c = &p->containers[i];
+		bool all_limits = true;
+
+		for (int r = 0; r < RES_NR; r++) {
+			if (c->has_request[r] &&
+			    quantity_positive(&c->request[r])) {
+				req[r].nano += c->request[r].nano;
+				has_req[r] = true;
+			}
+			if (c->has_limit[r] && quantity_positive(&c->limit[r])) {
+				lim[r].nano += c->limit[r].nano;
+				has_lim[r] = true;
+			} else {
+				all_limits = false;
+			}
+		}
+		if (!all_limits)
+			guaranteed = false;
+	}
+	for (int r = 0; r < RES_NR; r++) {
+		nreq += has_req[r];
+		nlim += has_lim[r];
+	}
+	if (!nreq && !nlim)
+		return QOS_BEST_EFFORT;
+	for (int r = 0; guaranteed && r < RES_NR; r++)
+		if (has_req[r] && (!has_lim[r] ||
+				   quantity_cmp(&lim[r], &req[r])))
+			guaranteed = false;
+	return guaranteed && nreq == nlim ? QOS_GUARANTEED : QOS_BURSTABLE;
+}
+
+enum pod_qos pod_qos(const struct pod *p)
+{
+	if (p->status_qos) {
+		if (!strcmp(p->status_qos, "Guaranteed"))
+			return QOS_GUARANTEED;
+		if (!strcmp(p->status_qos, "Burstable"))
+			return QOS_BURSTABLE;
+		return QOS_BEST_EFFORT;
+	}
+	return compute_qos(p);
+}
+
+const char *pod_qos_name(enum pod_qos q)
+{
+	static const char *const names[] = {
+		[QOS_GUARANTEED] = "Guaranteed",
+		[QOS_BURSTABLE] = "Burstable",
+		[QOS_BEST_EFFORT] = "BestEffort",
+	};
+
+	return names[q];
+}
+
+int pod_guaranteed_cpus(const struct pod *p, const struct pod_container *c)
+{
+	int64_t v;
+
+	if (pod_qos(p) != QOS_GUARANTEED || !c->has_request[RES_CPU])
+		return 0;
+	v = quantity_value(&c->request[RES_CPU]);
+	if (v * 1000 != quantity_milli_value(&c->request[RES_CPU]))
+		return 0;
+	return (int)v;
+}
+
+int pod_guaranteed_cpus_total(const struct pod *p)
+{
+	int by_init = 0, by_sidecars = 0, by_apps = 0;
+
+	for (unsigned int i = 0; i < p->nr; i++) {
+		const struct pod_container *c = &p->containers[i];
+		int n;
+
+		if (!c->has_request[RES_CPU])
+			continue;
+		n = pod_guaranteed_cpus(p, c);
+		if (!c->init)
+			by_apps += n;
+		else if (c->restartable)
+			by_sidecars += n;
+		else if (by_sidecars + n > by_init)
+			by_init = by_sidecars + n;
+	}
+	return by_init > by_apps + by_sidecars ? by_init : by_apps + by_sidecars;
+}

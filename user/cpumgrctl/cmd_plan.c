@@ -472,7 +472,8 @@ static int run_policy(const cJSON *req, struct plan *pl, struct cm_error *err)
 	    read_policy_config(req, pl, &cfg, err) ||
 	    read_state(req, pl, err) || read_steps(req, pl, err))
 		return -EINVAL;
-	if (cpu_policy_init(&pl->policy, pl->topo, &cfg, err))
+	if (cpu_policy_check_config(&cfg, err) ||
+	    cpu_policy_init(&pl->policy, pl->topo, &cfg, err))
 		return -EINVAL;
 	pl->policy_ready = true;
 	if (cpu_policy_start(&pl->policy, &pl->state, err))

@@ -105,9 +105,6 @@ int cpu_policy_init(struct cpu_policy *p, const struct topology *t,
 	if (options_check(&cfg->opts, err) ||
 	    options_validate(&cfg->opts, t, cfg->tm, err))
 		return -EINVAL;
-	if (cfg->num_reserved <= 0 && !(cfg->has_reserved_cpus &&
-					!cpuset_empty(&cfg->reserved_cpus)))
-		return cm_errorf(err, "[cpumanager] the static policy requires systemreserved.cpu + kubereserved.cpu to be greater than zero");
 	p->opts = cfg->opts;
 	p->cpu_group_size = topology_cpus_per(t, TOPO_CORE);
 	p->ws = alloc_ws_new(t);
@@ -117,6 +114,15 @@ int cpu_policy_init(struct cpu_policy *p, const struct topology *t,
 		cpu_policy_destroy(p);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+int cpu_policy_check_config(const struct policy_config *cfg,
+			    struct cm_error *err)
+{
+	if (cfg->kind == CPU_POLICY_STATIC && cfg->num_reserved <= 0 &&
+	    !(cfg->has_reserved_cpus && !cpuset_empty(&cfg->reserved_cpus)))
+		return cm_errorf(err, "[cpumanager] the static policy requires systemreserved.cpu + kubereserved.cpu to be greater than zero");
 	return 0;
 }
 

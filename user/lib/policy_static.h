@@ -64,6 +64,12 @@ int cpu_policy_parse_kind(const char *name, enum cpu_policy_kind *out,
 			  struct cm_error *err);
 const char *cpu_policy_name(enum cpu_policy_kind kind);
 
+/*
+ * The CPU manager's own check before it builds a policy (NewManager): the
+ * static policy needs a CPU reservation above zero.
+ */
+int cpu_policy_check_config(const struct policy_config *cfg,
+			    struct cm_error *err);
 /* NewStaticPolicy() / NewNonePolicy(): options, reservation. */
 int cpu_policy_init(struct cpu_policy *p, const struct topology *t,
 		    const struct policy_config *cfg, struct cm_error *err);

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kubelet's static policy tables, ported from
+ * pkg/kubelet/cm/cpumanager/policy_static_test.go with its expected
+ * results: TestStaticPolicyStart, TestStaticPolicyAdd (the options-
+ * insensitive cases under both option sets, the default-options, the
+ * full-pcpus-only and the align-by-socket cases), TestStaticPolicyReuseCPUs,
+ * TestStaticPolicyDoNotReuseCPUs and TestStaticPolicyRemove.  Cases on
+ * topoQuadSocketFourWayHT are not ported.  Container names are lowered
+ * to DNS labels, as the API server requires.
+ */
+#include <string.h>
+
+#include "kselftest_harness.h"
+
+#include "kube_topologies.h"
+#include "pod_util.h"
+#include "policy_static.h"
+#include "test_util.h"
+
+struct assignment {
+	const char *pod, *container, *cpus;
+};
+
+struct policy_case {
+	const char *desc;
+	enum kube_topo topo;
+	int num_reserved;
+	const char *reserved;		/* reservedCPUs, NULL: none */
+	const char *options;		/* "name=value,..." */
+	struct assignment st[3];	/* state entries */
+	const char *st_default;
+	const char *req, *lim;		/* makePod("fakePod", container, req, lim) */
+	const char *container;
+	const char *affinity;		/* topology hint NUMA nodes, NULL: none */
+	const char *err;
+	const char *exp;		/* NULL: no allocation expected */
+};
+
+static const struct policy_case insensitive[] = {
+	{ "GuPodMultipleCores, SingleSocketHT, ExpectAllocOneCore", TOPO_SINGLE_SOCKET_HT, 1, NULL, "",
+	  { { "fakePod", "fakecontainer100", "2-3,6-7" } }, "0-1,4-5", "2000m", "2000m", "fakecontainer3", NULL, NULL, "1,5" },
+	{ "GuPodMultipleCores, DualSocketHT, ExpectAllocOneSocket", TOPO_DUAL_SOCKET_HT, 1, NULL, "",
+	  { { "fakePod", "fakecontainer100", "2" } }, "0-1,3-11", "6000m", "6000m", "fakecontainer3", NULL, NULL, "1,3,5,7,9,11" },
+	{ "GuPodMultipleCores, DualSocketHT, ExpectAllocThreeCores", TOPO_DUAL_SOCKET_HT, 1, NULL, "",
+	  { { "fakePod", "fakecontainer100", "1,5" } }, "0,2-4,6-11", "6000m", "6000m", "fakecontainer3", NULL, NULL, "2-4,8-10" },
+	{ "GuPodMultipleCores, DualSocketNoHT, ExpectAllocOneSocket", TOPO_DUAL_SOCKET_NO_HT, 1, NULL, "",
+	  { { "fakePod", "fakecontainer100", "" } }, "0-1,3-7", "4000m", "4000m", "fakecontainer1", NULL, NULL, "4-7" },
+	{ "GuPodMultipleCores, DualSocketNoHT, ExpectAllocFourCores", TOPO_DUAL_SOCKET_NO_HT, 1, NULL, "",
+	  { { "fakePod", "fakecontainer100", "4-5" } }, "0-1,3,6-7", "4000m", "4000m", "fakecontainer1", NULL, NULL, "1,3,6-7" },
+	{ "GuPodMultipleCores, DualSocketHT, ExpectAllocOneSocketOneCore", TOPO_DUAL_SOCKET_HT, 1, NULL, "",
+	  { { "fakePod", "fakecontainer100", "2" } }, "0-1,3-11", "8000m", "8000m", "fakecontainer3", NULL, NULL, "1,3-5,7,9-11" },
+	{ "NonGuPod, SingleSocketHT, NoAlloc", TOPO_SINGLE_SOCKET_HT, 1, NULL, "",
+	  { { 0 } }, "0-7", "1000m", "2000m", "fakecontainer1", NULL, NULL, NULL },
+	{ "GuPodNonIntegerCore, SingleSocketHT, NoAlloc", TOPO_SINGLE_SOCKET_HT, 1, NULL, "",
+	  { { 0 } }, "0-7", "977m", "977m", "fakecontainer4", NULL, NULL, NULL },
+};
+
+static const struct policy_case others[] = {
+	/* defaultOptionsTestCases */
+	{ "GuPodSingleCore, SingleSocketHT, ExpectAllocOneCPU", TOPO_SINGLE_SOCKET_HT, 1, NULL, "",
+	  { { 0 } }, "0-7", "1000m", "1000m", "fakecontainer2", NULL, NULL, "4" },
+	{ "GuPodSingleCore, SingleSocketHT, ExpectError", TOPO_SINGLE_SOCKET_HT, 1, NULL, "",
+	  { { 0 } }, "0-7", "8000m", "8000m", "fakecontainer2", NULL,
+	  "not enough cpus available to satisfy request: requested=8, available=7", NULL },
+	{ "GuPodMultipleCores, SingleSocketHT, ExpectSameAllocation", TOPO_SINGLE_SOCKET_HT, 1, NULL, "",
+	  { { "fakePod", "fakecontainer3", "2-3,6-7" } }, "0-1,4-5", "4000m", "4000m", "fakecontainer3", NULL, NULL, "2-3,6-7" },
+	{ "GuPodMultipleCores, DualSocketHT, NoAllocExpectError", TOPO_DUAL_SOCKET_HT, 1, NULL, "",
+	  { { "fakePod", "fakecontainer100", "1-3" } }, "0,4-11", "10000m", "10000m", "fakecontainer5", NULL,
+	  "not enough cpus available to satisfy request: requested=10, available=8", NULL },
+	{ "GuPodMultipleCores, SingleSocketHT, NoAllocExpectError", TOPO_SINGLE_SOCKET_HT, 1, NULL, "",
+	  { { "fakePod", "fakecontainer100", "1-6" } }, "0,7", "2000m", "2000m", "fakecontainer5", NULL,
+	  "not enough cpus available to satisfy request: requested=2, available=1", NULL },
+	/* smtalignOptionTestCases */
+	{ "GuPodSingleCore, SingleSocketHT, ExpectAllocOneCPU (full-pcpus-only)", TOPO_SINGLE_SOCKET_HT, 1, NULL, "full-pcpus-only=true",
+	  { { 0 } }, "0-7", "1000m", "1000m", "fakecontainer2", NULL,
+	  "SMT Alignment Error: requested 1 cpus not multiple cpus per core = 2", NULL },
+	{ "GuPodManyCores, topoDualSocketHT, ExpectDoNotAllocPartialCPU", TOPO_DUAL_SOCKET_HT, 2, "1,6", "full-pcpus-only=true",
+	  { { 0 } }, "0,2-5,7-11", "10000m", "10000m", "fakecontainerbug113537-1", NULL,
+	  "SMT Alignment Error: not enough free physical CPUs: available physical CPUs = 8, requested CPUs = 10, CPUs per core = 2", NULL },
+	{ "GuPodManyCores, topoDualSocketHT, AutoReserve, ExpectAllocAllCPUs", TOPO_DUAL_SOCKET_HT, 2, NULL, "full-pcpus-only=true",
+	  { { 0 } }, "1-5,7-11", "10000m", "10000m", "fakecontainerbug113537-2", NULL, NULL, "1-5,7-11" },
+	{ "GuPodManyCores, topoDualSocketHT, ExpectAllocAllCPUs", TOPO_DUAL_SOCKET_HT, 2, "0,6", "full-pcpus-only=true",
+	  { { 0 } }, "1-5,7-11", "10000m", "10000m", "fakecontainerbug113537-2", NULL, NULL, "1-5,7-11" },
+	/* alignBySocketOptionTestCases */
+	{ "Align by socket: true, cpu's within same socket of numa in hint are part of allocation", TOPO_DUAL_SOCKET_MULTI_NUMA_HT, 1, NULL, "align-by-socket=true",
+	  { { 0 } }, "2,11,21,22", "2000m", "2000m", "fakecontainer2", "0,2", NULL, "2,11" },
+	{ "Align by socket: false, cpu's are taken strictly from NUMA nodes in hint", TOPO_DUAL_SOCKET_MULTI_NUMA_HT, 1, NULL, "align-by-socket=false",
+	  { { 0 } }, "2,11,21,22", "2000m", "2000m", "fakecontainer2", "0,2", NULL, "2,21" },
+};
+
+static void init_policy(struct __test_metadata *_metadata,
+			struct cpu_policy *p, const struct topology *t,
+			int num_reserved, const char *reserved,
+			const char *options)
+{
+	struct policy_config cfg = { .kind = CPU_POLICY_STATIC };
+	struct cm_error err = { 0 };
+
+	cfg.num_reserved = num_reserved;
+	if (reserved) {
+		cfg.has_reserved_cpus = true;
+		cfg.reserved_cpus = cs(reserved);
+	}
+	ASSERT_EQ(0, options_parse_list(&cfg.opts, options, &err));
+	ASSERT_EQ(0, cpu_policy_init(p, t, &cfg, &err));
+	cm_error_clear(&err);
+}
+
+static void set_state(struct cm_state *s, const struct assignment *a,
+		      unsigned int n, const char *def)
+{
+	state_init(s);
+	for (unsigned int i = 0; i < n && a[i].pod; i++) {
+		struct cpuset c = cs(a[i].cpus);
+
+		state_set(s, a[i].pod, a[i].container, &c);
+	}
+	s->default_set = cs(def);
+}
+
+static void run_case(struct __test_metadata *_metadata,
+		     const struct policy_case *tc, const char *options)
+{
+	struct topology *t = kube_topology(tc->topo);
+	struct cm_error err = { 0 };
+	const struct cpuset *got;
+	struct cpu_policy p;
+	struct cm_state s;
+	struct pod pod;
+	uint64_t aff = 0;
+	int ret;
+
+	init_policy(_metadata, &p, t, tc->num_reserved, tc->reserved, options);
+	set_state(&s, tc->st, 3, tc->st_default);
+	make_pod(&pod, "fakePod", tc->container, tc->req, tc->lim);
+	if (tc->affinity) {
+		struct cpuset a = cs(tc->affinity);
+
+		aff = a.w[0];
+	}
+	ret = cpu_policy_allocate(&p, &s, &pod, &pod.containers[0],
+				  tc->affinity ? &aff : NULL, &err);
+	if (tc->err) {
+		CHECK(ret != 0 && !strcmp(tc->err, cm_error_msg(&err)),
+		      "%s [%s]: error \"%s\"", tc->desc, options,
+		      cm_error_msg(&err));
+	} else {
+		CHECK(ret == 0, "%s [%s]: %s", tc->desc, options,
+		      cm_error_msg(&err));
+	}
+	got = state_get(&s, "fakePod", tc->container);
+	if (tc->exp) {
+		struct cpuset want = cs(tc->exp);
+
+		CHECK(got && cpuset_equal(got, &want), "%s [%s]: want %s",
+		      tc->desc, options, tc->exp);
+		CHECK(got && !cpuset_intersects(got, &s.default_set),
+		      "%s: assignment overlaps the shared pool", tc->desc);
+	} else {
+		CHECK(!got, "%s [%s]: unexpected assignment", tc->desc,
+		      options);
+	}
+	cm_error_clear(&err);
+	pod_free(&pod);
+	state_free(&s);
+	cpu_policy_destroy(&p);
+	topology_free(t);
+}
+
+TEST(static_policy_add)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(insensitive); i++) {
+		run_case(_metadata, &insensitive[i], "");
+		run_case(_metadata, &insensitive[i], "full-pcpus-only=true");
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(others); i++)
+		run_case(_metadata, &others[i], others[i].options);
+}
+
+TEST(static_policy_start)
+{
+	static const struct {
+		const char *desc;
+		int num_reserved;
+		const char *options;
+		struct assignment st[2];
+		const char *def, *err, *exp;
+	} cases[] = {
+		{ "non-corrupted state", 0, "", { { "fakePod", "0", "0" } }, "1-11", NULL, "1-11" },
+		{ "empty cpuset", 1, "", { { 0 } }, "", NULL, "0-11" },
+		{ "reserved cores 0 & 6 are not present in available cpuset", 2, "", { { 0 } }, "0-1",
+		  "not all reserved cpus: \"0,6\" are present in defaultCpuSet: \"0-1\"", NULL },
+		{ "some of reserved cores are present in available cpuset (StrictCPUReservationOption)", 2, "strict-cpu-reservation=true", { { 0 } }, "0-1",
+		  "some of strictly reserved cpus: \"0\" are present in defaultCpuSet: \"0-1\"", NULL },
+		{ "assigned core 2 is still present in available cpuset", 0, "", { { "fakePod", "0", "0-2" } }, "2-11",
+		  "pod: fakePod, container: 0 cpuset: \"0-2\" overlaps with default cpuset \"2-11\"", NULL },
+		{ "assigned core 2 is still present in available cpuset (StrictCPUReservationOption)", 0, "strict-cpu-reservation=true", { { "fakePod", "0", "0-2" } }, "2-11",
+		  "pod: fakePod, container: 0 cpuset: \"0-2\" overlaps with default cpuset \"2-11\"", NULL },
+		{ "core 12 is not present in topology but is in state cpuset", 0, "", { { "fakePod", "0", "0-2" }, { "fakePod", "1", "3-4" } }, "5-12",
+		  "current set of available CPUs \"0-11\" doesn't match with CPUs in state \"0-12\"", NULL },
+		{ "core 11 is present in topology but is not in state cpuset", 0, "", { { "fakePod", "0", "0-2" }, { "fakePod", "1", "3-4" } }, "5-10",
+		  "current set of available CPUs \"0-11\" doesn't match with CPUs in state \"0-10\"", NULL },
+	};
+	struct topology *t = kube_topology(TOPO_DUAL_SOCKET_HT);
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct cm_error err = { 0 };
+		struct cpu_policy p;
+		struct cm_state s;
+		int ret;
+
+		init_policy(_metadata, &p, t, cases[i].num_reserved, NULL,
+			    cases[i].options);
+		set_state(&s, cases[i].st, 2, cases[i].def);
+		ret = cpu_policy_start(&p, &s, &err);
+		if (cases[i].err) {
+			CHECK(ret && !strcmp(cases[i].err, cm_error_msg(&err)),
+			      "%s: \"%s\"", cases[i].desc, cm_error_msg(&err));
+		} else {
+			struct cpuset want = cs(cases[i].exp);
+
+			CHECK(!ret, "%s: %s", cases[i].desc, cm_error_msg(&err));
+			CHECK(cpuset_equal(&want, &s.default_set), "%s: default",
+			      cases[i].desc);
+		}
+		cm_error_clear(&err);
+		state_free(&s);
+		cpu_policy_destroy(&p);
+	}
+	topology_free(t);
+}
+
+/* TestStaticPolicyReuseCPUs and TestStaticPolicyDoNotReuseCPUs */
+TEST(static_policy_reuse)
+{
+	struct topology *t = kube_topology(TOPO_SINGLE_SOCKET_HT);
+	struct cm_error err = { 0 };
+	struct cpuset want;
+
+	for (int sidecar = 0; sidecar < 2; sidecar++) {
+		struct cpu_policy p;
+		struct cm_state s;
+		struct pod pod;
+
+		init_policy(_metadata, &p, t, 0, NULL, "");
+		set_state(&s, NULL, 0, "0-7");
+		make_init_pod(&pod, "fakePod", "4000m", sidecar, "2000m");
+		for (unsigned int i = 0; i < pod.nr; i++)
+			EXPECT_EQ(0, cpu_policy_allocate(&p, &s, &pod,
+							 &pod.containers[i],
+							 NULL, &err));
+		want = cs(sidecar ? "3,7" : "2-3,6-7");
+		CHECK(cpuset_equal(&want, &s.default_set),
+		      "sidecar=%d: default after allocation", sidecar);
+		if (!sidecar) {
+			cpu_policy_remove(&p, &s, "fakePod", "initcontainer-0");
+			want = cs("1-3,5-7");
+			CHECK(cpuset_equal(&want, &s.default_set),
+			      "default after removing the init container");
+			CHECK(!state_get(&s, "fakePod", "initcontainer-0"),
+			      "init container still assigned");
+		}
+		pod_free(&pod);
+		state_free(&s);
+		cpu_policy_destroy(&p);
+	}
+	topology_free(t);
+}
+
+TEST(static_policy_remove)
+{
+	static const struct {
+		const char *desc, *container;
+		struct assignment st[2];
+		const char *def, *exp;
+	} cases[] = {
+		{ "SingleSocketHT, DeAllocOneContainer", "fakecontainer1",
+		  { { "fakePod", "fakecontainer1", "1-3" } }, "4-7", "1-7" },
+		{ "SingleSocketHT, DeAllocOneContainer, BeginEmpty", "fakecontainer1",
+		  { { "fakePod", "fakecontainer1", "1-3" }, { "fakePod", "fakecontainer2", "4-7" } }, "", "1-3" },
+		{ "SingleSocketHT, DeAllocTwoContainer", "fakecontainer1",
+		  { { "fakePod", "fakecontainer1", "1,3,5" }, { "fakePod", "fakecontainer2", "2,4" } }, "6-7", "1,3,5-7" },
+	};
+	struct topology *t = kube_topology(TOPO_SINGLE_SOCKET_HT);
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct cpu_policy p;
+		struct cm_state s;
+		struct cpuset want = cs(cases[i].exp);
+
+		init_policy(_metadata, &p, t, 0, NULL, "");
+		set_state(&s, cases[i].st, 2, cases[i].def);
+		cpu_policy_remove(&p, &s, "fakePod", cases[i].container);
+		CHECK(cpuset_equal(&want, &s.default_set), "%s", cases[i].desc);
+		CHECK(!state_get(&s, "fakePod", cases[i].container), "%s: still assigned",
+		      cases[i].desc);
+		state_free(&s);
+		cpu_policy_destroy(&p);
+	}
+	topology_free(t);
+}
+
+TEST_HARNESS_MAIN

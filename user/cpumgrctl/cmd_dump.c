@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cpumgrctl dump: every assignment of the kernel table, one per line. */
+#include <stdio.h>
+
+#include "cmd.h"
+#include "ctl_nl.h"
+
+static cJSON *assignment_json(const struct cpumgr_assignment *a)
+{
+	cJSON *o = cJSON_CreateObject(), *flags;
+
+	cJSON_AddStringToObject(o, "pod_uid", a->pod_uid);
+	cJSON_AddStringToObject(o, "container", a->container);
+	cJSON_AddStringToObject(o, "cpus", a->cpus);
+	flags = cJSON_AddArrayToObject(o, "flags");
+	if (a->flags & CPUMGR_ASSIGNMENT_F_INIT)
+		cJSON_AddItemToArray(flags, cJSON_CreateString("init"));
+	cJSON_AddNumberToObject(o, "generation", (double)a->generation);
+	if (a->cgroup_path) {
+		cJSON_AddStringToObject(o, "cgroup_path", a->cgroup_path);
+		cJSON_AddNumberToObject(o, "cgroup_id", (double)a->cgroup_id);
+	}
+	if (a->pod_cgroup_path) {
+		cJSON_AddStringToObject(o, "pod_cgroup_path", a->pod_cgroup_path);
+		cJSON_AddNumberToObject(o, "pod_cgroup_id",
+					(double)a->pod_cgroup_id);
+	}
+	return o;
+}
+
+static int print_json(const struct cpumgr_assignment *list, size_t count)
+{
+	cJSON *root = cJSON_CreateArray();
+
+	for (size_t i = 0; i < count; i++)
+		cJSON_AddItemToArray(root, assignment_json(&list[i]));
+	return ctl_print_json(root);
+}
+
+static int cmd_dump(int argc, char **argv)
+{
+	struct cpumgr_assignment *list;
+	struct cpumgr_nl *nl;
+	bool json = false;
+	int ret;
+	size_t count;
+
+	if (!ctl_json_args(argc, argv, &json))
+		return ctl_usage(argv[0]);
+	nl = ctl_nl_open();
+	if (!nl)
+		return CPUMGRCTL_EXIT_FAIL;
+	if (cpumgr_nl_list_assignments(nl, &list, &count))
+		return ctl_nl_fail(nl, "dump assignments");
+	cpumgr_nl_close(nl);
+	ret = CPUMGRCTL_EXIT_OK;
+	if (json) {
+		ret = print_json(list, count);
+	} else {
+		for (size_t i = 0; i < count; i++) {
+			ctl_print_assignment(&list[i]);
+			putchar('\n');
+		}
+	}
+	cpumgr_assignments_free(list, count);
+	return ret;
+}
+
+CPUMGRCTL_COMMAND(dump, "dump", "[--json]",
+		  "list every assignment of the kernel table, one per line",
+		  cmd_dump);

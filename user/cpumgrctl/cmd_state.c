@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cpumgrctl state: the kernel table's policy, options, pools and counts. */
+#include <stdio.h>
+
+#include "cmd.h"
+#include "ctl_nl.h"
+
+static void print_human(const struct cpumgr_state *st)
+{
+	const char *policy = cpumgr_policy_name(st->policy);
+
+	printf("version         %s\n", st->version);
+	printf("generation      %llu\n", (unsigned long long)st->generation);
+	if (policy)
+		printf("policy          %s\n", policy);
+	else
+		printf("policy          %u\n", st->policy);
+	fputs("options         ", stdout);
+	ctl_print_options(st->options);
+	putchar('\n');
+	printf("online cpus     %s\n", ctl_cpus(st->online_cpus));
+	printf("reserved cpus   %s\n", ctl_cpus(st->reserved_cpus));
+	printf("shared cpus     %s\n", ctl_cpus(st->shared_cpus));
+	printf("exclusive cpus  %s\n", ctl_cpus(st->exclusive_cpus));
+	printf("pods            %u\n", st->nr_pods);
+	printf("assignments     %u\n", st->nr_assignments);
+}
+
+static int print_json(const struct cpumgr_state *st)
+{
+	cJSON *root = cJSON_CreateObject(), *opts;
+	const char *policy = cpumgr_policy_name(st->policy);
+
+	cJSON_AddStringToObject(root, "version", st->version ? st->version : "");
+	cJSON_AddNumberToObject(root, "generation", (double)st->generation);
+	if (policy)
+		cJSON_AddStringToObject(root, "policy", policy);
+	else
+		cJSON_AddNumberToObject(root, "policy", st->policy);
+	opts = cJSON_AddArrayToObject(root, "options");
+	for (uint32_t bit = 1; bit; bit <<= 1) {
+		if (st->options & bit && cpumgr_option_name(bit))
+			cJSON_AddItemToArray(opts,
+				cJSON_CreateString(cpumgr_option_name(bit)));
+	}
+	cJSON_AddStringToObject(root, "online_cpus", st->online_cpus ?: "");
+	cJSON_AddStringToObject(root, "reserved_cpus", st->reserved_cpus ?: "");
+	cJSON_AddStringToObject(root, "shared_cpus", st->shared_cpus ?: "");
+	cJSON_AddStringToObject(root, "exclusive_cpus", st->exclusive_cpus ?: "");
+	cJSON_AddNumberToObject(root, "nr_pods", st->nr_pods);
+	cJSON_AddNumberToObject(root, "nr_assignments", st->nr_assignments);
+	return ctl_print_json(root);
+}
+
+static int cmd_state(int argc, char **argv)
+{
+	struct cpumgr_state st;
+	struct cpumgr_nl *nl;
+	bool json = false;
+	int ret;
+
+	if (!ctl_json_args(argc, argv, &json))
+		return ctl_usage(argv[0]);
+	nl = ctl_nl_open();
+	if (!nl)
+		return CPUMGRCTL_EXIT_FAIL;
+	if (cpumgr_nl_get_state(nl, &st))
+		return ctl_nl_fail(nl, "get state");
+	cpumgr_nl_close(nl);
+	ret = CPUMGRCTL_EXIT_OK;
+	if (json)
+		ret = print_json(&st);
+	else
+		print_human(&st);
+	cpumgr_state_free(&st);
+	return ret;
+}
+
+CPUMGRCTL_COMMAND(state, "state", "[--json]",
+		  "show the kernel table: policy, options, CPU pools, counts",
+		  cmd_state);

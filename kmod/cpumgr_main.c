@@ -16,14 +16,24 @@ static int __init cpumgr_init(void)
 	err = cpumgr_topology_init();
 	if (err)
 		goto err_out;
-	err = cpumgr_sysfs_init();
+	err = cpumgr_table_init();
 	if (err)
 		goto err_topology;
+	err = cpumgr_sysfs_init();
+	if (err)
+		goto err_table;
+	err = cpumgr_netlink_init();
+	if (err)
+		goto err_sysfs;
 
 	pr_info("version %s loaded, %u possible CPUs\n", CPUMGR_VERSION,
 		nr_cpu_ids);
 	return 0;
 
+err_sysfs:
+	cpumgr_sysfs_exit();
+err_table:
+	cpumgr_table_exit();
 err_topology:
 	cpumgr_topology_exit();
 err_out:
@@ -32,7 +42,9 @@ err_out:
 
 static void __exit cpumgr_exit(void)
 {
+	cpumgr_netlink_exit();
 	cpumgr_sysfs_exit();
+	cpumgr_table_exit();
 	cpumgr_topology_exit();
 	pr_info("unloaded\n");
 }

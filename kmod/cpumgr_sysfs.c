@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /sys/kernel/cpumgr/: the module's state, readable with cat.
+ * /sys/kernel/cpumgr/: the module's state, readable with cat.  The files
+ * of the node read the RCU view and the pods/ files their own object
+ * under cpumgr_show_lock: no reader ever waits for the table lock, so the
+ * table can remove directories while holding it.
  */
 #include <linux/kobject.h>
 #include <linux/slab.h>
@@ -9,6 +12,24 @@
 #include "cpumgr.h"
 
 static struct kobject *cpumgr_kobj;
+struct kobject *cpumgr_pods_kobj;
+DEFINE_SPINLOCK(cpumgr_show_lock);
+
+static const char *const cpumgr_policy_names[] = {
+	[CPUMGR_POLICY_NONE] = "none",
+	[CPUMGR_POLICY_STATIC] = "static",
+};
+
+static const char *const cpumgr_option_names[] = {
+	"full-pcpus-only",
+	"distribute-cpus-across-numa",
+	"align-by-socket",
+	"distribute-cpus-across-cores",
+	"strict-cpu-reservation",
+	"prefer-align-cpus-by-uncorecache",
+};
+
+static_assert(ARRAY_SIZE(cpumgr_option_names) == hweight32(CPUMGR_OPT_ALL));
 
 static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
@@ -16,7 +37,94 @@ static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%s\n", CPUMGR_VERSION);
 }
 
+static ssize_t policy_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	ssize_t len;
+
+	rcu_read_lock();
+	len = sysfs_emit(buf, "%s\n",
+			 cpumgr_policy_names[cpumgr_view_get()->policy]);
+	rcu_read_unlock();
+	return len;
+}
+
+/* The option names, comma-separated, as the kubelet's flag takes them. */
+static ssize_t options_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	unsigned int i, len = 0;
+	u32 options;
+
+	rcu_read_lock();
+	options = cpumgr_view_get()->options;
+	rcu_read_unlock();
+	for (i = 0; i < ARRAY_SIZE(cpumgr_option_names); i++) {
+		if (options & BIT(i))
+			len += sysfs_emit_at(buf, len, "%s%s", len ? "," : "",
+					     cpumgr_option_names[i]);
+	}
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+
+static ssize_t generation_show(struct kobject *kobj,
+			       struct kobj_attribute *attr, char *buf)
+{
+	ssize_t len;
+
+	rcu_read_lock();
+	len = sysfs_emit(buf, "%llu\n", cpumgr_view_get()->generation);
+	rcu_read_unlock();
+	return len;
+}
+
+static ssize_t reserved_cpus_show(struct kobject *kobj,
+				  struct kobj_attribute *attr, char *buf)
+{
+	ssize_t len;
+
+	rcu_read_lock();
+	len = sysfs_emit(buf, "%*pbl\n",
+			 cpumask_pr_args(cpumgr_view_get()->reserved));
+	rcu_read_unlock();
+	return len;
+}
+
+static ssize_t exclusive_cpus_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	ssize_t len;
+
+	rcu_read_lock();
+	len = sysfs_emit(buf, "%*pbl\n",
+			 cpumask_pr_args(cpumgr_view_get()->exclusive));
+	rcu_read_unlock();
+	return len;
+}
+
+static ssize_t shared_cpus_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	cpumask_var_t shared;
+	ssize_t len;
+
+	if (!alloc_cpumask_var(&shared, GFP_KERNEL))
+		return -ENOMEM;
+	rcu_read_lock();
+	cpumgr_view_shared(cpumgr_view_get(), shared);
+	rcu_read_unlock();
+	len = sysfs_emit(buf, "%*pbl\n", cpumask_pr_args(shared));
+	free_cpumask_var(shared);
+	return len;
+}
+
 static struct kobj_attribute version_attr = __ATTR_RO(version);
+static struct kobj_attribute policy_attr = __ATTR_RO(policy);
+static struct kobj_attribute options_attr = __ATTR_RO(options);
+static struct kobj_attribute generation_attr = __ATTR_RO(generation);
+static struct kobj_attribute reserved_cpus_attr = __ATTR_RO(reserved_cpus);
+static struct kobj_attribute shared_cpus_attr = __ATTR_RO(shared_cpus);
+static struct kobj_attribute exclusive_cpus_attr = __ATTR_RO(exclusive_cpus);
 
 /* One line of the topology file; returns its length. */
 static int cpumgr_format_cpu(char *line, size_t size, unsigned int cpu)
@@ -41,29 +149,18 @@ static ssize_t topology_read(struct file *file, struct kobject *kobj,
 			     struct bin_attribute *attr, char *buf, loff_t off,
 			     size_t count)
 {
-	size_t hlen = sizeof(cpumgr_topology_header) - 1;
 	loff_t pos = 0;
 	size_t done = 0;
-	unsigned int cpu;
+	int cpu = -1, len;
 	char *line;
-	int len;
 
 	line = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	if (!line)
 		return -ENOMEM;
 
 	cpumgr_topology_lock();
-	for (cpu = 0; done < count; cpu++) {
-		if (cpu == 0) {
-			memcpy(line, cpumgr_topology_header, hlen);
-			len = hlen;
-		} else if (cpu - 1 < nr_cpu_ids) {
-			if (!cpu_possible(cpu - 1))
-				continue;
-			len = cpumgr_format_cpu(line, PAGE_SIZE, cpu - 1);
-		} else {
-			break;
-		}
+	len = strscpy(line, cpumgr_topology_header, PAGE_SIZE);
+	while (done < count) {
 		if (pos + len > off + done) {
 			size_t skip = off + done - pos;
 			size_t n = min_t(size_t, len - skip, count - done);
@@ -72,6 +169,10 @@ static ssize_t topology_read(struct file *file, struct kobject *kobj,
 			done += n;
 		}
 		pos += len;
+		cpu = cpumask_next(cpu, cpu_possible_mask);
+		if (cpu >= nr_cpu_ids)
+			break;
+		len = cpumgr_format_cpu(line, PAGE_SIZE, cpu);
 	}
 	cpumgr_topology_unlock();
 	kfree(line);
@@ -80,8 +181,109 @@ static ssize_t topology_read(struct file *file, struct kobject *kobj,
 
 static BIN_ATTR_RO(topology, 0);
 
+/* pods/<uid>/pod_cgroup: no DNS label has a '_', so no container clashes. */
+static ssize_t pod_cgroup_show(struct kobject *kobj,
+			       struct kobj_attribute *attr, char *buf)
+{
+	struct cpumgr_pod *pod = container_of(kobj, struct cpumgr_pod, kobj);
+	ssize_t len;
+
+	spin_lock(&cpumgr_show_lock);
+	len = sysfs_emit(buf, "%s\n", pod->cgroup.path ?: "");
+	spin_unlock(&cpumgr_show_lock);
+	return len;
+}
+
+static struct kobj_attribute pod_cgroup_attr = __ATTR_RO(pod_cgroup);
+
+static struct attribute *cpumgr_pod_attrs[] = {
+	&pod_cgroup_attr.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(cpumgr_pod);
+
+static void cpumgr_pod_release(struct kobject *kobj)
+{
+	cpumgr_pod_free(container_of(kobj, struct cpumgr_pod, kobj));
+}
+
+const struct kobj_type cpumgr_pod_ktype = {
+	.release = cpumgr_pod_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+	.default_groups = cpumgr_pod_groups,
+};
+
+static struct cpumgr_container *to_container(struct kobject *kobj)
+{
+	return container_of(kobj, struct cpumgr_container, kobj);
+}
+
+static ssize_t cpus_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	ssize_t len;
+
+	spin_lock(&cpumgr_show_lock);
+	len = sysfs_emit(buf, "%*pbl\n",
+			 cpumask_pr_args(to_container(kobj)->cpus));
+	spin_unlock(&cpumgr_show_lock);
+	return len;
+}
+
+static ssize_t cgroup_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	ssize_t len;
+
+	spin_lock(&cpumgr_show_lock);
+	len = sysfs_emit(buf, "%s\n", to_container(kobj)->cgroup.path ?: "");
+	spin_unlock(&cpumgr_show_lock);
+	return len;
+}
+
+static ssize_t flags_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	u32 flags;
+
+	spin_lock(&cpumgr_show_lock);
+	flags = to_container(kobj)->flags;
+	spin_unlock(&cpumgr_show_lock);
+	return sysfs_emit(buf, "%s\n",
+			  flags & CPUMGR_ASSIGNMENT_F_INIT ? "init" : "");
+}
+
+static struct kobj_attribute cpus_attr = __ATTR_RO(cpus);
+static struct kobj_attribute cgroup_attr = __ATTR_RO(cgroup);
+static struct kobj_attribute flags_attr = __ATTR_RO(flags);
+
+static struct attribute *cpumgr_container_attrs[] = {
+	&cpus_attr.attr,
+	&cgroup_attr.attr,
+	&flags_attr.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(cpumgr_container);
+
+static void cpumgr_container_release(struct kobject *kobj)
+{
+	cpumgr_container_free(to_container(kobj));
+}
+
+const struct kobj_type cpumgr_container_ktype = {
+	.release = cpumgr_container_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+	.default_groups = cpumgr_container_groups,
+};
+
 static struct attribute *cpumgr_attrs[] = {
 	&version_attr.attr,
+	&policy_attr.attr,
+	&options_attr.attr,
+	&generation_attr.attr,
+	&reserved_cpus_attr.attr,
+	&shared_cpus_attr.attr,
+	&exclusive_cpus_attr.attr,
 	NULL,
 };
 
@@ -103,15 +305,25 @@ int cpumgr_sysfs_init(void)
 	if (!cpumgr_kobj)
 		return -ENOMEM;
 	err = sysfs_create_group(cpumgr_kobj, &cpumgr_group);
-	if (err) {
-		kobject_put(cpumgr_kobj);
-		return err;
+	if (err)
+		goto err_kobj;
+	cpumgr_pods_kobj = kobject_create_and_add("pods", cpumgr_kobj);
+	if (!cpumgr_pods_kobj) {
+		err = -ENOMEM;
+		goto err_group;
 	}
 	return 0;
+
+err_group:
+	sysfs_remove_group(cpumgr_kobj, &cpumgr_group);
+err_kobj:
+	kobject_put(cpumgr_kobj);
+	return err;
 }
 
 void cpumgr_sysfs_exit(void)
 {
+	kobject_put(cpumgr_pods_kobj);
 	sysfs_remove_group(cpumgr_kobj, &cpumgr_group);
 	kobject_put(cpumgr_kobj);
 }

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Cgroup directories named by path: what BIND records of them.  A
+ * cgroup's id is its directory's inode number (cgroup_id() == i_ino), on
+ * cgroup2 and on the v1 cpuset hierarchy alike, which is all the checks
+ * of a cpuset write need to know.
+ */
+#include <linux/dcache.h>
+#include <linux/fs.h>
+#include <linux/magic.h>
+#include <linux/namei.h>
+#include <linux/path.h>
+#include <linux/slab.h>
+
+#include "cpumgr.h"
+
+/* A v1 hierarchy counts only if it is the cpuset one. */
+static bool cpumgr_v1_is_cpuset(const char *dir)
+{
+	struct path file;
+	char *name;
+	int err;
+
+	name = kasprintf(GFP_KERNEL, "%s/cpuset.cpus", dir);
+	if (!name)
+		return false;
+	err = kern_path(name, 0, &file);
+	kfree(name);
+	if (err)
+		return false;
+	path_put(&file);
+	return true;
+}
+
+/**
+ * cpumgr_cgroup_resolve - look up a cgroup directory by absolute path
+ * @path: the directory, in the caller's mount namespace
+ * @ref: filled with its id, hierarchy and normalized path
+ * @attr, @extack: where a refusal is reported
+ *
+ * Return: 0, -ENOMEM, or -ENOTDIR when @path is not a directory of
+ * cgroup2 or of the cgroup v1 cpuset hierarchy.
+ */
+int cpumgr_cgroup_resolve(const char *path, struct cpumgr_cgroup_ref *ref,
+			  const struct nlattr *attr,
+			  struct netlink_ext_ack *extack)
+{
+	unsigned long magic;
+	struct path dir;
+	char *buf, *name;
+	int err;
+
+	memset(ref, 0, sizeof(*ref));
+	if (path[0] != '/' ||
+	    kern_path(path, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &dir)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "cgroup path is not an absolute path of a directory");
+		return -ENOTDIR;
+	}
+	err = -ENOTDIR;
+	magic = dir.dentry->d_sb->s_magic;
+	if (magic != CGROUP2_SUPER_MAGIC && magic != CGROUP_SUPER_MAGIC) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "cgroup path is not in a cgroup filesystem");
+		goto out;
+	}
+	ref->v1 = magic == CGROUP_SUPER_MAGIC;
+	if (ref->v1 && !cpumgr_v1_is_cpuset(path)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "cgroup v1 path is not in the cpuset hierarchy");
+		goto out;
+	}
+	ref->id = d_inode(dir.dentry)->i_ino;
+
+	err = -ENOMEM;
+	buf = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!buf)
+		goto out;
+	name = d_path(&dir, buf, PATH_MAX);
+	if (IS_ERR(name)) {
+		err = PTR_ERR(name);
+		NL_SET_ERR_MSG_ATTR(extack, attr, "cgroup path cannot be resolved");
+	} else {
+		ref->path = kstrdup(name, GFP_KERNEL);
+		err = ref->path ? 0 : -ENOMEM;
+	}
+	kfree(buf);
+out:
+	path_put(&dir);
+	if (err)
+		memset(ref, 0, sizeof(*ref));
+	return err;
+}
+
+void cpumgr_cgroup_ref_free(struct cpumgr_cgroup_ref *ref)
+{
+	kfree(ref->path);
+	memset(ref, 0, sizeof(*ref));
+}

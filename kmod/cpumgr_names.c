@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a pod UID and a container name may be.  Both name sysfs
+ * directories (pods/<uid>/<container>), so neither may hold a "/".
+ */
+#include <linux/string.h>
+
+#include "cpumgr.h"
+
+/* 1-64 printable, non-space characters, no "/", not "." or "..". */
+int cpumgr_check_pod_uid(const char *uid, const struct nlattr *attr,
+			 struct netlink_ext_ack *extack)
+{
+	size_t len = strlen(uid), i;
+
+	if (!len || len > CPUMGR_POD_UID_MAX || !strcmp(uid, ".") ||
+	    !strcmp(uid, ".."))
+		goto bad;
+	for (i = 0; i < len; i++) {
+		if (uid[i] <= ' ' || uid[i] > '~' || uid[i] == '/')
+			goto bad;
+	}
+	return 0;
+bad:
+	NL_SET_ERR_MSG_ATTR(extack, attr,
+			    "pod UID must be 1-64 printable characters without '/'");
+	return -EILSEQ;
+}
+
+/*
+ * A DNS label (RFC 1123), as Kubernetes requires of container names:
+ * 1-63 of [a-z0-9-], starting and ending with an alphanumeric.
+ */
+int cpumgr_check_container_name(const char *name, const struct nlattr *attr,
+				struct netlink_ext_ack *extack)
+{
+	size_t len = strlen(name), i;
+
+	if (!len || len > CPUMGR_CONTAINER_MAX || name[0] == '-' ||
+	    name[len - 1] == '-')
+		goto bad;
+	for (i = 0; i < len; i++) {
+		/* Not islower(): the kernel's ctype knows Latin-1. */
+		if (!((name[i] >= 'a' && name[i] <= 'z') ||
+		      (name[i] >= '0' && name[i] <= '9') || name[i] == '-'))
+			goto bad;
+	}
+	return 0;
+bad:
+	NL_SET_ERR_MSG_ATTR(extack, attr,
+			    "container name must be a DNS label (1-63 of a-z, 0-9, '-')");
+	return -EILSEQ;
+}

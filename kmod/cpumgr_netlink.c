@@ -1,0 +1,940 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "cpumgr" generic netlink family: requests are parsed and checked
+ * for form here, then handed to the table; replies, dumps and
+ * notifications are built here.  include/uapi/linux/cpumgr.h is the
+ * contract.
+ */
+#include <linux/capability.h>
+#include <linux/cpu.h>
+#include <linux/slab.h>
+#include <linux/module.h>
+#include <net/genetlink.h>
+
+#include "cpumgr.h"
+
+static struct genl_family cpumgr_family;
+
+enum cpumgr_mcgrp {
+	CPUMGR_MCGRP_EVENTS,
+};
+
+static const struct genl_multicast_group cpumgr_mcgrps[] = {
+	[CPUMGR_MCGRP_EVENTS] = { .name = CPUMGR_GENL_MCGRP_EVENTS },
+};
+
+/* Policies, one per command: strict validation refuses anything else. */
+
+#define CPUMGR_GENERATION_POLICY { .type = NLA_U64 }
+#define CPUMGR_STRING_POLICY(max) { .type = NLA_NUL_STRING, .len = (max) }
+
+static const struct nla_policy cpumgr_configure_policy[CPUMGR_A_MAX + 1] = {
+	[CPUMGR_A_GENERATION] = CPUMGR_GENERATION_POLICY,
+	[CPUMGR_A_POLICY] = NLA_POLICY_MAX(NLA_U32, CPUMGR_POLICY_MAX),
+	[CPUMGR_A_OPTIONS] = NLA_POLICY_MASK(NLA_U32, CPUMGR_OPT_ALL),
+	[CPUMGR_A_RESERVED_CPUS] = CPUMGR_STRING_POLICY(CPUMGR_CPULIST_MAX),
+};
+
+static const struct nla_policy cpumgr_assign_policy[CPUMGR_A_MAX + 1] = {
+	[CPUMGR_A_GENERATION] = CPUMGR_GENERATION_POLICY,
+	[CPUMGR_A_POD_UID] = CPUMGR_STRING_POLICY(CPUMGR_POD_UID_MAX),
+	[CPUMGR_A_CONTAINER] = CPUMGR_STRING_POLICY(CPUMGR_CONTAINER_MAX),
+	[CPUMGR_A_CPUS] = CPUMGR_STRING_POLICY(CPUMGR_CPULIST_MAX),
+	[CPUMGR_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, CPUMGR_ASSIGNMENT_F_USER),
+};
+
+static const struct nla_policy cpumgr_release_policy[CPUMGR_A_MAX + 1] = {
+	[CPUMGR_A_GENERATION] = CPUMGR_GENERATION_POLICY,
+	[CPUMGR_A_POD_UID] = CPUMGR_STRING_POLICY(CPUMGR_POD_UID_MAX),
+	[CPUMGR_A_CONTAINER] = CPUMGR_STRING_POLICY(CPUMGR_CONTAINER_MAX),
+};
+
+static const struct nla_policy cpumgr_bind_policy[CPUMGR_A_MAX + 1] = {
+	[CPUMGR_A_GENERATION] = CPUMGR_GENERATION_POLICY,
+	[CPUMGR_A_POD_UID] = CPUMGR_STRING_POLICY(CPUMGR_POD_UID_MAX),
+	[CPUMGR_A_CONTAINER] = CPUMGR_STRING_POLICY(CPUMGR_CONTAINER_MAX),
+	[CPUMGR_A_CGROUP_PATH] = CPUMGR_STRING_POLICY(CPUMGR_PATH_MAX),
+	[CPUMGR_A_POD_CGROUP_PATH] = CPUMGR_STRING_POLICY(CPUMGR_PATH_MAX),
+};
+
+static const struct nla_policy cpumgr_get_assignment_policy[CPUMGR_A_MAX + 1] = {
+	[CPUMGR_A_POD_UID] = CPUMGR_STRING_POLICY(CPUMGR_POD_UID_MAX),
+	[CPUMGR_A_CONTAINER] = CPUMGR_STRING_POLICY(CPUMGR_CONTAINER_MAX),
+};
+
+static const struct nla_policy cpumgr_entry_policy[CPUMGR_A_MAX + 1] = {
+	[CPUMGR_A_POD_UID] = CPUMGR_STRING_POLICY(CPUMGR_POD_UID_MAX),
+	[CPUMGR_A_CONTAINER] = CPUMGR_STRING_POLICY(CPUMGR_CONTAINER_MAX),
+	[CPUMGR_A_CPUS] = CPUMGR_STRING_POLICY(CPUMGR_CPULIST_MAX),
+	[CPUMGR_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, CPUMGR_ASSIGNMENT_F_USER),
+	[CPUMGR_A_CGROUP_PATH] = CPUMGR_STRING_POLICY(CPUMGR_PATH_MAX),
+	[CPUMGR_A_POD_CGROUP_PATH] = CPUMGR_STRING_POLICY(CPUMGR_PATH_MAX),
+};
+
+static const struct nla_policy cpumgr_restore_policy[CPUMGR_A_MAX + 1] = {
+	[CPUMGR_A_GENERATION] = CPUMGR_GENERATION_POLICY,
+	[CPUMGR_A_ASSIGNMENT] = NLA_POLICY_NESTED(cpumgr_entry_policy),
+};
+
+static const struct nla_policy cpumgr_reset_policy[CPUMGR_A_MAX + 1] = {
+	[CPUMGR_A_GENERATION] = CPUMGR_GENERATION_POLICY,
+};
+
+/* Request helpers */
+
+/* Changes need CAP_SYS_ADMIN in the initial user namespace. */
+static int cpumgr_check_admin(struct sk_buff *skb, struct genl_info *info)
+{
+	if (netlink_capable(skb, CAP_SYS_ADMIN))
+		return 0;
+	NL_SET_ERR_MSG(info->extack,
+		       "changing the table needs CAP_SYS_ADMIN in the initial user namespace");
+	return -EPERM;
+}
+
+static bool cpumgr_missing(struct genl_info *info, const struct nlattr *nest,
+			   struct nlattr **tb, int type)
+{
+	if (!NL_REQ_ATTR_CHECK(info->extack, nest, tb, type))
+		return false;
+	NL_SET_ERR_MSG(info->extack, "a required attribute is missing");
+	return true;
+}
+
+static void cpumgr_parse_expect(struct genl_info *info,
+				struct cpumgr_expect *expect)
+{
+	struct nlattr *attr = info->attrs[CPUMGR_A_GENERATION];
+
+	expect->set = attr;
+	expect->generation = attr ? nla_get_u64(attr) : 0;
+	expect->attr = attr;
+}
+
+/* Pod UID and container name, checked for what they may be. */
+static int cpumgr_parse_names(struct genl_info *info, const struct nlattr *nest,
+			      struct nlattr **tb, bool need_container,
+			      const char **uid, const char **container)
+{
+	int err;
+
+	if (cpumgr_missing(info, nest, tb, CPUMGR_A_POD_UID) ||
+	    (need_container &&
+	     cpumgr_missing(info, nest, tb, CPUMGR_A_CONTAINER)))
+		return -EINVAL;
+	*uid = nla_data(tb[CPUMGR_A_POD_UID]);
+	err = cpumgr_check_pod_uid(*uid, tb[CPUMGR_A_POD_UID], info->extack);
+	if (err)
+		return err;
+	*container = tb[CPUMGR_A_CONTAINER] ?
+		nla_data(tb[CPUMGR_A_CONTAINER]) : NULL;
+	if (!*container)
+		return 0;
+	return cpumgr_check_container_name(*container, tb[CPUMGR_A_CONTAINER],
+					   info->extack);
+}
+
+static const char *cpumgr_get_str(struct nlattr **tb, int type)
+{
+	return tb[type] ? nla_data(tb[type]) : NULL;
+}
+
+/* An assignment of ASSIGN (@nest NULL) or of a RESTORE entry. */
+static int cpumgr_parse_entry(struct genl_info *info, const struct nlattr *nest,
+			      struct nlattr **tb, struct cpumgr_entry *e)
+{
+	int err;
+
+	err = cpumgr_parse_names(info, nest, tb, true, &e->pod_uid,
+				 &e->container);
+	if (err)
+		return err;
+	if (cpumgr_missing(info, nest, tb, CPUMGR_A_CPUS))
+		return -EINVAL;
+	e->pod_attr = tb[CPUMGR_A_POD_UID];
+	e->container_attr = tb[CPUMGR_A_CONTAINER];
+	e->cpus_attr = tb[CPUMGR_A_CPUS];
+	e->cgroup_attr = tb[CPUMGR_A_CGROUP_PATH];
+	e->pod_cgroup_attr = tb[CPUMGR_A_POD_CGROUP_PATH];
+	e->flags = tb[CPUMGR_A_FLAGS] ? nla_get_u32(tb[CPUMGR_A_FLAGS]) : 0;
+	e->cgroup_path = cpumgr_get_str(tb, CPUMGR_A_CGROUP_PATH);
+	e->pod_cgroup_path = cpumgr_get_str(tb, CPUMGR_A_POD_CGROUP_PATH);
+	if (!zalloc_cpumask_var(&e->cpus, GFP_KERNEL))
+		return -ENOMEM;
+	return cpumgr_cpulist_parse(nla_data(e->cpus_attr), e->cpus,
+				    e->cpus_attr, info->extack);
+}
+
+/* Reply helpers */
+
+/* A cpulist attribute formatted in place: no intermediate buffer. */
+static int cpumgr_put_cpulist(struct sk_buff *skb, int type,
+			      const struct cpumask *mask)
+{
+	int len = snprintf(NULL, 0, "%*pbl", cpumask_pr_args(mask)) + 1;
+	struct nlattr *attr = nla_reserve(skb, type, len);
+
+	if (!attr)
+		return -EMSGSIZE;
+	snprintf(nla_data(attr), len, "%*pbl", cpumask_pr_args(mask));
+	return 0;
+}
+
+static size_t cpumgr_cpulist_size(const struct cpumask *mask)
+{
+	return nla_total_size(snprintf(NULL, 0, "%*pbl",
+				       cpumask_pr_args(mask)) + 1);
+}
+
+static size_t cpumgr_str_size(const char *str)
+{
+	return str ? nla_total_size(strlen(str) + 1) : 0;
+}
+
+static int cpumgr_put_generation(struct sk_buff *skb, u64 generation)
+{
+	return nla_put_u64_64bit(skb, CPUMGR_A_GENERATION, generation,
+				 CPUMGR_A_PAD);
+}
+
+/* Reply with just the generation: what every change answers. */
+static int cpumgr_reply_generation(struct genl_info *info, u8 cmd,
+				   u64 generation)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(nla_total_size_64bit(sizeof(u64)), GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &cpumgr_family, 0, cmd);
+	if (!hdr || cpumgr_put_generation(msg, generation)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+/* The size and the attributes of an assignment message. */
+static size_t cpumgr_assignment_size(const struct cpumgr_container *c)
+{
+	size_t size = nla_total_size_64bit(sizeof(u64)) * 3;
+
+	size += cpumgr_str_size(c->pod->uid) + cpumgr_str_size(c->name);
+	size += cpumgr_cpulist_size(c->cpus) + nla_total_size(sizeof(u32));
+	size += cpumgr_str_size(c->cgroup.path);
+	size += cpumgr_str_size(c->pod->cgroup.path);
+	return size;
+}
+
+static int cpumgr_fill_assignment(struct sk_buff *skb,
+				  const struct cpumgr_container *c,
+				  u64 generation)
+{
+	const struct cpumgr_cgroup_ref *pcg = &c->pod->cgroup;
+
+	if (cpumgr_put_generation(skb, generation) ||
+	    nla_put_string(skb, CPUMGR_A_POD_UID, c->pod->uid) ||
+	    nla_put_string(skb, CPUMGR_A_CONTAINER, c->name) ||
+	    cpumgr_put_cpulist(skb, CPUMGR_A_CPUS, c->cpus) ||
+	    nla_put_u32(skb, CPUMGR_A_FLAGS, c->flags))
+		return -EMSGSIZE;
+	if (c->cgroup.id &&
+	    (nla_put_string(skb, CPUMGR_A_CGROUP_PATH, c->cgroup.path) ||
+	     nla_put_u64_64bit(skb, CPUMGR_A_CGROUP_ID, c->cgroup.id,
+			       CPUMGR_A_PAD)))
+		return -EMSGSIZE;
+	if (pcg->id &&
+	    (nla_put_string(skb, CPUMGR_A_POD_CGROUP_PATH, pcg->path) ||
+	     nla_put_u64_64bit(skb, CPUMGR_A_POD_CGROUP_ID, pcg->id,
+			       CPUMGR_A_PAD)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* An assignment as a message of its own, for a reply or an event. */
+static struct sk_buff *cpumgr_assignment_msg(const struct cpumgr_container *c,
+					     u64 generation, u8 cmd,
+					     struct genl_info *info)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(cpumgr_assignment_size(c), GFP_KERNEL);
+	if (!msg)
+		return NULL;
+	if (info)
+		hdr = genlmsg_put_reply(msg, info, &cpumgr_family, 0, cmd);
+	else
+		hdr = genlmsg_put(msg, 0, 0, &cpumgr_family, 0, cmd);
+	if (!hdr || cpumgr_fill_assignment(msg, c, generation)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	genlmsg_end(msg, hdr);
+	return msg;
+}
+
+/* GET_STATE, and the CONFIGURED notification */
+
+struct cpumgr_state {
+	u64 generation;
+	enum cpumgr_policy policy;
+	u32 options;
+	unsigned int nr_pods, nr_containers;
+	cpumask_var_t reserved, shared, exclusive, online;
+};
+
+static void cpumgr_state_free(struct cpumgr_state *st)
+{
+	free_cpumask_var(st->reserved);
+	free_cpumask_var(st->shared);
+	free_cpumask_var(st->exclusive);
+	free_cpumask_var(st->online);
+}
+
+/* A copy of the view, so that formatting happens outside RCU. */
+static int cpumgr_state_get(struct cpumgr_state *st)
+{
+	const struct cpumgr_view *view;
+
+	if (!alloc_cpumask_var(&st->reserved, GFP_KERNEL) ||
+	    !alloc_cpumask_var(&st->shared, GFP_KERNEL) ||
+	    !alloc_cpumask_var(&st->exclusive, GFP_KERNEL) ||
+	    !alloc_cpumask_var(&st->online, GFP_KERNEL)) {
+		cpumgr_state_free(st);
+		return -ENOMEM;
+	}
+	rcu_read_lock();
+	view = cpumgr_view_get();
+	st->generation = view->generation;
+	st->policy = view->policy;
+	st->options = view->options;
+	st->nr_pods = view->nr_pods;
+	st->nr_containers = view->nr_containers;
+	cpumask_copy(st->reserved, view->reserved);
+	cpumask_copy(st->exclusive, view->exclusive);
+	cpumgr_view_shared(view, st->shared);
+	cpumask_copy(st->online, cpu_online_mask);
+	rcu_read_unlock();
+	return 0;
+}
+
+static struct sk_buff *cpumgr_state_msg(struct genl_info *info, u8 cmd)
+{
+	struct cpumgr_state st = {};
+	struct sk_buff *msg = NULL;
+	size_t size;
+	void *hdr;
+
+	if (cpumgr_state_get(&st))
+		return NULL;
+	size = cpumgr_str_size(CPUMGR_VERSION) +
+		nla_total_size_64bit(sizeof(u64)) +
+		nla_total_size(sizeof(u32)) * 4 +
+		cpumgr_cpulist_size(st.reserved) +
+		cpumgr_cpulist_size(st.shared) +
+		cpumgr_cpulist_size(st.exclusive) +
+		cpumgr_cpulist_size(st.online);
+	msg = genlmsg_new(size, GFP_KERNEL);
+	if (!msg)
+		goto out;
+	if (info)
+		hdr = genlmsg_put_reply(msg, info, &cpumgr_family, 0, cmd);
+	else
+		hdr = genlmsg_put(msg, 0, 0, &cpumgr_family, 0, cmd);
+	if (!hdr ||
+	    nla_put_string(msg, CPUMGR_A_VERSION, CPUMGR_VERSION) ||
+	    cpumgr_put_generation(msg, st.generation) ||
+	    nla_put_u32(msg, CPUMGR_A_POLICY, st.policy) ||
+	    nla_put_u32(msg, CPUMGR_A_OPTIONS, st.options) ||
+	    cpumgr_put_cpulist(msg, CPUMGR_A_RESERVED_CPUS, st.reserved) ||
+	    cpumgr_put_cpulist(msg, CPUMGR_A_SHARED_CPUS, st.shared) ||
+	    cpumgr_put_cpulist(msg, CPUMGR_A_EXCLUSIVE_CPUS, st.exclusive) ||
+	    cpumgr_put_cpulist(msg, CPUMGR_A_ONLINE_CPUS, st.online) ||
+	    nla_put_u32(msg, CPUMGR_A_NR_PODS, st.nr_pods) ||
+	    nla_put_u32(msg, CPUMGR_A_NR_ASSIGNMENTS, st.nr_containers)) {
+		nlmsg_free(msg);
+		msg = NULL;
+		goto out;
+	}
+	genlmsg_end(msg, hdr);
+out:
+	cpumgr_state_free(&st);
+	return msg;
+}
+
+static int cpumgr_nl_get_state(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg = cpumgr_state_msg(info, CPUMGR_CMD_GET_STATE);
+
+	return msg ? genlmsg_reply(msg, info) : -ENOMEM;
+}
+
+/* CONFIGURE */
+
+static int cpumgr_nl_configure(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **tb = info->attrs;
+	struct cpumgr_config cfg = {};
+	struct cpumgr_expect expect;
+	u64 generation;
+	int err;
+
+	err = cpumgr_check_admin(skb, info);
+	if (err)
+		return err;
+	cpumgr_parse_expect(info, &expect);
+	if (!zalloc_cpumask_var(&cfg.reserved, GFP_KERNEL))
+		return -ENOMEM;
+	cfg.policy_attr = tb[CPUMGR_A_POLICY];
+	cfg.options_attr = tb[CPUMGR_A_OPTIONS];
+	cfg.reserved_attr = tb[CPUMGR_A_RESERVED_CPUS];
+	cfg.set_policy = cfg.policy_attr;
+	cfg.set_options = cfg.options_attr;
+	cfg.set_reserved = cfg.reserved_attr;
+	if (cfg.set_policy)
+		cfg.policy = nla_get_u32(cfg.policy_attr);
+	if (cfg.set_options)
+		cfg.options = nla_get_u32(cfg.options_attr);
+	if (cfg.set_reserved)
+		err = cpumgr_cpulist_parse(nla_data(cfg.reserved_attr),
+					   cfg.reserved, cfg.reserved_attr,
+					   info->extack);
+	if (!err)
+		err = cpumgr_table_configure(&cfg, &expect, info->extack,
+					     &generation);
+	free_cpumask_var(cfg.reserved);
+	if (err)
+		return err;
+	return cpumgr_reply_generation(info, CPUMGR_CMD_CONFIGURE, generation);
+}
+
+/* ASSIGN */
+
+static int cpumgr_nl_assign(struct sk_buff *skb, struct genl_info *info)
+{
+	struct cpumgr_entry entry = {};
+	struct cpumgr_expect expect;
+	struct cpumgr_container *c;
+	struct sk_buff *msg = NULL;
+	u64 generation;
+	int err;
+
+	err = cpumgr_check_admin(skb, info);
+	if (err)
+		return err;
+	cpumgr_parse_expect(info, &expect);
+	err = cpumgr_parse_entry(info, NULL, info->attrs, &entry);
+	if (!err)
+		err = cpumgr_table_assign(&entry, &expect, info->extack,
+					  &generation);
+	free_cpumask_var(entry.cpus);
+	if (err)
+		return err;
+
+	/* The assignment as it stands, unless a later change moved it. */
+	cpumgr_table_lock();
+	c = cpumgr_table_find(entry.pod_uid, entry.container);
+	if (c && cpumgr_table_generation() == generation)
+		msg = cpumgr_assignment_msg(c, generation, CPUMGR_CMD_ASSIGN,
+					    info);
+	cpumgr_table_unlock();
+	if (msg)
+		return genlmsg_reply(msg, info);
+	return cpumgr_reply_generation(info, CPUMGR_CMD_ASSIGN, generation);
+}
+
+/* RELEASE */
+
+static int cpumgr_nl_release(struct sk_buff *skb, struct genl_info *info)
+{
+	const char *uid, *container;
+	struct cpumgr_expect expect;
+	u64 generation;
+	int err;
+
+	err = cpumgr_check_admin(skb, info);
+	if (err)
+		return err;
+	cpumgr_parse_expect(info, &expect);
+	err = cpumgr_parse_names(info, NULL, info->attrs, false, &uid,
+				 &container);
+	if (!err)
+		err = cpumgr_table_release(uid, container, &expect,
+					   info->extack, &generation);
+	if (err)
+		return err;
+	return cpumgr_reply_generation(info, CPUMGR_CMD_RELEASE, generation);
+}
+
+/* BIND */
+
+static int cpumgr_nl_bind(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **tb = info->attrs;
+	struct cpumgr_bind bind = {};
+	struct cpumgr_expect expect;
+	u64 generation;
+	int err;
+
+	err = cpumgr_check_admin(skb, info);
+	if (err)
+		return err;
+	cpumgr_parse_expect(info, &expect);
+	err = cpumgr_parse_names(info, NULL, tb, false, &bind.pod_uid,
+				 &bind.container);
+	if (err)
+		return err;
+	bind.pod_attr = tb[CPUMGR_A_POD_UID];
+	bind.container_attr = tb[CPUMGR_A_CONTAINER];
+	bind.cgroup_attr = tb[CPUMGR_A_CGROUP_PATH];
+	bind.pod_cgroup_attr = tb[CPUMGR_A_POD_CGROUP_PATH];
+	bind.cgroup_path = cpumgr_get_str(tb, CPUMGR_A_CGROUP_PATH);
+	bind.pod_cgroup_path = cpumgr_get_str(tb, CPUMGR_A_POD_CGROUP_PATH);
+	if (!bind.cgroup_path && !bind.pod_cgroup_path) {
+		NL_SET_ERR_MSG(info->extack,
+			       "nothing to bind: give a cgroup path or a pod cgroup path");
+		return -EINVAL;
+	}
+	if (!bind.cgroup_path != !bind.container) {
+		NL_SET_ERR_MSG(info->extack,
+			       "a container and a cgroup path go together");
+		return -EINVAL;
+	}
+	err = cpumgr_table_bind(&bind, &expect, info->extack, &generation);
+	if (err)
+		return err;
+	return cpumgr_reply_generation(info, CPUMGR_CMD_BIND, generation);
+}
+
+/* GET_ASSIGNMENT */
+
+static int cpumgr_nl_get_assignment(struct sk_buff *skb,
+				    struct genl_info *info)
+{
+	const char *uid, *container;
+	struct cpumgr_container *c;
+	struct sk_buff *msg = NULL;
+	int err;
+
+	err = cpumgr_parse_names(info, NULL, info->attrs, true, &uid,
+				 &container);
+	if (err)
+		return err;
+	cpumgr_table_lock();
+	c = cpumgr_table_find(uid, container);
+	if (c)
+		msg = cpumgr_assignment_msg(c, cpumgr_table_generation(),
+					    CPUMGR_CMD_GET_ASSIGNMENT, info);
+	cpumgr_table_unlock();
+	if (!c) {
+		NL_SET_ERR_MSG(info->extack, "no such assignment");
+		return -ENOENT;
+	}
+	return msg ? genlmsg_reply(msg, info) : -ENOMEM;
+}
+
+/* Where a dump goes on from, in cb->ctx. */
+struct cpumgr_dump_ctx {
+	unsigned long next;
+};
+
+static_assert(sizeof(struct cpumgr_dump_ctx) <=
+	      sizeof_field(struct netlink_callback, ctx));
+
+/*
+ * A dump sees the table as it is at each of its steps; a change between
+ * steps (the generation moved) marks the following messages
+ * NLM_F_DUMP_INTR, and the reader starts over.
+ */
+static int cpumgr_nl_dump_assignments(struct sk_buff *skb,
+				      struct netlink_callback *cb)
+{
+	struct cpumgr_dump_ctx *ctx = (void *)cb->ctx;
+	struct cpumgr_container *c;
+	u64 generation;
+	void *hdr;
+
+	cpumgr_table_lock();
+	generation = cpumgr_table_generation();
+	cb->seq = lower_32_bits(generation) ?: 1;
+	for (c = cpumgr_table_nth(ctx->next); c;
+	     c = cpumgr_table_nth(ctx->next)) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &cpumgr_family,
+				  NLM_F_MULTI, CPUMGR_CMD_GET_ASSIGNMENT);
+		if (!hdr)
+			break;
+		genl_dump_check_consistent(cb, hdr);
+		if (cpumgr_fill_assignment(skb, c, generation)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		ctx->next++;
+	}
+	cpumgr_table_unlock();
+	return skb->len;
+}
+
+/* GET_TOPOLOGY */
+
+static int cpumgr_fill_cpu(struct sk_buff *skb, unsigned int cpu)
+{
+	const struct cpumgr_cpu_topo *t = cpumgr_topology_cpu(cpu);
+
+	if (nla_put_u32(skb, CPUMGR_A_CPU_ID, cpu) ||
+	    nla_put_u8(skb, CPUMGR_A_CPU_ONLINE, t->online))
+		return -EMSGSIZE;
+	if (!t->seen)
+		return 0;
+	if (nla_put_u32(skb, CPUMGR_A_CPU_PACKAGE, t->package) ||
+	    nla_put_u32(skb, CPUMGR_A_CPU_DIE, t->die) ||
+	    nla_put_u32(skb, CPUMGR_A_CPU_CORE, t->core) ||
+	    nla_put_u32(skb, CPUMGR_A_CPU_NODE, t->node) ||
+	    nla_put_u32(skb, CPUMGR_A_CPU_LLC, t->llc) ||
+	    cpumgr_put_cpulist(skb, CPUMGR_A_CPU_SIBLINGS, t->siblings))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int cpumgr_nl_dump_topology(struct sk_buff *skb,
+				   struct netlink_callback *cb)
+{
+	struct cpumgr_dump_ctx *ctx = (void *)cb->ctx;
+	unsigned int cpu;
+	void *hdr;
+
+	cpumgr_topology_lock();
+	for (cpu = ctx->next; cpu < nr_cpu_ids; cpu++) {
+		if (!cpu_possible(cpu))
+			continue;
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &cpumgr_family,
+				  NLM_F_MULTI, CPUMGR_CMD_GET_TOPOLOGY);
+		if (!hdr)
+			break;
+		if (cpumgr_fill_cpu(skb, cpu)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		ctx->next = cpu + 1;
+	}
+	cpumgr_topology_unlock();
+	return skb->len;
+}
+
+/* RESTORE */
+
+static int cpumgr_parse_restore(struct genl_info *info,
+				struct cpumgr_entry *entries, unsigned int nr)
+{
+	struct nlattr *tb[CPUMGR_A_MAX + 1];
+	struct nlattr *attr;
+	unsigned int i = 0;
+	int rem, err;
+
+	nlmsg_for_each_attr(attr, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(attr) != CPUMGR_A_ASSIGNMENT)
+			continue;
+		if (WARN_ON_ONCE(i >= nr))
+			return -EINVAL;
+		err = nla_parse_nested(tb, CPUMGR_A_MAX, attr,
+				       cpumgr_entry_policy, info->extack);
+		if (!err)
+			err = cpumgr_parse_entry(info, attr, tb, &entries[i]);
+		i++;
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int cpumgr_nl_restore(struct sk_buff *skb, struct genl_info *info)
+{
+	struct cpumgr_entry *entries;
+	struct cpumgr_expect expect;
+	unsigned int nr = 0, i;
+	struct nlattr *attr;
+	u64 generation;
+	int rem, err;
+
+	err = cpumgr_check_admin(skb, info);
+	if (err)
+		return err;
+	cpumgr_parse_expect(info, &expect);
+	nlmsg_for_each_attr(attr, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(attr) == CPUMGR_A_ASSIGNMENT)
+			nr++;
+	}
+	entries = kvcalloc(nr ?: 1, sizeof(*entries), GFP_KERNEL);
+	if (!entries)
+		return -ENOMEM;
+	err = cpumgr_parse_restore(info, entries, nr);
+	if (!err)
+		err = cpumgr_table_restore(entries, nr, &expect, info->extack,
+					   &generation);
+	for (i = 0; i < nr; i++)
+		free_cpumask_var(entries[i].cpus);
+	kvfree(entries);
+	if (err)
+		return err;
+	return cpumgr_reply_generation(info, CPUMGR_CMD_RESTORE, generation);
+}
+
+/* RESET */
+
+static int cpumgr_nl_reset(struct sk_buff *skb, struct genl_info *info)
+{
+	struct cpumgr_expect expect;
+	u64 generation;
+	int err;
+
+	err = cpumgr_check_admin(skb, info);
+	if (err)
+		return err;
+	cpumgr_parse_expect(info, &expect);
+	err = cpumgr_table_reset(&expect, info->extack, &generation);
+	if (err)
+		return err;
+	return cpumgr_reply_generation(info, CPUMGR_CMD_RESET, generation);
+}
+
+/* Notifications */
+
+static bool cpumgr_listened(void)
+{
+	return genl_has_listeners(&cpumgr_family, &init_net,
+				  CPUMGR_MCGRP_EVENTS);
+}
+
+/* Send, or tell listeners they missed an event. */
+static void cpumgr_multicast(struct sk_buff *msg)
+{
+	if (!msg) {
+		genl_set_err(&cpumgr_family, &init_net, 0, CPUMGR_MCGRP_EVENTS,
+			     -ENOBUFS);
+		return;
+	}
+	genlmsg_multicast(&cpumgr_family, msg, 0, CPUMGR_MCGRP_EVENTS,
+			  GFP_KERNEL);
+}
+
+void cpumgr_notify_assigned(const struct cpumgr_container *c, u64 generation)
+{
+	if (cpumgr_listened())
+		cpumgr_multicast(cpumgr_assignment_msg(c, generation,
+						       CPUMGR_CMD_ASSIGNED_NTF,
+						       NULL));
+}
+
+void cpumgr_notify_configured(void)
+{
+	if (cpumgr_listened())
+		cpumgr_multicast(cpumgr_state_msg(NULL,
+						  CPUMGR_CMD_CONFIGURED_NTF));
+}
+
+/* Start an event message of @size attribute bytes. */
+static struct sk_buff *cpumgr_event_new(size_t size, u8 cmd, void **hdr)
+{
+	struct sk_buff *msg;
+
+	msg = genlmsg_new(nla_total_size_64bit(sizeof(u64)) + size,
+			  GFP_KERNEL);
+	if (!msg)
+		return NULL;
+	*hdr = genlmsg_put(msg, 0, 0, &cpumgr_family, 0, cmd);
+	if (!*hdr) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+/* Finish it, or free it if the attributes did not fit (@err). */
+static struct sk_buff *cpumgr_event_end(struct sk_buff *msg, void *hdr,
+					int err)
+{
+	if (err) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	genlmsg_end(msg, hdr);
+	return msg;
+}
+
+void cpumgr_notify_released(const char *pod_uid, const char *container,
+			    const struct cpumask *freed, u64 generation)
+{
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	if (!cpumgr_listened())
+		return;
+	msg = cpumgr_event_new(cpumgr_str_size(pod_uid) +
+			       cpumgr_str_size(container) +
+			       cpumgr_cpulist_size(freed),
+			       CPUMGR_CMD_RELEASED_NTF, &hdr);
+	if (msg) {
+		err = cpumgr_put_generation(msg, generation) ||
+			nla_put_string(msg, CPUMGR_A_POD_UID, pod_uid) ||
+			(container &&
+			 nla_put_string(msg, CPUMGR_A_CONTAINER, container)) ||
+			cpumgr_put_cpulist(msg, CPUMGR_A_CPUS, freed);
+		msg = cpumgr_event_end(msg, hdr, err);
+	}
+	cpumgr_multicast(msg);
+}
+
+void cpumgr_notify_bound(const struct cpumgr_bind *bind, u64 generation)
+{
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	if (!cpumgr_listened())
+		return;
+	msg = cpumgr_event_new(cpumgr_str_size(bind->pod_uid) +
+			       cpumgr_str_size(bind->container) +
+			       cpumgr_str_size(bind->cgroup_path) +
+			       cpumgr_str_size(bind->pod_cgroup_path),
+			       CPUMGR_CMD_BOUND_NTF, &hdr);
+	if (msg) {
+		err = cpumgr_put_generation(msg, generation) ||
+			nla_put_string(msg, CPUMGR_A_POD_UID, bind->pod_uid) ||
+			(bind->container &&
+			 nla_put_string(msg, CPUMGR_A_CONTAINER,
+					bind->container)) ||
+			(bind->cgroup_path &&
+			 nla_put_string(msg, CPUMGR_A_CGROUP_PATH,
+					bind->cgroup_path)) ||
+			(bind->pod_cgroup_path &&
+			 nla_put_string(msg, CPUMGR_A_POD_CGROUP_PATH,
+					bind->pod_cgroup_path));
+		msg = cpumgr_event_end(msg, hdr, err);
+	}
+	cpumgr_multicast(msg);
+}
+
+void cpumgr_notify_restored(unsigned int nr_pods, unsigned int nr_containers,
+			    u64 generation)
+{
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	if (!cpumgr_listened())
+		return;
+	msg = cpumgr_event_new(nla_total_size(sizeof(u32)) * 2,
+			       CPUMGR_CMD_RESTORED_NTF, &hdr);
+	if (msg) {
+		err = cpumgr_put_generation(msg, generation) ||
+			nla_put_u32(msg, CPUMGR_A_NR_PODS, nr_pods) ||
+			nla_put_u32(msg, CPUMGR_A_NR_ASSIGNMENTS, nr_containers);
+		msg = cpumgr_event_end(msg, hdr, err);
+	}
+	cpumgr_multicast(msg);
+}
+
+void cpumgr_notify_reset(u64 generation)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (!cpumgr_listened())
+		return;
+	msg = cpumgr_event_new(0, CPUMGR_CMD_RESET_NTF, &hdr);
+	if (msg)
+		msg = cpumgr_event_end(msg, hdr,
+				       cpumgr_put_generation(msg, generation));
+	cpumgr_multicast(msg);
+}
+
+/* The family */
+
+static const struct genl_ops cpumgr_ops[] = {
+	{
+		.cmd = CPUMGR_CMD_GET_TOPOLOGY,
+		.dumpit = cpumgr_nl_dump_topology,
+	},
+	{
+		.cmd = CPUMGR_CMD_GET_STATE,
+		.doit = cpumgr_nl_get_state,
+	},
+	{
+		.cmd = CPUMGR_CMD_CONFIGURE,
+		.doit = cpumgr_nl_configure,
+		.policy = cpumgr_configure_policy,
+		.maxattr = CPUMGR_A_MAX,
+	},
+	{
+		.cmd = CPUMGR_CMD_ASSIGN,
+		.doit = cpumgr_nl_assign,
+		.policy = cpumgr_assign_policy,
+		.maxattr = CPUMGR_A_MAX,
+	},
+	{
+		.cmd = CPUMGR_CMD_RELEASE,
+		.doit = cpumgr_nl_release,
+		.policy = cpumgr_release_policy,
+		.maxattr = CPUMGR_A_MAX,
+	},
+	{
+		.cmd = CPUMGR_CMD_BIND,
+		.doit = cpumgr_nl_bind,
+		.policy = cpumgr_bind_policy,
+		.maxattr = CPUMGR_A_MAX,
+	},
+	{
+		.cmd = CPUMGR_CMD_GET_ASSIGNMENT,
+		.doit = cpumgr_nl_get_assignment,
+		.dumpit = cpumgr_nl_dump_assignments,
+		.policy = cpumgr_get_assignment_policy,
+		.maxattr = CPUMGR_A_MAX,
+	},
+	{
+		.cmd = CPUMGR_CMD_RESTORE,
+		.doit = cpumgr_nl_restore,
+		.policy = cpumgr_restore_policy,
+		.maxattr = CPUMGR_A_MAX,
+	},
+	{
+		.cmd = CPUMGR_CMD_RESET,
+		.doit = cpumgr_nl_reset,
+		.policy = cpumgr_reset_policy,
+		.maxattr = CPUMGR_A_MAX,
+	},
+};
+
+static struct genl_family cpumgr_family __ro_after_init = {
+	.name = CPUMGR_GENL_NAME,
+	.version = CPUMGR_GENL_VERSION,
+	.maxattr = CPUMGR_A_MAX,
+	/* Every command validates strictly; none has legacy users. */
+	.resv_start_op = CPUMGR_CMD_GET_TOPOLOGY,
+	/* The table has its own lock; dumps do not need genl_mutex. */
+	.parallel_ops = true,
+	.netnsok = false,
+	.module = THIS_MODULE,
+	.ops = cpumgr_ops,
+	.n_ops = ARRAY_SIZE(cpumgr_ops),
+	.mcgrps = cpumgr_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(cpumgr_mcgrps),
+};
+
+int cpumgr_netlink_init(void)
+{
+	return genl_register_family(&cpumgr_family);
+}
+
+void cpumgr_netlink_exit(void)
+{
+	genl_unregister_family(&cpumgr_family);
+}
+
+MODULE_ALIAS_GENL_FAMILY(CPUMGR_GENL_NAME);

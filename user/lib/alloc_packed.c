@@ -198,6 +198,29 @@ int alloc_packed(struct alloc_ws *ws, const uint64_t *avail,
 	return 0;
 }
 
+/*
+ * On topologies whose sockets or cores differ in size, or whose uncore
+ * caches straddle NUMA nodes, the kubelet's "free socket/core" test (an
+ * average) and its duplicate list entries can claim CPUs that were not
+ * available or count CPUs twice.  Never hand out such a result.
+ */
+static int check_result(const struct cpuset *avail, int num,
+			struct cpuset *out, struct cm_error *err)
+{
+	char *a, *o;
+
+	if (cpuset_subset(out, avail) && (int)cpuset_count(out) == num)
+		return 0;
+	a = cpuset_to_str(avail);
+	o = cpuset_to_str(out);
+	cm_errorf(err, "allocation %s of %d cpus is not %d cpus within the available cpus %s (irregular topology)",
+		  o ? o : "?", (int)cpuset_count(out), num, a ? a : "?");
+	free(a);
+	free(o);
+	cpuset_zero(out);
+	return -EINVAL;
+}
+
 int alloc_take(const struct topology *t, struct alloc_ws *ws,
 	       const struct cpuset *avail, const struct alloc_request *req,
 	       struct cpuset *out, struct cm_error *err)
@@ -223,8 +246,10 @@ int alloc_take(const struct topology *t, struct alloc_ws *ws,
 	else
 		ret = alloc_packed(ws, ws->dense, avail_size, req,
 				   req->prefer_uncore, err);
-	if (!ret)
+	if (!ret) {
 		acc_result_cpuset(&ws->outer, out);
+		ret = check_result(avail, req->num_cpus, out, err);
+	}
 	alloc_ws_free(own);
 	return ret;
 }

@@ -35,24 +35,7 @@ static int take_by_topology(const struct cpu_policy *p,
 		.spread = p->opts.distribute_cores,
 		.prefer_uncore = p->opts.prefer_uncore,
 	};
-	int ret = alloc_take(p->topo, p->ws, avail, &req, out, err);
-
-	/*
-	 * On topologies whose sockets or cores differ in size the kubelet's
-	 * "free socket/core" test (an average) can claim CPUs that were not
-	 * available; never hand those out.
-	 */
-	if (!ret && (!cpuset_subset(out, avail) ||
-		     (int)cpuset_count(out) != num)) {
-		char *a = cpuset_to_str(avail), *o = cpuset_to_str(out);
-
-		ret = cm_errorf(err, "allocation %s of %d cpus is not within the available cpus %s (non-uniform topology)",
-				o ? o : "?", num, a ? a : "?");
-		free(a);
-		free(o);
-		cpuset_zero(out);
-	}
-	return ret;
+	return alloc_take(p->topo, p->ws, avail, &req, out, err);
 }
 
 static int reserve(struct cpu_policy *p, const struct policy_config *cfg,

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Who may change the table: every mutating command needs CAP_SYS_ADMIN in
+ * the initial user namespace (-EPERM otherwise, with an extack message,
+ * and nothing changes), reads are open, and the family lives in the
+ * initial network namespace only.  Each caller runs in a child process:
+ * uid 65534, root without CAP_SYS_ADMIN, root with CAP_SYS_ADMIN alone,
+ * root in a new network namespace.  (Root of a new user namespace is not
+ * tried: the guest runs the tests in a chroot, where unshare() of a user
+ * namespace is refused.)
+ */
+#include <grp.h>
+#include <linux/capability.h>
+#include <sched.h>
+#include <stdio.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "sftest_nl.h"
+
+FIXTURE(perm) {
+	struct cpumgr_nl *nl;
+	char cpu[2][16];	/* two online CPUs: held, free */
+};
+
+FIXTURE_SETUP(perm)
+{
+	bool online[SFTEST_MAX_CPUS];
+	int n = 0;
+
+	self->nl = sft_nl_open();
+	ASSERT_NE(NULL, self->nl);
+	ASSERT_LT(2, sft_online_cpus(online));
+	for (int c = 1; c < SFTEST_MAX_CPUS && n < 2; c++) {
+		if (online[c])
+			snprintf(self->cpu[n++], sizeof(self->cpu[0]), "%d", c);
+	}
+	ASSERT_EQ(0, sft_static(self->nl));
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "held", "c", self->cpu[0], 0,
+				      NULL, NULL, NULL));
+}
+
+FIXTURE_TEARDOWN(perm)
+{
+	if (!self->nl)
+		return;
+	EXPECT_EQ(0, cpumgr_nl_reset(self->nl, NULL, NULL));
+	cpumgr_nl_close(self->nl);
+}
+
+/* Failures of the child, told on stderr and counted in its exit status. */
+static int child_fails;
+
+#define CHILD_CHECK(cond, fmt, ...) do {				\
+	if (!(cond)) {							\
+		fprintf(stderr, "# child: %s: " fmt "\n", #cond,	\
+			##__VA_ARGS__);					\
+		child_fails++;						\
+	}								\
+} while (0)
+
+/* One mutating call, which must be refused with EPERM and a message. */
+static void expect_eperm(struct cpumgr_nl *nl, const char *what, int ret)
+{
+	CHILD_CHECK(ret == -EPERM, "%s gave %d (%s)", what, ret,
+		    cpumgr_nl_errmsg(nl));
+	CHILD_CHECK(cpumgr_nl_errmsg(nl)[0], "%s: no extack message", what);
+}
+
+static void every_change_refused(struct cpumgr_nl *nl, const char *free_cpu)
+{
+	struct cpumgr_restore_entry e = { "x", "c", free_cpu, 0, NULL, NULL };
+	struct cpumgr_config cfg = { .set = CPUMGR_CFG_POLICY,
+				     .policy = CPUMGR_POLICY_NONE };
+
+	expect_eperm(nl, "configure", cpumgr_nl_configure(nl, &cfg, NULL, NULL));
+	expect_eperm(nl, "assign", cpumgr_nl_assign(nl, "x", "c", free_cpu, 0,
+						    NULL, NULL, NULL));
+	expect_eperm(nl, "release container",
+		     cpumgr_nl_release(nl, "held", "c", NULL, NULL));
+	expect_eperm(nl, "release pod",
+		     cpumgr_nl_release(nl, "held", NULL, NULL, NULL));
+	expect_eperm(nl, "bind", cpumgr_nl_bind(nl, "held", "c", "", "", NULL,
+						NULL));
+	expect_eperm(nl, "restore", cpumgr_nl_restore(nl, &e, 1, NULL, NULL));
+	expect_eperm(nl, "reset", cpumgr_nl_reset(nl, NULL, NULL));
+}
+
+static int count_cpu(const struct cpumgr_cpu *cpu, void *arg)
+{
+	return 0;
+}
+
+static void reads_work(struct cpumgr_nl *nl)
+{
+	struct cpumgr_assignment a;
+	struct cpumgr_assignment *list;
+	struct cpumgr_state st;
+	size_t n;
+
+	CHILD_CHECK(!cpumgr_nl_get_state(nl, &st), "%s", cpumgr_nl_errmsg(nl));
+	cpumgr_state_free(&st);
+	CHILD_CHECK(!cpumgr_nl_list_assignments(nl, &list, &n), "%s",
+		    cpumgr_nl_errmsg(nl));
+	CHILD_CHECK(n == 1, "%zu assignments", n);
+	cpumgr_assignments_free(list, n);
+	CHILD_CHECK(!cpumgr_nl_get_assignment(nl, "held", "c", &a), "%s",
+		    cpumgr_nl_errmsg(nl));
+	cpumgr_assignment_free(&a);
+	CHILD_CHECK(cpumgr_nl_dump_topology(nl, count_cpu, NULL) > 0, "%s",
+		    cpumgr_nl_errmsg(nl));
+}
+
+/* The capability sets of this process with only `keep` in them (a mask
+ * of CAP_* bits below 64), or everything but `drop`. */
+static int set_caps(uint64_t keep, uint64_t drop)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		uint32_t k = keep >> (32 * i), d = drop >> (32 * i);
+
+		if (keep) {
+			data[i].effective &= k;
+			data[i].permitted &= k;
+			data[i].inheritable &= k;
+		}
+		data[i].effective &= ~d;
+		data[i].permitted &= ~d;
+		data[i].inheritable &= ~d;
+	}
+	return syscall(SYS_capset, &hdr, data);
+}
+
+enum caller {
+	NOBODY,			/* uid and gid 65534 */
+	NO_SYS_ADMIN,		/* root without CAP_SYS_ADMIN */
+	ONLY_SYS_ADMIN,		/* root with CAP_SYS_ADMIN and nothing else */
+	NETNS,			/* root in a new network namespace */
+};
+
+static int become(enum caller who)
+{
+	switch (who) {
+	case NOBODY:
+		return setgroups(0, NULL) || setgid(65534) || setuid(65534);
+	case NO_SYS_ADMIN:
+		/* From the bounding set too: nothing can bring it back. */
+		return prctl(PR_CAPBSET_DROP, CAP_SYS_ADMIN, 0, 0, 0) ||
+		       set_caps(0, 1ULL << CAP_SYS_ADMIN);
+	case ONLY_SYS_ADMIN:
+		return set_caps(1ULL << CAP_SYS_ADMIN, 0);
+	case NETNS:
+		return unshare(CLONE_NEWNET);
+	}
+	return -1;
+}
+
+/* Run in a child: become `who`, connect (after, so the socket is its). */
+static int child(enum caller who, const char *free_cpu)
+{
+	struct cpumgr_nl *nl;
+	char *msg = NULL;
+	uint64_t gen;
+	int err;
+
+	if (become(who)) {
+		fprintf(stderr, "# child: cannot become caller %d: %m\n", who);
+		return 100;
+	}
+	nl = cpumgr_nl_open(&err, &msg);
+	if (who == NETNS) {
+		CHILD_CHECK(!nl && err == -ENOENT, "open in a new netns: %d %s",
+			    err, msg ? msg : "");
+		free(msg);
+		cpumgr_nl_close(nl);
+		return child_fails;
+	}
+	if (!nl) {
+		fprintf(stderr, "# child: open: %s: %s\n", strerror(-err), msg);
+		free(msg);
+		return 101;
+	}
+	reads_work(nl);
+	if (who == ONLY_SYS_ADMIN) {
+		/* CAP_SYS_ADMIN is what the header asks for, and enough. */
+		CHILD_CHECK(!cpumgr_nl_assign(nl, "x", "c", free_cpu, 0, NULL,
+					      &gen, NULL),
+			    "%s", cpumgr_nl_errmsg(nl));
+		CHILD_CHECK(!cpumgr_nl_release(nl, "x", NULL, &gen, NULL),
+			    "%s", cpumgr_nl_errmsg(nl));
+	} else {
+		every_change_refused(nl, free_cpu);
+	}
+	cpumgr_nl_close(nl);
+	return child_fails;
+}
+
+static int run_child(enum caller who, const char *free_cpu)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid)
+		_exit(child(who, free_cpu));
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static void check_caller(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(perm) *self, enum caller who)
+{
+	struct sft_table before, after;
+	const char *diff;
+
+	ASSERT_EQ(0, sft_table_read(self->nl, &before));
+	EXPECT_EQ(0, run_child(who, self->cpu[1]));
+	ASSERT_EQ(0, sft_table_read(self->nl, &after));
+	diff = sft_table_diff(&before, &after);
+	/* CAP_SYS_ADMIN alone assigned and released: two changes. */
+	if (who == ONLY_SYS_ADMIN) {
+		EXPECT_EQ(before.st.generation + 2, after.st.generation);
+	} else {
+		EXPECT_EQ(NULL, diff) TH_LOG("the table changed: %s", diff);
+	}
+	sft_table_free(&before);
+	sft_table_free(&after);
+}
+
+TEST_F(perm, uid_65534)
+{
+	check_caller(_metadata, self, NOBODY);
+}
+
+TEST_F(perm, root_without_cap_sys_admin)
+{
+	check_caller(_metadata, self, NO_SYS_ADMIN);
+}
+
+TEST_F(perm, cap_sys_admin_alone_is_enough)
+{
+	check_caller(_metadata, self, ONLY_SYS_ADMIN);
+}
+
+TEST_F(perm, initial_network_namespace_only)
+{
+	check_caller(_metadata, self, NETNS);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/kernel/cpumgr/: every file says what GET_STATE and GET_ASSIGNMENT
+ * say, and pods/<uid>/<container>/ directories come and go with the
+ * table.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "sftest_nl.h"
+
+FIXTURE(view) {
+	struct cpumgr_nl *nl;
+	char c[4][16];		/* online CPUs but the first */
+};
+
+FIXTURE_SETUP(view)
+{
+	bool online[SFTEST_MAX_CPUS];
+	int n = 0;
+
+	self->nl = sft_nl_open();
+	ASSERT_NE(NULL, self->nl);
+	ASSERT_LT(4, sft_online_cpus(online));
+	for (int cpu = 1; cpu < SFTEST_MAX_CPUS && n < 4; cpu++) {
+		if (online[cpu])
+			snprintf(self->c[n++], sizeof(self->c[0]), "%d", cpu);
+	}
+}
+
+FIXTURE_TEARDOWN(view)
+{
+	if (!self->nl)
+		return;
+	EXPECT_EQ(0, cpumgr_nl_reset(self->nl, NULL, NULL));
+	cpumgr_nl_close(self->nl);
+}
+
+/* Every node file against GET_STATE. */
+static void check_node_files(struct __test_metadata *_metadata,
+			     struct cpumgr_nl *nl)
+{
+	struct cpumgr_state st;
+	char *f, opts[512] = "";
+	long gen;
+
+	ASSERT_EQ(0, cpumgr_nl_get_state(nl, &st));
+	f = sft_read_file(SFT_SYSFS "/version");
+	EXPECT_STREQ(st.version, f);
+	free(f);
+	f = sft_read_file(SFT_SYSFS "/policy");
+	EXPECT_STREQ(cpumgr_policy_name(st.policy), f);
+	free(f);
+	for (uint32_t bit = 1; bit <= CPUMGR_OPT_ALL; bit <<= 1) {
+		if (st.options & bit)
+			snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts),
+				 "%s%s", opts[0] ? "," : "",
+				 cpumgr_option_name(bit));
+	}
+	f = sft_read_file(SFT_SYSFS "/options");
+	EXPECT_STREQ(opts, f);
+	free(f);
+	ASSERT_TRUE(sft_read_long(&gen, SFT_SYSFS "/generation"));
+	EXPECT_EQ((long)st.generation, gen);
+	f = sft_read_file(SFT_SYSFS "/reserved_cpus");
+	EXPECT_STREQ(st.reserved_cpus, f);
+	free(f);
+	f = sft_read_file(SFT_SYSFS "/shared_cpus");
+	EXPECT_STREQ(st.shared_cpus, f);
+	free(f);
+	f = sft_read_file(SFT_SYSFS "/exclusive_cpus");
+	EXPECT_STREQ(st.exclusive_cpus, f);
+	free(f);
+	cpumgr_state_free(&st);
+}
+
+static bool exists(const char *fmt, const char *a, const char *b)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), fmt, a, b);
+	return access(path, F_OK) == 0;
+}
+
+TEST_F(view, node_files_follow_the_table)
+{
+	struct cpumgr_config cfg = {
+		.set = CPUMGR_CFG_POLICY | CPUMGR_CFG_OPTIONS |
+		       CPUMGR_CFG_RESERVED,
+		.policy = CPUMGR_POLICY_STATIC,
+		.options = CPUMGR_OPT_ALIGN_BY_SOCKET |
+			   CPUMGR_OPT_STRICT_CPU_RESERVATION,
+		.reserved_cpus = self->c[0],
+	};
+
+	check_node_files(_metadata, self->nl);
+	ASSERT_EQ(0, cpumgr_nl_configure(self->nl, &cfg, NULL, NULL));
+	check_node_files(_metadata, self->nl);
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "p", "a", self->c[1], 0, NULL,
+				      NULL, NULL));
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "q", "a", self->c[2], 0, NULL,
+				      NULL, NULL));
+	check_node_files(_metadata, self->nl);
+	ASSERT_EQ(0, cpumgr_nl_release(self->nl, "p", NULL, NULL, NULL));
+	check_node_files(_metadata, self->nl);
+}
+
+TEST_F(view, pod_directories_come_and_go)
+{
+	const char *cg = "/sys/fs/cgroup/sft-view";
+	char *f;
+
+	ASSERT_EQ(0, sft_static(self->nl));
+	EXPECT_FALSE(exists(SFT_SYSFS "/pods/%s%s", "p", ""));
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "p", "init", self->c[1],
+				      CPUMGR_ASSIGNMENT_F_INIT, NULL, NULL,
+				      NULL));
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "p", "app", self->c[1], 0,
+				      NULL, NULL, NULL));
+	EXPECT_TRUE(exists(SFT_SYSFS "/pods/%s/%s", "p", "init"));
+	EXPECT_TRUE(exists(SFT_SYSFS "/pods/%s/%s", "p", "app"));
+	f = sft_read_file(SFT_SYSFS "/pods/p/init/cpus");
+	EXPECT_STREQ(self->c[1], f);
+	free(f);
+	f = sft_read_file(SFT_SYSFS "/pods/p/init/flags");
+	EXPECT_STREQ("init", f);
+	free(f);
+	f = sft_read_file(SFT_SYSFS "/pods/p/app/flags");
+	EXPECT_STREQ("", f);
+	free(f);
+	f = sft_read_file(SFT_SYSFS "/pods/p/app/cgroup");
+	EXPECT_STREQ("", f);
+	free(f);
+	f = sft_read_file(SFT_SYSFS "/pods/p/pod_cgroup");
+	EXPECT_STREQ("", f);
+	free(f);
+
+	/* Replacing the CPUs shows at once. */
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "p", "app", self->c[2], 0,
+				      NULL, NULL, NULL));
+	f = sft_read_file(SFT_SYSFS "/pods/p/app/cpus");
+	EXPECT_STREQ(self->c[2], f);
+	free(f);
+
+	mkdir(cg, 0755);
+	ASSERT_EQ(0, cpumgr_nl_bind(self->nl, "p", "app", cg, cg, NULL, NULL));
+	f = sft_read_file(SFT_SYSFS "/pods/p/app/cgroup");
+	EXPECT_STREQ(cg, f);
+	free(f);
+	f = sft_read_file(SFT_SYSFS "/pods/p/pod_cgroup");
+	EXPECT_STREQ(cg, f);
+	free(f);
+
+	/* The container goes; the pod stays while it has one. */
+	ASSERT_EQ(0, cpumgr_nl_release(self->nl, "p", "init", NULL, NULL));
+	EXPECT_FALSE(exists(SFT_SYSFS "/pods/%s/%s", "p", "init"));
+	EXPECT_TRUE(exists(SFT_SYSFS "/pods/%s/%s", "p", "app"));
+	ASSERT_EQ(0, cpumgr_nl_release(self->nl, "p", "app", NULL, NULL));
+	EXPECT_FALSE(exists(SFT_SYSFS "/pods/%s%s", "p", ""));
+
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "q", "a", self->c[3], 0, NULL,
+				      NULL, NULL));
+	EXPECT_TRUE(exists(SFT_SYSFS "/pods/%s/%s", "q", "a"));
+	ASSERT_EQ(0, cpumgr_nl_reset(self->nl, NULL, NULL));
+	EXPECT_FALSE(exists(SFT_SYSFS "/pods/%s%s", "q", ""));
+	EXPECT_EQ(0, rmdir(cg));
+}
+
+TEST_F(view, files_are_read_only)
+{
+	static const char *const files[] = {
+		"version", "policy", "options", "generation", "reserved_cpus",
+		"shared_cpus", "exclusive_cpus", "topology",
+		"pods/p/a/cpus", "pods/p/a/cgroup", "pods/p/a/flags",
+		"pods/p/pod_cgroup",
+	};
+	char path[256];
+	struct stat sb;
+
+	ASSERT_EQ(0, sft_static(self->nl));
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "p", "a", self->c[1], 0, NULL,
+				      NULL, NULL));
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), SFT_SYSFS "/%s", files[i]);
+		ASSERT_EQ(0, stat(path, &sb)) TH_LOG("%s", path);
+		EXPECT_EQ(0444U, sb.st_mode & 0777) TH_LOG("%s", path);
+		EXPECT_GT(0, sft_write_file(path, "0")) TH_LOG("%s", path);
+	}
+}
+
+TEST_HARNESS_MAIN

@@ -7,7 +7,8 @@
  *   ...FreeSocketsAndNUMANodes, ...FreeCores, ...FreeCPUs,
  *   TestCPUAccumulatorTake, commonTakeByTopologyTestCases,
  *   TestTakeByTopologyNUMAPacked,
- *   TestTakeByTopologyWithSpreadPhysicalCPUsPreferredOption,
+ *   TestTakeByTopologyWithSpreadPhysicalCPUsPreferredOption (all 8, the
+ *   last one on topoQuadSocketFourWayHT),
  *   commonTakeByTopologyExtendedTestCases, TestTakeByTopologyNUMADistributed.
  */
 #include <stdbool.h>
@@ -265,6 +266,7 @@ static const struct take_case packed_cases[] = {
 	{ "take cpus from dual socket with HT, 8 cpus", TOPO_DUAL_SOCKET_HT, "0-11", 8, 1, true, false, NULL, "0,2,4,6,8,10,1,3" },
 	{ "take a socket of cpus from dual socket without HT, 2 cpus", TOPO_DUAL_SOCKET_NO_HT, "0-7", 2, 1, true, false, NULL, "0,1" },
 	{ "take a socket of cpus from dual socket with multi numa per socket and HT, 12 cpus", TOPO_DUAL_SOCKET_MULTI_NUMA_HT, "0-79", 8, 1, true, false, NULL, "0-7" },
+	{ "take a socket of cpus from quad socket four way with HT, 12 cpus", TOPO_QUAD_SOCKET_FOUR_WAY_HT, "0-287", 12, 1, true, false, NULL, "0-2,9-10,13-14,21-22,25-26,33" },
 };
 
 static const struct take_case distributed_cases[] = {
@@ -320,6 +322,35 @@ static void run_take_cases(struct __test_metadata *_metadata,
 		cm_error_clear(&err);
 		topology_free(t);
 	}
+}
+
+/*
+ * topoQuadSocketFourWayHT as transcribed: 288 CPUs, 72 cores of 4 threads,
+ * and per socket exactly the CPUs the kubelet's comment lists.
+ */
+TEST(quad_socket_four_way_ht_topology)
+{
+	static const char *const sockets[] = {
+		KUBE_QUAD_SOCK0, KUBE_QUAD_SOCK1, KUBE_QUAD_SOCK2,
+		KUBE_QUAD_SOCK3,
+	};
+	struct topology *t = kube_topology(TOPO_QUAD_SOCKET_FOUR_WAY_HT);
+	struct cpuset got, want = cs("0-287");
+
+	EXPECT_EQ(288u, t->nr_cpus);
+	EXPECT_EQ(72u, t->nr[TOPO_CORE]);
+	EXPECT_EQ(4u, t->nr[TOPO_SOCKET]);
+	EXPECT_EQ(4u, t->nr[TOPO_NUMA]);
+	EXPECT_EQ(4, topology_cpus_per(t, TOPO_CORE));
+	EXPECT_TRUE(cpuset_equal(&want, &t->cpus));
+	for (int s = 0; s < 4; s++) {
+		want = cs(sockets[s]);
+		topology_cpus_in(t, TOPO_SOCKET, s, &got);
+		CHECK(cpuset_equal(&want, &got), "socket %d", s);
+		topology_cpus_in(t, TOPO_NUMA, s, &got);
+		CHECK(cpuset_equal(&want, &got), "NUMA node %d", s);
+	}
+	topology_free(t);
 }
 
 TEST(take_by_topology_numa_packed)

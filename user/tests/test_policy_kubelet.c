@@ -4,10 +4,10 @@
  * pkg/kubelet/cm/cpumanager/policy_static_test.go with its expected
  * results: TestStaticPolicyStart, TestStaticPolicyAdd (the options-
  * insensitive cases under both option sets, the default-options, the
- * full-pcpus-only and the align-by-socket cases), TestStaticPolicyReuseCPUs,
- * TestStaticPolicyDoNotReuseCPUs and TestStaticPolicyRemove.  Cases on
- * topoQuadSocketFourWayHT are not ported.  Container names are lowered
- * to DNS labels, as the API server requires.
+ * full-pcpus-only and the align-by-socket cases, topoQuadSocketFourWayHT
+ * included), TestStaticPolicyReuseCPUs, TestStaticPolicyDoNotReuseCPUs and
+ * TestStaticPolicyRemove.  Container names are lowered to DNS labels, as
+ * the API server requires.
  */
 #include <string.h>
 
@@ -54,6 +54,18 @@ static const struct policy_case insensitive[] = {
 	  { { 0 } }, "0-7", "1000m", "2000m", "fakecontainer1", NULL, NULL, NULL },
 	{ "GuPodNonIntegerCore, SingleSocketHT, NoAlloc", TOPO_SINGLE_SOCKET_HT, 1, NULL, "",
 	  { { 0 } }, "0-7", "977m", "977m", "fakecontainer4", NULL, NULL, NULL },
+	/* largeTopoCPUSet.Difference(X) is written "!X" */
+	{ "GuPodMultipleCores, topoQuadSocketFourWayHT, ExpectAllocSock0", TOPO_QUAD_SOCKET_FOUR_WAY_HT, 0, NULL, "",
+	  { { "fakePod", "fakecontainer100", "3,11,4,5,6,7" } }, "!3,11,4,5,6,7",
+	  "72000m", "72000m", "fakecontainer5", NULL, NULL, KUBE_QUAD_SOCK0 },
+	{ "GuPodMultipleCores, topoQuadSocketFourWayHT, ExpectAllocAllFullCoresFromThreeSockets", TOPO_QUAD_SOCKET_FOUR_WAY_HT, 0, NULL, "",
+	  { { "fakePod", "fakecontainer100", "!1,25,13,38,2,9,11,35,23,48,12,51,53,173,113,233,54,61" } },
+	  "1,25,13,38,2,9,11,35,23,48,12,51,53,173,113,233,54,61",
+	  "12000m", "12000m", "fakeccontainer5", NULL, NULL, "1,25,13,38,11,35,23,48,53,173,113,233" },
+	{ "GuPodMultipleCores, topoQuadSocketFourWayHT, ExpectAllocAllSock1+FullCore", TOPO_QUAD_SOCKET_FOUR_WAY_HT, 0, NULL, "",
+	  { { "fakePod", "fakecontainer100", "!" KUBE_QUAD_SOCK1 ",10,34,22,47,53,173,61,181,108,228,115,235" } },
+	  KUBE_QUAD_SOCK1 ",10,34,22,47,53,173,61,181,108,228,115,235",
+	  "76000m", "76000m", "fakecontainer5", NULL, NULL, KUBE_QUAD_SOCK1 ",10,34,22,47" },
 };
 
 static const struct policy_case others[] = {
@@ -71,10 +83,20 @@ static const struct policy_case others[] = {
 	{ "GuPodMultipleCores, SingleSocketHT, NoAllocExpectError", TOPO_SINGLE_SOCKET_HT, 1, NULL, "",
 	  { { "fakePod", "fakecontainer100", "1-6" } }, "0,7", "2000m", "2000m", "fakecontainer5", NULL,
 	  "not enough cpus available to satisfy request: requested=2, available=1", NULL },
+	{ "GuPodMultipleCores, topoQuadSocketFourWayHT, ExpectAllocCPUs", TOPO_QUAD_SOCKET_FOUR_WAY_HT, 0, NULL, "",
+	  { { "fakePod", "fakecontainer100", "!10,11,53,37,55,67,52" } }, "10,11,53,67,52",
+	  "5000m", "5000m", "fakecontainer5", NULL, NULL, "10,11,53,67,52" },
+	{ "GuPodMultipleCores, topoQuadSocketFourWayHT, NoAlloc", TOPO_QUAD_SOCKET_FOUR_WAY_HT, 0, NULL, "",
+	  { { "fakePod", "fakecontainer100", "!10,11,53,37,55,67,52" } }, "10,11,53,37,55,67,52",
+	  "76000m", "76000m", "fakecontainer5", NULL,
+	  "not enough cpus available to satisfy request: requested=76, available=7", NULL },
 	/* smtalignOptionTestCases */
 	{ "GuPodSingleCore, SingleSocketHT, ExpectAllocOneCPU (full-pcpus-only)", TOPO_SINGLE_SOCKET_HT, 1, NULL, "full-pcpus-only=true",
 	  { { 0 } }, "0-7", "1000m", "1000m", "fakecontainer2", NULL,
 	  "SMT Alignment Error: requested 1 cpus not multiple cpus per core = 2", NULL },
+	{ "GuPodMultipleCores, topoQuadSocketFourWayHT, ExpectAllocOneCPUs", TOPO_QUAD_SOCKET_FOUR_WAY_HT, 8, NULL, "full-pcpus-only=true",
+	  { { 0 } }, "0-287", "15000m", "15000m", "fakecontainer15", NULL,
+	  "SMT Alignment Error: requested 15 cpus not multiple cpus per core = 4", NULL },
 	{ "GuPodManyCores, topoDualSocketHT, ExpectDoNotAllocPartialCPU", TOPO_DUAL_SOCKET_HT, 2, "1,6", "full-pcpus-only=true",
 	  { { 0 } }, "0,2-5,7-11", "10000m", "10000m", "fakecontainerbug113537-1", NULL,
 	  "SMT Alignment Error: not enough free physical CPUs: available physical CPUs = 8, requested CPUs = 10, CPUs per core = 2", NULL },
@@ -107,16 +129,29 @@ static void init_policy(struct __test_metadata *_metadata,
 	cm_error_clear(&err);
 }
 
-static void set_state(struct cm_state *s, const struct assignment *a,
-		      unsigned int n, const char *def)
+/* A cpulist, or with a leading '!' every CPU of t but those listed. */
+static struct cpuset cs_in(const struct topology *t, const char *list)
+{
+	struct cpuset s;
+
+	if (list[0] != '!')
+		return cs(list);
+	s = cs(list + 1);
+	cpuset_andnot(&s, &t->cpus, &s);
+	return s;
+}
+
+static void set_state(struct cm_state *s, const struct topology *t,
+		      const struct assignment *a, unsigned int n,
+		      const char *def)
 {
 	state_init(s);
 	for (unsigned int i = 0; i < n && a[i].pod; i++) {
-		struct cpuset c = cs(a[i].cpus);
+		struct cpuset c = cs_in(t, a[i].cpus);
 
 		state_set(s, a[i].pod, a[i].container, &c);
 	}
-	s->default_set = cs(def);
+	s->default_set = cs_in(t, def);
 }
 
 static void run_case(struct __test_metadata *_metadata,
@@ -132,7 +167,7 @@ static void run_case(struct __test_metadata *_metadata,
 	int ret;
 
 	init_policy(_metadata, &p, t, tc->num_reserved, tc->reserved, options);
-	set_state(&s, tc->st, 3, tc->st_default);
+	set_state(&s, t, tc->st, 3, tc->st_default);
 	make_pod(&pod, "fakePod", tc->container, tc->req, tc->lim);
 	if (tc->affinity) {
 		struct cpuset a = cs(tc->affinity);
@@ -212,7 +247,7 @@ TEST(static_policy_start)
 
 		init_policy(_metadata, &p, t, cases[i].num_reserved, NULL,
 			    cases[i].options);
-		set_state(&s, cases[i].st, 2, cases[i].def);
+		set_state(&s, t, cases[i].st, 2, cases[i].def);
 		ret = cpu_policy_start(&p, &s, &err);
 		if (cases[i].err) {
 			CHECK(ret && !strcmp(cases[i].err, cm_error_msg(&err)),
@@ -244,7 +279,7 @@ TEST(static_policy_reuse)
 		struct pod pod;
 
 		init_policy(_metadata, &p, t, 0, NULL, "");
-		set_state(&s, NULL, 0, "0-7");
+		set_state(&s, t, NULL, 0, "0-7");
 		make_init_pod(&pod, "fakePod", "4000m", sidecar, "2000m");
 		for (unsigned int i = 0; i < pod.nr; i++)
 			EXPECT_EQ(0, cpu_policy_allocate(&p, &s, &pod,
@@ -290,7 +325,7 @@ TEST(static_policy_remove)
 		struct cpuset want = cs(cases[i].exp);
 
 		init_policy(_metadata, &p, t, 0, NULL, "");
-		set_state(&s, cases[i].st, 2, cases[i].def);
+		set_state(&s, t, cases[i].st, 2, cases[i].def);
 		cpu_policy_remove(&p, &s, "fakePod", cases[i].container);
 		CHECK(cpuset_equal(&want, &s.default_set), "%s", cases[i].desc);
 		CHECK(!state_get(&s, "fakePod", cases[i].container), "%s: still assigned",

@@ -27,6 +27,29 @@ enum kube_topo {
 	TOPO_UNCORE_SINGLE_SOCKET_MULTI_NUMA,	/* topoUncoreSingleSocketMultiNuma */
 	TOPO_UNCORE_SINGLE_SOCKET_SMT,		/* topoUncoreSingleSocketSMT */
 	TOPO_QUAD_SOCKET_FOUR_WAY_HT,		/* topoQuadSocketFourWayHT */
+	/*
+	 * The uncore-cache topologies of TestStaticPolicyAddWithUncoreAlignment,
+	 * topo<Name> in the kubelet: DualSocketSingleNumaPerSocketSMTUncore,
+	 * SingleSocketSingleNumaPerSocketSMTSmallUncore,
+	 * SingleSocketSingleNumaPerSocketNoSMTSmallUncore,
+	 * SmallDualSocketSingleNumaPerSocketNoSMTUncore,
+	 * LargeSingleSocketSingleNumaPerSocketSMTUncore,
+	 * DualSocketMultiNumaPerSocketUncore,
+	 * DualSocketSubNumaPerSocketHTMonolithicUncore,
+	 * SingleSocketSingleNumaPerSocketPCoreHTMonolithicUncore,
+	 * LargeSingleSocketSingleNumaPerSocketUncore and
+	 * SingleSocketSingleNumaPerSocketUncore, in this order.
+	 */
+	TOPO_DUAL_SOCKET_SMT_UNCORE,
+	TOPO_SINGLE_SOCKET_SMT_SMALL_UNCORE,
+	TOPO_SINGLE_SOCKET_NO_SMT_SMALL_UNCORE,
+	TOPO_SMALL_DUAL_SOCKET_NO_SMT_UNCORE,
+	TOPO_LARGE_SINGLE_SOCKET_SMT_UNCORE,
+	TOPO_DUAL_SOCKET_MULTI_NUMA_UNCORE,
+	TOPO_DUAL_SOCKET_SUB_NUMA_HT_MONO_UNCORE,
+	TOPO_SINGLE_SOCKET_PCORE_HT_MONO_UNCORE,
+	TOPO_LARGE_SINGLE_SOCKET_UNCORE,
+	TOPO_SINGLE_SOCKET_UNCORE,
 	TOPO_NR_KUBE,
 };
 
@@ -185,6 +208,70 @@ static inline unsigned int kube_topo_cpus(enum kube_topo which,
 				kube_cpu(&c[n++], kube_quad_socket_cores[i].cpu[k],
 					 kube_quad_socket_cores[i].core, s, s, 0);
 		}
+		break;
+	case TOPO_DUAL_SOCKET_SMT_UNCORE:
+		/* 2 x 96 cores, 2 threads, 8 cores per uncore cache */
+		for (i = 0; i < 384; i++)
+			kube_cpu(&c[n++], i, i % 192, (i % 192) / 96,
+				 (i % 192) / 96, (i % 192) / 8);
+		break;
+	case TOPO_SINGLE_SOCKET_SMT_SMALL_UNCORE:
+		/* 64 cores, 2 threads, 4 cores per uncore cache */
+		for (i = 0; i < 128; i++)
+			kube_cpu(&c[n++], i, i % 64, 0, 0, (i % 64) / 4);
+		break;
+	case TOPO_SINGLE_SOCKET_NO_SMT_SMALL_UNCORE:
+		/*
+		 * 64 one-thread cores, 4 per uncore cache.  The kubelet's
+		 * table declares NumCPUs 128 for these 64 CPUs (so its
+		 * CPUsPerCore() is 2 and CPUsPerUncore() 8); the one case on
+		 * it takes whole uncore caches, which that does not change.
+		 */
+		for (i = 0; i < 64; i++)
+			kube_cpu(&c[n++], i, i, 0, 0, i / 4);
+		break;
+	case TOPO_SMALL_DUAL_SOCKET_NO_SMT_UNCORE:
+		/* 2 x 32 one-thread cores, 8 per uncore cache */
+		for (i = 0; i < 64; i++)
+			kube_cpu(&c[n++], i, i, i / 32, i / 32, i / 8);
+		break;
+	case TOPO_LARGE_SINGLE_SOCKET_SMT_UNCORE:
+		/* 128 cores, 2 threads, 8 cores per uncore cache */
+		for (i = 0; i < 256; i++)
+			kube_cpu(&c[n++], i, i % 128, 0, 0, (i % 128) / 8);
+		break;
+	case TOPO_DUAL_SOCKET_MULTI_NUMA_UNCORE:
+		/*
+		 * 2 x 96 one-thread cores, 2 NUMA nodes per socket, 8 cores
+		 * per uncore cache.  The kubelet's table restarts CoreID at 0
+		 * on socket 1 (CPU 96 is "core 0" again, CPU 0's core);
+		 * core ids are machine-unique here (core = CPU), as the
+		 * kubelet's own discovery makes them.  The one case on it is
+		 * decided by whole NUMA nodes, where cores play no part.
+		 */
+		for (i = 0; i < 192; i++)
+			kube_cpu(&c[n++], i, i, i / 96, i / 48, i / 8);
+		break;
+	case TOPO_DUAL_SOCKET_SUB_NUMA_HT_MONO_UNCORE:
+		/* 2 x 60 cores, 2 threads, 2 NUMA nodes and 1 L3 per socket */
+		for (i = 0; i < 240; i++)
+			kube_cpu(&c[n++], i, i % 120, (i % 120) / 60,
+				 (i % 120) / 30, (i % 120) / 60);
+		break;
+	case TOPO_SINGLE_SOCKET_PCORE_HT_MONO_UNCORE:
+		/* 8 one-thread E-cores (CPUs 0-7), 8 P-cores (8-15 + 16-23) */
+		for (i = 0; i < 24; i++)
+			kube_cpu(&c[n++], i, i < 16 ? i : i - 8, 0, 0, 0);
+		break;
+	case TOPO_LARGE_SINGLE_SOCKET_UNCORE:
+		/* 128 one-thread cores, 8 per uncore cache */
+		for (i = 0; i < 128; i++)
+			kube_cpu(&c[n++], i, i, 0, 0, i / 8);
+		break;
+	case TOPO_SINGLE_SOCKET_UNCORE:
+		/* 64 one-thread cores, one uncore cache */
+		for (i = 0; i < 64; i++)
+			kube_cpu(&c[n++], i, i, 0, 0, 0);
 		break;
 	default:
 		break;

@@ -5,10 +5,11 @@
  * results: TestStaticPolicyStart, TestStaticPolicyAdd (the options-
  * insensitive cases under both option sets, the default-options, the
  * full-pcpus-only and the align-by-socket cases, topoQuadSocketFourWayHT
- * included), TestStaticPolicyReuseCPUs, TestStaticPolicyDoNotReuseCPUs and
- * TestStaticPolicyRemove.  Container names are lowered to DNS labels, as
- * the API server requires.
+ * included), TestStaticPolicyReuseCPUs, TestStaticPolicyDoNotReuseCPUs,
+ * TestStaticPolicyRemove and TestStaticPolicyAddWithUncoreAlignment.
+ * Container names are lowered to DNS labels, as the API server requires.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "kselftest_harness.h"
@@ -211,6 +212,220 @@ TEST(static_policy_add)
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(others); i++)
 		run_case(_metadata, &others[i], others[i].options);
+}
+
+/*
+ * TestStaticPolicyAddWithUncoreAlignment.  The shared pool is every CPU
+ * of the topology (or of "base"), less the CPUs of the uncore caches in
+ * "minus_uncores", less "minus_cpus", less the reserved CPUs; each app
+ * container of makeMultiContainerPod() is allocated in turn.  The kubelet
+ * then compares the first container's CPUs when it gives them, else the
+ * set of uncore cache ids of every container's CPUs.  Not ported: the two
+ * cases on topoSmallSingleSocketSingleNumaPerSocketNoSMTUncore, whose
+ * definition no stored copy of policy_test.go holds.
+ */
+struct uncore_case {
+	const char *desc;
+	enum kube_topo topo;
+	int num_reserved;
+	const char *reserved, *options;
+	const char *base;		/* NULL: every CPU of the topology */
+	const char *minus_uncores, *minus_cpus;
+	const char *uid;
+	const char *cpus[4];		/* the app containers' requests */
+	const char *exp_cpus;		/* expCSet, NULL: not compared */
+	const char *exp_uncores;	/* expUncoreCache */
+};
+
+#define FULL_UNCORE "full-pcpus-only=true,prefer-align-cpus-by-uncorecache=true"
+#define UNCORE "prefer-align-cpus-by-uncorecache=true"
+#define STRICT_UNCORE "strict-cpu-reservation=true,prefer-align-cpus-by-uncorecache=true"
+
+static const struct uncore_case uncore_cases[] = {
+	{ "GuPodSingleContainerSaturating, DualSocketHTUncore, ExpectAllocOneUncore, FullUncoreAvail",
+	  TOPO_DUAL_SOCKET_SMT_UNCORE, 8, "0,1,96,97,192,193,288,289", FULL_UNCORE, NULL, "0,12", NULL,
+	  "with-app-container-saturating", { "16000m" }, NULL, "1" },
+	{ "GuPodMainAndSidecarContainer, DualSocketHTUncore, ExpectAllocOneUncore, FullUncoreAvail",
+	  TOPO_DUAL_SOCKET_SMT_UNCORE, 8, "0,1,96,97,192,193,288,289", FULL_UNCORE, NULL, "0,12", NULL,
+	  "with-app-container-and-sidecar", { "12000m", "2000m" }, NULL, "1" },
+	{ "GuPodSidecarAndMainContainer, DualSocketHTUncore, ExpectAllocOneUncore, FullUncoreAvail",
+	  TOPO_DUAL_SOCKET_SMT_UNCORE, 8, "0,1,96,97,192,193,288,289", FULL_UNCORE, NULL, "0,12", NULL,
+	  "with-sidecar-and-app-container", { "2000m", "12000m" }, NULL, "1" },
+	{ "GuPodMainAndManySidecarContainer, DualSocketHTUncore, ExpectAllocOneUncore, FullUncoreAvail",
+	  TOPO_DUAL_SOCKET_SMT_UNCORE, 8, "0,1,96,97,192,193,288,289", FULL_UNCORE, NULL, "0,12", NULL,
+	  "with-app-container-and-multi-sidecar", { "10000m", "2000m", "2000m", "2000m" }, NULL, "1" },
+	{ "GuPodMainAndSidecarContainer, DualSocketHTUncore, ExpectAllocTwoUncore",
+	  TOPO_DUAL_SOCKET_SMT_UNCORE, 8, "0,1,96,97,192,193,288,289", FULL_UNCORE, NULL, NULL, NULL,
+	  "with-app-container-and-sidecar", { "12000m", "2000m" }, NULL, "0-1" },
+	{ "GuPodSingleContainer, SingleSocketSMTSmallUncore, ExpectAllocOneUncore",
+	  TOPO_SINGLE_SOCKET_SMT_SMALL_UNCORE, 4, "0,1,64,65", FULL_UNCORE, NULL, NULL, NULL,
+	  "with-app-container-saturating", { "8000m" }, NULL, "1" },
+	{ "GuPodSingleContainer, SingleSocketSMTSmallUncore, ExpectAllocTwoUncore",
+	  TOPO_SINGLE_SOCKET_SMT_SMALL_UNCORE, 4, "0,1,64,65", FULL_UNCORE, NULL, "1", NULL,
+	  "with-app-container-saturating", { "12000m" }, NULL, "0,2" },
+	{ "GuPodSingleContainer, SingleSocketNoSMTSmallUncore, FragmentedUncore, ExpectAllocThreeUncore",
+	  TOPO_SINGLE_SOCKET_NO_SMT_SMALL_UNCORE, 4, "0-3", FULL_UNCORE, NULL, "2,3,5", NULL,
+	  "with-app-container-saturating", { "12000m" }, NULL, "1,4,6" },
+	{ "GuPodMultiContainer, DualSocketSMTUncore, FragmentedUncore, ExpectAllocOneUncore",
+	  TOPO_SMALL_DUAL_SOCKET_NO_SMT_UNCORE, 4, "0,1,32,33", FULL_UNCORE, NULL, "1", NULL,
+	  "with-multiple-container", { "4000m", "2000m" }, NULL, "0" },
+	{ "GuPodMultiContainer, DualSocketSMTUncore, FragmentedUncore, ExpectAllocTwoUncore",
+	  TOPO_SMALL_DUAL_SOCKET_NO_SMT_UNCORE, 4, "0,1,32,33", FULL_UNCORE, NULL, "1", NULL,
+	  "with-multiple-container", { "4000m", "4000m" }, NULL, "0,2" },
+	{ "GuPodMultiContainer, LargeSingleSocketSMTUncore, PartialUncoreFit, ExpectAllocTwoUncore",
+	  TOPO_LARGE_SINGLE_SOCKET_SMT_UNCORE, 4, "0,1,128,129", FULL_UNCORE, NULL, NULL, "8,9,136,137",
+	  "with-multiple-container", { "12000m", "12000m" }, NULL, "0-1" },
+	{ "GuPodMultiContainer, LargeSingleSocketSMTUncore, PartialUncoreNoFit, ExpectAllocTwoUncore",
+	  TOPO_LARGE_SINGLE_SOCKET_SMT_UNCORE, 4, "0,1,128,129", FULL_UNCORE, NULL, NULL, "8,9,136,137",
+	  "with-multiple-container", { "14000m", "14000m" }, NULL, "2-3" },
+	{ "GuPodLargeSingleContainer, DualSocketNoSMTUncore, FullNUMAsAvail, ExpectAllocFullNUMA",
+	  TOPO_DUAL_SOCKET_MULTI_NUMA_UNCORE, 4, "0-3", FULL_UNCORE, NULL, NULL, NULL,
+	  "with-large-single-container", { "48000m" }, NULL, "6-11" },
+	{ "GuPodSingleContainer, MonoUncoreCacheHT, ExpectAllocCPUSet",
+	  TOPO_DUAL_SOCKET_SUB_NUMA_HT_MONO_UNCORE, 4, "0,1,120,121", FULL_UNCORE, NULL, NULL, NULL,
+	  "with-single-container", { "6000m" }, "2-4,122-124", "0" },
+	{ "GuPodSingleContainer, MonoUncoreCacheHT, ExpectAllocCPUSet (P-cores and E-cores)",
+	  TOPO_SINGLE_SOCKET_PCORE_HT_MONO_UNCORE, 2, "0,1", FULL_UNCORE, NULL, NULL, "4-7",
+	  "with-single-container", { "6000m" }, "2,3,8,9,16,17", "0" },
+	{ "GuPodSingleContainer, LargeSingleSocketUncore, ExpectAllocOneUncore",
+	  TOPO_LARGE_SINGLE_SOCKET_UNCORE, 4, "0-3", FULL_UNCORE, NULL, NULL, NULL,
+	  "with-single-container", { "8000m" }, NULL, "1" },
+	{ "GuPodSingleContainer, MonoUncoreCacheHT, ExpectFragmentedAllocCPUSet",
+	  TOPO_SINGLE_SOCKET_UNCORE, 2, "0,1", FULL_UNCORE, NULL, NULL, "6-9,12-15,18-19",
+	  "with-single-container", { "12000m" }, "2-5,10-11,16-17,20-23", "0" },
+	{ "odd integer required on smt-enabled",
+	  TOPO_SINGLE_SOCKET_SMT_SMALL_UNCORE, 4, "0,1,64,65", UNCORE, NULL, NULL, NULL,
+	  "with-single-container", { "3000m" }, "2,3,66", NULL },
+	{ "odd integer required on odd integer partial uncore",
+	  TOPO_SINGLE_SOCKET_SMT_SMALL_UNCORE, 3, "0,1,64", UNCORE, NULL, NULL, NULL,
+	  "with-single-container", { "3000m" }, "2,65,66", NULL },
+	{ "even integer required on odd integer partial uncore",
+	  TOPO_SINGLE_SOCKET_SMT_SMALL_UNCORE, 3, "0,1,64", UNCORE, NULL, NULL, NULL,
+	  "with-single-container", { "4000m" }, "4,5,68,69", NULL },
+	{ "large odd integer required on smt-enabled",
+	  TOPO_SINGLE_SOCKET_SMT_SMALL_UNCORE, 3, "0,1,64", UNCORE, NULL, NULL, NULL,
+	  "with-single-container", { "11000m" }, "2,65,66,4-7,68-71", NULL },
+	/* the kubelet's shared pool here is the CPUs of SMTSmallUncore: 0-127 */
+	{ "odd integer required on HT monolithic uncore",
+	  TOPO_DUAL_SOCKET_SUB_NUMA_HT_MONO_UNCORE, 3, "0,1,120", UNCORE, "0-127", NULL, NULL,
+	  "with-single-container", { "5000m" }, "2,3,121-123", NULL },
+	{ "even integer required on HT monolithic uncore",
+	  TOPO_DUAL_SOCKET_SUB_NUMA_HT_MONO_UNCORE, 3, "0,1,120", UNCORE, "0-127", NULL, NULL,
+	  "with-single-container", { "4000m" }, "2,3,122,123", NULL },
+	{ "GuPodSingleContainer, SingleSocketSMTSmallUncore, StrictReserveCompatability",
+	  TOPO_SINGLE_SOCKET_SMT_SMALL_UNCORE, 4, "0,1,64,65", STRICT_UNCORE, NULL, NULL, NULL,
+	  "with-single-container", { "2000m" }, "2,66", NULL },
+	{ "GuPodSingleContainer, DualSocketHTMonoUncore, StrictReserveCompatability",
+	  TOPO_DUAL_SOCKET_SUB_NUMA_HT_MONO_UNCORE, 4, "0,1,120,121", STRICT_UNCORE, NULL, NULL, NULL,
+	  "with-single-container", { "4000m" }, "2,3,122,123", NULL },
+};
+
+/* makeMultiContainerPod() with no init containers, then WithPodUID(). */
+static void make_app_pod(struct pod *p, const char *uid,
+			 const char *const *cpus)
+{
+	char buf[2048];
+	int n = snprintf(buf, sizeof(buf),
+			 "{\"metadata\":{\"uid\":\"%s\",\"name\":\"pod\",\"namespace\":\"d\"},"
+			 "\"spec\":{\"initContainers\":[],\"containers\":[", uid);
+
+	for (int i = 0; i < 4 && cpus[i]; i++)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
+			      "%s{\"name\":\"appcontainer-%d\",\"resources\":{"
+			      "\"requests\":{\"cpu\":\"%s\",\"memory\":\"1G\"},"
+			      "\"limits\":{\"cpu\":\"%s\",\"memory\":\"1G\"}}}",
+			      i ? "," : "", i, cpus[i], cpus[i]);
+	snprintf(buf + n, sizeof(buf) - (size_t)n, "]}}");
+	pod_from_text(p, buf);
+}
+
+static void uncore_pool(const struct topology *t, const struct uncore_case *tc,
+			struct cpuset *pool)
+{
+	struct cpuset part;
+	int id;
+
+	*pool = tc->base ? cs(tc->base) : t->cpus;
+	if (tc->minus_uncores) {
+		struct cpuset ids = cs(tc->minus_uncores);
+
+		cpuset_for_each(id, &ids) {
+			topology_cpus_in(t, TOPO_UNCORE, id, &part);
+			cpuset_andnot(pool, pool, &part);
+		}
+	}
+	if (tc->minus_cpus) {
+		part = cs(tc->minus_cpus);
+		cpuset_andnot(pool, pool, &part);
+	}
+	part = cs(tc->reserved);
+	cpuset_andnot(pool, pool, &part);
+}
+
+TEST(static_policy_add_with_uncore_alignment)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(uncore_cases); i++) {
+		const struct uncore_case *tc = &uncore_cases[i];
+		struct topology *t = kube_topology(tc->topo);
+		struct cm_error err = { 0 };
+		struct cpuset ids;
+		struct cpu_policy p;
+		struct cm_state s;
+		struct pod pod;
+		bool ok = true;
+
+		init_policy(_metadata, &p, t, tc->num_reserved, tc->reserved,
+			    tc->options);
+		state_init(&s);
+		uncore_pool(t, tc, &s.default_set);
+		make_app_pod(&pod, tc->uid, tc->cpus);
+		for (unsigned int k = 0; k < pod.nr && ok; k++) {
+			ok = !cpu_policy_allocate(&p, &s, &pod,
+						  &pod.containers[k], NULL,
+						  &err);
+			CHECK(ok, "%s: container %u: %s", tc->desc, k,
+			      cm_error_msg(&err));
+		}
+		cpuset_zero(&ids);
+		for (unsigned int k = 0; k < pod.nr && ok; k++) {
+			const struct cpuset *got =
+				state_get(&s, tc->uid, pod.containers[k].name);
+			int cpu;
+
+			CHECK(got != NULL, "%s: container %u unassigned", tc->desc, k);
+			if (!got)
+				break;
+			if (!k && tc->exp_cpus) {
+				struct cpuset want = cs(tc->exp_cpus);
+				char *g = cpuset_to_str(got);
+
+				CHECK(cpuset_equal(got, &want),
+				      "%s: got %s, want %s", tc->desc, g,
+				      tc->exp_cpus);
+				free(g);
+			}
+			cpuset_for_each(cpu, got) {
+				struct topo_cpu_info ci;
+
+				if (topology_cpu_info(t, cpu, &ci))
+					cpuset_set(&ids, ci.uncore);
+			}
+		}
+		if (ok && !tc->exp_cpus) {
+			struct cpuset want = cs(tc->exp_uncores);
+			char *g = cpuset_to_str(&ids);
+
+			CHECK(cpuset_equal(&ids, &want),
+			      "%s: uncore caches %s, want %s", tc->desc, g,
+			      tc->exp_uncores);
+			free(g);
+		}
+		cm_error_clear(&err);
+		pod_free(&pod);
+		state_free(&s);
+		cpu_policy_destroy(&p);
+		topology_free(t);
+	}
 }
 
 TEST(static_policy_start)

@@ -6,8 +6,10 @@
  * insensitive cases under both option sets, the default-options, the
  * full-pcpus-only and the align-by-socket cases, topoQuadSocketFourWayHT
  * included), TestStaticPolicyReuseCPUs, TestStaticPolicyDoNotReuseCPUs,
- * TestStaticPolicyRemove and TestStaticPolicyAddWithUncoreAlignment.
- * Container names are lowered to DNS labels, as the API server requires.
+ * TestStaticPolicyRemove, TestTopologyAwareAllocateCPUs,
+ * TestStaticPolicyStartWithResvList, TestStaticPolicyAddWithResvList and
+ * TestStaticPolicyAddWithUncoreAlignment.  Container names are lowered to
+ * DNS labels, as the API server requires.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +112,28 @@ static const struct policy_case others[] = {
 	  { { 0 } }, "2,11,21,22", "2000m", "2000m", "fakecontainer2", "0,2", NULL, "2,11" },
 	{ "Align by socket: false, cpu's are taken strictly from NUMA nodes in hint", TOPO_DUAL_SOCKET_MULTI_NUMA_HT, 1, NULL, "align-by-socket=false",
 	  { { 0 } }, "2,11,21,22", "2000m", "2000m", "fakecontainer2", "0,2", NULL, "2,21" },
+	/* TestStaticPolicyAddWithResvList */
+	{ "GuPodSingleCore, SingleSocketHT, ExpectError (reserved 0)", TOPO_SINGLE_SOCKET_HT, 1, "0", "",
+	  { { 0 } }, "0-7", "8000m", "8000m", "fakecontainer2", NULL,
+	  "not enough cpus available to satisfy request: requested=8, available=7", NULL },
+	{ "GuPodSingleCore, SingleSocketHT, ExpectAllocOneCPU (reserved 0-1)", TOPO_SINGLE_SOCKET_HT, 2, "0,1", "",
+	  { { 0 } }, "0-7", "1000m", "1000m", "fakecontainer2", NULL, NULL, "4" },
+	{ "GuPodMultipleCores, SingleSocketHT, ExpectAllocOneCore (reserved 0-1)", TOPO_SINGLE_SOCKET_HT, 2, "0,1", "",
+	  { { "fakePod", "fakecontainer100", "2,3,6,7" } }, "0,1,4,5", "2000m", "2000m", "fakecontainer3", NULL, NULL, "4,5" },
+	/*
+	 * TestTopologyAwareAllocateCPUs: allocateCPUs() with a NUMA mask,
+	 * here through Allocate() with that topology hint.
+	 */
+	{ "Request 2 CPUs, No BitMask", TOPO_DUAL_SOCKET_HT, 0, NULL, "",
+	  { { 0 } }, "0-11", "2", "2", "c", NULL, NULL, "0,6" },
+	{ "Request 2 CPUs, BitMask on Socket 0", TOPO_DUAL_SOCKET_HT, 0, NULL, "",
+	  { { 0 } }, "0-11", "2", "2", "c", "0", NULL, "0,6" },
+	{ "Request 2 CPUs, BitMask on Socket 1", TOPO_DUAL_SOCKET_HT, 0, NULL, "",
+	  { { 0 } }, "0-11", "2", "2", "c", "1", NULL, "1,7" },
+	{ "Request 8 CPUs, BitMask on Socket 0", TOPO_DUAL_SOCKET_HT, 0, NULL, "",
+	  { { 0 } }, "0-11", "8", "8", "c", "0", NULL, "0,6,2,8,4,10,1,7" },
+	{ "Request 8 CPUs, BitMask on Socket 1", TOPO_DUAL_SOCKET_HT, 0, NULL, "",
+	  { { 0 } }, "0-11", "8", "8", "c", "1", NULL, "1,7,3,9,5,11,0,6" },
 };
 
 static void init_policy(struct __test_metadata *_metadata,
@@ -428,40 +452,68 @@ TEST(static_policy_add_with_uncore_alignment)
 	}
 }
 
+/*
+ * TestStaticPolicyStart and TestStaticPolicyStartWithResvList (the latter
+ * with reservedCPUs 0-1; new_err: NewStaticPolicy() fails), on
+ * topoDualSocketHT.
+ */
 TEST(static_policy_start)
 {
 	static const struct {
 		const char *desc;
 		int num_reserved;
-		const char *options;
+		const char *reserved, *options;
 		struct assignment st[2];
-		const char *def, *err, *exp;
+		const char *def, *new_err, *err, *exp;
 	} cases[] = {
-		{ "non-corrupted state", 0, "", { { "fakePod", "0", "0" } }, "1-11", NULL, "1-11" },
-		{ "empty cpuset", 1, "", { { 0 } }, "", NULL, "0-11" },
-		{ "reserved cores 0 & 6 are not present in available cpuset", 2, "", { { 0 } }, "0-1",
+		{ "non-corrupted state", 0, NULL, "", { { "fakePod", "0", "0" } }, "1-11", NULL, NULL, "1-11" },
+		{ "empty cpuset", 1, NULL, "", { { 0 } }, "", NULL, NULL, "0-11" },
+		{ "reserved cores 0 & 6 are not present in available cpuset", 2, NULL, "", { { 0 } }, "0-1", NULL,
 		  "not all reserved cpus: \"0,6\" are present in defaultCpuSet: \"0-1\"", NULL },
-		{ "some of reserved cores are present in available cpuset (StrictCPUReservationOption)", 2, "strict-cpu-reservation=true", { { 0 } }, "0-1",
+		{ "some of reserved cores are present in available cpuset (StrictCPUReservationOption)", 2, NULL, "strict-cpu-reservation=true", { { 0 } }, "0-1", NULL,
 		  "some of strictly reserved cpus: \"0\" are present in defaultCpuSet: \"0-1\"", NULL },
-		{ "assigned core 2 is still present in available cpuset", 0, "", { { "fakePod", "0", "0-2" } }, "2-11",
+		{ "assigned core 2 is still present in available cpuset", 0, NULL, "", { { "fakePod", "0", "0-2" } }, "2-11", NULL,
 		  "pod: fakePod, container: 0 cpuset: \"0-2\" overlaps with default cpuset \"2-11\"", NULL },
-		{ "assigned core 2 is still present in available cpuset (StrictCPUReservationOption)", 0, "strict-cpu-reservation=true", { { "fakePod", "0", "0-2" } }, "2-11",
+		{ "assigned core 2 is still present in available cpuset (StrictCPUReservationOption)", 0, NULL, "strict-cpu-reservation=true", { { "fakePod", "0", "0-2" } }, "2-11", NULL,
 		  "pod: fakePod, container: 0 cpuset: \"0-2\" overlaps with default cpuset \"2-11\"", NULL },
-		{ "core 12 is not present in topology but is in state cpuset", 0, "", { { "fakePod", "0", "0-2" }, { "fakePod", "1", "3-4" } }, "5-12",
+		{ "core 12 is not present in topology but is in state cpuset", 0, NULL, "", { { "fakePod", "0", "0-2" }, { "fakePod", "1", "3-4" } }, "5-12", NULL,
 		  "current set of available CPUs \"0-11\" doesn't match with CPUs in state \"0-12\"", NULL },
-		{ "core 11 is present in topology but is not in state cpuset", 0, "", { { "fakePod", "0", "0-2" }, { "fakePod", "1", "3-4" } }, "5-10",
+		{ "core 11 is present in topology but is not in state cpuset", 0, NULL, "", { { "fakePod", "0", "0-2" }, { "fakePod", "1", "3-4" } }, "5-10", NULL,
 		  "current set of available CPUs \"0-11\" doesn't match with CPUs in state \"0-10\"", NULL },
+		/* TestStaticPolicyStartWithResvList */
+		{ "empty cpuset (reserved 0-1)", 2, "0-1", "", { { 0 } }, "", NULL, NULL, "0-11" },
+		{ "empty cpuset with StrictCPUReservationOption enabled", 2, "0-1", "strict-cpu-reservation=true", { { 0 } }, "", NULL, NULL, "2-11" },
+		{ "reserved cores 0 & 1 are not present in available cpuset", 2, "0-1", "", { { 0 } }, "2-5", NULL,
+		  "not all reserved cpus: \"0-1\" are present in defaultCpuSet: \"2-5\"", NULL },
+		{ "reserved cores 0 & 1 are present in available cpuset with StrictCPUReservationOption enabled", 2, "0-1", "strict-cpu-reservation=true", { { 0 } }, "0-5", NULL,
+		  "some of strictly reserved cpus: \"0-1\" are present in defaultCpuSet: \"0-5\"", NULL },
+		{ "inconsistency between numReservedCPUs and reserved", 1, "0-1", "", { { 0 } }, "0-11",
+		  "[cpumanager] unable to reserve the required amount of CPUs (size of 0-1 did not equal 1)", NULL, NULL },
 	};
 	struct topology *t = kube_topology(TOPO_DUAL_SOCKET_HT);
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct policy_config cfg = { .kind = CPU_POLICY_STATIC };
 		struct cm_error err = { 0 };
 		struct cpu_policy p;
 		struct cm_state s;
 		int ret;
 
-		init_policy(_metadata, &p, t, cases[i].num_reserved, NULL,
-			    cases[i].options);
+		cfg.num_reserved = cases[i].num_reserved;
+		if (cases[i].reserved) {
+			cfg.has_reserved_cpus = true;
+			cfg.reserved_cpus = cs(cases[i].reserved);
+		}
+		ASSERT_EQ(0, options_parse_list(&cfg.opts, cases[i].options,
+						&err));
+		ret = cpu_policy_init(&p, t, &cfg, &err);
+		if (cases[i].new_err) {
+			CHECK(ret && !strcmp(cases[i].new_err, cm_error_msg(&err)),
+			      "%s: \"%s\"", cases[i].desc, cm_error_msg(&err));
+			cm_error_clear(&err);
+			continue;
+		}
+		ASSERT_EQ(0, ret);
 		set_state(&s, t, cases[i].st, 2, cases[i].def);
 		ret = cpu_policy_start(&p, &s, &err);
 		if (cases[i].err) {
@@ -531,6 +583,8 @@ TEST(static_policy_remove)
 		  { { "fakePod", "fakecontainer1", "1-3" }, { "fakePod", "fakecontainer2", "4-7" } }, "", "1-3" },
 		{ "SingleSocketHT, DeAllocTwoContainer", "fakecontainer1",
 		  { { "fakePod", "fakecontainer1", "1,3,5" }, { "fakePod", "fakecontainer2", "2,4" } }, "6-7", "1,3,5-7" },
+		{ "SingleSocketHT, NoDeAlloc", "fakecontainer2",
+		  { { "fakePod", "fakecontainer1", "1,3,5" } }, "2,4,6-7", "2,4,6-7" },
 	};
 	struct topology *t = kube_topology(TOPO_SINGLE_SOCKET_HT);
 

@@ -50,6 +50,8 @@ enum kube_topo {
 	TOPO_SINGLE_SOCKET_PCORE_HT_MONO_UNCORE,
 	TOPO_LARGE_SINGLE_SOCKET_UNCORE,
 	TOPO_SINGLE_SOCKET_UNCORE,
+	/* topology.Discover() of returnMachineInfo() (topology_hints_test.go) */
+	TOPO_HINTS_MACHINE_INFO,
 	TOPO_NR_KUBE,
 };
 
@@ -272,6 +274,17 @@ static inline unsigned int kube_topo_cpus(enum kube_topo which,
 		/* 64 one-thread cores, one uncore cache */
 		for (i = 0; i < 64; i++)
 			kube_cpu(&c[n++], i, i, 0, 0, 0);
+		break;
+	case TOPO_HINTS_MACHINE_INFO:
+		/*
+		 * cadvisor cores {0,6} {1,7} {2,8} on node/socket 0 and
+		 * {3,9} {4,10} {5,11} on node/socket 1, each core named after
+		 * its lowest thread, and with no L3 information the uncore
+		 * cache id is the socket id, as topology.Discover() does.
+		 */
+		for (i = 0; i < 12; i++)
+			kube_cpu(&c[n++], i, i % 6, (i % 6) / 3, (i % 6) / 3,
+				 (i % 6) / 3);
 		break;
 	default:
 		break;

@@ -6,12 +6,14 @@
 #ifndef _CPUMGR_H
 #define _CPUMGR_H
 
+#include <linux/cgroup.h>
 #include <linux/cpumask.h>
 #include <linux/kobject.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/netlink.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/types.h>
 #include <uapi/linux/cpumgr.h>
 
@@ -46,11 +48,16 @@ struct cpumgr_cpu_topo {
 	cpumask_var_t siblings;	/* SMT siblings, itself included */
 };
 
+/* Deepest cgroup the checks follow (a bound one, or a checked one). */
+#define CPUMGR_CGROUP_DEPTH_MAX 64
+
 /* A cgroup directory a container or a pod is bound to. */
 struct cpumgr_cgroup_ref {
 	u64 id;		/* cgroup id = inode number; 0 when not bound */
 	bool v1;	/* in the cgroup v1 cpuset hierarchy */
 	char *path;	/* as the binder's mount namespace sees it */
+	u32 depth;	/* entries of @ancestors */
+	u64 *ancestors;	/* ids of every ancestor, parent first */
 };
 
 struct cpumgr_pod;
@@ -64,7 +71,7 @@ struct cpumgr_container {
 	u32 flags;
 	struct cpumgr_cgroup_ref cgroup;
 	struct kobject kobj;
-	bool keep;			/* RESTORE's mark, under the table lock */
+	bool mark;			/* for multi-pass changes, under the table lock */
 };
 
 /* A pod: its containers and the union of their CPUs; pods/<uid>. */
@@ -75,27 +82,74 @@ struct cpumgr_pod {
 	cpumask_var_t cpus;		/* union of the containers' */
 	struct cpumgr_cgroup_ref cgroup;
 	struct kobject kobj;
-	bool keep;			/* RESTORE's mark, under the table lock */
+	bool mark;			/* for multi-pass changes, under the table lock */
+};
+
+/* A bound cgroup as the hooks see it: ids only. */
+struct cpumgr_view_cg {
+	u64 id;			/* 0: not bound */
+	bool v1;
+	u32 depth;
+	const u64 *ancestors;	/* parent first */
+};
+
+struct cpumgr_view_container {
+	const struct cpumask *cpus;
+	struct cpumgr_view_cg cg;
+};
+
+struct cpumgr_view_pod {
+	const struct cpumask *cpus;
+	struct cpumgr_view_cg cg;
+	unsigned int first;	/* its containers in view->containers */
+	unsigned int nr;
+};
+
+/* How much a view holds, sized before a change, filled after it. */
+struct cpumgr_view_size {
+	unsigned int pods;
+	unsigned int containers;
+	unsigned int ids;
 };
 
 /*
  * What lock-free readers see of the table, replaced as a whole (RCU) on
- * every change under the table lock.
+ * every change under the table lock.  The hooks, which cannot sleep or
+ * take the table lock, check against it.
  */
 struct cpumgr_view {
 	struct rcu_head rcu;
 	u64 generation;
 	enum cpumgr_policy policy;
 	u32 options;
+	enum cpumgr_enforce enforce;
+	enum cpumgr_hotplug hotplug;
 	unsigned int nr_pods;
 	unsigned int nr_containers;
 	cpumask_var_t reserved;
 	cpumask_var_t exclusive;	/* union of every assignment */
+	struct cpumgr_view_cg root;	/* managed root; id 0: none */
+	struct cpumgr_view_pod *pods;
+	struct cpumgr_view_container *containers;
+	unsigned long *bits;		/* the pods' and containers' masks */
+	u64 *ids;			/* the ancestors of the cgroups */
+	struct cpumgr_view_size cap;
 };
+
+/* Counters of /sys/kernel/cpumgr and GET_STATE, since load. */
+struct cpumgr_counters {
+	atomic64_t violations;
+	atomic64_t offlines_refused;
+	atomic64_t events_dropped;
+};
+
+extern struct cpumgr_counters cpumgr_counters;
 
 /* cpumgr_topology.c */
 int cpumgr_topology_init(void);
 void cpumgr_topology_exit(void);
+void cpumgr_topology_online(unsigned int cpu);
+void cpumgr_topology_offline(unsigned int cpu);
 void cpumgr_topology_lock(void);
 void cpumgr_topology_unlock(void);
 const struct cpumgr_cpu_topo *cpumgr_topology_cpu(unsigned int cpu);
@@ -111,6 +165,13 @@ int cpumgr_check_pod_uid(const char *uid, const struct nlattr *attr,
 			 struct netlink_ext_ack *extack);
 int cpumgr_check_container_name(const char *name, const struct nlattr *attr,
 				struct netlink_ext_ack *extack);
+extern const char *const cpumgr_policy_names[2];
+extern const char *const cpumgr_option_names[6];
+extern const char *const cpumgr_enforce_names[3];
+extern const char *const cpumgr_hotplug_names[2];
+/* The mode named @name (a trailing newline allowed), or -EINVAL. */
+int cpumgr_enforce_parse(const char *name);
+int cpumgr_hotplug_parse(const char *name);
 
 /* cpumgr_cgroup.c */
 int cpumgr_cgroup_resolve(const char *path, struct cpumgr_cgroup_ref *ref,
@@ -129,10 +190,15 @@ struct cpumgr_expect {
 
 struct cpumgr_config {
 	bool set_policy, set_options, set_reserved;
+	bool set_enforce, set_hotplug;
 	enum cpumgr_policy policy;
 	u32 options;
 	cpumask_var_t reserved;
+	enum cpumgr_enforce enforce;
+	enum cpumgr_hotplug hotplug;
+	const char *root_path;		/* NULL: unchanged, "": none */
 	const struct nlattr *policy_attr, *options_attr, *reserved_attr;
+	const struct nlattr *root_attr;
 };
 
 /* One assignment of a request (ASSIGN, or an entry of RESTORE). */
@@ -175,6 +241,11 @@ int cpumgr_table_restore(struct cpumgr_entry *entries, unsigned int nr,
 			 struct netlink_ext_ack *extack, u64 *generation);
 int cpumgr_table_reset(const struct cpumgr_expect *expect,
 		       struct netlink_ext_ack *extack, u64 *generation);
+/* CPU hotplug, from the hotplug thread: the CPU hotplug lock is held. */
+int cpumgr_table_cpu_online(unsigned int cpu);
+int cpumgr_table_cpu_offline(unsigned int cpu);
+/* The managed cgroup root's path ("" for none), for GET_STATE. */
+char *cpumgr_table_root_path(void);
 
 /* Readers that need more than the view hold the table lock briefly. */
 void cpumgr_table_lock(void);
@@ -195,6 +266,75 @@ const struct cpumgr_view *cpumgr_view_get(void);
 /* The shared pool as the view sees it now. */
 void cpumgr_view_shared(const struct cpumgr_view *view, struct cpumask *shared);
 
+/* The modes a RESET returns to: the module parameters. */
+extern enum cpumgr_enforce cpumgr_param_enforce;
+extern enum cpumgr_hotplug cpumgr_param_hotplug;
+
+/* Cgroup2 is hierarchy 0; v1 hierarchies have other ids. */
+static inline bool cpumgr_cgroup_on_dfl(const struct cgroup *cgrp)
+{
+	return cgrp->root->hierarchy_id == 0;
+}
+
+/* cpumgr_cpuset.c: the kernel's cpusets, read where locks cannot be taken */
+int cpumgr_cpuset_init(void);
+struct cgroup_subsys_state *cpumgr_cpuset_css(struct cgroup *cgrp);
+const struct cpumask *cpumgr_cpuset_allowed(struct cgroup_subsys_state *css);
+const struct cpumask *cpumgr_cpuset_effective(struct cgroup_subsys_state *css);
+bool cpumgr_cpuset_has_tasks(struct cgroup_subsys_state *css);
+
+/* cpumgr_rules.c: what a cgroup may hold */
+struct cpumgr_scratch;
+int cpumgr_rules_init(void);
+void cpumgr_rules_exit(void);
+/* This CPU's scratch space; the caller cannot be preempted. */
+struct cpumgr_scratch *cpumgr_scratch_get(void);
+struct cpumask *cpumgr_scratch_mask(struct cpumgr_scratch *s, unsigned int i);
+bool cpumgr_rules_active(const struct cpumgr_view *view);
+bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
+			const struct cpumask *cpus, struct cpumask *bad,
+			struct cpumgr_scratch *s);
+bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
+				struct cgroup_subsys_state *css,
+				const struct cpumask *cpus, struct cpumask *bad,
+				struct cpumgr_scratch *s);
+
+/* cpumgr_hooks.c */
+void cpumgr_refused(void);	/* a bare return, in asm */
+int cpumgr_hooks_init(void);
+void cpumgr_hooks_exit(void);
+
+/* cpumgr_hotplug.c */
+int cpumgr_hotplug_init(void);
+void cpumgr_hotplug_exit(void);
+
+/* cpumgr_events.c: notifications raised where nothing may sleep */
+#define CPUMGR_EVENT_PATH_MAX 256
+
+/* A violation or a refused offline, queued for the netlink worker. */
+struct cpumgr_event {
+	u8 cmd;			/* CPUMGR_CMD_*_NTF */
+	u8 kind;		/* enum cpumgr_violation */
+	u8 verdict;		/* enum cpumgr_verdict */
+	u32 cpu;
+	u32 pid;
+	char comm[TASK_COMM_LEN];
+	u64 generation;
+	u64 cgroup_id;
+	char path[CPUMGR_EVENT_PATH_MAX];	/* in its hierarchy */
+	const char *file;	/* a string literal */
+	cpumask_var_t cpus;
+};
+
+int cpumgr_events_init(void);
+void cpumgr_events_exit(void);
+void cpumgr_event_violation(const struct cpumgr_view *view,
+			    enum cpumgr_violation kind, bool refused,
+			    struct cgroup *cgrp, const char *file,
+			    const struct cpumask *cpus);
+void cpumgr_event_offline_refused(const struct cpumgr_view *view,
+				  unsigned int cpu);
+
 /* cpumgr_netlink.c */
 int cpumgr_netlink_init(void);
 void cpumgr_netlink_exit(void);
@@ -207,6 +347,12 @@ void cpumgr_notify_configured(void);
 void cpumgr_notify_restored(unsigned int nr_pods, unsigned int nr_containers,
 			    u64 generation);
 void cpumgr_notify_reset(u64 generation);
+void cpumgr_notify_cpu(u8 cmd, unsigned int cpu, u64 generation);
+void cpumgr_notify_degraded(const struct cpumgr_container *c,
+			    unsigned int cpu, u64 generation);
+/* A violation or a refused offline, from the event queue's worker. */
+void cpumgr_notify_event(const struct cpumgr_event *ev);
+void cpumgr_notify_lost(void);
 
 /* cpumgr_sysfs.c */
 int cpumgr_sysfs_init(void);

@@ -7,6 +7,7 @@
  */
 #include <linux/dcache.h>
 #include <linux/fs.h>
+#include <linux/kernfs.h>
 #include <linux/magic.h>
 #include <linux/namei.h>
 #include <linux/path.h>
@@ -30,6 +31,36 @@ static bool cpumgr_v1_is_cpuset(const char *dir)
 		return false;
 	path_put(&file);
 	return true;
+}
+
+/*
+ * The ids of every ancestor of the cgroup directory @dir, parent first.
+ * They come from its kernfs node (a kernfs inode's i_private), not from
+ * the dentries: a cgroup namespace or a bind mount may show only part of
+ * the hierarchy, and the hooks compare against the whole of it.
+ */
+static int cpumgr_cgroup_ancestors(struct dentry *dir,
+				   struct cpumgr_cgroup_ref *ref,
+				   const struct nlattr *attr,
+				   struct netlink_ext_ack *extack)
+{
+	struct kernfs_node *kn = d_inode(dir)->i_private;
+	u64 ids[CPUMGR_CGROUP_DEPTH_MAX];
+	u32 depth = 0;
+
+	for (kn = kn->parent; kn; kn = kn->parent) {
+		if (depth == CPUMGR_CGROUP_DEPTH_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "cgroup is nested too deep (64 levels at most)");
+			return -ENOTDIR;
+		}
+		ids[depth++] = kernfs_ino(kn);
+	}
+	ref->ancestors = kmemdup(ids, depth * sizeof(*ids), GFP_KERNEL);
+	if (depth && !ref->ancestors)
+		return -ENOMEM;
+	ref->depth = depth;
+	return 0;
 }
 
 /**
@@ -71,6 +102,9 @@ int cpumgr_cgroup_resolve(const char *path, struct cpumgr_cgroup_ref *ref,
 		goto out;
 	}
 	ref->id = d_inode(dir.dentry)->i_ino;
+	err = cpumgr_cgroup_ancestors(dir.dentry, ref, attr, extack);
+	if (err)
+		goto out;
 
 	err = -ENOMEM;
 	buf = kmalloc(PATH_MAX, GFP_KERNEL);
@@ -88,12 +122,13 @@ int cpumgr_cgroup_resolve(const char *path, struct cpumgr_cgroup_ref *ref,
 out:
 	path_put(&dir);
 	if (err)
-		memset(ref, 0, sizeof(*ref));
+		cpumgr_cgroup_ref_free(ref);
 	return err;
 }
 
 void cpumgr_cgroup_ref_free(struct cpumgr_cgroup_ref *ref)
 {
 	kfree(ref->path);
+	kfree(ref->ancestors);
 	memset(ref, 0, sizeof(*ref));
 }

@@ -5,9 +5,68 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/moduleparam.h>
 #include <linux/module.h>
 
 #include "cpumgr.h"
+
+struct cpumgr_counters cpumgr_counters;
+
+enum cpumgr_enforce cpumgr_param_enforce = CPUMGR_ENFORCE_ENFORCE;
+enum cpumgr_hotplug cpumgr_param_hotplug = CPUMGR_HOTPLUG_PROTECT;
+
+static int cpumgr_param_set_enforce(const char *val,
+				    const struct kernel_param *kp)
+{
+	int mode = cpumgr_enforce_parse(val);
+
+	if (mode < 0) {
+		pr_err("enforce=%s: not off, audit or enforce\n", val);
+		return -EINVAL;
+	}
+	cpumgr_param_enforce = mode;
+	return 0;
+}
+
+static int cpumgr_param_get_enforce(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", cpumgr_enforce_names[cpumgr_param_enforce]);
+}
+
+static const struct kernel_param_ops cpumgr_enforce_ops = {
+	.set = cpumgr_param_set_enforce,
+	.get = cpumgr_param_get_enforce,
+};
+
+static int cpumgr_param_set_hotplug(const char *val,
+				    const struct kernel_param *kp)
+{
+	int mode = cpumgr_hotplug_parse(val);
+
+	if (mode < 0) {
+		pr_err("hotplug=%s: not protect or release\n", val);
+		return -EINVAL;
+	}
+	cpumgr_param_hotplug = mode;
+	return 0;
+}
+
+static int cpumgr_param_get_hotplug(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", cpumgr_hotplug_names[cpumgr_param_hotplug]);
+}
+
+static const struct kernel_param_ops cpumgr_hotplug_ops = {
+	.set = cpumgr_param_set_hotplug,
+	.get = cpumgr_param_get_hotplug,
+};
+
+module_param_cb(enforce, &cpumgr_enforce_ops, NULL, 0444);
+MODULE_PARM_DESC(enforce,
+		 "violations of exclusivity at load and after a reset: off, audit or enforce (default)");
+module_param_cb(hotplug, &cpumgr_hotplug_ops, NULL, 0444);
+MODULE_PARM_DESC(hotplug,
+		 "offline of an assigned CPU at load and after a reset: protect (default: refused) or release");
 
 static int __init cpumgr_init(void)
 {
@@ -25,11 +84,36 @@ static int __init cpumgr_init(void)
 	err = cpumgr_netlink_init();
 	if (err)
 		goto err_sysfs;
+	err = cpumgr_events_init();
+	if (err)
+		goto err_netlink;
+	err = cpumgr_rules_init();
+	if (err)
+		goto err_events;
+	err = cpumgr_cpuset_init();
+	if (err)
+		goto err_rules;
+	err = cpumgr_hotplug_init();
+	if (err)
+		goto err_rules;
+	err = cpumgr_hooks_init();
+	if (err)
+		goto err_hotplug;
 
-	pr_info("version %s loaded, %u possible CPUs\n", CPUMGR_VERSION,
-		nr_cpu_ids);
+	pr_info("version %s loaded, %u possible CPUs, enforce=%s hotplug=%s\n",
+		CPUMGR_VERSION, nr_cpu_ids,
+		cpumgr_enforce_names[cpumgr_param_enforce],
+		cpumgr_hotplug_names[cpumgr_param_hotplug]);
 	return 0;
 
+err_hotplug:
+	cpumgr_hotplug_exit();
+err_rules:
+	cpumgr_rules_exit();
+err_events:
+	cpumgr_events_exit();
+err_netlink:
+	cpumgr_netlink_exit();
 err_sysfs:
 	cpumgr_sysfs_exit();
 err_table:
@@ -42,6 +126,10 @@ err_out:
 
 static void __exit cpumgr_exit(void)
 {
+	cpumgr_hooks_exit();
+	cpumgr_hotplug_exit();
+	cpumgr_rules_exit();
+	cpumgr_events_exit();
 	cpumgr_netlink_exit();
 	cpumgr_sysfs_exit();
 	cpumgr_table_exit();

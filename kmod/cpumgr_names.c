@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What a pod UID and a container name may be.  Both name sysfs
- * directories (pods/<uid>/<container>), so neither may hold a "/".
+ * Names: what a pod UID and a container name may be (both name sysfs
+ * directories, pods/<uid>/<container>, so neither may hold a "/"), and
+ * the names of the policies, options and modes.
  */
+#include <linux/bitops.h>
 #include <linux/string.h>
 
 #include "cpumgr.h"
@@ -50,4 +52,42 @@ bad:
 	NL_SET_ERR_MSG_ATTR(extack, attr,
 			    "container name must be a DNS label (1-63 of a-z, 0-9, '-')");
 	return -EILSEQ;
+}
+
+const char *const cpumgr_policy_names[] = {
+	[CPUMGR_POLICY_NONE] = "none",
+	[CPUMGR_POLICY_STATIC] = "static",
+};
+
+/* The kubelet's names, in bit order of enum cpumgr_option. */
+const char *const cpumgr_option_names[] = {
+	"full-pcpus-only",
+	"distribute-cpus-across-numa",
+	"align-by-socket",
+	"distribute-cpus-across-cores",
+	"strict-cpu-reservation",
+	"prefer-align-cpus-by-uncorecache",
+};
+
+static_assert(ARRAY_SIZE(cpumgr_option_names) == hweight32(CPUMGR_OPT_ALL));
+
+const char *const cpumgr_enforce_names[] = {
+	[CPUMGR_ENFORCE_OFF] = "off",
+	[CPUMGR_ENFORCE_AUDIT] = "audit",
+	[CPUMGR_ENFORCE_ENFORCE] = "enforce",
+};
+
+const char *const cpumgr_hotplug_names[] = {
+	[CPUMGR_HOTPLUG_PROTECT] = "protect",
+	[CPUMGR_HOTPLUG_RELEASE] = "release",
+};
+
+int cpumgr_enforce_parse(const char *name)
+{
+	return sysfs_match_string(cpumgr_enforce_names, name);
+}
+
+int cpumgr_hotplug_parse(const char *name)
+{
+	return sysfs_match_string(cpumgr_hotplug_names, name);
 }

@@ -33,6 +33,9 @@ static const struct nla_policy cpumgr_configure_policy[CPUMGR_A_MAX + 1] = {
 	[CPUMGR_A_POLICY] = NLA_POLICY_MAX(NLA_U32, CPUMGR_POLICY_MAX),
 	[CPUMGR_A_OPTIONS] = NLA_POLICY_MASK(NLA_U32, CPUMGR_OPT_ALL),
 	[CPUMGR_A_RESERVED_CPUS] = CPUMGR_STRING_POLICY(CPUMGR_CPULIST_MAX),
+	[CPUMGR_A_ENFORCE] = NLA_POLICY_MAX(NLA_U32, CPUMGR_ENFORCE_MAX),
+	[CPUMGR_A_HOTPLUG] = NLA_POLICY_MAX(NLA_U32, CPUMGR_HOTPLUG_MAX),
+	[CPUMGR_A_CGROUP_ROOT] = CPUMGR_STRING_POLICY(CPUMGR_PATH_MAX),
 };
 
 static const struct nla_policy cpumgr_assign_policy[CPUMGR_A_MAX + 1] = {
@@ -276,18 +279,29 @@ static struct sk_buff *cpumgr_assignment_msg(const struct cpumgr_container *c,
 	return msg;
 }
 
+static int cpumgr_put_counter(struct sk_buff *skb, int type,
+			      atomic64_t *counter)
+{
+	return nla_put_u64_64bit(skb, type, atomic64_read(counter),
+				 CPUMGR_A_PAD);
+}
+
 /* GET_STATE, and the CONFIGURED notification */
 
 struct cpumgr_state {
 	u64 generation;
 	enum cpumgr_policy policy;
 	u32 options;
+	enum cpumgr_enforce enforce;
+	enum cpumgr_hotplug hotplug;
 	unsigned int nr_pods, nr_containers;
 	cpumask_var_t reserved, shared, exclusive, online;
+	char *root;
 };
 
 static void cpumgr_state_free(struct cpumgr_state *st)
 {
+	kfree(st->root);
 	free_cpumask_var(st->reserved);
 	free_cpumask_var(st->shared);
 	free_cpumask_var(st->exclusive);
@@ -299,7 +313,9 @@ static int cpumgr_state_get(struct cpumgr_state *st)
 {
 	const struct cpumgr_view *view;
 
-	if (!alloc_cpumask_var(&st->reserved, GFP_KERNEL) ||
+	st->root = cpumgr_table_root_path();
+	if (!st->root ||
+	    !alloc_cpumask_var(&st->reserved, GFP_KERNEL) ||
 	    !alloc_cpumask_var(&st->shared, GFP_KERNEL) ||
 	    !alloc_cpumask_var(&st->exclusive, GFP_KERNEL) ||
 	    !alloc_cpumask_var(&st->online, GFP_KERNEL)) {
@@ -311,6 +327,8 @@ static int cpumgr_state_get(struct cpumgr_state *st)
 	st->generation = view->generation;
 	st->policy = view->policy;
 	st->options = view->options;
+	st->enforce = view->enforce;
+	st->hotplug = view->hotplug;
 	st->nr_pods = view->nr_pods;
 	st->nr_containers = view->nr_containers;
 	cpumask_copy(st->reserved, view->reserved);
@@ -331,8 +349,9 @@ static struct sk_buff *cpumgr_state_msg(struct genl_info *info, u8 cmd)
 	if (cpumgr_state_get(&st))
 		return NULL;
 	size = cpumgr_str_size(CPUMGR_VERSION) +
-		nla_total_size_64bit(sizeof(u64)) +
-		nla_total_size(sizeof(u32)) * 4 +
+		nla_total_size_64bit(sizeof(u64)) * 4 +
+		nla_total_size(sizeof(u32)) * 6 +
+		cpumgr_str_size(st.root) +
 		cpumgr_cpulist_size(st.reserved) +
 		cpumgr_cpulist_size(st.shared) +
 		cpumgr_cpulist_size(st.exclusive) +
@@ -354,7 +373,16 @@ static struct sk_buff *cpumgr_state_msg(struct genl_info *info, u8 cmd)
 	    cpumgr_put_cpulist(msg, CPUMGR_A_EXCLUSIVE_CPUS, st.exclusive) ||
 	    cpumgr_put_cpulist(msg, CPUMGR_A_ONLINE_CPUS, st.online) ||
 	    nla_put_u32(msg, CPUMGR_A_NR_PODS, st.nr_pods) ||
-	    nla_put_u32(msg, CPUMGR_A_NR_ASSIGNMENTS, st.nr_containers)) {
+	    nla_put_u32(msg, CPUMGR_A_NR_ASSIGNMENTS, st.nr_containers) ||
+	    nla_put_u32(msg, CPUMGR_A_ENFORCE, st.enforce) ||
+	    nla_put_u32(msg, CPUMGR_A_HOTPLUG, st.hotplug) ||
+	    (*st.root && nla_put_string(msg, CPUMGR_A_CGROUP_ROOT, st.root)) ||
+	    cpumgr_put_counter(msg, CPUMGR_A_VIOLATIONS,
+			       &cpumgr_counters.violations) ||
+	    cpumgr_put_counter(msg, CPUMGR_A_OFFLINES_REFUSED,
+			       &cpumgr_counters.offlines_refused) ||
+	    cpumgr_put_counter(msg, CPUMGR_A_EVENTS_DROPPED,
+			       &cpumgr_counters.events_dropped)) {
 		nlmsg_free(msg);
 		msg = NULL;
 		goto out;
@@ -398,6 +426,14 @@ static int cpumgr_nl_configure(struct sk_buff *skb, struct genl_info *info)
 		cfg.policy = nla_get_u32(cfg.policy_attr);
 	if (cfg.set_options)
 		cfg.options = nla_get_u32(cfg.options_attr);
+	cfg.set_enforce = tb[CPUMGR_A_ENFORCE];
+	if (cfg.set_enforce)
+		cfg.enforce = nla_get_u32(tb[CPUMGR_A_ENFORCE]);
+	cfg.set_hotplug = tb[CPUMGR_A_HOTPLUG];
+	if (cfg.set_hotplug)
+		cfg.hotplug = nla_get_u32(tb[CPUMGR_A_HOTPLUG]);
+	cfg.root_attr = tb[CPUMGR_A_CGROUP_ROOT];
+	cfg.root_path = cpumgr_get_str(tb, CPUMGR_A_CGROUP_ROOT);
 	if (cfg.set_reserved)
 		err = cpumgr_cpulist_parse(nla_data(cfg.reserved_attr),
 					   cfg.reserved, cfg.reserved_attr,
@@ -715,8 +751,8 @@ static bool cpumgr_listened(void)
 static void cpumgr_multicast(struct sk_buff *msg)
 {
 	if (!msg) {
-		genl_set_err(&cpumgr_family, &init_net, 0, CPUMGR_MCGRP_EVENTS,
-			     -ENOBUFS);
+		atomic64_inc(&cpumgr_counters.events_dropped);
+		cpumgr_notify_lost();
 		return;
 	}
 	genlmsg_multicast(&cpumgr_family, msg, 0, CPUMGR_MCGRP_EVENTS,
@@ -852,6 +888,96 @@ void cpumgr_notify_reset(u64 generation)
 	if (msg)
 		msg = cpumgr_event_end(msg, hdr,
 				       cpumgr_put_generation(msg, generation));
+	cpumgr_multicast(msg);
+}
+
+void cpumgr_notify_lost(void)
+{
+	genl_set_err(&cpumgr_family, &init_net, 0, CPUMGR_MCGRP_EVENTS,
+		     -ENOBUFS);
+}
+
+void cpumgr_notify_cpu(u8 cmd, unsigned int cpu, u64 generation)
+{
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	if (!cpumgr_listened())
+		return;
+	msg = cpumgr_event_new(nla_total_size(sizeof(u32)), cmd, &hdr);
+	if (msg) {
+		err = cpumgr_put_generation(msg, generation) ||
+			nla_put_u32(msg, CPUMGR_A_CPU, cpu);
+		msg = cpumgr_event_end(msg, hdr, err);
+	}
+	cpumgr_multicast(msg);
+}
+
+void cpumgr_notify_degraded(const struct cpumgr_container *c,
+			    unsigned int cpu, u64 generation)
+{
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	if (!cpumgr_listened())
+		return;
+	msg = cpumgr_event_new(nla_total_size(sizeof(u32)) +
+			       cpumgr_str_size(c->pod->uid) +
+			       cpumgr_str_size(c->name) +
+			       cpumgr_cpulist_size(c->cpus),
+			       CPUMGR_CMD_DEGRADED_NTF, &hdr);
+	if (msg) {
+		err = cpumgr_put_generation(msg, generation) ||
+			nla_put_u32(msg, CPUMGR_A_CPU, cpu) ||
+			nla_put_string(msg, CPUMGR_A_POD_UID, c->pod->uid) ||
+			nla_put_string(msg, CPUMGR_A_CONTAINER, c->name) ||
+			cpumgr_put_cpulist(msg, CPUMGR_A_CPUS, c->cpus);
+		msg = cpumgr_event_end(msg, hdr, err);
+	}
+	cpumgr_multicast(msg);
+}
+
+static int cpumgr_fill_violation(struct sk_buff *msg,
+				 const struct cpumgr_event *ev)
+{
+	if (nla_put_u32(msg, CPUMGR_A_KIND, ev->kind) ||
+	    nla_put_u32(msg, CPUMGR_A_VERDICT, ev->verdict) ||
+	    nla_put_u64_64bit(msg, CPUMGR_A_CGROUP_ID, ev->cgroup_id,
+			      CPUMGR_A_PAD) ||
+	    nla_put_string(msg, CPUMGR_A_CGROUP_PATH, ev->path) ||
+	    nla_put_string(msg, CPUMGR_A_FILE, ev->file) ||
+	    cpumgr_put_cpulist(msg, CPUMGR_A_CPUS, ev->cpus))
+		return -EMSGSIZE;
+	return 0;
+}
+
+void cpumgr_notify_event(const struct cpumgr_event *ev)
+{
+	bool violation = ev->cmd == CPUMGR_CMD_VIOLATION_NTF;
+	struct sk_buff *msg;
+	size_t size;
+	void *hdr;
+	int err;
+
+	if (!cpumgr_listened())
+		return;
+	size = nla_total_size(sizeof(u32)) * 2 + cpumgr_str_size(ev->comm);
+	if (violation)
+		size += nla_total_size(sizeof(u32)) * 2 +
+			nla_total_size_64bit(sizeof(u64)) +
+			cpumgr_str_size(ev->path) + cpumgr_str_size(ev->file) +
+			cpumgr_cpulist_size(ev->cpus);
+	msg = cpumgr_event_new(size, ev->cmd, &hdr);
+	if (msg) {
+		err = cpumgr_put_generation(msg, ev->generation) ||
+			nla_put_u32(msg, CPUMGR_A_PID, ev->pid) ||
+			nla_put_string(msg, CPUMGR_A_COMM, ev->comm) ||
+			(violation ? cpumgr_fill_violation(msg, ev) :
+			 nla_put_u32(msg, CPUMGR_A_CPU, ev->cpu));
+		msg = cpumgr_event_end(msg, hdr, err);
+	}
 	cpumgr_multicast(msg);
 }
 

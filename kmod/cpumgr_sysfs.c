@@ -15,22 +15,6 @@ static struct kobject *cpumgr_kobj;
 struct kobject *cpumgr_pods_kobj;
 DEFINE_SPINLOCK(cpumgr_show_lock);
 
-static const char *const cpumgr_policy_names[] = {
-	[CPUMGR_POLICY_NONE] = "none",
-	[CPUMGR_POLICY_STATIC] = "static",
-};
-
-static const char *const cpumgr_option_names[] = {
-	"full-pcpus-only",
-	"distribute-cpus-across-numa",
-	"align-by-socket",
-	"distribute-cpus-across-cores",
-	"strict-cpu-reservation",
-	"prefer-align-cpus-by-uncorecache",
-};
-
-static_assert(ARRAY_SIZE(cpumgr_option_names) == hweight32(CPUMGR_OPT_ALL));
-
 static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
 {
@@ -66,6 +50,55 @@ static ssize_t options_show(struct kobject *kobj, struct kobj_attribute *attr,
 	}
 	return len + sysfs_emit_at(buf, len, "\n");
 }
+
+static ssize_t enforce_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	ssize_t len;
+
+	rcu_read_lock();
+	len = sysfs_emit(buf, "%s\n",
+			 cpumgr_enforce_names[cpumgr_view_get()->enforce]);
+	rcu_read_unlock();
+	return len;
+}
+
+static ssize_t hotplug_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	ssize_t len;
+
+	rcu_read_lock();
+	len = sysfs_emit(buf, "%s\n",
+			 cpumgr_hotplug_names[cpumgr_view_get()->hotplug]);
+	rcu_read_unlock();
+	return len;
+}
+
+static ssize_t cgroup_root_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	char *path = cpumgr_table_root_path();
+	ssize_t len;
+
+	if (!path)
+		return -ENOMEM;
+	len = sysfs_emit(buf, "%s\n", path);
+	kfree(path);
+	return len;
+}
+
+#define CPUMGR_COUNTER_SHOW(name)					\
+static ssize_t name##_show(struct kobject *kobj,			\
+			   struct kobj_attribute *attr, char *buf)	\
+{									\
+	return sysfs_emit(buf, "%lld\n",				\
+			  atomic64_read(&cpumgr_counters.name));	\
+}
+
+CPUMGR_COUNTER_SHOW(violations)
+CPUMGR_COUNTER_SHOW(offlines_refused)
+CPUMGR_COUNTER_SHOW(events_dropped)
 
 static ssize_t generation_show(struct kobject *kobj,
 			       struct kobj_attribute *attr, char *buf)
@@ -125,6 +158,12 @@ static struct kobj_attribute generation_attr = __ATTR_RO(generation);
 static struct kobj_attribute reserved_cpus_attr = __ATTR_RO(reserved_cpus);
 static struct kobj_attribute shared_cpus_attr = __ATTR_RO(shared_cpus);
 static struct kobj_attribute exclusive_cpus_attr = __ATTR_RO(exclusive_cpus);
+static struct kobj_attribute enforce_attr = __ATTR_RO(enforce);
+static struct kobj_attribute hotplug_attr = __ATTR_RO(hotplug);
+static struct kobj_attribute cgroup_root_attr = __ATTR_RO(cgroup_root);
+static struct kobj_attribute violations_attr = __ATTR_RO(violations);
+static struct kobj_attribute offlines_refused_attr = __ATTR_RO(offlines_refused);
+static struct kobj_attribute events_dropped_attr = __ATTR_RO(events_dropped);
 
 /* One line of the topology file; returns its length. */
 static int cpumgr_format_cpu(char *line, size_t size, unsigned int cpu)
@@ -249,8 +288,12 @@ static ssize_t flags_show(struct kobject *kobj, struct kobj_attribute *attr,
 	spin_lock(&cpumgr_show_lock);
 	flags = to_container(kobj)->flags;
 	spin_unlock(&cpumgr_show_lock);
-	return sysfs_emit(buf, "%s\n",
-			  flags & CPUMGR_ASSIGNMENT_F_INIT ? "init" : "");
+	/* Comma-separated names, like the options file. */
+	return sysfs_emit(buf, "%s%s%s\n",
+			  flags & CPUMGR_ASSIGNMENT_F_INIT ? "init" : "",
+			  (flags & CPUMGR_ASSIGNMENT_F_INIT) &&
+			  (flags & CPUMGR_ASSIGNMENT_F_DEGRADED) ? "," : "",
+			  flags & CPUMGR_ASSIGNMENT_F_DEGRADED ? "degraded" : "");
 }
 
 static struct kobj_attribute cpus_attr = __ATTR_RO(cpus);
@@ -284,6 +327,12 @@ static struct attribute *cpumgr_attrs[] = {
 	&reserved_cpus_attr.attr,
 	&shared_cpus_attr.attr,
 	&exclusive_cpus_attr.attr,
+	&enforce_attr.attr,
+	&hotplug_attr.attr,
+	&cgroup_root_attr.attr,
+	&violations_attr.attr,
+	&offlines_refused_attr.attr,
+	&events_dropped_attr.attr,
 	NULL,
 };
 

@@ -26,6 +26,9 @@ static struct {
 	enum cpumgr_policy policy;
 	u32 options;
 	cpumask_var_t reserved;
+	enum cpumgr_enforce enforce;
+	enum cpumgr_hotplug hotplug;
+	struct cpumgr_cgroup_ref root;	/* managed cgroup root; id 0: none */
 	struct list_head pods;
 	unsigned int nr_pods;
 	unsigned int nr_containers;
@@ -72,6 +75,10 @@ static void cpumgr_view_free(struct cpumgr_view *view)
 		return;
 	free_cpumask_var(view->reserved);
 	free_cpumask_var(view->exclusive);
+	kfree(view->pods);
+	kfree(view->containers);
+	kfree(view->bits);
+	kfree(view->ids);
 	kfree(view);
 }
 
@@ -80,32 +87,144 @@ static void cpumgr_view_free_rcu(struct rcu_head *rcu)
 	cpumgr_view_free(container_of(rcu, struct cpumgr_view, rcu));
 }
 
-static struct cpumgr_view *cpumgr_view_alloc(void)
+/* A view with room for @size; cpumgr_view_publish() fills it. */
+static struct cpumgr_view *cpumgr_view_alloc(const struct cpumgr_view_size *size)
 {
+	unsigned int masks = size->pods + size->containers;
 	struct cpumgr_view *view = kzalloc(sizeof(*view), GFP_KERNEL);
 
 	if (!view)
 		return NULL;
+	view->cap = *size;
 	if (!zalloc_cpumask_var(&view->reserved, GFP_KERNEL) ||
-	    !zalloc_cpumask_var(&view->exclusive, GFP_KERNEL)) {
-		cpumgr_view_free(view);
-		return NULL;
-	}
+	    !zalloc_cpumask_var(&view->exclusive, GFP_KERNEL))
+		goto err;
+	view->pods = kcalloc(size->pods ?: 1, sizeof(*view->pods), GFP_KERNEL);
+	view->containers = kcalloc(size->containers ?: 1,
+				   sizeof(*view->containers), GFP_KERNEL);
+	view->bits = bitmap_zalloc((masks ?: 1) * cpumask_size() * BITS_PER_BYTE,
+				   GFP_KERNEL);
+	view->ids = kcalloc(size->ids ?: 1, sizeof(*view->ids), GFP_KERNEL);
+	if (!view->pods || !view->containers || !view->bits || !view->ids)
+		goto err;
 	return view;
+err:
+	cpumgr_view_free(view);
+	return NULL;
 }
 
-/* Fill @view from the table and make it the current one. */
-static void cpumgr_view_publish(struct cpumgr_view *view)
+/* What a view of the table as it is now needs. */
+static void cpumgr_table_size(struct cpumgr_view_size *size)
 {
-	struct cpumgr_view *old;
+	struct cpumgr_container *c;
+	struct cpumgr_pod *pod;
+
+	size->pods = 0;
+	size->containers = 0;
+	size->ids = tbl.root.depth;
+	list_for_each_entry(pod, &tbl.pods, node) {
+		size->pods++;
+		size->ids += pod->cgroup.depth;
+		list_for_each_entry(c, &pod->containers, node) {
+			size->containers++;
+			size->ids += c->cgroup.depth;
+		}
+	}
+}
+
+/* A view for the table as it is, grown by @pods, @containers and @ids. */
+static struct cpumgr_view *cpumgr_view_alloc_grown(unsigned int pods,
+						   unsigned int containers,
+						   unsigned int ids)
+{
+	struct cpumgr_view_size size;
+
+	cpumgr_table_size(&size);
+	size.pods += pods;
+	size.containers += containers;
+	size.ids += ids;
+	return cpumgr_view_alloc(&size);
+}
+
+/* The i-th mask of a view's storage. */
+static struct cpumask *cpumgr_view_mask(struct cpumgr_view *view,
+					unsigned int i)
+{
+	return (struct cpumask *)((char *)view->bits + i * cpumask_size());
+}
+
+static void cpumgr_view_set_cg(struct cpumgr_view *view,
+			       struct cpumgr_view_cg *vcg,
+			       const struct cpumgr_cgroup_ref *ref,
+			       unsigned int *nr_ids)
+{
+	vcg->id = ref->id;
+	vcg->v1 = ref->v1;
+	vcg->ancestors = view->ids + *nr_ids;
+	vcg->depth = 0;
+	if (WARN_ON_ONCE(*nr_ids + ref->depth > view->cap.ids))
+		return;
+	vcg->depth = ref->depth;
+	memcpy(view->ids + *nr_ids, ref->ancestors,
+	       ref->depth * sizeof(*ref->ancestors));
+	*nr_ids += ref->depth;
+}
+
+/*
+ * Fill @view from the table, which holds at most what the view was sized
+ * for: the sizes are computed under the same lock, before the change.
+ * The warnings would be a bug in that sizing.
+ */
+static void cpumgr_view_fill(struct cpumgr_view *view)
+{
+	unsigned int nr_ids = 0, np = 0, nc = 0;
+	struct cpumgr_container *c;
+	struct cpumgr_pod *pod;
 
 	view->generation = tbl.generation;
 	view->policy = tbl.policy;
 	view->options = tbl.options;
+	view->enforce = tbl.enforce;
+	view->hotplug = tbl.hotplug;
 	view->nr_pods = tbl.nr_pods;
 	view->nr_containers = tbl.nr_containers;
 	cpumask_copy(view->reserved, tbl.reserved);
 	cpumask_copy(view->exclusive, tbl.exclusive);
+	cpumgr_view_set_cg(view, &view->root, &tbl.root, &nr_ids);
+
+	list_for_each_entry(pod, &tbl.pods, node) {
+		struct cpumgr_view_pod *vp = &view->pods[np];
+		struct cpumask *mask = cpumgr_view_mask(view, np);
+
+		if (WARN_ON_ONCE(np >= view->cap.pods))
+			break;
+		cpumask_copy(mask, pod->cpus);
+		vp->cpus = mask;
+		cpumgr_view_set_cg(view, &vp->cg, &pod->cgroup, &nr_ids);
+		vp->first = nc;
+		list_for_each_entry(c, &pod->containers, node) {
+			struct cpumgr_view_container *vc = &view->containers[nc];
+
+			if (WARN_ON_ONCE(nc >= view->cap.containers))
+				break;
+			mask = cpumgr_view_mask(view, view->cap.pods + nc);
+			cpumask_copy(mask, c->cpus);
+			vc->cpus = mask;
+			cpumgr_view_set_cg(view, &vc->cg, &c->cgroup, &nr_ids);
+			nc++;
+		}
+		vp->nr = nc - vp->first;
+		np++;
+	}
+	view->nr_pods = np;
+}
+
+/* Fill @view and make it the current one. */
+static void cpumgr_view_publish(struct cpumgr_view *view)
+{
+	struct cpumgr_view *old;
+
+	cpumgr_view_fill(view);
 	old = rcu_replace_pointer(tbl.view, view, lockdep_is_held(&tbl.lock));
 	if (old)
 		call_rcu(&old->rcu, cpumgr_view_free_rcu);
@@ -435,7 +554,9 @@ static int cpumgr_check_config(const struct cpumgr_config *cfg,
 				    "distribute-cpus-across-cores cannot be used with full-pcpus-only or distribute-cpus-across-numa");
 		return -EINVAL;
 	}
-	err = cpumgr_check_online(reserved, cfg->reserved_attr, extack);
+	/* A reserved CPU may go offline; a newly reserved one must be up. */
+	cpumask_andnot(tbl.scratch, reserved, tbl.reserved);
+	err = cpumgr_check_online(tbl.scratch, cfg->reserved_attr, extack);
 	if (err)
 		return err;
 	if (!tbl.nr_containers)
@@ -454,13 +575,17 @@ int cpumgr_table_configure(struct cpumgr_config *cfg,
 			   const struct cpumgr_expect *expect,
 			   struct netlink_ext_ack *extack, u64 *generation)
 {
-	struct cpumgr_view *view = cpumgr_view_alloc();
+	struct cpumgr_cgroup_ref root = {};
+	struct cpumgr_view *view = NULL;
 	enum cpumgr_policy policy;
 	u32 options;
-	int err;
+	int err = 0;
 
-	if (!view)
-		return -ENOMEM;
+	if (cfg->root_path && *cfg->root_path)
+		err = cpumgr_cgroup_resolve(cfg->root_path, &root,
+					    cfg->root_attr, extack);
+	if (err)
+		return err;
 	cpumgr_write_lock();
 	err = cpumgr_check_expect(expect, extack);
 	if (err)
@@ -472,10 +597,21 @@ int cpumgr_table_configure(struct cpumgr_config *cfg,
 	err = cpumgr_check_config(cfg, policy, options, cfg->reserved, extack);
 	if (err)
 		goto out;
+	err = -ENOMEM;
+	view = cpumgr_view_alloc_grown(0, 0, root.depth);
+	if (!view)
+		goto out;
 
+	err = 0;
 	tbl.policy = policy;
 	tbl.options = options;
 	cpumask_copy(tbl.reserved, cfg->reserved);
+	if (cfg->set_enforce)
+		tbl.enforce = cfg->enforce;
+	if (cfg->set_hotplug)
+		tbl.hotplug = cfg->hotplug;
+	if (cfg->root_path)
+		swap(tbl.root, root);
 	cpumgr_commit(view);
 	view = NULL;
 	*generation = tbl.generation;
@@ -483,7 +619,19 @@ int cpumgr_table_configure(struct cpumgr_config *cfg,
 out:
 	cpumgr_write_unlock();
 	cpumgr_view_free(view);
+	/* The new root if refused, the old one if replaced. */
+	cpumgr_cgroup_ref_free(&root);
 	return err;
+}
+
+char *cpumgr_table_root_path(void)
+{
+	char *path;
+
+	mutex_lock(&tbl.lock);
+	path = kstrdup(tbl.root.path ?: "", GFP_KERNEL);
+	mutex_unlock(&tbl.lock);
+	return path;
 }
 
 /* ASSIGN */
@@ -492,14 +640,12 @@ int cpumgr_table_assign(struct cpumgr_entry *entry,
 			const struct cpumgr_expect *expect,
 			struct netlink_ext_ack *extack, u64 *generation)
 {
-	struct cpumgr_view *view = cpumgr_view_alloc();
-	struct cpumgr_container *c = NULL;
-	struct cpumgr_pod *pod;
 	bool new_pod = false, new_container = false;
+	struct cpumgr_container *c = NULL;
+	struct cpumgr_view *view = NULL;
+	struct cpumgr_pod *pod;
 	int err;
 
-	if (!view)
-		return -ENOMEM;
 	cpumgr_write_lock();
 	err = cpumgr_check_expect(expect, extack);
 	if (err)
@@ -518,6 +664,9 @@ int cpumgr_table_assign(struct cpumgr_entry *entry,
 		goto out;
 
 	err = -ENOMEM;
+	view = cpumgr_view_alloc_grown(1, 1, 0);
+	if (!view)
+		goto out;
 	pod = cpumgr_find_pod(entry->pod_uid);
 	if (!pod) {
 		pod = cpumgr_pod_alloc(entry->pod_uid);
@@ -573,13 +722,11 @@ int cpumgr_table_release(const char *pod_uid, const char *container,
 			 const struct cpumgr_expect *expect,
 			 struct netlink_ext_ack *extack, u64 *generation)
 {
-	struct cpumgr_view *view = cpumgr_view_alloc();
 	struct cpumgr_container *c = NULL;
+	struct cpumgr_view *view = NULL;
 	struct cpumgr_pod *pod;
 	int err;
 
-	if (!view)
-		return -ENOMEM;
 	cpumgr_write_lock();
 	err = cpumgr_check_expect(expect, extack);
 	if (err)
@@ -597,6 +744,10 @@ int cpumgr_table_release(const char *pod_uid, const char *container,
 			goto out;
 		}
 	}
+	err = -ENOMEM;
+	view = cpumgr_view_alloc_grown(0, 0, 0);
+	if (!view)
+		goto out;
 
 	err = 0;
 	/* What the pod gives back to the shared pool goes in scratch. */
@@ -632,7 +783,7 @@ int cpumgr_table_bind(const struct cpumgr_bind *bind,
 {
 	struct cpumgr_cgroup_ref cref = {}, pref = {};
 	struct cpumgr_container *c = NULL;
-	struct cpumgr_view *view;
+	struct cpumgr_view *view = NULL;
 	struct cpumgr_pod *pod;
 	int err = 0;
 
@@ -645,11 +796,6 @@ int cpumgr_table_bind(const struct cpumgr_bind *bind,
 					    bind->pod_cgroup_attr, extack);
 	if (err)
 		goto out_refs;
-	view = cpumgr_view_alloc();
-	if (!view) {
-		err = -ENOMEM;
-		goto out_refs;
-	}
 
 	cpumgr_write_lock();
 	err = cpumgr_check_expect(expect, extack);
@@ -669,6 +815,10 @@ int cpumgr_table_bind(const struct cpumgr_bind *bind,
 			goto out;
 		}
 	}
+	err = -ENOMEM;
+	view = cpumgr_view_alloc_grown(0, 0, cref.depth + pref.depth);
+	if (!view)
+		goto out;
 
 	err = 0;
 	if (bind->cgroup_path)
@@ -774,7 +924,7 @@ static int cpumgr_restore_prepare(struct cpumgr_entry *entries,
 					pod->uid))
 				return -ENOMEM;
 		}
-		pod->keep = true;
+		pod->mark = true;
 		c = cpumgr_pod_find(pod, e->container);
 		if (!c) {
 			c = cpumgr_container_alloc(e->container);
@@ -788,7 +938,7 @@ static int cpumgr_restore_prepare(struct cpumgr_entry *entries,
 				return -ENOMEM;
 			}
 		}
-		c->keep = true;
+		c->mark = true;
 		items[i].c = c;
 	}
 	return 0;
@@ -830,12 +980,12 @@ static void cpumgr_restore_commit(struct cpumgr_entry *entries,
 	unsigned int i;
 
 	list_for_each_entry_safe(pod, tmp, &tbl.pods, node) {
-		if (!pod->keep) {
+		if (!pod->mark) {
 			list_move_tail(&pod->node, gone);
 			continue;
 		}
 		list_for_each_entry_safe(c, ctmp, &pod->containers, node) {
-			if (!c->keep) {
+			if (!c->mark) {
 				list_del(&c->node);
 				cpumgr_container_put(c);
 			}
@@ -858,10 +1008,10 @@ static void cpumgr_restore_commit(struct cpumgr_entry *entries,
 	tbl.nr_pods = 0;
 	tbl.nr_containers = 0;
 	list_for_each_entry(pod, &tbl.pods, node) {
-		pod->keep = false;
+		pod->mark = false;
 		tbl.nr_pods++;
 		list_for_each_entry(c, &pod->containers, node) {
-			c->keep = false;
+			c->mark = false;
 			tbl.nr_containers++;
 		}
 		cpumgr_pod_update_cpus(pod);
@@ -874,6 +1024,7 @@ int cpumgr_table_restore(struct cpumgr_entry *entries, unsigned int nr,
 {
 	struct cpumgr_restore_item *items;
 	struct cpumgr_view *view = NULL;
+	struct cpumgr_view_size size;
 	struct cpumgr_pod *pod, *tmp;
 	const char **owner = NULL;
 	LIST_HEAD(fresh);
@@ -901,11 +1052,21 @@ int cpumgr_table_restore(struct cpumgr_entry *entries, unsigned int nr,
 		goto out_items;
 	err = -ENOMEM;
 	owner = kcalloc(nr_cpu_ids, sizeof(*owner), GFP_KERNEL);
-	view = cpumgr_view_alloc();
-	if (!owner || !view)
+	if (!owner)
 		goto out_items;
+	/* Room for the table as it will be: the entries and the root. */
+	size.pods = nr;
+	size.containers = nr;
+	size.ids = 0;
+	for (i = 0; i < nr; i++)
+		size.ids += items[i].cgroup.depth + items[i].pod_cgroup.depth;
 
 	cpumgr_write_lock();
+	err = -ENOMEM;
+	size.ids += tbl.root.depth;
+	view = cpumgr_view_alloc(&size);
+	if (!view)
+		goto out;
 	err = cpumgr_check_expect(expect, extack);
 	if (err)
 		goto out;
@@ -924,9 +1085,9 @@ int cpumgr_table_restore(struct cpumgr_entry *entries, unsigned int nr,
 		list_for_each_entry(pod, &tbl.pods, node) {
 			struct cpumgr_container *c;
 
-			pod->keep = false;
+			pod->mark = false;
 			list_for_each_entry(c, &pod->containers, node)
-				c->keep = false;
+				c->mark = false;
 		}
 		goto out;
 	}
@@ -958,7 +1119,9 @@ out_items:
 int cpumgr_table_reset(const struct cpumgr_expect *expect,
 		       struct netlink_ext_ack *extack, u64 *generation)
 {
-	struct cpumgr_view *view = cpumgr_view_alloc();
+	struct cpumgr_view_size none = {};
+	struct cpumgr_view *view = cpumgr_view_alloc(&none);
+	struct cpumgr_cgroup_ref root = {};
 	struct cpumgr_pod *pod, *tmp;
 	LIST_HEAD(gone);
 	int err;
@@ -975,6 +1138,9 @@ int cpumgr_table_reset(const struct cpumgr_expect *expect,
 	tbl.policy = CPUMGR_POLICY_NONE;
 	tbl.options = 0;
 	cpumask_clear(tbl.reserved);
+	tbl.enforce = cpumgr_param_enforce;
+	tbl.hotplug = cpumgr_param_hotplug;
+	swap(tbl.root, root);
 	cpumgr_commit(view);
 	view = NULL;
 	*generation = tbl.generation;
@@ -986,20 +1152,86 @@ int cpumgr_table_reset(const struct cpumgr_expect *expect,
 out:
 	cpumgr_write_unlock();
 	cpumgr_view_free(view);
+	cpumgr_cgroup_ref_free(&root);
 	return err;
+}
+
+/* CPU hotplug */
+
+int cpumgr_table_cpu_online(unsigned int cpu)
+{
+	struct cpumgr_view *view;
+
+	mutex_lock(&tbl.lock);
+	view = cpumgr_view_alloc_grown(0, 0, 0);
+	if (view) {
+		cpumgr_commit(view);
+		cpumgr_notify_cpu(CPUMGR_CMD_CPU_ONLINE_NTF, cpu,
+				  tbl.generation);
+	}
+	mutex_unlock(&tbl.lock);
+	return view ? 0 : -ENOMEM;
+}
+
+/*
+ * A CPU goes offline: in release mode, or in protect mode through a path
+ * the early refusal does not see, it leaves the assignments holding it,
+ * which are marked degraded for the controller to top them up.  The
+ * table never holds an offline CPU (but across a suspend).
+ */
+int cpumgr_table_cpu_offline(unsigned int cpu)
+{
+	struct cpumgr_container *c;
+	struct cpumgr_view *view;
+	struct cpumgr_pod *pod;
+
+	mutex_lock(&tbl.lock);
+	view = cpumgr_view_alloc_grown(0, 0, 0);
+	if (!view) {
+		mutex_unlock(&tbl.lock);
+		return -ENOMEM;
+	}
+	list_for_each_entry(pod, &tbl.pods, node) {
+		if (!cpumask_test_cpu(cpu, pod->cpus))
+			continue;
+		list_for_each_entry(c, &pod->containers, node) {
+			if (!cpumask_test_cpu(cpu, c->cpus))
+				continue;
+			cpumask_copy(tbl.scratch, c->cpus);
+			__cpumask_clear_cpu(cpu, tbl.scratch);
+			cpumgr_container_set(c, tbl.scratch,
+					     c->flags | CPUMGR_ASSIGNMENT_F_DEGRADED);
+			c->mark = true;
+		}
+		cpumgr_pod_update_cpus(pod);
+	}
+	cpumgr_commit(view);
+	list_for_each_entry(pod, &tbl.pods, node) {
+		list_for_each_entry(c, &pod->containers, node) {
+			if (c->mark)
+				cpumgr_notify_degraded(c, cpu, tbl.generation);
+			c->mark = false;
+		}
+	}
+	cpumgr_notify_cpu(CPUMGR_CMD_CPU_OFFLINE_NTF, cpu, tbl.generation);
+	mutex_unlock(&tbl.lock);
+	return 0;
 }
 
 int cpumgr_table_init(void)
 {
+	struct cpumgr_view_size none = {};
 	struct cpumgr_view *view;
 
 	mutex_init(&tbl.lock);
 	INIT_LIST_HEAD(&tbl.pods);
+	tbl.enforce = cpumgr_param_enforce;
+	tbl.hotplug = cpumgr_param_hotplug;
 	if (!zalloc_cpumask_var(&tbl.reserved, GFP_KERNEL) ||
 	    !zalloc_cpumask_var(&tbl.exclusive, GFP_KERNEL) ||
 	    !zalloc_cpumask_var(&tbl.scratch, GFP_KERNEL))
 		goto err;
-	view = cpumgr_view_alloc();
+	view = cpumgr_view_alloc(&none);
 	if (!view)
 		goto err;
 	mutex_lock(&tbl.lock);

@@ -28,6 +28,7 @@ static u32 cpumgr_llc_id(unsigned int cpu)
 /* Record an online CPU; the caller holds cpumgr_topo_lock. */
 static void cpumgr_topology_record(unsigned int cpu)
 {
+	lockdep_assert_held(&cpumgr_topo_lock);
 	struct cpumgr_cpu_topo *t = &cpumgr_topo[cpu];
 
 	t->seen = true;
@@ -38,6 +39,22 @@ static void cpumgr_topology_record(unsigned int cpu)
 	t->node = cpu_to_node(cpu);
 	t->llc = cpumgr_llc_id(cpu);
 	cpumask_copy(t->siblings, topology_sibling_cpumask(cpu));
+}
+
+/* A CPU came online (or is at load): read its topology again. */
+void cpumgr_topology_online(unsigned int cpu)
+{
+	mutex_lock(&cpumgr_topo_lock);
+	cpumgr_topology_record(cpu);
+	mutex_unlock(&cpumgr_topo_lock);
+}
+
+/* A CPU went offline: its last values stay. */
+void cpumgr_topology_offline(unsigned int cpu)
+{
+	mutex_lock(&cpumgr_topo_lock);
+	cpumgr_topo[cpu].online = false;
+	mutex_unlock(&cpumgr_topo_lock);
 }
 
 void cpumgr_topology_lock(void)
@@ -82,13 +99,7 @@ int cpumgr_topology_init(void)
 		}
 	}
 
-	/* Hold CPUs still so the snapshot is one consistent picture. */
-	cpus_read_lock();
-	mutex_lock(&cpumgr_topo_lock);
-	for_each_online_cpu(cpu)
-		cpumgr_topology_record(cpu);
-	mutex_unlock(&cpumgr_topo_lock);
-	cpus_read_unlock();
+	/* cpumgr_hotplug_init() records the online CPUs. */
 	return 0;
 }
 

@@ -24,9 +24,28 @@
  *               by the app containers); different pods never do.
  *   shared      derived: online CPUs minus every assignment (the reserved
  *               CPUs are part of it)
- *   generation  +1 on every change; a mutating request may carry the
- *               generation it was planned against (CPUMGR_A_GENERATION)
- *               and is refused with -ESTALE when the table moved on
+ *   generation  +1 on every change, CPUs going offline or online
+ *               included; a mutating request may carry the generation it
+ *               was planned against (CPUMGR_A_GENERATION) and is refused
+ *               with -ESTALE when the table moved on
+ *
+ * Enforcement (enum cpumgr_enforce): in the cgroups strictly below the
+ * managed root (CPUMGR_A_CGROUP_ROOT; by default every non-root cgroup),
+ * a CPU assigned to container K of pod P may appear only in K's bound
+ * cgroup and its descendants, its ancestors, and the ancestors-or-self of
+ * P's bound pod cgroup; with strict-cpu-reservation the reserved CPUs may
+ * not appear there at all.  Checked are writes of cpuset.cpus and
+ * cpuset.cpus.exclusive, cpuset.cpus.partition writes, writes that would
+ * make a populated cgroup inherit such CPUs, and tasks entering a cgroup
+ * (cgroup.procs, cgroup.threads, tasks, clone3 CLONE_INTO_CGROUP) whose
+ * effective CPUs hold them.  A violation is refused with -EBUSY
+ * (enforce) or let through (audit), counted and reported
+ * (CPUMGR_CMD_VIOLATION_NTF).
+ *
+ * CPU hotplug (enum cpumgr_hotplug): taking an assigned CPU offline is
+ * refused with -EBUSY (protect) or releases the CPU from its assignment,
+ * which is then marked degraded (release).  Suspend and hibernation are
+ * never refused and leave the table as it is.
  *
  * Reads (GET_*) are open to everyone.  Every other command needs
  * CAP_SYS_ADMIN in the initial user namespace (-EPERM otherwise).  A
@@ -114,13 +133,80 @@ enum cpumgr_option {
 #define CPUMGR_OPT_ALL	((1 << 6) - 1)
 
 /**
+ * enum cpumgr_enforce - what happens to a violation of exclusivity
+ * @CPUMGR_ENFORCE_OFF: nothing is checked
+ * @CPUMGR_ENFORCE_AUDIT: violations succeed, are counted and reported
+ * @CPUMGR_ENFORCE_ENFORCE: violations fail with -EBUSY, are counted and
+ *	reported
+ */
+enum cpumgr_enforce {
+	CPUMGR_ENFORCE_OFF,
+	CPUMGR_ENFORCE_AUDIT,
+	CPUMGR_ENFORCE_ENFORCE,
+
+	__CPUMGR_ENFORCE_MAX,
+	CPUMGR_ENFORCE_MAX = __CPUMGR_ENFORCE_MAX - 1
+};
+
+/**
+ * enum cpumgr_hotplug - what happens when an assigned CPU goes offline
+ * @CPUMGR_HOTPLUG_PROTECT: the offline is refused with -EBUSY before the
+ *	scheduler or cpusets react; tasks pinned there stay there
+ * @CPUMGR_HOTPLUG_RELEASE: the offline goes ahead; the CPU leaves its
+ *	assignment, which is marked degraded (CPUMGR_ASSIGNMENT_F_DEGRADED)
+ *	and reported (CPUMGR_CMD_DEGRADED_NTF) for the controller to top up
+ */
+enum cpumgr_hotplug {
+	CPUMGR_HOTPLUG_PROTECT,
+	CPUMGR_HOTPLUG_RELEASE,
+
+	__CPUMGR_HOTPLUG_MAX,
+	CPUMGR_HOTPLUG_MAX = __CPUMGR_HOTPLUG_MAX - 1
+};
+
+/**
+ * enum cpumgr_violation - what a violation was (CPUMGR_A_KIND)
+ * @CPUMGR_VIOLATION_WRITE: a cpuset.cpus or cpuset.cpus.exclusive write
+ *	naming CPUs the cgroup may not hold
+ * @CPUMGR_VIOLATION_INHERIT: a cpuset write that would make a populated
+ *	cgroup (the written one or a descendant) inherit such CPUs
+ * @CPUMGR_VIOLATION_PARTITION: a cpuset.cpus.partition write on a cgroup
+ *	holding such CPUs
+ * @CPUMGR_VIOLATION_ATTACH: a task moved into a cgroup whose effective CPUs
+ *	hold such CPUs
+ * @CPUMGR_VIOLATION_FORK: a task cloned into such a cgroup
+ *	(CLONE_INTO_CGROUP)
+ */
+enum cpumgr_violation {
+	CPUMGR_VIOLATION_WRITE,
+	CPUMGR_VIOLATION_INHERIT,
+	CPUMGR_VIOLATION_PARTITION,
+	CPUMGR_VIOLATION_ATTACH,
+	CPUMGR_VIOLATION_FORK,
+};
+
+/**
+ * enum cpumgr_verdict - what became of a violation (CPUMGR_A_VERDICT)
+ * @CPUMGR_VERDICT_AUDITED: it went ahead (audit mode)
+ * @CPUMGR_VERDICT_REFUSED: it failed with -EBUSY (enforce mode)
+ */
+enum cpumgr_verdict {
+	CPUMGR_VERDICT_AUDITED,
+	CPUMGR_VERDICT_REFUSED,
+};
+
+/**
  * enum cpumgr_assignment_flag - bits of CPUMGR_A_FLAGS
  * @CPUMGR_ASSIGNMENT_F_INIT: the container is an init container: later
  *	containers of the same pod may reuse its CPUs.  Set by the
  *	controller; informational for the kernel.
+ * @CPUMGR_ASSIGNMENT_F_DEGRADED: set by the kernel: a CPU of the
+ *	assignment went offline in release mode and left it.  The next
+ *	ASSIGN of the container clears it.
  */
 enum cpumgr_assignment_flag {
 	CPUMGR_ASSIGNMENT_F_INIT	= 1 << 0,
+	CPUMGR_ASSIGNMENT_F_DEGRADED	= 1 << 1,
 };
 
 /* The flags a request may set. */
@@ -133,12 +219,15 @@ enum cpumgr_assignment_flag {
  *	CPUMGR_A_CPU_* attributes (the topology attribute set)
  * @CPUMGR_CMD_GET_STATE: reply: CPUMGR_A_VERSION, GENERATION, POLICY,
  *	OPTIONS, RESERVED_CPUS, SHARED_CPUS, EXCLUSIVE_CPUS, ONLINE_CPUS,
- *	NR_PODS, NR_ASSIGNMENTS
+ *	NR_PODS, NR_ASSIGNMENTS, ENFORCE, HOTPLUG, CGROUP_ROOT (when set),
+ *	VIOLATIONS, OFFLINES_REFUSED, EVENTS_DROPPED
  * @CPUMGR_CMD_CONFIGURE: set what is present of CPUMGR_A_POLICY, OPTIONS,
- *	RESERVED_CPUS (reserved CPUs must be online).  Refused with
- *	-ENOTEMPTY when assignments exist and the policy, the options or the
- *	reserved CPUs would change; options need the static policy.
- *	Optional GENERATION.  Reply: GENERATION.
+ *	RESERVED_CPUS (reserved CPUs must be online), ENFORCE, HOTPLUG and
+ *	CGROUP_ROOT (a cgroup directory; "" for every non-root cgroup).
+ *	Refused with -ENOTEMPTY when assignments exist and the policy, the
+ *	options or the reserved CPUs would change; options need the static
+ *	policy.  The modes and the root may change at any time.  Optional
+ *	GENERATION.  Reply: GENERATION.
  * @CPUMGR_CMD_ASSIGN: give container CPUMGR_A_CONTAINER of pod
  *	CPUMGR_A_POD_UID the CPUs CPUMGR_A_CPUS (creating the pod and the
  *	container, or replacing the container's CPUs), with optional
@@ -167,7 +256,8 @@ enum cpumgr_assignment_flag {
  *	Policy, options and reserved CPUs stay as configured.  Optional
  *	GENERATION.  Reply: GENERATION.
  * @CPUMGR_CMD_RESET: release every assignment and return to the state
- *	after load (policy none, no options, no reserved CPUs).  Optional
+ *	after load (policy none, no options, no reserved CPUs, no cgroup
+ *	root, the modes of the module parameters).  Counters stay.  Optional
  *	GENERATION.  Reply: GENERATION.
  * @CPUMGR_CMD_ASSIGNED_NTF: notification: an ASSIGN (the assignment)
  * @CPUMGR_CMD_RELEASED_NTF: notification: a RELEASE: GENERATION, POD_UID,
@@ -180,6 +270,24 @@ enum cpumgr_assignment_flag {
  * @CPUMGR_CMD_RESTORED_NTF: notification: a RESTORE: GENERATION,
  *	NR_PODS, NR_ASSIGNMENTS
  * @CPUMGR_CMD_RESET_NTF: notification: a RESET: GENERATION
+ * @CPUMGR_CMD_VIOLATION_NTF: notification: a violation of exclusivity:
+ *	GENERATION, KIND, VERDICT, CGROUP_ID, CGROUP_PATH, PID and COMM of
+ *	the task that acted, FILE, CPUS (the CPUs the cgroup may not hold)
+ * @CPUMGR_CMD_OFFLINE_REFUSED_NTF: notification: taking CPUMGR_A_CPU
+ *	offline was refused (protect mode): GENERATION, CPU, PID, COMM
+ * @CPUMGR_CMD_CPU_OFFLINE_NTF: notification: CPUMGR_A_CPU went offline:
+ *	GENERATION, CPU
+ * @CPUMGR_CMD_CPU_ONLINE_NTF: notification: CPUMGR_A_CPU came online and
+ *	joined the shared pool; its topology was read again: GENERATION, CPU
+ * @CPUMGR_CMD_DEGRADED_NTF: notification, one per container: offline
+ *	CPUMGR_A_CPU left the container's assignment (release mode):
+ *	GENERATION, CPU, POD_UID, CONTAINER, CPUS (what it still holds)
+ *
+ * Notifications are sent from process context, in generation order; the
+ * ones raised where the kernel cannot sleep (violations, refused
+ * offlines) go through a queue.  A listener that missed events (its
+ * socket overflowed, or the queue did: CPUMGR_A_EVENTS_DROPPED) gets
+ * -ENOBUFS on its socket and should read the state again.
  */
 enum cpumgr_cmd {
 	CPUMGR_CMD_UNSPEC,
@@ -198,6 +306,11 @@ enum cpumgr_cmd {
 	CPUMGR_CMD_CONFIGURED_NTF,
 	CPUMGR_CMD_RESTORED_NTF,
 	CPUMGR_CMD_RESET_NTF,
+	CPUMGR_CMD_VIOLATION_NTF,
+	CPUMGR_CMD_OFFLINE_REFUSED_NTF,
+	CPUMGR_CMD_CPU_OFFLINE_NTF,
+	CPUMGR_CMD_CPU_ONLINE_NTF,
+	CPUMGR_CMD_DEGRADED_NTF,
 
 	__CPUMGR_CMD_MAX,
 	CPUMGR_CMD_MAX = __CPUMGR_CMD_MAX - 1
@@ -227,6 +340,21 @@ enum cpumgr_cmd {
  * @CPUMGR_A_POD_CGROUP_PATH: string: the pod's cgroup directory
  * @CPUMGR_A_POD_CGROUP_ID: u64: its cgroup id
  * @CPUMGR_A_ASSIGNMENT: nested, repeated: one assignment of a RESTORE
+ * @CPUMGR_A_ENFORCE: u32: enum cpumgr_enforce
+ * @CPUMGR_A_HOTPLUG: u32: enum cpumgr_hotplug
+ * @CPUMGR_A_CGROUP_ROOT: string: the managed cgroup root directory
+ * @CPUMGR_A_VIOLATIONS: u64: violations seen since load, refused or not
+ * @CPUMGR_A_OFFLINES_REFUSED: u64: CPU offlines refused since load
+ * @CPUMGR_A_EVENTS_DROPPED: u64: notifications lost since load because
+ *	their queue was full or memory ran out
+ * @CPUMGR_A_CPU: u32: a CPU number
+ * @CPUMGR_A_PID: u32: a process id, as the initial pid namespace sees it
+ * @CPUMGR_A_COMM: string: a task's command name
+ * @CPUMGR_A_FILE: string: the cgroup file or operation a violation went
+ *	through ("cpuset.cpus", "cpuset.cpus.exclusive",
+ *	"cpuset.cpus.partition", "cgroup.procs", "clone3")
+ * @CPUMGR_A_KIND: u32: enum cpumgr_violation
+ * @CPUMGR_A_VERDICT: u32: enum cpumgr_verdict
  */
 enum cpumgr_attr {
 	CPUMGR_A_UNSPEC,
@@ -250,6 +378,18 @@ enum cpumgr_attr {
 	CPUMGR_A_POD_CGROUP_PATH,
 	CPUMGR_A_POD_CGROUP_ID,
 	CPUMGR_A_ASSIGNMENT,
+	CPUMGR_A_ENFORCE,
+	CPUMGR_A_HOTPLUG,
+	CPUMGR_A_CGROUP_ROOT,
+	CPUMGR_A_VIOLATIONS,
+	CPUMGR_A_OFFLINES_REFUSED,
+	CPUMGR_A_EVENTS_DROPPED,
+	CPUMGR_A_CPU,
+	CPUMGR_A_PID,
+	CPUMGR_A_COMM,
+	CPUMGR_A_FILE,
+	CPUMGR_A_KIND,
+	CPUMGR_A_VERDICT,
 
 	__CPUMGR_A_MAX,
 	CPUMGR_A_MAX = __CPUMGR_A_MAX - 1

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Where exclusivity is enforced: kprobes at the entry of the kernel
+ * functions through which cpusets get CPUs, tasks enter cpusets, and CPUs
+ * go offline.  A refused call does not run at all: the handler sets the
+ * return value, points the instruction pointer at a bare return and
+ * tells kprobes it did so.  (A probe needs a post handler to be allowed
+ * to change the instruction pointer.)
+ *
+ * The handlers run with preemption off: they read the RCU view, use this
+ * CPU's scratch masks and queue their notifications.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cgroup.h>
+#include <linux/kernfs.h>
+#include <linux/kprobes.h>
+#include <linux/objtool.h>
+#include <linux/ptrace.h>
+#include <linux/sched/task.h>
+#include <asm/linkage.h>
+
+#include "cpumgr.h"
+
+/* Where refused calls return through, with the value the handler set. */
+asm(".pushsection .text, \"ax\"\n"
+	".type cpumgr_refused, @function\n"
+	"cpumgr_refused:\n"
+	ANNOTATE_NOENDBR
+	ASM_RET
+	".size cpumgr_refused, . - cpumgr_refused\n"
+	".popsection\n");
+
+enum {
+	CPUMGR_ARG,	/* scratch masks of the hooks */
+	CPUMGR_BAD,
+	CPUMGR_EFF,
+};
+
+static int cpumgr_refuse(struct pt_regs *regs)
+{
+	regs_set_return_value(regs, -EBUSY);
+	instruction_pointer_set(regs, (unsigned long)cpumgr_refused);
+	return 1;
+}
+
+/* A violation: count and report it; whether to refuse the call. */
+static bool cpumgr_violation(const struct cpumgr_view *view,
+			     enum cpumgr_violation kind, struct cgroup *cgrp,
+			     const char *file, const struct cpumask *bad)
+{
+	bool refuse = view->enforce == CPUMGR_ENFORCE_ENFORCE;
+
+	atomic64_inc(&cpumgr_counters.violations);
+	cpumgr_event_violation(view, kind, refuse, cgrp, file, bad);
+	return refuse;
+}
+
+/*
+ * cpuset_write_resmask(of, buf, nbytes, off): writes of cpuset.cpus,
+ * cpuset.cpus.exclusive (and cpuset.mems, not ours), v1 and v2.
+ */
+static int cpumgr_write_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct kernfs_open_file *of = (void *)regs_get_kernel_argument(regs, 0);
+	const char *buf = (const char *)regs_get_kernel_argument(regs, 1);
+	struct cgroup_subsys_state *css = of_css(of);
+	const char *name = of_cft(of)->name, *file;
+	enum cpumgr_violation kind = CPUMGR_VIOLATION_WRITE;
+	const struct cpumgr_view *view;
+	struct cpumask *arg, *bad, *eff;
+	struct cpumgr_scratch *s;
+	bool cpus;
+	int ret = 0;
+
+	cpus = !strcmp(name, "cpus");
+	if (!cpus && strcmp(name, "cpus.exclusive"))
+		return 0;
+	file = cpus ? "cpuset.cpus" : "cpuset.cpus.exclusive";
+
+	rcu_read_lock();
+	view = cpumgr_view_get();
+	if (!cpumgr_rules_active(view))
+		goto out;
+	s = cpumgr_scratch_get();
+	arg = cpumgr_scratch_mask(s, CPUMGR_ARG);
+	bad = cpumgr_scratch_mask(s, CPUMGR_BAD);
+	eff = cpumgr_scratch_mask(s, CPUMGR_EFF);
+	cpumask_clear(bad);
+	/* What the kernel will not parse, it will refuse itself. */
+	if (cpulist_parse(buf, arg))
+		goto out;
+
+	if (!cpumgr_rules_check(view, css->cgroup, arg, bad, s) && cpus &&
+	    cpumgr_cgroup_on_dfl(css->cgroup) && css->parent) {
+		/* What the cpuset, and what inherits from it, would get. */
+		const struct cpumask *above =
+			cpumgr_cpuset_effective(css->parent);
+
+		if (!cpumask_and(eff, arg, above))
+			cpumask_copy(eff, above);
+		if (cpumgr_rules_check_inherit(view, css, eff, bad, s))
+			kind = CPUMGR_VIOLATION_INHERIT;
+	}
+	if (!cpumask_empty(bad) &&
+	    cpumgr_violation(view, kind, css->cgroup, file, bad))
+		ret = cpumgr_refuse(regs);
+out:
+	rcu_read_unlock();
+	return ret;
+}
+
+/*
+ * sched_partition_write(of, buf, nbytes, off): cpuset.cpus.partition.
+ * A cgroup may not change how it holds CPUs it should not hold at all.
+ */
+static int cpumgr_partition_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct kernfs_open_file *of = (void *)regs_get_kernel_argument(regs, 0);
+	struct cgroup_subsys_state *css = of_css(of);
+	const struct cpumgr_view *view;
+	struct cpumask *eff, *bad;
+	struct cpumgr_scratch *s;
+	int ret = 0;
+
+	rcu_read_lock();
+	view = cpumgr_view_get();
+	if (!cpumgr_rules_active(view))
+		goto out;
+	s = cpumgr_scratch_get();
+	eff = cpumgr_scratch_mask(s, CPUMGR_EFF);
+	bad = cpumgr_scratch_mask(s, CPUMGR_BAD);
+	cpumask_clear(bad);
+	cpumask_or(eff, cpumgr_cpuset_allowed(css),
+		   cpumgr_cpuset_effective(css));
+	if (cpumgr_rules_check(view, css->cgroup, eff, bad, s) &&
+	    cpumgr_violation(view, CPUMGR_VIOLATION_PARTITION, css->cgroup,
+			     "cpuset.cpus.partition", bad))
+		ret = cpumgr_refuse(regs);
+out:
+	rcu_read_unlock();
+	return ret;
+}
+
+/* A task entering @dst would run on the effective CPUs of its cpuset. */
+static int cpumgr_check_entry(struct pt_regs *regs, struct cgroup *dst,
+			      struct cgroup_subsys_state *css,
+			      enum cpumgr_violation kind, const char *file)
+{
+	const struct cpumgr_view *view = cpumgr_view_get();
+	struct cpumgr_scratch *s;
+	struct cpumask *bad;
+
+	if (!cpumgr_rules_active(view))
+		return 0;
+	s = cpumgr_scratch_get();
+	bad = cpumgr_scratch_mask(s, CPUMGR_BAD);
+	cpumask_clear(bad);
+	if (cpumgr_rules_check(view, dst, cpumgr_cpuset_effective(css), bad,
+			       s) &&
+	    cpumgr_violation(view, kind, dst, file, bad))
+		return cpumgr_refuse(regs);
+	return 0;
+}
+
+/*
+ * cgroup_attach_task(dst_cgrp, leader, threadgroup): writes of
+ * cgroup.procs, cgroup.threads and v1 tasks, with cgroup_mutex held.
+ */
+static int cpumgr_attach_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct cgroup *dst = (void *)regs_get_kernel_argument(regs, 0);
+	struct cgroup_subsys_state *css;
+	int ret = 0;
+
+	rcu_read_lock();
+	css = cpumgr_cpuset_css(dst);
+	if (css)
+		ret = cpumgr_check_entry(regs, dst, css,
+					 CPUMGR_VIOLATION_ATTACH,
+					 "cgroup.procs");
+	rcu_read_unlock();
+	return ret;
+}
+
+/*
+ * cpuset_can_fork(task, cset): every fork; a child cloned into another
+ * cpuset than its parent's (clone3 CLONE_INTO_CGROUP) is checked.
+ */
+static int cpumgr_fork_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct css_set *cset = (void *)regs_get_kernel_argument(regs, 1);
+	struct cgroup_subsys_state *css;
+	int ret = 0;
+
+	rcu_read_lock();
+	css = cset->subsys[cpuset_cgrp_id];
+	if (css && css != task_css(current, cpuset_cgrp_id))
+		ret = cpumgr_check_entry(regs, cset->dfl_cgrp, css,
+					 CPUMGR_VIOLATION_FORK, "clone3");
+	rcu_read_unlock();
+	return ret;
+}
+
+/*
+ * cpu_down_maps_locked(cpu, target): every offline but suspend's, before
+ * the scheduler or cpusets see it coming.
+ */
+static int cpumgr_offline_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	unsigned int cpu = regs_get_kernel_argument(regs, 0);
+	const struct cpumgr_view *view;
+	int ret = 0;
+
+	rcu_read_lock();
+	view = cpumgr_view_get();
+	if (view->hotplug == CPUMGR_HOTPLUG_PROTECT && cpu < nr_cpu_ids &&
+	    cpumask_test_cpu(cpu, view->exclusive)) {
+		atomic64_inc(&cpumgr_counters.offlines_refused);
+		cpumgr_event_offline_refused(view, cpu);
+		ret = cpumgr_refuse(regs);
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+static void cpumgr_post(struct kprobe *kp, struct pt_regs *regs,
+			unsigned long flags)
+{
+}
+
+#define CPUMGR_PROBE(sym, handler) {					\
+	.symbol_name = sym, .pre_handler = handler,			\
+	.post_handler = cpumgr_post,					\
+}
+
+static struct kprobe cpumgr_probes[] = {
+	CPUMGR_PROBE("cpuset_write_resmask", cpumgr_write_pre),
+	CPUMGR_PROBE("sched_partition_write", cpumgr_partition_pre),
+	CPUMGR_PROBE("cgroup_attach_task", cpumgr_attach_pre),
+	CPUMGR_PROBE("cpuset_can_fork", cpumgr_fork_pre),
+	CPUMGR_PROBE("cpu_down_maps_locked", cpumgr_offline_pre),
+};
+
+static struct kprobe *cpumgr_probe_list[ARRAY_SIZE(cpumgr_probes)];
+
+int cpumgr_hooks_init(void)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(cpumgr_probes); i++) {
+		err = register_kprobe(&cpumgr_probes[i]);
+		if (err) {
+			pr_err("cannot probe %s (%d)%s\n",
+			       cpumgr_probes[i].symbol_name, err,
+			       err == -EBUSY ?
+			       ": a livepatch or another tool already redirects it" :
+			       "");
+			goto err;
+		}
+		cpumgr_probe_list[i] = &cpumgr_probes[i];
+	}
+	return 0;
+err:
+	if (i)
+		unregister_kprobes(cpumgr_probe_list, i);
+	/* Calls redirected so far must have left cpumgr_refused. */
+	synchronize_rcu_tasks();
+	return err;
+}
+
+void cpumgr_hooks_exit(void)
+{
+	unregister_kprobes(cpumgr_probe_list, ARRAY_SIZE(cpumgr_probe_list));
+	synchronize_rcu_tasks();
+}

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Which CPUs a cgroup may hold.  In the cgroups strictly below the
+ * managed root, a CPU assigned to container K of pod P may appear only
+ * in K's bound cgroup and its descendants, K's ancestors, and the
+ * ancestors-or-self of P's bound pod cgroup; with strict-cpu-reservation
+ * the reserved CPUs may not appear there at all.
+ *
+ * Cgroups are compared by id (the directory's inode number) within one
+ * hierarchy, against the view: the hooks that ask cannot sleep or take
+ * the table lock.  They use this CPU's scratch space, never the stack,
+ * for cpumasks.
+ */
+#include <linux/cgroup.h>
+#include <linux/percpu.h>
+
+#include "cpumgr.h"
+
+enum {
+	CPUMGR_SCRATCH_HOOK_MASKS = 3,	/* for the hooks: ARG, BAD, EFF */
+	CPUMGR_SCRATCH_OTHERS,		/* rules: what the pod allows */
+	CPUMGR_SCRATCH_INHERIT,		/* rules: what a descendant gets */
+	CPUMGR_SCRATCH_MASKS,
+};
+
+struct cpumgr_scratch {
+	cpumask_var_t masks[CPUMGR_SCRATCH_MASKS];
+	u64 chain[CPUMGR_CGROUP_DEPTH_MAX];
+	struct cgroup_subsys_state *csses[CPUMGR_CGROUP_DEPTH_MAX];
+};
+
+static DEFINE_PER_CPU(struct cpumgr_scratch, cpumgr_scratch);
+
+struct cpumgr_scratch *cpumgr_scratch_get(void)
+{
+	return this_cpu_ptr(&cpumgr_scratch);
+}
+
+struct cpumask *cpumgr_scratch_mask(struct cpumgr_scratch *s, unsigned int i)
+{
+	return s->masks[i];
+}
+
+static void cpumgr_scratch_free(void)
+{
+	unsigned int cpu, i;
+
+	for_each_possible_cpu(cpu) {
+		struct cpumgr_scratch *s = per_cpu_ptr(&cpumgr_scratch, cpu);
+
+		for (i = 0; i < CPUMGR_SCRATCH_MASKS; i++)
+			free_cpumask_var(s->masks[i]);
+	}
+}
+
+int cpumgr_rules_init(void)
+{
+	unsigned int cpu, i;
+
+	for_each_possible_cpu(cpu) {
+		struct cpumgr_scratch *s = per_cpu_ptr(&cpumgr_scratch, cpu);
+
+		for (i = 0; i < CPUMGR_SCRATCH_MASKS; i++) {
+			if (!zalloc_cpumask_var_node(&s->masks[i], GFP_KERNEL,
+						     cpu_to_node(cpu))) {
+				cpumgr_scratch_free();
+				return -ENOMEM;
+			}
+		}
+	}
+	return 0;
+}
+
+void cpumgr_rules_exit(void)
+{
+	cpumgr_scratch_free();
+}
+
+/* Whether anything is there to check: the hooks' fast way out. */
+bool cpumgr_rules_active(const struct cpumgr_view *view)
+{
+	if (view->enforce == CPUMGR_ENFORCE_OFF)
+		return false;
+	return !cpumask_empty(view->exclusive) ||
+	       ((view->options & CPUMGR_OPT_STRICT_CPU_RESERVATION) &&
+		!cpumask_empty(view->reserved));
+}
+
+static bool cpumgr_id_in(u64 id, const u64 *ids, unsigned int nr)
+{
+	while (nr--) {
+		if (ids[nr] == id)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The ids of @cgrp and its ancestors, @cgrp first.  Returns how many, or
+ * 0 when it is the root of its hierarchy.  *@whole is false when the
+ * chain was cut at CPUMGR_CGROUP_DEPTH_MAX.
+ */
+static unsigned int cpumgr_chain(struct cgroup *cgrp, u64 *chain, bool *whole)
+{
+	unsigned int nr = 0;
+
+	if (!cgroup_parent(cgrp))
+		return 0;
+	for (; cgrp && nr < CPUMGR_CGROUP_DEPTH_MAX; cgrp = cgroup_parent(cgrp))
+		chain[nr++] = cgroup_id(cgrp);
+	*whole = !cgrp;
+	return nr;
+}
+
+/* Strictly below the managed root of its hierarchy, if it has one. */
+static bool cpumgr_in_scope(const struct cpumgr_view *view, const u64 *chain,
+			    unsigned int nr, bool whole, bool v1)
+{
+	if (!view->root.id || view->root.v1 != v1 || !whole)
+		return true;
+	return cpumgr_id_in(view->root.id, chain + 1, nr - 1);
+}
+
+/* The checked cgroup (@chain) is @cg's or below it, or above it. */
+static bool cpumgr_related(const struct cpumgr_view_cg *cg, const u64 *chain,
+			   unsigned int nr, bool v1)
+{
+	if (!cg->id || cg->v1 != v1)
+		return false;
+	return cpumgr_id_in(cg->id, chain, nr) ||
+	       cpumgr_id_in(chain[0], cg->ancestors, cg->depth);
+}
+
+/* The checked cgroup is @cg's or above it. */
+static bool cpumgr_above(const struct cpumgr_view_cg *cg, u64 id, bool v1)
+{
+	if (!cg->id || cg->v1 != v1)
+		return false;
+	return cg->id == id || cpumgr_id_in(id, cg->ancestors, cg->depth);
+}
+
+/**
+ * cpumgr_rules_check - what of @cpus may @cgrp not hold
+ * @view: the table
+ * @cgrp: the cgroup
+ * @cpus: CPUs it would hold
+ * @bad: where the CPUs it may not hold are added
+ * @s: this CPU's scratch space
+ *
+ * The caller is in an RCU read-side section.  Return: whether any CPU
+ * was added to @bad.
+ */
+bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
+			const struct cpumask *cpus, struct cpumask *bad,
+			struct cpumgr_scratch *s)
+{
+	struct cpumask *others = s->masks[CPUMGR_SCRATCH_OTHERS];
+	bool v1 = !cpumgr_cgroup_on_dfl(cgrp);
+	bool whole = true, found = false;
+	unsigned int nr, i, k;
+
+	nr = cpumgr_chain(cgrp, s->chain, &whole);
+	if (!nr || !cpumgr_in_scope(view, s->chain, nr, whole, v1))
+		return false;
+
+	if ((view->options & CPUMGR_OPT_STRICT_CPU_RESERVATION) &&
+	    cpumask_and(others, cpus, view->reserved)) {
+		cpumask_or(bad, bad, others);
+		found = true;
+	}
+	if (!cpumask_intersects(cpus, view->exclusive))
+		return found;
+
+	for (i = 0; i < view->nr_pods; i++) {
+		const struct cpumgr_view_pod *pod = &view->pods[i];
+
+		if (!cpumask_intersects(cpus, pod->cpus) ||
+		    cpumgr_above(&pod->cg, s->chain[0], v1))
+			continue;
+		cpumask_and(others, cpus, pod->cpus);
+		for (k = pod->first; k < pod->first + pod->nr; k++) {
+			const struct cpumgr_view_container *c =
+				&view->containers[k];
+
+			if (cpumgr_related(&c->cg, s->chain, nr, v1))
+				cpumask_andnot(others, others, c->cpus);
+		}
+		if (!cpumask_empty(others)) {
+			cpumask_or(bad, bad, others);
+			found = true;
+		}
+	}
+	return found;
+}
+
+/**
+ * cpumgr_rules_check_inherit - what populated cpusets would inherit
+ * @view: the table
+ * @css: a cgroup2 cpuset about to get the effective CPUs @cpus
+ * @cpus: those CPUs
+ * @bad: where the CPUs some cpuset with tasks may not hold are added
+ * @s: this CPU's scratch space
+ *
+ * A cgroup2 cpuset's effective CPUs are its configured ones within its
+ * parent's, or all of its parent's when it has none (or none of those):
+ * new effective CPUs of @css flow down to its descendants that way.
+ * Every cpuset of the subtree, @css included, that tasks run under is
+ * checked against what it would then get.  (Partitions, which take CPUs
+ * out of that flow, are not modelled: the result errs towards refusing.)
+ * The caller is in an RCU read-side section.
+ */
+bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
+				struct cgroup_subsys_state *css,
+				const struct cpumask *cpus, struct cpumask *bad,
+				struct cpumgr_scratch *s)
+{
+	struct cpumask *eff = s->masks[CPUMGR_SCRATCH_INHERIT];
+	struct cgroup_subsys_state *pos, *a;
+	const struct cpumask *allowed;
+	bool found = false;
+	unsigned int nr;
+
+	css_for_each_descendant_pre(pos, css) {
+		if (!cpumgr_cpuset_has_tasks(pos))
+			continue;
+		nr = 0;
+		for (a = pos; a != css && nr < CPUMGR_CGROUP_DEPTH_MAX;
+		     a = a->parent)
+			s->csses[nr++] = a;
+		cpumask_copy(eff, cpus);
+		/* Unless too deep to follow, then it might get them all. */
+		if (a == css) {
+			while (nr--) {
+				allowed = cpumgr_cpuset_allowed(s->csses[nr]);
+				if (cpumask_intersects(allowed, eff))
+					cpumask_and(eff, eff, allowed);
+			}
+		}
+		found |= cpumgr_rules_check(view, pos->cgroup, eff, bad, s);
+	}
+	return found;
+}

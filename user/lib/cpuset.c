@@ -218,6 +218,13 @@ int cpuset_parse(struct cpuset *s, const char *str, struct cm_error *err)
 	return 0;
 }
 
+int cpuset_parse_kube(struct cpuset *s, const char *str, struct cm_error *err)
+{
+	if (str[strspn(str, "0123456789,-")])
+		return parse_fail(err, -EINVAL, str, "unexpected character");
+	return cpuset_parse(s, str, err);
+}
+
 size_t cpuset_format(const struct cpuset *s, char *buf, size_t len)
 {
 	size_t n = 0;

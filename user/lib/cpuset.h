@@ -59,6 +59,12 @@ int cpuset_next(const struct cpuset *s, int from);
  * message is recorded in err and -EINVAL or -ERANGE is returned.
  */
 int cpuset_parse(struct cpuset *s, const char *str, struct cm_error *err);
+/*
+ * Parse a CPU list the way k8s.io/utils/cpuset Parse() takes it (the
+ * kubelet's checkpoint and --reserved-cpus): only "N" and "A-B" groups,
+ * no stride, no trailing newline.
+ */
+int cpuset_parse_kube(struct cpuset *s, const char *str, struct cm_error *err);
 
 /*
  * Print s into buf (always NUL-terminated when len > 0); returns the

@@ -65,7 +65,7 @@ int json_only(const cJSON *obj, const char *const *allowed,
 	return 0;
 }
 
-static char *slurp(FILE *f, size_t *len)
+char *file_slurp(FILE *f, size_t *len)
 {
 	size_t cap = 65536, n = 0, r;
 	char *buf = malloc(cap + 1), *nb;
@@ -101,7 +101,7 @@ cJSON *json_load(const char *path, struct cm_error *err)
 		cm_errorf(err, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	buf = slurp(f, &len);
+	buf = file_slurp(f, &len);
 	if (ferror(f) || !buf)
 		cm_errorf(err, "%s: read error", is_stdin ? "stdin" : path);
 	else if (strlen(buf) != len)

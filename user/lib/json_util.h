@@ -4,6 +4,7 @@
 #define CPUMGR_JSON_UTIL_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include <cJSON.h>
 
@@ -20,6 +21,11 @@ int json_opt_uint(const cJSON *obj, const char *name, int max, int *out,
 /* Refuse members not in the NULL-terminated list. */
 int json_only(const cJSON *obj, const char *const *allowed,
 	      const char *where, struct cm_error *err);
+/*
+ * The rest of f in a malloc'd, NUL-terminated buffer (*len without the
+ * NUL); NULL on allocation failure.
+ */
+char *file_slurp(FILE *f, size_t *len);
 /* Read a whole file (or stdin for "-") and parse it. */
 cJSON *json_load(const char *path, struct cm_error *err);
 

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A growing byte buffer for building texts (JSON, hash input) piece by
+ * piece.  An allocation failure is sticky: later appends do nothing and
+ * sb_detach() returns NULL, so builders check once at the end.
+ */
+#ifndef CPUMGR_STRBUF_H
+#define CPUMGR_STRBUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct strbuf {
+	char *buf;		/* always NUL-terminated when not NULL */
+	size_t len, cap;
+	bool oom;
+};
+
+#define STRBUF_INIT { NULL, 0, 0, false }
+
+void sb_add(struct strbuf *sb, const void *data, size_t len);
+void sb_adds(struct strbuf *sb, const char *s);
+void sb_addc(struct strbuf *sb, char c);
+void sb_addf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The text (caller frees), or NULL after an allocation failure. */
+char *sb_detach(struct strbuf *sb, size_t *len);
+void sb_release(struct strbuf *sb);
+
+#endif

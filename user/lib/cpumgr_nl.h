@@ -92,6 +92,9 @@ enum {
 	CPUMGR_CFG_POLICY	= 1 << 0,
 	CPUMGR_CFG_OPTIONS	= 1 << 1,
 	CPUMGR_CFG_RESERVED	= 1 << 2,
+	CPUMGR_CFG_ENFORCE	= 1 << 3,
+	CPUMGR_CFG_HOTPLUG	= 1 << 4,
+	CPUMGR_CFG_CGROUP_ROOT	= 1 << 5,
 };
 
 struct cpumgr_config {
@@ -99,6 +102,9 @@ struct cpumgr_config {
 	uint32_t policy;
 	uint32_t options;
 	const char *reserved_cpus;
+	uint32_t enforce;	/* enum cpumgr_enforce */
+	uint32_t hotplug;	/* enum cpumgr_hotplug */
+	const char *cgroup_root;	/* "": every non-root cgroup */
 };
 
 /* One entry of RESTORE; NULL paths are left out (unbound). */
@@ -124,12 +130,25 @@ struct cpumgr_restore_entry {
  *   CONFIGURED  generation, state (as GET_STATE)
  *   RESTORED    generation, state.nr_pods, state.nr_assignments
  *   RESET       generation
+ *   VIOLATION   generation, kind, verdict, pid, comm, file,
+ *               assignment.cgroup_path and .cgroup_id (the cgroup),
+ *               assignment.cpus (the CPUs it may not hold)
+ *   OFFLINE_REFUSED  generation, cpu, pid, comm
+ *   CPU_OFFLINE, CPU_ONLINE  generation, cpu
+ *   DEGRADED    generation, cpu, assignment.pod_uid, .container, .cpus
+ *               (what the container still holds)
  */
 struct cpumgr_event {
 	int type;
 	uint64_t generation;
 	struct cpumgr_assignment assignment;
 	struct cpumgr_state state;
+	uint32_t kind;		/* enum cpumgr_violation */
+	uint32_t verdict;	/* enum cpumgr_verdict */
+	uint32_t cpu;
+	uint32_t pid;
+	char comm[16];
+	char file[32];
 };
 
 typedef int (*cpumgr_assignment_cb)(const struct cpumgr_assignment *a,
@@ -232,5 +251,8 @@ void cpumgr_event_free(struct cpumgr_event *ev);
 const char *cpumgr_policy_name(uint32_t policy);
 const char *cpumgr_option_name(uint32_t option_bit);
 const char *cpumgr_event_name(int type);
+/* "write", "inherit", ...; "audited", "refused" (as in the YNL spec). */
+const char *cpumgr_violation_name(uint32_t kind);
+const char *cpumgr_verdict_name(uint32_t verdict);
 
 #endif

@@ -89,9 +89,12 @@ int cpumgr_nl_configure(struct cpumgr_nl *nl, const struct cpumgr_config *cfg,
 {
 	const char *reserved = cfg->set & CPUMGR_CFG_RESERVED ?
 			       cfg->reserved_cpus : NULL;
+	const char *root = cfg->set & CPUMGR_CFG_CGROUP_ROOT ?
+			   cfg->cgroup_root : NULL;
 	struct nl_msg *msg;
 
-	msg = cmnl_new_request(nl, CPUMGR_CMD_CONFIGURE, 0, str_room(reserved) + 64);
+	msg = cmnl_new_request(nl, CPUMGR_CMD_CONFIGURE, 0,
+			       str_room(reserved) + str_room(root) + 64);
 	if (!msg)
 		return nl->error.err;
 	if (cmnl_put_expect(msg, expect) ||
@@ -99,7 +102,12 @@ int cpumgr_nl_configure(struct cpumgr_nl *nl, const struct cpumgr_config *cfg,
 	     nla_put_u32(msg, CPUMGR_A_POLICY, cfg->policy)) ||
 	    (cfg->set & CPUMGR_CFG_OPTIONS &&
 	     nla_put_u32(msg, CPUMGR_A_OPTIONS, cfg->options)) ||
-	    put_str(msg, CPUMGR_A_RESERVED_CPUS, reserved))
+	    put_str(msg, CPUMGR_A_RESERVED_CPUS, reserved) ||
+	    (cfg->set & CPUMGR_CFG_ENFORCE &&
+	     nla_put_u32(msg, CPUMGR_A_ENFORCE, cfg->enforce)) ||
+	    (cfg->set & CPUMGR_CFG_HOTPLUG &&
+	     nla_put_u32(msg, CPUMGR_A_HOTPLUG, cfg->hotplug)) ||
+	    put_str(msg, CPUMGR_A_CGROUP_ROOT, root))
 		return cmnl_fail_nomem(nl, msg);
 	return mutate(nl, msg, generation);
 }

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -76,6 +77,29 @@ static struct nlmsghdr *next_buffered(struct cpumgr_nl *nl)
 	return NULL;
 }
 
+/* A string attribute into a fixed buffer, cut to fit. */
+static void copy_str(struct nlattr *nla, char *dst, size_t size)
+{
+	if (nla)
+		snprintf(dst, size, "%.*s", nla_len(nla),
+			 (const char *)nla_data(nla));
+}
+
+/* What violations and CPU events carry besides the table's fields. */
+static void parse_event_info(struct nlattr **tb, struct cpumgr_event *ev)
+{
+	if (tb[CPUMGR_A_KIND])
+		ev->kind = nla_get_u32(tb[CPUMGR_A_KIND]);
+	if (tb[CPUMGR_A_VERDICT])
+		ev->verdict = nla_get_u32(tb[CPUMGR_A_VERDICT]);
+	if (tb[CPUMGR_A_CPU])
+		ev->cpu = nla_get_u32(tb[CPUMGR_A_CPU]);
+	if (tb[CPUMGR_A_PID])
+		ev->pid = nla_get_u32(tb[CPUMGR_A_PID]);
+	copy_str(tb[CPUMGR_A_COMM], ev->comm, sizeof(ev->comm));
+	copy_str(tb[CPUMGR_A_FILE], ev->file, sizeof(ev->file));
+}
+
 static int parse_event(struct cpumgr_nl *nl, struct nlmsghdr *nlh,
 		       struct cpumgr_event *ev)
 {
@@ -93,6 +117,7 @@ static int parse_event(struct cpumgr_nl *nl, struct nlmsghdr *nlh,
 		return cmnl_fail(nl, err, "malformed notification");
 	}
 	ev->generation = cmnl_get_generation(tb);
+	parse_event_info(tb, ev);
 	return 0;
 }
 

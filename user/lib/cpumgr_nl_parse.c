@@ -24,6 +24,10 @@ static struct nla_policy table_policy[CPUMGR_A_MAX + 1] = {
 	[CPUMGR_A_FLAGS]		= { .type = NLA_U32 },
 	[CPUMGR_A_CGROUP_ID]		= { .type = NLA_U64 },
 	[CPUMGR_A_POD_CGROUP_ID]	= { .type = NLA_U64 },
+	[CPUMGR_A_CPU]			= { .type = NLA_U32 },
+	[CPUMGR_A_PID]			= { .type = NLA_U32 },
+	[CPUMGR_A_KIND]			= { .type = NLA_U32 },
+	[CPUMGR_A_VERDICT]		= { .type = NLA_U32 },
 };
 
 static struct nla_policy cpu_policy[CPUMGR_A_CPU_MAX + 1] = {
@@ -236,6 +240,44 @@ const char *cpumgr_event_name(int type)
 		return "restored";
 	case CPUMGR_CMD_RESET_NTF:
 		return "reset";
+	case CPUMGR_CMD_VIOLATION_NTF:
+		return "violation";
+	case CPUMGR_CMD_OFFLINE_REFUSED_NTF:
+		return "offline-refused";
+	case CPUMGR_CMD_CPU_OFFLINE_NTF:
+		return "cpu-offline";
+	case CPUMGR_CMD_CPU_ONLINE_NTF:
+		return "cpu-online";
+	case CPUMGR_CMD_DEGRADED_NTF:
+		return "degraded";
+	}
+	return NULL;
+}
+
+const char *cpumgr_violation_name(uint32_t kind)
+{
+	switch (kind) {
+	case CPUMGR_VIOLATION_WRITE:
+		return "write";
+	case CPUMGR_VIOLATION_INHERIT:
+		return "inherit";
+	case CPUMGR_VIOLATION_PARTITION:
+		return "partition";
+	case CPUMGR_VIOLATION_ATTACH:
+		return "attach";
+	case CPUMGR_VIOLATION_FORK:
+		return "fork";
+	}
+	return NULL;
+}
+
+const char *cpumgr_verdict_name(uint32_t verdict)
+{
+	switch (verdict) {
+	case CPUMGR_VERDICT_AUDITED:
+		return "audited";
+	case CPUMGR_VERDICT_REFUSED:
+		return "refused";
 	}
 	return NULL;
 }

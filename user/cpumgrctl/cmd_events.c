@@ -11,6 +11,25 @@
 #include "cmd.h"
 #include "ctl_nl.h"
 
+/* "kind K verdict V cgroup PATH pid P comm C file F cpus L" */
+static void print_violation(const struct cpumgr_event *ev)
+{
+	const char *kind = cpumgr_violation_name(ev->kind);
+	const char *verdict = cpumgr_verdict_name(ev->verdict);
+
+	if (kind)
+		printf(" kind %s", kind);
+	else
+		printf(" kind %u", ev->kind);
+	if (verdict)
+		printf(" verdict %s", verdict);
+	else
+		printf(" verdict %u", ev->verdict);
+	printf(" cgroup %s pid %u comm %s file %s cpus %s",
+	       ev->assignment.cgroup_path ?: "(none)", ev->pid, ev->comm,
+	       ev->file, ctl_cpus(ev->assignment.cpus));
+}
+
 static void print_event(const struct cpumgr_event *ev)
 {
 	const char *name = cpumgr_event_name(ev->type);
@@ -37,6 +56,20 @@ static void print_event(const struct cpumgr_event *ev)
 	case CPUMGR_CMD_RESTORED_NTF:
 		printf(" pods %u assignments %u", st->nr_pods,
 		       st->nr_assignments);
+		break;
+	case CPUMGR_CMD_VIOLATION_NTF:
+		print_violation(ev);
+		break;
+	case CPUMGR_CMD_OFFLINE_REFUSED_NTF:
+		printf(" cpu %u pid %u comm %s", ev->cpu, ev->pid, ev->comm);
+		break;
+	case CPUMGR_CMD_CPU_OFFLINE_NTF:
+	case CPUMGR_CMD_CPU_ONLINE_NTF:
+		printf(" cpu %u", ev->cpu);
+		break;
+	case CPUMGR_CMD_DEGRADED_NTF:
+		printf(" cpu %u ", ev->cpu);
+		ctl_print_assignment(&ev->assignment);
 		break;
 	}
 	putchar('\n');

@@ -47,6 +47,18 @@ int json_opt_uint(const cJSON *obj, const char *name, int max, int *out,
 	return 0;
 }
 
+const char *json_number_text(const cJSON *n, char *buf, size_t len)
+{
+	if (n->valuestring)
+		return n->valuestring;
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, n->valuedouble);
+		if (strtod(buf, NULL) == n->valuedouble)
+			break;
+	}
+	return buf;
+}
+
 int json_only(const cJSON *obj, const char *const *allowed,
 	      const char *where, struct cm_error *err)
 {

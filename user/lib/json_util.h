@@ -18,6 +18,12 @@ int json_opt_string(const cJSON *obj, const char *name, const char **out,
 /* Member that must be a non-negative integer if present. */
 int json_opt_uint(const cJSON *obj, const char *name, int max, int *out,
 		  bool *present, const char *where, struct cm_error *err);
+/*
+ * A number's text: the literal the YAML reader keeps in valuestring, else
+ * the shortest decimal that reads back as the same double ("0.1", "2"):
+ * what Kubernetes sees where a quantity is written as a JSON number.
+ */
+const char *json_number_text(const cJSON *n, char *buf, size_t len);
 /* Refuse members not in the NULL-terminated list. */
 int json_only(const cJSON *obj, const char *const *allowed,
 	      const char *where, struct cm_error *err);

@@ -39,23 +39,30 @@ static int read_list(const cJSON *list, const char *where, bool *has,
 		return cm_errorf(err, "%s: must be an object", where);
 	cJSON_ArrayForEach(m, list) {
 		struct quantity tmp = { 0 };
+		const char *text;
+		char num[32];
 		int r = -1;
 
-		if (!cJSON_IsString(m))
+		/* Quantity.UnmarshalJSON takes a bare number too (cpu: 2) */
+		if (cJSON_IsNumber(m))
+			text = json_number_text(m, num, sizeof(num));
+		else if (cJSON_IsString(m))
+			text = m->valuestring;
+		else
 			return cm_errorf(err, "%s.%s: must be a string quantity",
 					 where, m->string);
 		for (int i = 0; i < RES_NR; i++)
 			if (!strcmp(m->string, res_name[i]))
 				r = i;
 		if ((r == RES_CPU ? quantity_parse_cpu :
-		     quantity_parse)(m->valuestring, &tmp, err)) {
+		     quantity_parse)(text, &tmp, err)) {
 			cm_error_prefix(err, "%s.%s: \"%s\"", where, m->string,
-					m->valuestring);
+					text);
 			return -EINVAL;
 		}
 		if (tmp.nano < 0)
 			return cm_errorf(err, "%s.%s: \"%s\": must be greater than or equal to 0",
-					 where, m->string, m->valuestring);
+					 where, m->string, text);
 		if (r >= 0) {
 			has[r] = true;
 			q[r] = tmp;

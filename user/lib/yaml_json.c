@@ -15,13 +15,17 @@
 #include "yaml_json.h"
 #include "yaml_scalar.h"
 
-/* a pod is a few hundred nodes: this only stops alias bombs */
-#define YAML_MAX_NODES	(1u << 20)
+/*
+ * Aliases may copy up to this many nodes more than the text itself
+ * holds: plenty for anchors in manifests, a stop for alias bombs.
+ */
+#define YAML_ALIAS_SLACK	100000u
 #define YAML_MAX_DEPTH	1000
 
 struct anchor {
 	char *name;
 	cJSON *node;		/* a copy: the tree's own node may be replaced */
+	size_t nodes;		/* in node, for the budget before copying */
 	bool scalar;
 	struct ys ys;		/* how the scalar resolved, for use as a key */
 	struct anchor *next;
@@ -30,7 +34,7 @@ struct anchor {
 struct yp {
 	yaml_parser_t parser;
 	struct anchor *anchors;
-	size_t nodes;
+	size_t nodes, alias_nodes;	/* written, and copied by aliases */
 	struct cm_error *err;
 };
 
@@ -100,10 +104,10 @@ static size_t count_nodes(const cJSON *n)
 	return c;
 }
 
-static int budget(struct yp *y, size_t n, yaml_mark_t m)
+static int alias_budget(struct yp *y, size_t n, yaml_mark_t m)
 {
-	y->nodes += n;
-	if (y->nodes > YAML_MAX_NODES)
+	y->alias_nodes += n;
+	if (y->alias_nodes > y->nodes + YAML_ALIAS_SLACK)
 		return fail_at(y, m, "document contains excessive aliasing");
 	return 0;
 }
@@ -126,6 +130,7 @@ static int add_anchor(struct yp *y, const yaml_char_t *name, const cJSON *node,
 		free(a);
 		return cm_errorf(y->err, "out of memory"), -ENOMEM;
 	}
+	a->nodes = count_nodes(a->node);
 	if (ys) {
 		a->scalar = true;
 		a->ys = *ys;
@@ -213,10 +218,10 @@ static cJSON *parse_scalar(struct yp *y, yaml_event_t *ev)
 
 	if (!resolve_event(y, ev, &s)) {
 		n = scalar_node(ev, &s);
+		y->nodes++;
 		if (!n)
 			cm_errorf(y->err, "out of memory");
-		else if (budget(y, 1, ev->start_mark) ||
-			 add_anchor(y, ev->data.scalar.anchor, n, &s)) {
+		else if (add_anchor(y, ev->data.scalar.anchor, n, &s)) {
 			cJSON_Delete(n);
 			n = NULL;
 		}
@@ -233,12 +238,9 @@ static cJSON *parse_alias(struct yp *y, yaml_event_t *ev)
 
 	if (!a)
 		fail_at(y, ev->start_mark, "unknown anchor '%s' referenced", name);
-	else if (!(n = cJSON_Duplicate(a->node, true)))
+	else if (!alias_budget(y, a->nodes, ev->start_mark) &&
+		 !(n = cJSON_Duplicate(a->node, true)))
 		cm_errorf(y->err, "out of memory");
-	else if (budget(y, count_nodes(n), ev->start_mark)) {
-		cJSON_Delete(n);
-		n = NULL;
-	}
 	yaml_event_delete(ev);
 	return n;
 }
@@ -248,8 +250,9 @@ static cJSON *parse_sequence(struct yp *y, yaml_event_t *ev, int depth)
 	cJSON *arr = cJSON_CreateArray();
 
 	/* the start event lives until the end: it holds the anchor's name */
-	if (!arr || budget(y, 1, ev->start_mark))
+	if (!arr)
 		goto fail;
+	y->nodes++;
 	for (;;) {
 		yaml_event_t e;
 		cJSON *item;
@@ -392,8 +395,7 @@ static cJSON *parse_mapping(struct yp *y, yaml_event_t *ev, int depth)
 		cm_errorf(y->err, "out of memory");
 		goto fail;
 	}
-	if (budget(y, 1, ev->start_mark))
-		goto fail;
+	y->nodes++;
 	for (;;) {
 		yaml_event_t ke, ve;
 		yaml_mark_t km;

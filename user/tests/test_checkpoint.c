@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -685,6 +687,53 @@ TEST(store_writer_killed_before_rename)
 	EXPECT_EQ(0, count_files(dir, ".cpu_manager_state.tmp."));
 	checkpoint_store_close(&st2);
 	cm_error_clear(&err);
+	state_free(&s);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* A real writer killed with SIGKILL between its write and its rename. */
+TEST(store_writer_sigkilled_before_rename)
+{
+	static const char *const e[] = { "pod", "c", "1", NULL };
+	struct cm_error err = { 0 };
+	struct checkpoint_store st;
+	struct checkpoint c;
+	struct cm_state s;
+	char *dir = temp_dir();
+	int status;
+	pid_t pid;
+
+	make_state(&s, "0,2-3", e);
+	ASSERT_EQ(0, checkpoint_store_open(&st, dir, NULL, false, &err));
+	ASSERT_EQ(0, checkpoint_store_lock(&st, 0, &err));
+	ASSERT_EQ(0, checkpoint_store_save(&st, "static", &s, 0, &err));
+	checkpoint_store_close(&st);
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		char *tmp;
+
+		if (checkpoint_store_open(&st, dir, NULL, false, &err) ||
+		    checkpoint_store_lock(&st, 1000, &err) ||
+		    checkpoint_store_stage(&st, "{", 1, &tmp, &err))
+			_exit(1);
+		raise(SIGKILL);
+		_exit(2);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSIGNALED(status));
+	EXPECT_EQ(1, count_files(dir, ".cpu_manager_state.tmp."));
+
+	/* the kernel dropped the dead writer's lock; its temp file goes */
+	ASSERT_EQ(0, checkpoint_store_open(&st, dir, NULL, false, &err));
+	ASSERT_EQ(0, checkpoint_store_lock(&st, 0, &err));
+	EXPECT_EQ(1u, st.stale_removed);
+	ASSERT_EQ(0, checkpoint_store_load(&st, NULL, &c, &err));
+	EXPECT_EQ(1u, c.state.nr);
+	checkpoint_free(&c);
+	checkpoint_store_close(&st);
 	state_free(&s);
 	remove_tree(dir);
 	free(dir);

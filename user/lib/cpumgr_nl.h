@@ -174,7 +174,11 @@ int cpumgr_nl_family_id(const struct cpumgr_nl *nl);
 int cpumgr_nl_get_state(struct cpumgr_nl *nl, struct cpumgr_state *st);
 int cpumgr_nl_configure(struct cpumgr_nl *nl, const struct cpumgr_config *cfg,
 			const uint64_t *expect, uint64_t *generation);
-/* out (may be NULL) receives the assignment as the kernel stored it. */
+/*
+ * out (may be NULL) receives the assignment as the kernel stored it; when
+ * the table changed again before the kernel built its reply, the reply is
+ * GENERATION alone and out holds the request as sent.
+ */
 int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
 		     const char *container, const char *cpus, uint32_t flags,
 		     const uint64_t *expect, uint64_t *generation,

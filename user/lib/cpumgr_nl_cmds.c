@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The commands of the cpumgr family, one function each. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,6 +130,28 @@ static int reply_assignment(struct nlmsghdr *nlh, void *arg)
 	return cmnl_parse_assignment(tb, a);
 }
 
+/*
+ * ASSIGN's reply: the assignment, or GENERATION alone when the table
+ * changed again before the kernel built the reply (it does not report
+ * an assignment that may have moved on); *a then keeps the request.
+ */
+static int reply_assign(struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[CPUMGR_A_MAX + 1];
+	struct cpumgr_assignment *a = arg;
+	int err;
+
+	err = cmnl_parse_table_attrs(nlh, tb);
+	if (err)
+		return err;
+	if (tb[CPUMGR_A_POD_UID])
+		return reply_assignment(nlh, arg);
+	if (!tb[CPUMGR_A_GENERATION])
+		return -EBADMSG;
+	a->generation = cmnl_get_generation(tb);
+	return 0;
+}
+
 int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
 		     const char *container, const char *cpus, uint32_t flags,
 		     const uint64_t *expect, uint64_t *generation,
@@ -148,7 +171,16 @@ int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
 	    put_str(msg, CPUMGR_A_CPUS, cpus) ||
 	    (flags && nla_put_u32(msg, CPUMGR_A_FLAGS, flags)))
 		return cmnl_fail_nomem(nl, msg);
-	err = cmnl_request(nl, msg, reply_assignment, &a);
+	/* What the reply may not say: the request (valid, since it
+	 * succeeded, so the names fit). */
+	snprintf(a.pod_uid, sizeof(a.pod_uid), "%s", pod_uid ? pod_uid : "");
+	snprintf(a.container, sizeof(a.container), "%s",
+		 container ? container : "");
+	a.flags = flags;
+	a.cpus = strdup(cpus ? cpus : "");
+	if (!a.cpus)
+		return cmnl_fail_nomem(nl, msg);
+	err = cmnl_request(nl, msg, reply_assign, &a);
 	if (err == 0)
 		err = cmnl_fail(nl, -EBADMSG, "ASSIGN gave no reply");
 	if (err > 0 && generation)

@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Unload and load the module 100 times with a few operations in between:
+# a fresh module has an empty table, rmmod refuses ("in use") while
+# assignments exist and works once they are released or RESET.  Leaves
+# the module loaded, as the runner wants it.
+
+. "$CPUMGR_TOP/selftests/sftest_lib.sh"
+
+LOOPS=100
+
+# A fresh table: policy none, no pods, nothing exclusive, every online
+# CPU shared, no pods/ directory.  Bash builtins only besides cpumgrctl:
+# every process started in a TCG guest costs a good part of a second.
+fresh_and_empty()
+{
+	local out line p= n= e= s= o= pods
+
+	out=$("$CTL" state) || return 1
+	while read -r line; do
+		case $line in
+		"policy "*) p=${line##* } ;;
+		"pods "*) n=${line##* } ;;
+		"exclusive cpus "*) e=${line##* } ;;
+		"shared cpus "*) s=${line##* } ;;
+		"online cpus "*) o=${line##* } ;;
+		esac
+	done <<<"$out"
+	pods=("$SYSFS"/pods/*)
+	if [ "$p" != none ] || [ "$n" != 0 ] || [ "$e" != "(none)" ] ||
+	   [ "$s" != "$o" ] || [ -e "${pods[0]}" ]; then
+		echo "$out" | diag
+		return 1
+	fi
+}
+
+# rmmod must fail with "in use" and leave the module and its table.
+rmmod_refused()
+{
+	local out
+
+	if out=$(rmmod cpumgr 2>&1); then
+		echo "rmmod succeeded with assignments" | diag
+		insmod "$CPUMGR_MODULE"
+		return 1
+	fi
+	echo "$out" | diag
+	grep -q "in use" <<<"$out" && [ -d /sys/module/cpumgr ] &&
+		"$CTL" dump | grep -q "^lu-pod app cpus 1"
+}
+
+loop()
+{
+	local i bad=0
+
+	for i in $(seq 1 $LOOPS); do
+		rmmod cpumgr || { echo "rmmod $i failed" | diag; return 1; }
+		insmod "$CPUMGR_MODULE" || { echo "insmod $i failed" | diag; return 1; }
+		fresh_and_empty || { echo "loop $i: not fresh" | diag; bad=1; }
+		# Now and then a table that pins the module (YNL is slow
+		# to start in the guest: not every time).
+		[ $((i % 25)) = 0 ] || continue
+		ynl_static && "$CTL" assign lu-pod app 1 >/dev/null &&
+			rmmod_refused || { echo "loop $i: in use" | diag; bad=1; }
+		if [ $((i % 50)) = 0 ]; then
+			"$CTL" release lu-pod >/dev/null || bad=1
+		else
+			ynl_reset || bad=1
+		fi
+	done
+	return $bad
+}
+
+ktap_plan 3
+check "a fresh module has an empty table" fresh_and_empty
+ynl_static && "$CTL" assign lu-pod app 1 >/dev/null
+check "rmmod refuses while assignments exist" rmmod_refused
+ynl_reset
+check "$LOOPS unloads and loads, rmmod refused while assigned" loop
+[ -d /sys/module/cpumgr ] || insmod "$CPUMGR_MODULE"
+ktap_exit

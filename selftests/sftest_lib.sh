@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by the shell selftests: KTAP results, and the two clients they
+# drive the module with, cpumgrctl and the kernel's own YNL CLI.
+
+CTL=$CPUMGR_OUT/user/cpumgrctl
+YNL_DIR=$CPUMGR_CACHE/src/6.12/tools/net/ynl
+SPEC=$CPUMGR_TOP/include/uapi/linux/cpumgr.yaml
+SCHEMA=$CPUMGR_CACHE/src/6.12/Documentation/netlink/genetlink-c.yaml
+SYSFS=/sys/kernel/cpumgr
+
+ktap_n=0
+ktap_failed=0
+
+ktap_plan()
+{
+	echo "TAP version 13"
+	echo "1..$1"
+}
+
+# ok|not-ok DESCRIPTION: one result.
+ktap_result()
+{
+	ktap_n=$((ktap_n + 1))
+	if [ "$1" = ok ]; then
+		echo "ok $ktap_n $2"
+	else
+		echo "not ok $ktap_n $2"
+		ktap_failed=1
+	fi
+}
+
+# CHECK DESCRIPTION COMMAND...: ok when the command succeeds.
+check()
+{
+	local what=$1
+	shift
+	if "$@"; then
+		ktap_result ok "$what"
+	else
+		ktap_result not-ok "$what"
+	fi
+}
+
+# Indented diagnostics.
+diag()
+{
+	sed 's/^/# /'
+}
+
+ktap_exit()
+{
+	exit $ktap_failed
+}
+
+# The kernel's YNL CLI on our spec, JSON output.  Validating the spec
+# against the schema costs seconds in a TCG guest: ynl_schema does it,
+# ynl does not (make lint checks the spec against the schema).
+ynl()
+{
+	/usr/bin/python3 "$YNL_DIR/cli.py" --spec "$SPEC" --no-schema \
+		--output-json "$@"
+}
+
+ynl_schema()
+{
+	/usr/bin/python3 "$YNL_DIR/cli.py" --spec "$SPEC" --schema "$SCHEMA" \
+		--output-json "$@"
+}
+
+# JSON-CHECK FILE: a Python expression over the JSON in FILE, bound to
+# `j`; true when it is.  The file is shown when it is not.
+json_true()
+{
+	python3 -c '
+import json, sys
+j = json.load(open(sys.argv[2]))
+sys.exit(0 if eval("(" + sys.argv[1] + ")") else 1)' "$1" "$2" || {
+		diag <"$2"
+		return 1
+	}
+}
+
+# Static policy through YNL (cpumgrctl has no configure command).
+ynl_static()
+{
+	ynl --do configure --json '{"policy": "static"}' >/dev/null
+}
+
+ynl_reset()
+{
+	ynl --do reset >/dev/null
+}

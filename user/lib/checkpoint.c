@@ -83,7 +83,8 @@ static int render(const char *policy, const struct cm_state *s,
 		sb_adds(js, ",\"entries\":{");
 	for (unsigned int i = 0; i < s->nr; i++) {
 		const struct cm_entry *e = &s->entries[i];
-		bool new_pod = !i || strcmp(e->pod_uid, s->entries[i - 1].pod_uid);
+		bool new_pod = !i ||
+			       strcmp(e->pod_uid, s->entries[i - 1].pod_uid);
 		char *cpus = cpuset_to_str(&e->cpus);
 
 		if (!cpus)

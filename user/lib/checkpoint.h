@@ -64,9 +64,11 @@ typedef int (*checkpoint_resolve_fn)(void *ctx, const char *container_id,
 				     char *pod_uid, char *container);
 
 struct checkpoint_opts {
-	checkpoint_resolve_fn resolve;	/* NULL: v1 entries cannot migrate */
+	/* NULL: v1 entries cannot migrate */
+	checkpoint_resolve_fn resolve;
 	void *ctx;
-	bool accept_unchecked;	/* take checksum 0 unverified, as the kubelet */
+	/* take a zero checksum unverified, as the kubelet does */
+	bool accept_unchecked;
 };
 
 /* The checksum the kubelet stores for this policy name and state. */
@@ -154,7 +156,8 @@ int checkpoint_store_commit(struct checkpoint_store *st, const char *tmp_name,
 			    struct cm_error *err);
 void checkpoint_store_abort(struct checkpoint_store *st, const char *tmp_name);
 
-#define CHECKPOINT_FORCE	0x1	/* overwrite a file that does not read */
+/* overwrite a file that does not read back */
+#define CHECKPOINT_FORCE	0x1
 
 /*
  * Write the checkpoint for this policy and state; needs the lock.  An

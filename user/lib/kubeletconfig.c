@@ -218,7 +218,8 @@ static int set_map_flag(struct kubelet_config *c, int which, const char *value,
 		for (char *e = eq; e > k && isspace((unsigned char)e[-1]); )
 			*--e = '\0';
 		v += strspn(v, " \t\n\r\v\f");
-		for (char *e = v + strlen(v); e > v && isspace((unsigned char)e[-1]); )
+		for (char *e = v + strlen(v);
+		     e > v && isspace((unsigned char)e[-1]); )
 			*--e = '\0';
 		if (kv_set(&tmp, k, v))
 			ret = (cm_errorf(err, "out of memory"), -ENOMEM);

@@ -54,7 +54,7 @@ struct kubelet_config {
 
 	/* derived by kubelet_config_finish() */
 	struct policy_config policy;	/* for cpu_policy_init() */
-	int64_t reserved_milli;		/* the cpu reservation, millicores */
+	int64_t reserved_milli;		/* cpu reservation, millicores */
 };
 
 /* Defaults: none policies, no reservation, 10s; -ENOMEM. */

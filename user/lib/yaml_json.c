@@ -24,10 +24,11 @@
 
 struct anchor {
 	char *name;
-	cJSON *node;		/* a copy: the tree's own node may be replaced */
-	size_t nodes;		/* in node, for the budget before copying */
+	/* a copy: the tree's own node may be replaced */
+	cJSON *node;
+	size_t nodes;		/* in node: the budget is checked first */
 	bool scalar;
-	struct ys ys;		/* how the scalar resolved, for use as a key */
+	struct ys ys;		/* the scalar's type, for use as a key */
 	struct anchor *next;
 };
 

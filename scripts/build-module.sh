@@ -16,6 +16,13 @@ dest=$CPUMGR_OUT/kmod/$name
 
 [ -e "$kdir/Makefile" ] ||
 	die "no kernel build tree at $kdir (scripts/setup.sh sets up 6.1 and 6.12, scripts/build-debug-kernel.sh debug)"
+# A different kernel tree (a rebuilt debug kernel) means a clean build.
+kdir=$(readlink -f "$kdir")
+if [ "$(cat "$dest/kdir" 2>/dev/null)" != "$kdir" ]; then
+	rm -rf "$dest"
+	mkdir -p "$dest"
+	echo "$kdir" >"$dest/kdir"
+fi
 mkdir -p "$dest/kmod" "$dest/include/uapi/linux"
 cp -p "$CPUMGR_TOP"/kmod/Kbuild "$CPUMGR_TOP"/kmod/Makefile \
 	"$CPUMGR_TOP"/kmod/*.[ch] "$dest/kmod/"

@@ -24,6 +24,14 @@ static void print_human(const struct cpumgr_state *st)
 	printf("exclusive cpus  %s\n", ctl_cpus(st->exclusive_cpus));
 	printf("pods            %u\n", st->nr_pods);
 	printf("assignments     %u\n", st->nr_assignments);
+	printf("enforce         %s\n", cpumgr_enforce_name(st->enforce) ?: "?");
+	printf("hotplug         %s\n", cpumgr_hotplug_name(st->hotplug) ?: "?");
+	printf("cgroup root     %s\n", st->cgroup_root && st->cgroup_root[0] ?
+	       st->cgroup_root : "(every non-root cgroup)");
+	printf("violations      %llu\n", (unsigned long long)st->violations);
+	printf("offlines refused %llu\n",
+	       (unsigned long long)st->offlines_refused);
+	printf("events dropped  %llu\n", (unsigned long long)st->events_dropped);
 }
 
 static int print_json(const struct cpumgr_state *st)
@@ -49,6 +57,16 @@ static int print_json(const struct cpumgr_state *st)
 	cJSON_AddStringToObject(root, "exclusive_cpus", st->exclusive_cpus ?: "");
 	cJSON_AddNumberToObject(root, "nr_pods", st->nr_pods);
 	cJSON_AddNumberToObject(root, "nr_assignments", st->nr_assignments);
+	cJSON_AddStringToObject(root, "enforce",
+				cpumgr_enforce_name(st->enforce) ?: "");
+	cJSON_AddStringToObject(root, "hotplug",
+				cpumgr_hotplug_name(st->hotplug) ?: "");
+	cJSON_AddStringToObject(root, "cgroup_root", st->cgroup_root ?: "");
+	cJSON_AddNumberToObject(root, "violations", (double)st->violations);
+	cJSON_AddNumberToObject(root, "offlines_refused",
+				(double)st->offlines_refused);
+	cJSON_AddNumberToObject(root, "events_dropped",
+				(double)st->events_dropped);
 	return ctl_print_json(root);
 }
 

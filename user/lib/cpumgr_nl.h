@@ -54,6 +54,12 @@ struct cpumgr_state {
 	char *online_cpus;
 	uint32_t nr_pods;
 	uint32_t nr_assignments;
+	uint32_t enforce;	/* enum cpumgr_enforce */
+	uint32_t hotplug;	/* enum cpumgr_hotplug */
+	char *cgroup_root;	/* NULL: every non-root cgroup is managed */
+	uint64_t violations;
+	uint64_t offlines_refused;
+	uint64_t events_dropped;
 };
 
 /*
@@ -255,6 +261,9 @@ void cpumgr_event_free(struct cpumgr_event *ev);
 const char *cpumgr_policy_name(uint32_t policy);
 const char *cpumgr_option_name(uint32_t option_bit);
 const char *cpumgr_event_name(int type);
+/* "off", "audit", "enforce"; "protect", "release" (as in the YNL spec). */
+const char *cpumgr_enforce_name(uint32_t enforce);
+const char *cpumgr_hotplug_name(uint32_t hotplug);
 /* "write", "inherit", ...; "audited", "refused" (as in the YNL spec). */
 const char *cpumgr_violation_name(uint32_t kind);
 const char *cpumgr_verdict_name(uint32_t verdict);

@@ -24,6 +24,11 @@ static struct nla_policy table_policy[CPUMGR_A_MAX + 1] = {
 	[CPUMGR_A_FLAGS]		= { .type = NLA_U32 },
 	[CPUMGR_A_CGROUP_ID]		= { .type = NLA_U64 },
 	[CPUMGR_A_POD_CGROUP_ID]	= { .type = NLA_U64 },
+	[CPUMGR_A_ENFORCE]		= { .type = NLA_U32 },
+	[CPUMGR_A_HOTPLUG]		= { .type = NLA_U32 },
+	[CPUMGR_A_VIOLATIONS]		= { .type = NLA_U64 },
+	[CPUMGR_A_OFFLINES_REFUSED]	= { .type = NLA_U64 },
+	[CPUMGR_A_EVENTS_DROPPED]	= { .type = NLA_U64 },
 	[CPUMGR_A_CPU]			= { .type = NLA_U32 },
 	[CPUMGR_A_PID]			= { .type = NLA_U32 },
 	[CPUMGR_A_KIND]			= { .type = NLA_U32 },
@@ -96,7 +101,13 @@ int cmnl_parse_state(struct nlattr **tb, struct cpumgr_state *st)
 	st->options = get_u32(tb[CPUMGR_A_OPTIONS]);
 	st->nr_pods = get_u32(tb[CPUMGR_A_NR_PODS]);
 	st->nr_assignments = get_u32(tb[CPUMGR_A_NR_ASSIGNMENTS]);
+	st->enforce = get_u32(tb[CPUMGR_A_ENFORCE]);
+	st->hotplug = get_u32(tb[CPUMGR_A_HOTPLUG]);
+	st->violations = get_u64(tb[CPUMGR_A_VIOLATIONS]);
+	st->offlines_refused = get_u64(tb[CPUMGR_A_OFFLINES_REFUSED]);
+	st->events_dropped = get_u64(tb[CPUMGR_A_EVENTS_DROPPED]);
 	err = get_str(tb[CPUMGR_A_VERSION], &st->version);
+	err = err ?: get_str(tb[CPUMGR_A_CGROUP_ROOT], &st->cgroup_root);
 	err = err ?: get_str(tb[CPUMGR_A_RESERVED_CPUS], &st->reserved_cpus);
 	err = err ?: get_str(tb[CPUMGR_A_SHARED_CPUS], &st->shared_cpus);
 	err = err ?: get_str(tb[CPUMGR_A_EXCLUSIVE_CPUS], &st->exclusive_cpus);
@@ -156,6 +167,7 @@ void cpumgr_state_free(struct cpumgr_state *st)
 	free(st->shared_cpus);
 	free(st->exclusive_cpus);
 	free(st->online_cpus);
+	free(st->cgroup_root);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -278,6 +290,30 @@ const char *cpumgr_verdict_name(uint32_t verdict)
 		return "audited";
 	case CPUMGR_VERDICT_REFUSED:
 		return "refused";
+	}
+	return NULL;
+}
+
+const char *cpumgr_enforce_name(uint32_t enforce)
+{
+	switch (enforce) {
+	case CPUMGR_ENFORCE_OFF:
+		return "off";
+	case CPUMGR_ENFORCE_AUDIT:
+		return "audit";
+	case CPUMGR_ENFORCE_ENFORCE:
+		return "enforce";
+	}
+	return NULL;
+}
+
+const char *cpumgr_hotplug_name(uint32_t hotplug)
+{
+	switch (hotplug) {
+	case CPUMGR_HOTPLUG_PROTECT:
+		return "protect";
+	case CPUMGR_HOTPLUG_RELEASE:
+		return "release";
 	}
 	return NULL;
 }

@@ -21,7 +21,9 @@ sys.exit(0 if s["policy"] == sysfs("policy") == "static" and
 	  s["generation"] == int(sysfs("generation")) and
 	  s["options"] == [] and s["version"] == sysfs("version") and
 	  s["shared_cpus"] == sysfs("shared_cpus") and
-	  s["exclusive_cpus"] == "" and s["nr_pods"] == 0 else 1)' \
+	  s["exclusive_cpus"] == "" and s["nr_pods"] == 0 and
+	  s["enforce"] == sysfs("enforce") and
+	  s["hotplug"] == sysfs("hotplug") else 1)' \
 		"$OUT/state" || { diag <"$OUT/state"; return 1; }
 }
 
@@ -132,14 +134,14 @@ not_loaded()
 }
 
 ktap_plan 7
-ynl_static
+ctl_static
 check "state --json" state_json
 check "state" state_human
 check "assign and dump, --init, --generation, --json" assign_and_dump
 check "errors: one line with strerror and extack, exit 1" errors
 check "usage errors exit 2" usage
 check "events prints one line per change" events
-ynl_reset
+ctl_reset
 rmmod cpumgr
 check "a clear error when the module is not loaded" not_loaded
 insmod "$CPUMGR_MODULE"

@@ -58,15 +58,14 @@ loop()
 		rmmod cpumgr || { echo "rmmod $i failed" | diag; return 1; }
 		insmod "$CPUMGR_MODULE" || { echo "insmod $i failed" | diag; return 1; }
 		fresh_and_empty || { echo "loop $i: not fresh" | diag; bad=1; }
-		# Now and then a table that pins the module (YNL is slow
-		# to start in the guest: not every time).
-		[ $((i % 25)) = 0 ] || continue
-		ynl_static && "$CTL" assign lu-pod app 1 >/dev/null &&
+		# Every tenth time, a table that pins the module.
+		[ $((i % 10)) = 0 ] || continue
+		ctl_static && "$CTL" assign lu-pod app 1 >/dev/null &&
 			rmmod_refused || { echo "loop $i: in use" | diag; bad=1; }
-		if [ $((i % 50)) = 0 ]; then
+		if [ $((i % 20)) = 0 ]; then
 			"$CTL" release lu-pod >/dev/null || bad=1
 		else
-			ynl_reset || bad=1
+			ctl_reset || bad=1
 		fi
 	done
 	return $bad
@@ -74,9 +73,9 @@ loop()
 
 ktap_plan 3
 check "a fresh module has an empty table" fresh_and_empty
-ynl_static && "$CTL" assign lu-pod app 1 >/dev/null
+ctl_static && "$CTL" assign lu-pod app 1 >/dev/null
 check "rmmod refuses while assignments exist" rmmod_refused
-ynl_reset
+ctl_reset
 check "$LOOPS unloads and loads, rmmod refused while assigned" loop
 [ -d /sys/module/cpumgr ] || insmod "$CPUMGR_MODULE"
 ktap_exit

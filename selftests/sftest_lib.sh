@@ -80,13 +80,13 @@ sys.exit(0 if eval("(" + sys.argv[1] + ")") else 1)' "$1" "$2" || {
 	}
 }
 
-# Static policy through YNL (cpumgrctl has no configure command).
-ynl_static()
+# The static policy, and back to the state after load.
+ctl_static()
 {
-	ynl --do configure --json '{"policy": "static"}' >/dev/null
+	"$CTL" configure --policy static >/dev/null
 }
 
-ynl_reset()
+ctl_reset()
 {
-	ynl --do reset >/dev/null
+	"$CTL" reset >/dev/null
 }

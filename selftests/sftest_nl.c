@@ -139,7 +139,9 @@ char *sft_sysfs_text(void)
 {
 	static const char *const files[] = {
 		"version", "policy", "options", "generation", "reserved_cpus",
-		"shared_cpus", "exclusive_cpus",
+		"shared_cpus", "exclusive_cpus", "enforce", "hotplug",
+		"cgroup_root", "violations", "offlines_refused",
+		"events_dropped",
 	};
 	struct text t = { NULL, 0, 0 };
 	char path[256], **pods;

@@ -74,6 +74,21 @@ static void check_node_files(struct __test_metadata *_metadata,
 	f = sft_read_file(SFT_SYSFS "/exclusive_cpus");
 	EXPECT_STREQ(st.exclusive_cpus, f);
 	free(f);
+	f = sft_read_file(SFT_SYSFS "/enforce");
+	EXPECT_STREQ(cpumgr_enforce_name(st.enforce), f);
+	free(f);
+	f = sft_read_file(SFT_SYSFS "/hotplug");
+	EXPECT_STREQ(cpumgr_hotplug_name(st.hotplug), f);
+	free(f);
+	f = sft_read_file(SFT_SYSFS "/cgroup_root");
+	EXPECT_STREQ(st.cgroup_root ? st.cgroup_root : "", f);
+	free(f);
+	ASSERT_TRUE(sft_read_long(&gen, SFT_SYSFS "/violations"));
+	EXPECT_EQ((long)st.violations, gen);
+	ASSERT_TRUE(sft_read_long(&gen, SFT_SYSFS "/offlines_refused"));
+	EXPECT_EQ((long)st.offlines_refused, gen);
+	ASSERT_TRUE(sft_read_long(&gen, SFT_SYSFS "/events_dropped"));
+	EXPECT_EQ((long)st.events_dropped, gen);
 	cpumgr_state_free(&st);
 }
 
@@ -95,9 +110,19 @@ TEST_F(view, node_files_follow_the_table)
 			   CPUMGR_OPT_STRICT_CPU_RESERVATION,
 		.reserved_cpus = self->c[0],
 	};
+	struct cpumgr_config modes = {
+		.set = CPUMGR_CFG_ENFORCE | CPUMGR_CFG_HOTPLUG |
+		       CPUMGR_CFG_CGROUP_ROOT,
+		.enforce = CPUMGR_ENFORCE_AUDIT,
+		.hotplug = CPUMGR_HOTPLUG_RELEASE,
+		.cgroup_root = "/sys/fs/cgroup",
+	};
 
 	check_node_files(_metadata, self->nl);
 	ASSERT_EQ(0, cpumgr_nl_configure(self->nl, &cfg, NULL, NULL));
+	check_node_files(_metadata, self->nl);
+	ASSERT_EQ(0, cpumgr_nl_configure(self->nl, &modes, NULL, NULL))
+		TH_LOG("%s", cpumgr_nl_errmsg(self->nl));
 	check_node_files(_metadata, self->nl);
 	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "p", "a", self->c[1], 0, NULL,
 				      NULL, NULL));
@@ -173,7 +198,9 @@ TEST_F(view, files_are_read_only)
 {
 	static const char *const files[] = {
 		"version", "policy", "options", "generation", "reserved_cpus",
-		"shared_cpus", "exclusive_cpus", "topology",
+		"shared_cpus", "exclusive_cpus", "topology", "enforce",
+		"hotplug", "cgroup_root", "violations", "offlines_refused",
+		"events_dropped",
 		"pods/p/a/cpus", "pods/p/a/cgroup", "pods/p/a/flags",
 		"pods/p/pod_cgroup",
 	};

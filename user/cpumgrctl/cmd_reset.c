@@ -1,44 +1,107 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cpumgrctl reset: release every assignment and return the kernel table
- * to its state after load (the counters stay).
+ * to its state after load (the counters stay).  With a state directory
+ * (one init made), pods admitted there are not dropped silently: reset
+ * lists them and refuses unless --force, which also clears the pod files
+ * and the checkpoint's entries (the configuration stays).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 
 #include "cmd.h"
 #include "ctl_nl.h"
+#include "ctl_node.h"
+
+/* The node's state directory, when there is one to keep in line. */
+static int reset_node(const char *dir, bool force, const uint64_t *expect,
+		      uint64_t *gen, bool *done)
+{
+	struct cm_error err = { 0 };
+	struct node n;
+
+	*done = false;
+	if (node_open(&n, ctl_state_dir(dir), NODE_NO_SYNC, &err)) {
+		/* no state directory: the kernel alone, as before */
+		cm_error_clear(&err);
+		if (dir) {
+			ctl_err("reset: cannot open the state directory %s", dir);
+			return CPUMGRCTL_EXIT_FAIL;
+		}
+		return CPUMGRCTL_EXIT_OK;
+	}
+	*done = true;
+	if (n.has_config && !force && (n.nr_pods || n.nr_as)) {
+		for (unsigned int i = 0; i < n.nr_pods; i++)
+			fprintf(stderr, "admitted: %s (%s)\n",
+				n.pods[i].pod.uid, n.pods[i].pod.name ?: "");
+		for (size_t i = 0; i < n.nr_as; i++)
+			if (!node_find_pod(&n, n.as[i].pod_uid))
+				fprintf(stderr, "assigned: %s/%s\n",
+					n.as[i].pod_uid, n.as[i].container);
+		ctl_err("reset: pods hold CPUs on this node (listed above): remove them, or reset --force");
+		node_close(&n);
+		return CPUMGRCTL_EXIT_FAIL;
+	}
+	if (cpumgr_nl_reset(n.nl, expect, gen)) {
+		node_nl_error(&n, "reset", &err);
+		return ctl_node_fail(&n, &err, NULL);
+	}
+	while (n.nr_pods)
+		if (node_delete_pod(&n, n.pods[0].pod.uid, &err))
+			return ctl_node_fail(&n, &err, "reset");
+	if (n.has_config &&
+	    (node_refresh(&n, &err) || node_save_checkpoint(&n, NODE_FORCE, &err)))
+		return ctl_node_fail(&n, &err, "reset");
+	node_close(&n);
+	return CPUMGRCTL_EXIT_OK;
+}
 
 static int cmd_reset(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "generation", required_argument, NULL, 'g' },
+		{ "force", no_argument, NULL, 'f' },
+		CTL_STATE_DIR_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *dir = NULL;
 	uint64_t expect, gen;
 	struct cpumgr_nl *nl;
-	bool check = false;
-	int opt;
+	bool check = false, force = false, done;
+	int opt, ret;
 
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (opt != 'g')
+		if (opt == 'f') {
+			force = true;
+		} else if (opt == CTL_OPT_STATE_DIR) {
+			dir = optarg;
+		} else if (opt == 'g') {
+			if (!ctl_parse_u64("--generation", optarg, &expect))
+				return CPUMGRCTL_EXIT_USAGE;
+			check = true;
+		} else {
 			return ctl_usage(argv[0]);
-		if (!ctl_parse_u64("--generation", optarg, &expect))
-			return CPUMGRCTL_EXIT_USAGE;
-		check = true;
+		}
 	}
 	if (optind != argc)
 		return ctl_usage(argv[0]);
-	nl = ctl_nl_open();
-	if (!nl)
-		return CPUMGRCTL_EXIT_FAIL;
-	if (cpumgr_nl_reset(nl, check ? &expect : NULL, &gen))
-		return ctl_nl_fail(nl, "reset");
-	cpumgr_nl_close(nl);
+	ret = reset_node(dir, force, check ? &expect : NULL, &gen, &done);
+	if (ret)
+		return ret;
+	if (!done) {
+		nl = ctl_nl_open();
+		if (!nl)
+			return CPUMGRCTL_EXIT_FAIL;
+		if (cpumgr_nl_reset(nl, check ? &expect : NULL, &gen))
+			return ctl_nl_fail(nl, "reset");
+		cpumgr_nl_close(nl);
+	}
 	printf("generation %llu\n", (unsigned long long)gen);
 	return CPUMGRCTL_EXIT_OK;
 }
 
-CPUMGRCTL_COMMAND(reset, "reset", "[--generation N]",
-		  "release every assignment, back to the state after load (counters stay)",
+CPUMGRCTL_COMMAND(reset, "reset", "[--force] [--generation N] [--state-dir DIR]",
+		  "release every assignment, back to the state after load (counters stay); --force also drops admitted pods",
 		  cmd_reset);

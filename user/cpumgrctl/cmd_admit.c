@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cpumgrctl admit POD_FILE: admit a Pod (or the pods of a PodList), JSON
+ * or YAML, "-" for stdin.  Each pod gets its CPUs all or nothing; an
+ * admitted pod keeps what it has.  Prints what each container got.
+ */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "cmd.h"
+#include "ctl_nl.h"
+#include "ctl_node.h"
+#include "docload.h"
+
+static void print_human(const cJSON *out)
+{
+	const cJSON *pod, *c;
+
+	cJSON_ArrayForEach(pod, out) {
+		const char *uid = cJSON_GetObjectItem(pod, "pod")->valuestring;
+
+		cJSON_ArrayForEach(c, cJSON_GetObjectItem(pod, "containers")) {
+			printf("%s %s %s %s\n", uid,
+			       cJSON_GetObjectItem(c, "name")->valuestring,
+			       cJSON_IsTrue(cJSON_GetObjectItem(c, "exclusive")) ?
+			       "exclusive" : "shared",
+			       ctl_cpus(cJSON_GetObjectItem(c, "cpus")->valuestring));
+		}
+	}
+}
+
+static int cmd_admit(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		CTL_STATE_DIR_OPTION,
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dir = NULL, *src;
+	struct cm_error err = { 0 };
+	bool json = false;
+	cJSON *docs, *out;
+	struct node n;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (opt == 'j')
+			json = true;
+		else if (opt == CTL_OPT_STATE_DIR)
+			dir = optarg;
+		else
+			return ctl_usage(argv[0]);
+	}
+	if (argc - optind != 1)
+		return ctl_usage(argv[0]);
+	src = argv[optind];
+	/* bad input is refused before anything changes */
+	docs = doc_load(src, &err);
+	if (!docs) {
+		ctl_err("admit: %s", cm_error_msg(&err));
+		cm_error_clear(&err);
+		return CPUMGRCTL_EXIT_USAGE;
+	}
+	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG);
+	if (ret) {
+		cJSON_Delete(docs);
+		return ret;
+	}
+	n.log = stderr;
+	out = cJSON_CreateArray();
+	ret = out ? node_admit(&n, docs, src, out, &err) : -1;
+	cJSON_Delete(docs);
+	if (ret) {
+		cJSON_Delete(out);
+		return ctl_node_fail(&n, &err, NULL);
+	}
+	node_close(&n);
+	if (json)
+		return ctl_print_json(out);
+	print_human(out);
+	cJSON_Delete(out);
+	return CPUMGRCTL_EXIT_OK;
+}
+
+CPUMGRCTL_COMMAND(admit, "admit", "POD_FILE|- [--json] [--state-dir DIR]",
+		  "admit a Pod or PodList (JSON or YAML): exclusive CPUs for its Guaranteed integer containers",
+		  cmd_admit);

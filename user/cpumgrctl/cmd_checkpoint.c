@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cpumgrctl checkpoint export [FILE] | verify FILE | import FILE
+ *
+ * export: the kernel's table as the kubelet's cpu_manager_state.
+ * verify: checksum, then the kubelet's restore checks against this
+ *         node's configuration and topology; changes nothing.
+ * import: verify, then RESTORE it into the kernel (refused while the
+ *         table holds assignments, unless --force) and store it.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "ctl_node.h"
+#include "json_util.h"
+
+static int read_checkpoint(const char *path, struct checkpoint *cp,
+			   struct cm_error *err)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
+	size_t len;
+	char *buf;
+	int ret;
+
+	if (!f)
+		return cm_errorf(err, "%s: %s", path, strerror(errno)), -errno;
+	buf = file_slurp(f, &len);
+	if (f != stdin)
+		fclose(f);
+	if (!buf)
+		return cm_errorf(err, "%s: cannot read", path), -EIO;
+	ret = checkpoint_parse(buf, len, NULL, cp, err);
+	free(buf);
+	if (ret)
+		cm_error_prefix(err, "%s", path);
+	return ret;
+}
+
+static int verify(struct node *n, const char *path, struct checkpoint *cp,
+		  struct cm_error *err)
+{
+	int ret = read_checkpoint(path, cp, err);
+
+	if (ret)
+		return ret;
+	ret = node_validate_checkpoint(n, cp, err);
+	if (ret) {
+		cm_error_prefix(err, "%s", path);
+		checkpoint_free(cp);
+	}
+	return ret;
+}
+
+static int do_export(struct node *n, const char *path, struct cm_error *err)
+{
+	size_t len;
+	char *text = node_checkpoint_text(n, &len);
+	char dir[PATH_MAX], *slash;
+	int ret;
+
+	if (!text)
+		return cm_errorf(err, "out of memory");
+	if (!path || !strcmp(path, "-")) {
+		ret = fwrite(text, 1, len, stdout) == len ? 0 : -EIO;
+		if (!ret && isatty(1))
+			putchar('\n');
+		free(text);
+		return ret ? cm_errorf(err, "write error") : 0;
+	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash == dir)
+		dir[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	ret = node_write_file(dir, slash ? path + (slash - dir) + 1 : path,
+			      text, len, err);
+	free(text);
+	return ret;
+}
+
+static int do_import(struct node *n, const char *path, bool force,
+		     struct cm_error *err)
+{
+	struct checkpoint cp;
+	int ret = node_sync_configure(n, err);
+
+	if (!ret)
+		ret = verify(n, path, &cp, err);
+	if (ret)
+		return ret;
+	if (n->nr_as && !force) {
+		checkpoint_free(&cp);
+		return cm_errorf(err, "the kernel's table holds %zu assignments: remove them first, or import --force",
+				 n->nr_as);
+	}
+	ret = node_restore_state(n, &cp.state, err);
+	if (!ret)
+		ret = node_save_checkpoint(n, force ? NODE_FORCE : 0, err);
+	/* pod files the imported table does not back go */
+	if (!ret)
+		ret = node_sync(n, force ? NODE_FORCE : 0, err);
+	if (!ret)
+		printf("imported %s: policy %s, %u assignments\n", path,
+		       cp.policy, cp.state.nr);
+	checkpoint_free(&cp);
+	return ret;
+}
+
+static int cmd_checkpoint(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "force", no_argument, NULL, 'f' },
+		CTL_STATE_DIR_OPTION,
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dir = NULL, *verb, *file;
+	struct cm_error err = { 0 };
+	struct checkpoint cp;
+	bool force = false;
+	struct node n;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (opt == 'f')
+			force = true;
+		else if (opt == CTL_OPT_STATE_DIR)
+			dir = optarg;
+		else
+			return ctl_usage(argv[0]);
+	}
+	if (argc - optind < 1 || argc - optind > 2)
+		return ctl_usage(argv[0]);
+	verb = argv[optind];
+	file = argc - optind == 2 ? argv[optind + 1] : NULL;
+	if (strcmp(verb, "export") && (strcmp(verb, "verify") &&
+				       strcmp(verb, "import")))
+		return ctl_usage(argv[0]);
+	if (strcmp(verb, "export") && !file)
+		return ctl_usage(argv[0]);
+	/* the stored checkpoint may be the bad one: repair nothing yet */
+	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG | NODE_NO_SYNC);
+	if (ret)
+		return ret;
+	if (!strcmp(verb, "export")) {
+		ret = do_export(&n, file, &err);
+	} else if (!strcmp(verb, "verify")) {
+		ret = verify(&n, file, &cp, &err);
+		if (!ret) {
+			printf("%s: valid: policy %s, %u assignments%s\n",
+			       file, cp.policy, cp.state.nr,
+			       cp.version == CHECKPOINT_V1 ? " (v1)" : "");
+			checkpoint_free(&cp);
+		}
+	} else {
+		ret = do_import(&n, file, force, &err);
+	}
+	if (ret)
+		return ctl_node_fail(&n, &err, verb);
+	node_close(&n);
+	return CPUMGRCTL_EXIT_OK;
+}
+
+CPUMGRCTL_COMMAND(checkpoint, "checkpoint",
+		  "export [FILE] | verify FILE | import FILE [--force] [--state-dir DIR]",
+		  "the kernel's table as a kubelet cpu_manager_state checkpoint, and back",
+		  cmd_checkpoint);

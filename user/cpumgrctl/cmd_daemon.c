@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cpumgrctl daemon: keep the node in line as things happen: top up
+ * assignments that lost CPUs to a release-mode offline, give the shared
+ * set back to containers when a CPU comes online, fix what an audited
+ * violation broke, reconcile after every change and every period.
+ */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "cmd.h"
+#include "ctl_node.h"
+#include "kubeletconfig.h"
+#include "node_daemon.h"
+
+static int cmd_daemon(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "reconcile-period", required_argument, NULL, 'r' },
+		{ "pods", required_argument, NULL, 'p' },
+		{ "once", no_argument, NULL, 'o' },
+		CTL_STATE_DIR_OPTION,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct node_daemon_opts o = { .log = stdout };
+	struct cm_error err = { 0 };
+	const char *dir = NULL, *period = NULL;
+	int64_t ns = 0;
+	struct node n;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (opt == 'r')
+			period = optarg;
+		else if (opt == 'p')
+			o.pods = optarg;
+		else if (opt == 'o')
+			o.once = true;
+		else if (opt == CTL_OPT_STATE_DIR)
+			dir = optarg;
+		else
+			return ctl_usage(argv[0]);
+	}
+	if (optind != argc)
+		return ctl_usage(argv[0]);
+	if (period && (go_parse_duration(period, &ns, &err) || ns <= 0)) {
+		ctl_err("--reconcile-period: %s", cm_error_msg(&err)[0] ?
+			cm_error_msg(&err) : "must be positive");
+		cm_error_clear(&err);
+		return CPUMGRCTL_EXIT_USAGE;
+	}
+	o.dir = ctl_state_dir(dir);
+	/* fail now, not in the first round: no config, no module */
+	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG);
+	if (ret)
+		return ret;
+	o.period_ms = period ? ns / 1000000 : n.cfg.reconcile_ns / 1000000;
+	node_close(&n);
+	if (node_daemon(&o, &err)) {
+		ctl_err("daemon: %s", cm_error_msg(&err));
+		cm_error_clear(&err);
+		return CPUMGRCTL_EXIT_FAIL;
+	}
+	return CPUMGRCTL_EXIT_OK;
+}
+
+CPUMGRCTL_COMMAND(daemon, "daemon",
+		  "[--reconcile-period DURATION] [--pods FILE] [--once] [--state-dir DIR]",
+		  "follow the kernel's events: top up, re-apply, fix violations, reconcile",
+		  cmd_daemon);

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cpumgrctl init: configure the node the way the kubelet is configured
+ * (its flag names, or a KubeletConfiguration file, flags overriding the
+ * file), CONFIGURE the module and record the configuration in the state
+ * directory.  The reserved CPUs are resolved here, once: a count is
+ * taken the kubelet's way on the kernel's topology.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "ctl_node.h"
+#include "kubeletconfig.h"
+
+enum {
+	OPT_CONFIG = 0x200, OPT_ROOT, OPT_MOUNT, OPT_ENFORCE, OPT_HOTPLUG,
+	OPT_QUOTA, OPT_NO_QUOTA_EXCL, OPT_FORCE, OPT_KUBELET,
+};
+
+static const struct option longopts[] = {
+	{ "cpu-manager-policy", required_argument, NULL, OPT_KUBELET },
+	{ "cpu-manager-policy-options", required_argument, NULL, OPT_KUBELET },
+	{ "reserved-cpus", required_argument, NULL, OPT_KUBELET },
+	{ "kube-reserved", required_argument, NULL, OPT_KUBELET },
+	{ "system-reserved", required_argument, NULL, OPT_KUBELET },
+	{ "topology-manager-policy", required_argument, NULL, OPT_KUBELET },
+	{ "cpu-manager-reconcile-period", required_argument, NULL,
+	  OPT_KUBELET },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "cgroup-root", required_argument, NULL, OPT_ROOT },
+	{ "cgroup-mount", required_argument, NULL, OPT_MOUNT },
+	{ "enforce", required_argument, NULL, OPT_ENFORCE },
+	{ "hotplug", required_argument, NULL, OPT_HOTPLUG },
+	{ "cpu-cfs-quota", required_argument, NULL, OPT_QUOTA },
+	{ "disable-cpu-quota-with-exclusive-cpus", required_argument, NULL,
+	  OPT_NO_QUOTA_EXCL },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	CTL_STATE_DIR_OPTION,
+	{ NULL, 0, NULL, 0 },
+};
+
+struct init_args {
+	const char *state_dir, *config, *root, *mount;
+	int enforce, hotplug, quota, no_quota_excl;
+	bool force;
+	/* the kubelet flags, in order, applied over the file */
+	unsigned int nr;
+	const char *flag[32], *value[32];
+};
+
+/* Go's strconv.ParseBool, as pflag reads a bool flag's value. */
+static int parse_bool(const char *opt, const char *s)
+{
+	static const char *const yes[] = { "1", "t", "T", "TRUE", "true", "True" };
+	static const char *const no[] = { "0", "f", "F", "FALSE", "false", "False" };
+
+	for (size_t i = 0; i < sizeof(yes) / sizeof(*yes); i++) {
+		if (!strcmp(s, yes[i]))
+			return 1;
+		if (!strcmp(s, no[i]))
+			return 0;
+	}
+	ctl_err("invalid argument \"%s\" for \"--%s\" flag: strconv.ParseBool: parsing \"%s\": invalid syntax",
+		s, opt, s);
+	return -1;
+}
+
+static int parse_mode(const char *opt, const char *s,
+		      const char *(*name)(uint32_t))
+{
+	for (uint32_t i = 0; name(i); i++)
+		if (!strcmp(name(i), s))
+			return (int)i;
+	ctl_err("--%s: '%s' is not one of: %s %s%s%s", opt, s, name(0),
+		name(1), name(2) ? " " : "", name(2) ? name(2) : "");
+	return -1;
+}
+
+static int parse_args(int argc, char **argv, struct init_args *a)
+{
+	int opt, idx;
+
+	memset(a, 0, sizeof(*a));
+	a->enforce = a->hotplug = a->quota = a->no_quota_excl = -2;
+	while ((opt = getopt_long(argc, argv, "", longopts, &idx)) != -1) {
+		switch (opt) {
+		case OPT_KUBELET:
+			if (a->nr == 32) {
+				ctl_err("too many flags");
+				return -1;
+			}
+			a->flag[a->nr] = longopts[idx].name;
+			a->value[a->nr++] = optarg;
+			break;
+		case OPT_CONFIG:
+			a->config = optarg;
+			break;
+		case OPT_ROOT:
+			a->root = optarg;
+			break;
+		case OPT_MOUNT:
+			a->mount = optarg;
+			break;
+		case OPT_ENFORCE:
+			a->enforce = parse_mode("enforce", optarg,
+						cpumgr_enforce_name);
+			if (a->enforce < 0)
+				return -1;
+			break;
+		case OPT_HOTPLUG:
+			a->hotplug = parse_mode("hotplug", optarg,
+						cpumgr_hotplug_name);
+			if (a->hotplug < 0)
+				return -1;
+			break;
+		case OPT_QUOTA:
+			a->quota = parse_bool("cpu-cfs-quota", optarg);
+			if (a->quota < 0)
+				return -1;
+			break;
+		case OPT_NO_QUOTA_EXCL:
+			a->no_quota_excl = parse_bool(longopts[idx].name,
+						      optarg);
+			if (a->no_quota_excl < 0)
+				return -1;
+			break;
+		case OPT_FORCE:
+			a->force = true;
+			break;
+		case CTL_OPT_STATE_DIR:
+			a->state_dir = optarg;
+			break;
+		default:
+			return ctl_usage(argv[0]), -1;
+		}
+	}
+	if (optind != argc)
+		return ctl_usage(argv[0]), -1;
+	if ((a->root && a->root[0] != '/') || (a->mount && a->mount[0] != '/')) {
+		ctl_err("--cgroup-root and --cgroup-mount need absolute paths");
+		return -1;
+	}
+	return 0;
+}
+
+/* The kubelet's view: file, then flags, then what the CPU manager gets. */
+static int kubelet_view(const struct init_args *a, struct kubelet_config *kc,
+			struct cm_error *err)
+{
+	if (kubelet_config_init(kc))
+		return cm_errorf(err, "out of memory");
+	if (a->config && kubelet_config_load(kc, a->config, err))
+		return -EINVAL;
+	for (unsigned int i = 0; i < a->nr; i++)
+		if (kubelet_config_flag(kc, a->flag[i], a->value[i], err))
+			return -EINVAL;
+	return kubelet_config_finish(kc, err);
+}
+
+static void fill_config(const struct init_args *a,
+			const struct kubelet_config *kc,
+			const struct cpu_policy *p, struct node_config *c)
+{
+	node_config_default(c);
+	c->policy = kc->policy.kind;
+	c->opts = kc->policy.opts;
+	c->tm = kc->policy.tm;
+	c->reserved = p->reserved;
+	c->reserved_milli = kc->reserved_milli;
+	c->reconcile_ns = kc->reconcile_period_ns;
+	if (a->mount)
+		snprintf(c->cgroup_mount, sizeof(c->cgroup_mount), "%s",
+			 a->mount);
+	snprintf(c->cgroup_root, sizeof(c->cgroup_root), "%s",
+		 a->root ? a->root : c->cgroup_mount);
+	if (a->enforce >= 0)
+		c->enforce = (uint32_t)a->enforce;
+	if (a->hotplug >= 0)
+		c->hotplug = (uint32_t)a->hotplug;
+	if (a->quota >= 0)
+		c->cfs.cpu_cfs_quota = a->quota;
+	if (a->no_quota_excl >= 0)
+		c->cfs.disable_quota_exclusive = a->no_quota_excl;
+}
+
+/* The managed root must be a cgroup: make it when it is missing. */
+static int make_root(struct node *n, struct cm_error *err)
+{
+	char name[PATH_MAX];
+	int ret;
+
+	ret = cgroupfs_init(&n->cg, n->cfg.cgroup_mount, 0, err);
+	if (!ret)
+		ret = node_cgroup_name(n, n->cfg.cgroup_root, name,
+				       sizeof(name), err);
+	if (!ret && name[0])
+		ret = cg_create(&n->cg, name, NULL, err);
+	if (!ret)
+		strcpy(n->root_name, name);
+	return ret;
+}
+
+static int run(struct node *n, const struct init_args *a,
+	       struct cm_error *err)
+{
+	struct kubelet_config kc;
+	struct cpu_policy p;
+	int ret;
+
+	ret = kubelet_view(a, &kc, err);
+	if (!ret)
+		ret = kubelet_config_check_topology(&kc, n->topo, err);
+	if (!ret)
+		ret = cpu_policy_init(&p, n->topo, &kc.policy, err);
+	if (ret) {
+		kubelet_config_free(&kc);
+		return ret;
+	}
+	fill_config(a, &kc, &p, &n->cfg);
+	cpu_policy_destroy(&p);
+	kubelet_config_free(&kc);
+	n->has_config = true;
+	ret = make_root(n, err);
+	/* the kernel has the last word: it refuses while pods hold CPUs */
+	if (!ret)
+		ret = node_configure(n, err);
+	if (!ret)
+		ret = node_save_config(n, err);
+	if (!ret)
+		ret = node_save_checkpoint(n, a->force ? NODE_FORCE : 0, err);
+	return ret;
+}
+
+static int cmd_init(int argc, char **argv)
+{
+	struct cm_error err = { 0 };
+	struct init_args a;
+	struct node n;
+	char *reserved;
+	int ret;
+
+	if (parse_args(argc, argv, &a))
+		return CPUMGRCTL_EXIT_USAGE;
+	/* bring back what a reloaded module lost before changing it */
+	ret = ctl_node_open(&n, a.state_dir,
+			    NODE_CREATE | (a.force ? NODE_FORCE : 0));
+	if (ret)
+		return ret;
+	if (run(&n, &a, &err))
+		return ctl_node_fail(&n, &err, "init");
+	reserved = cpuset_to_str(&n.cfg.reserved);
+	printf("policy %s reserved %s enforce %s hotplug %s cgroup-root %s\n",
+	       cpu_policy_name(n.cfg.policy),
+	       reserved && reserved[0] ? reserved : "(none)",
+	       cpumgr_enforce_name(n.cfg.enforce),
+	       cpumgr_hotplug_name(n.cfg.hotplug), n.cfg.cgroup_root);
+	free(reserved);
+	node_close(&n);
+	return CPUMGRCTL_EXIT_OK;
+}
+
+CPUMGRCTL_COMMAND(init, "init",
+		  "[--cpu-manager-policy none|static] [--cpu-manager-policy-options K=V,...]\n"
+		  "\t\t[--reserved-cpus LIST] [--kube-reserved cpu=Q,...] [--system-reserved cpu=Q,...]\n"
+		  "\t\t[--topology-manager-policy P] [--config KUBELETCONFIG] [--cgroup-root PATH]\n"
+		  "\t\t[--enforce off|audit|enforce] [--hotplug protect|release] [--cpu-cfs-quota BOOL]\n"
+		  "\t\t[--disable-cpu-quota-with-exclusive-cpus BOOL] [--force] [--state-dir DIR]",
+		  "configure the node's CPU manager and the module, kubelet style",
+		  cmd_init);

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cpumgrctl metrics [--output FILE.prom]: the CPU manager's metrics in
+ * the Prometheus text format, for node_exporter's textfile collector
+ * (written atomically there), or on stdout.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cmd.h"
+#include "ctl_node.h"
+#include "metrics.h"
+
+static int fill(const struct node *n, struct cpumgr_metrics *m,
+		struct cpumgr_numa_alloc **numa)
+{
+	struct node_counters cnt;
+	struct cpuset shared;
+	unsigned int nr = 0;
+
+	node_counters_load(n, &cnt);
+	node_shared_pool(n, &shared);
+	m->pinning_requests = cnt.pinning_requests;
+	m->pinning_errors = cnt.pinning_errors;
+	m->shared_pool_millicores = (uint64_t)cpuset_count(&shared) * 1000;
+	m->exclusive_cpus = cpuset_count(&n->exclusive);
+	m->violations = n->kst.violations;
+	m->offlines_refused = n->kst.offlines_refused;
+	*numa = calloc(n->nr_cpus ? n->nr_cpus : 1, sizeof(**numa));
+	if (!*numa)
+		return -1;
+	for (unsigned int i = 0; i < n->nr_cpus; i++) {
+		const struct node_cpu *c = &n->cpus[i];
+		unsigned int k;
+
+		if (!c->known)
+			continue;
+		for (k = 0; k < nr && (*numa)[k].node != c->node; k++)
+			;
+		if (k == nr)
+			(*numa)[nr++].node = c->node;
+		if (cpuset_test(&n->exclusive, (unsigned int)c->cpu))
+			(*numa)[k].cpus++;
+	}
+	m->numa = *numa;
+	m->nr_numa = nr;
+	return 0;
+}
+
+static int cmd_metrics(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		CTL_STATE_DIR_OPTION,
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dir = NULL, *output = NULL;
+	struct cpumgr_numa_alloc *numa = NULL;
+	struct cpumgr_metrics m = { 0 };
+	struct cm_error err = { 0 };
+	struct prom_writer w;
+	struct node n;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (opt == 'o')
+			output = optarg;
+		else if (opt == CTL_OPT_STATE_DIR)
+			dir = optarg;
+		else
+			return ctl_usage(argv[0]);
+	}
+	if (optind != argc)
+		return ctl_usage(argv[0]);
+	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG);
+	if (ret)
+		return ret;
+	prom_init(&w);
+	if (fill(&n, &m, &numa)) {
+		cm_errorf(&err, "out of memory");
+		ret = -1;
+	} else {
+		ret = cpumgr_metrics_render(&w, &m, &err);
+	}
+	if (!ret && output)
+		ret = prom_write_file(output, prom_text(&w), &err);
+	else if (!ret)
+		fputs(prom_text(&w), stdout);
+	free(numa);
+	prom_free(&w);
+	if (ret)
+		return ctl_node_fail(&n, &err, "metrics");
+	node_close(&n);
+	return CPUMGRCTL_EXIT_OK;
+}
+
+CPUMGRCTL_COMMAND(metrics, "metrics", "[--output FILE.prom] [--state-dir DIR]",
+		  "Prometheus text: pinning requests and errors, pools, per-NUMA allocation, violations",
+		  cmd_metrics);

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cpumgrctl status: policy, modes, pools, the pods' containers and a
+ * map of the machine, for an 80-column terminal; --json for scripts.
+ */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "cmd.h"
+#include "ctl_nl.h"
+#include "ctl_node.h"
+
+static int cmd_status(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		CTL_STATE_DIR_OPTION,
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dir = NULL;
+	bool json = false;
+	struct node n;
+	cJSON *j;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (opt == 'j')
+			json = true;
+		else if (opt == CTL_OPT_STATE_DIR)
+			dir = optarg;
+		else
+			return ctl_usage(argv[0]);
+	}
+	if (optind != argc)
+		return ctl_usage(argv[0]);
+	ret = ctl_node_open(&n, dir, 0);
+	if (ret)
+		return ret;
+	if (!json) {
+		ret = node_status_print(stdout, &n, NULL);
+		node_close(&n);
+		return ret ? CPUMGRCTL_EXIT_FAIL : CPUMGRCTL_EXIT_OK;
+	}
+	j = node_status_json(&n);
+	node_close(&n);
+	if (!j) {
+		ctl_err("status: out of memory");
+		return CPUMGRCTL_EXIT_FAIL;
+	}
+	return ctl_print_json(j);
+}
+
+CPUMGRCTL_COMMAND(status, "status", "[--json] [--state-dir DIR]",
+		  "the node: policy, pools, pods and a map of which container owns each CPU",
+		  cmd_status);

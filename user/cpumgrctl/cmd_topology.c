@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cpumgrctl topology: the CPU topology the controller allocates on, as
+ * the kernel reports it (or from a sysfs-shaped tree with --sysfs, no
+ * kernel needed).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cmd.h"
+#include "ctl_nl.h"
+#include "node.h"
+
+struct topo_out {
+	cJSON *json;
+	unsigned int nr;
+};
+
+static int print_cpu(const struct cpumgr_cpu *c, void *arg)
+{
+	struct topo_out *o = arg;
+	cJSON *j;
+
+	o->nr++;
+	if (!o->json) {
+		if (!c->known)
+			printf("%4u %-6s -\n", c->id, "-");
+		else
+			printf("%4u %-6s %7u %4u %5u %4u %4u %s\n", c->id,
+			       c->online ? "yes" : "no", c->package, c->die,
+			       c->core, c->node, c->llc,
+			       c->siblings ? c->siblings : "");
+		return 0;
+	}
+	j = cJSON_CreateObject();
+	if (!j || !cJSON_AddItemToArray(o->json, j) ||
+	    !cJSON_AddNumberToObject(j, "cpu", c->id) ||
+	    !cJSON_AddBoolToObject(j, "known", c->known) ||
+	    !cJSON_AddBoolToObject(j, "online", c->online))
+		return -1;
+	if (c->known &&
+	    (!cJSON_AddNumberToObject(j, "socket", c->package) ||
+	     !cJSON_AddNumberToObject(j, "die", c->die) ||
+	     !cJSON_AddNumberToObject(j, "core", c->core) ||
+	     !cJSON_AddNumberToObject(j, "numa", c->node) ||
+	     !cJSON_AddNumberToObject(j, "llc", c->llc) ||
+	     !cJSON_AddStringToObject(j, "siblings", c->siblings ?: "")))
+		return -1;
+	return 0;
+}
+
+/* A sysfs tree: the model the allocator uses (no die, no online flag). */
+static int from_sysfs(const char *dir, bool json)
+{
+	struct cm_error err = { 0 };
+	struct topology *t = topology_load_sysfs(dir, &err);
+	struct topo_out o = { json ? cJSON_CreateArray() : NULL, 0 };
+	int cpu;
+
+	if (!t) {
+		ctl_err("topology: %s", cm_error_msg(&err));
+		cm_error_clear(&err);
+		cJSON_Delete(o.json);
+		return CPUMGRCTL_EXIT_FAIL;
+	}
+	if (!json)
+		printf(" cpu socket core numa uncore\n");
+	cpuset_for_each(cpu, &t->cpus) {
+		struct topo_cpu_info i;
+		cJSON *j;
+
+		topology_cpu_info(t, cpu, &i);
+		if (!json) {
+			printf("%4d %6d %4d %4d %6d\n", i.cpu, i.socket, i.core,
+			       i.numa, i.uncore);
+			continue;
+		}
+		j = cJSON_CreateObject();
+		cJSON_AddItemToArray(o.json, j);
+		cJSON_AddNumberToObject(j, "cpu", i.cpu);
+		cJSON_AddNumberToObject(j, "socket", i.socket);
+		cJSON_AddNumberToObject(j, "core", i.core);
+		cJSON_AddNumberToObject(j, "numa", i.numa);
+		cJSON_AddNumberToObject(j, "uncore", i.uncore);
+	}
+	topology_free(t);
+	return json ? ctl_print_json(o.json) : CPUMGRCTL_EXIT_OK;
+}
+
+static int cmd_topology(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "sysfs", required_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *sysfs = NULL;
+	struct topo_out o = { 0 };
+	struct cpumgr_nl *nl;
+	bool json = false;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (opt == 'j')
+			json = true;
+		else if (opt == 's')
+			sysfs = optarg;
+		else
+			return ctl_usage(argv[0]);
+	}
+	if (optind != argc)
+		return ctl_usage(argv[0]);
+	if (sysfs)
+		return from_sysfs(sysfs, json);
+	nl = ctl_nl_open();
+	if (!nl)
+		return CPUMGRCTL_EXIT_FAIL;
+	if (json)
+		o.json = cJSON_CreateArray();
+	else
+		printf(" cpu online package  die  core node  llc siblings\n");
+	if (cpumgr_nl_dump_topology(nl, print_cpu, &o) < 0) {
+		cJSON_Delete(o.json);
+		return ctl_nl_fail(nl, "dump topology");
+	}
+	cpumgr_nl_close(nl);
+	return json ? ctl_print_json(o.json) : CPUMGRCTL_EXIT_OK;
+}
+
+CPUMGRCTL_COMMAND(topology, "topology", "[--json] [--sysfs DIR]",
+		  "the CPU topology as the kernel reports it (or as a sysfs tree describes it)",
+		  cmd_topology);

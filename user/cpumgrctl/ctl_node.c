@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cmd.h"
+#include "ctl_node.h"
+
+const char *ctl_state_dir(const char *given)
+{
+	const char *env = getenv("CPUMGR_STATE_DIR");
+
+	if (given)
+		return given;
+	return env && *env ? env : NODE_STATE_DIR;
+}
+
+int ctl_node_open(struct node *n, const char *dir, unsigned int flags)
+{
+	struct cm_error err = { 0 };
+
+	if (node_open(n, ctl_state_dir(dir), flags, &err)) {
+		ctl_err("%s", cm_error_msg(&err));
+		cm_error_clear(&err);
+		return CPUMGRCTL_EXIT_FAIL;
+	}
+	n->log = stdout;
+	return CPUMGRCTL_EXIT_OK;
+}
+
+int ctl_node_fail(struct node *n, struct cm_error *err, const char *what)
+{
+	ctl_err("%s%s%s", what ? what : "", what ? ": " : "",
+		cm_error_msg(err));
+	cm_error_clear(err);
+	node_close(n);
+	return CPUMGRCTL_EXIT_FAIL;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the node subcommands share: the --state-dir option, opening the
+ * node (lock, kernel, sync) and one-line failures.
+ */
+#ifndef CPUMGRCTL_CTL_NODE_H
+#define CPUMGRCTL_CTL_NODE_H
+
+#include <getopt.h>
+
+#include "node.h"
+
+/* getopt_long() value of --state-dir, the same in every subcommand. */
+#define CTL_OPT_STATE_DIR	0x100
+#define CTL_STATE_DIR_OPTION \
+	{ "state-dir", required_argument, NULL, CTL_OPT_STATE_DIR }
+
+/* The state directory: --state-dir, else CPUMGR_STATE_DIR, else default. */
+const char *ctl_state_dir(const char *given);
+
+/* node_open() with commands' output on stdout; prints the failure. */
+int ctl_node_open(struct node *n, const char *dir, unsigned int flags);
+/* "cpumgrctl: <what>: <message>", closes the node; returns 1. */
+int ctl_node_fail(struct node *n, struct cm_error *err, const char *what);
+
+#endif

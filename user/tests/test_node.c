@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the controller's pure parts: config.json round trip and
+ * refusals, the audit's rule on a fake cgroup tree, the top-up choice,
+ * and status rendering (80 columns, the map's marks) on a fake node.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+
+#include "fake_cgroup.h"
+#include "node.h"
+#include "test_util.h"
+
+static struct cpuset cs(const char *list)
+{
+	struct cpuset s;
+
+	if (cpuset_parse(&s, list, NULL))
+		abort();
+	return s;
+}
+
+static bool eq(const struct cpuset *s, const char *list)
+{
+	struct cpuset want = cs(list);
+
+	return cpuset_equal(s, &want);
+}
+
+/* 2 sockets x 2 cores x 2 threads, one NUMA node and one L3 per socket. */
+static struct topology *smt8(void)
+{
+	struct topo_cpu_info c[8];
+
+	for (int i = 0; i < 8; i++) {
+		c[i].cpu = i;
+		c[i].core = i & ~1;
+		c[i].socket = c[i].numa = c[i].uncore = i / 4;
+	}
+	return topology_new(c, 8, NULL);
+}
+
+TEST(config_round_trip)
+{
+	struct node_config c, back;
+	struct cm_error err = { 0 };
+	cJSON *j;
+
+	node_config_default(&c);
+	c.policy = CPU_POLICY_STATIC;
+	c.opts.full_pcpus_only = true;
+	c.opts.strict_reservation = true;
+	c.reserved = cs("0-1");
+	c.reserved_milli = 1500;
+	c.enforce = CPUMGR_ENFORCE_AUDIT;
+	strcpy(c.cgroup_root, "/sys/fs/cgroup/kubepods");
+	j = node_config_to_json(&c);
+	ASSERT_TRUE(j != NULL);
+	ASSERT_EQ(0, node_config_from_json(&back, j, &err));
+	EXPECT_TRUE(back.policy == CPU_POLICY_STATIC);
+	EXPECT_TRUE(back.opts.full_pcpus_only);
+	EXPECT_TRUE(back.opts.strict_reservation);
+	EXPECT_FALSE(back.opts.distribute_numa);
+	EXPECT_TRUE(cpuset_equal(&back.reserved, &c.reserved));
+	EXPECT_EQ(1500, back.reserved_milli);
+	EXPECT_TRUE(back.enforce == CPUMGR_ENFORCE_AUDIT);
+	EXPECT_STREQ("/sys/fs/cgroup/kubepods", back.cgroup_root);
+	EXPECT_EQ((uint32_t)(CPUMGR_OPT_FULL_PCPUS_ONLY | CPUMGR_OPT_STRICT_CPU_RESERVATION),
+		  node_config_option_bits(&back));
+	EXPECT_EQ(10000000000LL, back.reconcile_ns);
+
+	cJSON_ReplaceItemInObject(j, "enforce", cJSON_CreateString("often"));
+	EXPECT_NE(0, node_config_from_json(&back, j, &err));
+	CHECK(strstr(cm_error_msg(&err), "unknown value \"often\"") != NULL, "%s",
+	      cm_error_msg(&err));
+	cJSON_ReplaceItemInObject(j, "enforce", cJSON_CreateString("audit"));
+	cJSON_ReplaceItemInObject(j, "cgroupRoot", cJSON_CreateString("x"));
+	EXPECT_NE(0, node_config_from_json(&back, j, &err));
+	cJSON_Delete(j);
+	cm_error_clear(&err);
+}
+
+static struct cpumgr_assignment as(const char *pod, const char *c,
+				   const char *cpus, const char *cg,
+				   const char *pod_cg)
+{
+	struct cpumgr_assignment a = { 0 };
+
+	strcpy(a.pod_uid, pod);
+	strcpy(a.container, c);
+	a.cpus = (char *)cpus;
+	a.cgroup_path = (char *)cg;
+	a.pod_cgroup_path = (char *)pod_cg;
+	return a;
+}
+
+/* a cgroup with effective CPUs and, when pid is set, a task */
+static void cgroup(const char *dir, const char *name, const char *eff,
+		   const char *pid)
+{
+	char rel[PATH_MAX];
+
+	xsnprintf(rel, sizeof(rel), "%s/cpuset.cpus.effective", name);
+	fake_write(dir, rel, eff);
+	xsnprintf(rel, sizeof(rel), "%s/cgroup.procs", name);
+	fake_write(dir, rel, pid ? pid : "");
+}
+
+TEST(audit_rule)
+{
+	char dir[PATH_MAX], p1[PATH_MAX], c1[PATH_MAX], i1[PATH_MAX];
+	struct cm_error err = { 0 };
+	struct cpumgr_assignment a[3];
+	struct node_audit out;
+	struct cpuset reserved = cs("0");
+	struct cgroupfs cg;
+	const char *attached[] = { "kp/idle", NULL };
+
+	fake_tree_new(dir, sizeof(dir));
+	cgroup(dir, "", "0-7", "1");
+	cgroup(dir, "kp", "0-7", NULL);
+	cgroup(dir, "kp/p1", "0-7", NULL);		/* the pod: above */
+	cgroup(dir, "kp/p1/app", "2-3", "10");		/* its own */
+	cgroup(dir, "kp/p1/init", "2-5", "11");	/* the init's, reused */
+	cgroup(dir, "kp/p1/app/sub", "2", "12");	/* below the owner */
+	cgroup(dir, "kp/be", "1,4-7", "13");		/* pod 1's init CPUs */
+	cgroup(dir, "kp/empty", "0-7", NULL);		/* no task: fine */
+	cgroup(dir, "kp/idle", "3", NULL);		/* attached: counts */
+	cgroup(dir, "kp/res", "0", "14");		/* reserved, strict */
+	ASSERT_EQ(0, cgroupfs_init(&cg, dir, 2, &err));
+	xsnprintf(p1, sizeof(p1), "%s/kp/p1", dir);
+	xsnprintf(c1, sizeof(c1), "%s/kp/p1/app", dir);
+	xsnprintf(i1, sizeof(i1), "%s/kp/p1/init", dir);
+	a[0] = as("p1", "app", "2-3", c1, p1);
+	a[1] = as("p1", "init", "2-5", i1, p1);
+	a[2] = as("p2", "c", "6", NULL, NULL);		/* not bound */
+
+	ASSERT_EQ(0, node_audit_tree(&cg, "kp", a, 3, &reserved, attached,
+				     &out, &err));
+	EXPECT_EQ(8U, out.checked);
+	ASSERT_EQ(3U, out.nr);
+	EXPECT_STREQ("kp/be", out.v[0].name);
+	EXPECT_TRUE(eq(&out.v[0].cpus, "4-6"));
+	EXPECT_STREQ("p1/init, p2/c", out.v[0].owner);
+	EXPECT_STREQ("kp/idle", out.v[1].name);
+	EXPECT_TRUE(eq(&out.v[1].cpus, "3"));
+	EXPECT_STREQ("p1/app, p1/init", out.v[1].owner);
+	EXPECT_STREQ("kp/res", out.v[2].name);
+	EXPECT_STREQ("reserved", out.v[2].owner);
+	node_audit_free(&out);
+
+	/* without strict reservation the reserved CPU is anyone's */
+	ASSERT_EQ(0, node_audit_tree(&cg, "kp", a, 3, NULL, NULL, &out, &err));
+	EXPECT_EQ(1U, out.nr);	/* kp/idle no longer counts: not attached */
+	node_audit_free(&out);
+	fake_tree_free(dir);
+}
+
+TEST(topup_choice)
+{
+	struct topology *t = smt8();
+	struct cm_error err = { 0 };
+	struct cpuset out, avail, have;
+
+	ASSERT_TRUE(t != NULL);
+	/* the sibling of what it kept comes first */
+	avail = cs("1,3,5-7");
+	have = cs("4");
+	ASSERT_EQ(0, node_topup_choose(t, NULL, &avail, &have, 1, &out, &err));
+	EXPECT_TRUE(eq(&out, "5"));
+	/* no free sibling: the same socket, a whole free core */
+	avail = cs("1-3,6-7");
+	ASSERT_EQ(0, node_topup_choose(t, NULL, &avail, &have, 2, &out, &err));
+	EXPECT_TRUE(eq(&out, "6-7"));
+	/* the socket is full: elsewhere */
+	avail = cs("1-3");
+	ASSERT_EQ(0, node_topup_choose(t, NULL, &avail, &have, 2, &out, &err));
+	EXPECT_TRUE(eq(&out, "2-3"));
+	EXPECT_EQ(-ENOSPC, node_topup_choose(t, NULL, &avail, &have, 4, &out,
+					     &err));
+	CHECK(strstr(cm_error_msg(&err), "requested=4, available=3") != NULL, "%s",
+	      cm_error_msg(&err));
+	EXPECT_EQ(0, node_topup_choose(t, NULL, &avail, &have, 0, &out, &err));
+	EXPECT_TRUE(cpuset_empty(&out));
+	topology_free(t);
+	cm_error_clear(&err);
+}
+
+/* A node with no kernel: the facts status renders, by hand. */
+static void fake_node(struct node *n, struct cpumgr_assignment *a,
+		      unsigned int nr_cpus, unsigned int threads,
+		      unsigned int per_node)
+{
+	memset(n, 0, sizeof(*n));
+	n->kst.policy = CPUMGR_POLICY_STATIC;
+	n->kst.enforce = CPUMGR_ENFORCE_ENFORCE;
+	n->kst.generation = 7;
+	n->cpus = calloc(nr_cpus, sizeof(*n->cpus));
+	n->nr_cpus = nr_cpus;
+	for (unsigned int i = 0; i < nr_cpus; i++) {
+		struct node_cpu *c = &n->cpus[i];
+
+		c->cpu = (int)i;
+		c->known = c->online = true;
+		c->node = (int)(i / per_node);
+		c->package = c->node / 2;
+		c->llc = c->node;
+		cpuset_zero(&c->siblings);
+		cpuset_set_range(&c->siblings, i - i % threads,
+				 i - i % threads + threads - 1);
+		cpuset_set(&n->online, i);
+	}
+	n->reserved = cs("0");
+	n->as = a;
+	n->nr_as = 1;
+	n->exclusive = cs(a->cpus);
+	cpuset_andnot(&n->shared, &n->online, &n->exclusive);
+	strcpy(n->cfg.cgroup_root, "/sys/fs/cgroup/kp");
+}
+
+static char *render(const struct node *n)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f || node_status_print(f, n, NULL))
+		abort();
+	fclose(f);
+	return text;
+}
+
+static bool fits(const char *text, size_t width)
+{
+	for (const char *l = text; *l;) {
+		size_t n = strcspn(l, "\n");
+
+		if (n > width)
+			return false;
+		l += n + !!l[n];
+	}
+	return true;
+}
+
+TEST(status_small)
+{
+	struct cpumgr_assignment a = as("p-uid", "app", "4-5",
+					"/sys/fs/cgroup/kp/p/app", NULL);
+	struct node n;
+	char *text;
+
+	fake_node(&n, &a, 8, 2, 4);
+	n.cpus[7].online = false;
+	cpuset_clear(&n.online, 7);
+	cpuset_clear(&n.shared, 7);
+	text = render(&n);
+	CHECK(fits(text, 80), "%s", text);
+	CHECK(strstr(text, "socket 0\n  numa node 0 (llc 0)\n"
+			   "    cpu  0 1 | 2 3\n         R . | . .\n"), "%s", text);
+	CHECK(strstr(text, "    cpu  4 5 | 6 7\n         a a | . -\n") != NULL, "%s",
+	      text);
+	CHECK(strstr(text, "a   p-uid              app            -           4-5         p/app"),
+	      "%s", text);
+	CHECK(strstr(text, "offline   7 "), "%s", text);
+	free(text);
+	free(n.cpus);
+}
+
+TEST(status_big64)
+{
+	struct cpumgr_assignment a = as("0b1e5a44-5f3c-4c55-9a0e-000000000004",
+					"a-rather-long-container-name",
+					"2-5,34-37", NULL, NULL);
+	struct node n;
+	char *text;
+	cJSON *j;
+
+	/* 64 CPUs, 16 per NUMA node, SMT siblings 32 apart */
+	fake_node(&n, &a, 64, 1, 16);
+	for (unsigned int i = 0; i < 64; i++) {
+		struct node_cpu *c = &n.cpus[i];
+		unsigned int first = i % 32;
+
+		c->node = (int)(first / 8);
+		c->package = c->node / 2;
+		cpuset_zero(&c->siblings);
+		cpuset_set(&c->siblings, first);
+		cpuset_set(&c->siblings, first + 32);
+	}
+	text = render(&n);
+	CHECK(fits(text, 80), "%s", text);
+	CHECK(strstr(text, "socket 1\n  numa node 2"), "%s", text);
+	CHECK(strstr(text, "  2 34 |  3 35 |"), "%s", text);
+	CHECK(strstr(text, "a   ~9a0e-000000000004 ~ontainer-name "), "%s", text);
+	free(text);
+	j = node_status_json(&n);
+	ASSERT_TRUE(j != NULL);
+	EXPECT_EQ(64, cJSON_GetArraySize(cJSON_GetObjectItem(j, "cpus")));
+	cJSON_Delete(j);
+	free(n.cpus);
+}
+
+TEST_HARNESS_MAIN

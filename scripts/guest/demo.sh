@@ -1,18 +1,120 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The demo, inside the 2-socket SMT guest (scripts/demo.sh boots it): load
-# cpumgr.ko and show what it sees next to what the kernel itself says.
+# The demo, inside the 2-socket SMT guest (scripts/demo.sh boots it): the
+# whole story of a node with cpumgr.  Load the module, set up the static
+# policy with reserved CPUs, admit the sample pods, start each container
+# as a busy loop in its cgroup, look at the node, watch the kernel refuse
+# a write and an offline that would break exclusivity, remove a pod,
+# reset.
 
+ctl=$CPUMGR_OUT/user/cpumgrctl
+pods=$CPUMGR_TOP/examples/pods
+state=/tmp/cpumgr
+root=/sys/fs/cgroup/kubepods
+loops=()
+
+title()
+{
+	printf '\n\033[1;34m== %s\033[0m\n' "$*"
+}
+
+# Show a command, run it, and go on whatever it returns.
 step()
 {
-	printf '\n\033[1m$ %s\033[0m\n' "$*"
+	printf '\033[1m$ %s\033[0m\n' "$*"
 	"$@"
 }
 
-echo "== cpumgr demo: Linux $(uname -r), $(nproc) CPUs, $CPUMGR_PRESET preset"
+# A container: a busy loop in its own cgroup, attached by cpumgrctl.
+start()
+{
+	local uid=$1 name=$2 pid
+
+	sh -c 'while :; do :; done' &
+	pid=$!
+	loops+=("$pid")
+	step "$ctl" attach --state-dir $state --pod "$uid" --container "$name" \
+		--cgroup "pod$uid/$name" --pod-cgroup "pod$uid" --create \
+		--pid "$pid" || return
+	printf '  %-28s pid %-5s %s\n' "$name" "$pid" \
+		"$(grep Cpus_allowed_list /proc/$pid/status)"
+}
+
+uid_of()
+{
+	sed -n 's/.*"uid": *"\([^"]*\)".*/\1/p; s/^ *uid: *//p' "$1" | head -n 1
+}
+
+cleanup()
+{
+	local pid
+
+	for pid in "${loops[@]}"; do
+		kill "$pid" 2>/dev/null
+	done
+	wait 2>/dev/null
+}
+trap cleanup EXIT
+
+title "cpumgr demo: Linux $(uname -r), $(nproc) CPUs ($CPUMGR_PRESET preset)"
 step insmod "$CPUMGR_MODULE" || exit 1
-step cat /sys/kernel/cpumgr/version
-step cat /sys/kernel/cpumgr/topology
-step lscpu --extended=CPU,NODE,SOCKET,CORE,CACHE,ONLINE
+step "$ctl" topology
+
+title "The node's CPU manager: static policy, CPUs 0-1 (one core) reserved"
+mkdir -p $root
+echo +cpuset +cpu >/sys/fs/cgroup/cgroup.subtree_control
+step "$ctl" init --state-dir $state --cpu-manager-policy static \
+	--reserved-cpus 0-1 --cgroup-root $root || exit 1
+
+title "Admitting the sample pods (examples/pods): 6 CPUs to hand out"
+for pod in guaranteed-2cpu.json guaranteed-init-reuse.json \
+	   guaranteed-3cpu.yaml guaranteed-limits-only.json \
+	   guaranteed-fractional.json burstable-cpu.json \
+	   burstable-memory.json besteffort.json; do
+	step "$ctl" admit --state-dir $state "$pods/$pod"
+done
+
+title "Starting the containers as busy loops in their cgroups"
+# The init container "setup" has run to completion: only app containers.
+for c in guaranteed-2cpu.json:nginx guaranteed-init-reuse.json:app \
+	 guaranteed-init-reuse.json:sidecar guaranteed-fractional.json:nginx \
+	 burstable-cpu.json:nginx besteffort.json:nginx; do
+	start "$(uid_of "$pods/${c%%:*}")" "${c#*:}"
+done
+
+title "The node"
+step "$ctl" status --state-dir $state
+
+g2=$(uid_of "$pods/guaranteed-2cpu.json")
+bur=$(uid_of "$pods/burstable-cpu.json")
+excl=$(cat /sys/kernel/cpumgr/pods/$g2/nginx/cpus)
+cpu=${excl%%[,-]*}
+
+title "Another container asks for nginx's exclusive CPUs $excl: refused"
+"$ctl" events --count 1 >/tmp/demo-events &
+events=$!
+sleep 0.5
+step bash -c "echo $excl > $root/pod$bur/nginx/cpuset.cpus"
+wait $events
+sed 's/^/  event: /' /tmp/demo-events
+printf '  violations: %s\n' "$(cat /sys/kernel/cpumgr/violations)"
+
+title "Taking CPU $cpu (nginx's) offline: refused, its task stays"
+step bash -c "echo 0 > /sys/devices/system/cpu/cpu$cpu/online"
+printf '  offlines_refused: %s, cpu%s online: %s\n' \
+	"$(cat /sys/kernel/cpumgr/offlines_refused)" "$cpu" \
+	"$(cat /sys/devices/system/cpu/cpu$cpu/online)"
+
+title "Nothing on the node can run on another container's CPUs"
+step "$ctl" audit --state-dir $state
+
+title "The pod goes away; its CPUs return to the shared pool"
+step "$ctl" remove --state-dir $state "$g2"
+step cat /sys/kernel/cpumgr/shared_cpus
+
+title "Reset, and the module unloads"
+cleanup
+loops=()
+step "$ctl" reset --force --state-dir $state
 step rmmod cpumgr

@@ -1,0 +1,433 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# cpumgrctl as the node's CPU manager, against the module: init (flags
+# and a KubeletConfiguration), admit (the example pods, JSON and YAML, a
+# PodList), attach with real cgroups and busy tasks, reconcile, audit,
+# status, hints, topology, metrics, events, checkpoint export, verify and
+# import, a module reload that sync restores, the daemon topping up after
+# a release-mode offline, remove and reset.  Written for the smt8 preset
+# (8 CPUs, cores {0,1} {2,3} {4,5} {6,7}, NUMA nodes 0-3 and 4-7); other
+# presets skip what needs it.  Leaves the module RESET.
+
+. "$CPUMGR_TOP/selftests/sftest_lib.sh"
+
+OUT=$(mktemp -d)
+S=$OUT/state
+CG=/sys/fs/cgroup/cpumgr-node
+PODS=$CPUMGR_TOP/../shared/examples/pods
+[ -d "$PODS" ] || PODS=$CPUMGR_TOP/user/tests/data/pods
+DATA=$CPUMGR_TOP/user/tests/data
+BUSY=()
+
+# Pod UIDs of the examples
+G2=0b1e5a44-5f3c-4c55-9a0e-000000000004
+G3=0b1e5a44-5f3c-4c55-9a0e-000000000008
+BE=0b1e5a44-5f3c-4c55-9a0e-000000000001
+BC=0b1e5a44-5f3c-4c55-9a0e-000000000003
+IR=0b1e5a44-5f3c-4c55-9a0e-000000000007
+
+cleanup()
+{
+	local d
+
+	for p in "${BUSY[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	for c in /sys/devices/system/cpu/cpu*/online; do
+		echo 1 >"$c" 2>/dev/null
+	done
+	"$CTL" reset --force --state-dir "$S" >/dev/null 2>&1 ||
+		CPUMGR_STATE_DIR=/nonexistent "$CTL" reset >/dev/null 2>&1
+	# deepest first
+	find "$CG" -depth -type d 2>/dev/null | while read -r d; do
+		rmdir "$d" 2>/dev/null
+	done
+	rm -rf "$OUT"
+}
+trap cleanup EXIT
+
+ctl()
+{
+	"$CTL" "$@" --state-dir "$S"
+}
+
+# CMD...: runs, and shows its output when the check fails later
+run()
+{
+	"$@" >"$OUT/o" 2>"$OUT/e"
+	echo $? >"$OUT/rc"
+}
+
+shows()
+{
+	cat "$OUT/o" "$OUT/e" | diag
+}
+
+rc()
+{
+	[ "$(cat "$OUT/rc")" = "$1" ] || { shows; return 1; }
+}
+
+sysfs_cpus()
+{
+	cat "$SYSFS/pods/$1/$2/cpus" 2>/dev/null
+}
+
+busy()
+{
+	# a busy task waiting to be moved into its cgroup
+	sh -c 'while :; do :; done' &
+	BUSY+=($!)
+}
+
+allowed()
+{
+	awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$1/status"
+}
+
+t_init_errors()
+{
+	local gen
+
+	gen=$(cat $SYSFS/generation)
+	run ctl init --cpu-manager-policy static
+	rc 1 && grep -q "^cpumgrctl: init: .*reserved CPU" "$OUT/e" &&
+		[ "$(wc -l <"$OUT/e")" = 1 ] || { shows; return 1; }
+	run ctl init --cpu-manager-policy static --reserved-cpus 0 \
+		--cpu-manager-policy-options bogus-option=true
+	rc 1 || return 1
+	run ctl init --no-such-flag
+	rc 2 || return 1
+	run ctl init --cpu-manager-policy static --reserved-cpus 0 \
+		--enforce sometimes
+	rc 2 || return 1
+	[ "$(cat $SYSFS/generation)" = "$gen" ] && [ ! -e "$S/config.json" ]
+}
+
+t_init_config()
+{
+	cat >"$OUT/kubelet.yaml" <<-EOF
+	apiVersion: kubelet.config.k8s.io/v1beta1
+	kind: KubeletConfiguration
+	cpuManagerPolicy: static
+	kubeReserved:
+	  cpu: 500m
+	systemReserved:
+	  cpu: "0.5"
+	EOF
+	run ctl init --config "$OUT/kubelet.yaml" --cgroup-root "$CG"
+	rc 0 || return 1
+	[ "$(cat $SYSFS/policy)" = static ] &&
+		[ "$(cat $SYSFS/reserved_cpus)" = 0 ] &&
+		[ "$(cat $SYSFS/cgroup_root)" = "$CG" ] && [ -d "$CG" ] &&
+		grep -q '"policyName":"static","defaultCpuSet":"0-7"' \
+			"$S/cpu_manager_state" || { shows; return 1; }
+	# flags the kubelet's way, over the file: the same node
+	run ctl init --config "$OUT/kubelet.yaml" --reserved-cpus 0 \
+		--cgroup-root "$CG" --enforce enforce --hotplug protect
+	rc 0 && grep -q "policy static reserved 0 " "$OUT/o" || shows
+}
+
+t_admit()
+{
+	run ctl admit "$PODS/guaranteed-2cpu.json"
+	rc 0 && grep -q "^$G2 nginx exclusive " "$OUT/o" || return 1
+	[ -n "$(sysfs_cpus $G2 nginx)" ] || return 1
+	run ctl admit "$PODS/guaranteed-3cpu.yaml"
+	rc 0 && grep -q "^$G3 busybox-pod1 exclusive " "$OUT/o" || return 1
+	run ctl admit "$PODS/besteffort.json"
+	rc 0 && grep -q "^$BE nginx shared " "$OUT/o" || return 1
+	for f in burstable-memory.json guaranteed-fractional.json \
+		 guaranteed-limits-only.json; do
+		run ctl admit "$PODS/$f"
+		rc 0 || return 1
+	done
+	# 7 CPUs to hand out: 2 + 3 + 2 (limits only) taken, none left
+	[ "$(cat $SYSFS/shared_cpus)" = 0 ] || { cat $SYSFS/shared_cpus | diag; return 1; }
+	grep -q "\"$G2\":{\"nginx\":\"$(sysfs_cpus $G2 nginx)\"}" \
+		"$S/cpu_manager_state" && [ -e "$S/pods/$G3.json" ]
+}
+
+t_admit_again_and_refused()
+{
+	local gen before
+
+	before=$(sysfs_cpus $G2 nginx)
+	gen=$(cat $SYSFS/generation)
+	run ctl admit "$PODS/guaranteed-2cpu.json"
+	rc 0 && grep -q "^$G2 nginx exclusive $before\$" "$OUT/o" || return 1
+	run ctl admit "$PODS/guaranteed-init-reuse.json"
+	rc 1 && grep -q "not enough cpus available" "$OUT/e" &&
+		[ "$(wc -l <"$OUT/e")" = 1 ] || { shows; return 1; }
+	echo '{"kind": "Pod", "metadata": {"uid": "x"}, "spec": 3' >"$OUT/bad.json"
+	run ctl admit "$OUT/bad.json"
+	rc 2 || return 1
+	[ "$(cat $SYSFS/generation)" = "$gen" ] && [ ! -e "$S/pods/$IR.json" ]
+}
+
+t_attach()
+{
+	local cpus
+
+	busy
+	run ctl attach --pod $G2 --container nginx --cgroup pod-g2/nginx \
+		--pod-cgroup pod-g2 --create --pid "${BUSY[-1]}"
+	rc 0 || return 1
+	cpus=$(sysfs_cpus $G2 nginx)
+	[ "$(allowed "${BUSY[-1]}")" = "$cpus" ] &&
+		[ "$(cat $CG/pod-g2/nginx/cpuset.cpus.effective)" = "$cpus" ] &&
+		[ "$(cat $SYSFS/pods/$G2/nginx/cgroup)" = "$CG/pod-g2/nginx" ] &&
+		[ "$(cat $SYSFS/pods/$G2/pod_cgroup)" = "$CG/pod-g2" ] &&
+		grep -q "^max 100000" $CG/pod-g2/nginx/cpu.max ||
+		{ shows; cat $CG/pod-g2/nginx/cpu.max | diag; return 1; }
+	busy
+	run ctl attach --pod $BE --container nginx --cgroup "$CG/pod-be/nginx" \
+		--create --pid "${BUSY[-1]}"
+	rc 0 && [ "$(allowed "${BUSY[-1]}")" = "$(cat $SYSFS/shared_cpus)" ] ||
+		{ shows; return 1; }
+	busy
+	run ctl attach --pod $G3 --container busybox-pod1 \
+		--cgroup pod-g3/c --create --pid "${BUSY[-1]}"
+	rc 0 && [ "$(allowed "${BUSY[-1]}")" = "$(sysfs_cpus $G3 busybox-pod1)" ] ||
+		{ shows; return 1; }
+	run ctl attach --pod $G2 --container nope --cgroup pod-g2/x
+	rc 1 && grep -q "has no container nope" "$OUT/e"
+}
+
+t_audit_clean()
+{
+	run ctl audit
+	rc 0 && grep -q "^audit: clean" "$OUT/o"
+}
+
+t_remove()
+{
+	local cpus
+
+	cpus=$(sysfs_cpus $G3 busybox-pod1)
+	run ctl remove $G3
+	rc 0 && grep -q "released CPUs $cpus" "$OUT/o" &&
+		[ ! -e "$SYSFS/pods/$G3" ] && [ ! -e "$S/pods/$G3.json" ] &&
+		! grep -q "$G3" "$S/cpu_manager_state" || { shows; return 1; }
+	run ctl remove $G3
+	rc 1 && grep -q "is not admitted" "$OUT/e"
+}
+
+t_reconcile()
+{
+	local shared
+
+	# the besteffort container still has the old shared pool
+	shared=$(cat $SYSFS/shared_cpus)
+	run ctl reconcile
+	rc 0 && grep -q "$BE/nginx: .* cpuset.cpus $shared (shared)" "$OUT/o" &&
+		[ "$(allowed "${BUSY[1]}")" = "$shared" ] || { shows; return 1; }
+	# a tampered cpuset (narrowing is no violation) is put back
+	echo 0 >$CG/pod-be/nginx/cpuset.cpus || return 1
+	run ctl reconcile
+	rc 0 && grep -q "cpuset.cpus $shared (shared)" "$OUT/o" || return 1
+	run ctl reconcile
+	rc 0 && grep -q "nothing to change" "$OUT/o" || return 1
+	# with the node's pods: those not listed go
+	run ctl admit "$PODS/burstable-cpu.json"
+	printf '{"apiVersion": "v1", "kind": "List", "items": [%s, %s]}' \
+		"$(cat "$PODS/guaranteed-2cpu.json")" \
+		"$(cat "$PODS/besteffort.json")" >"$OUT/active.json"
+	run ctl reconcile --pods "$OUT/active.json"
+	rc 0 && grep -q "removed $BC" "$OUT/o" && [ ! -e "$S/pods/$BC.json" ] &&
+		[ -e "$S/pods/$G2.json" ] && [ -e "$S/pods/$BE.json" ] ||
+		{ shows; return 1; }
+}
+
+t_audit_offender()
+{
+	local cpus
+
+	cpus=$(sysfs_cpus $G2 nginx)
+	"$CTL" configure --enforce audit >/dev/null || return 1
+	# planted from outside the rules: another pod's exclusive CPUs
+	echo "$cpus" >$CG/pod-be/nginx/cpuset.cpus || return 1
+	run ctl audit
+	rc 1 && grep -q "^offender .*pod-be/nginx cpus $cpus of $G2/nginx" \
+		"$OUT/o" || { shows; return 1; }
+	run ctl reconcile
+	run ctl audit
+	rc 0 || return 1
+	"$CTL" configure --enforce enforce >/dev/null
+}
+
+t_status()
+{
+	run ctl status
+	rc 0 && grep -q "^socket 1" "$OUT/o" && grep -q "numa node 1" "$OUT/o" &&
+		grep -q "^a .*guaranteed-2cpu" "$OUT/o" &&
+		! awk 'length > 80 { bad = 1 } END { exit !bad }' "$OUT/o" ||
+		{ shows; return 1; }
+	cat "$OUT/o" | diag
+	run ctl status --json
+	rc 0 && json_true "j['policy'] == 'static' and len(j['cpus']) == 8 and
+		any(c['pod'] == '$G2' and c['exclusive'] for c in j['containers'])" \
+		"$OUT/o"
+}
+
+t_hints_topology_metrics()
+{
+	run ctl hints "$PODS/guaranteed-init-reuse.json"
+	rc 0 && grep -q "^$IR/setup:" "$OUT/o" || { shows; return 1; }
+	run ctl hints "$PODS/guaranteed-2cpu.json" --container nginx --json
+	rc 0 && grep -q '"preferred"' "$OUT/o" || { shows; return 1; }
+	run "$CTL" topology
+	rc 0 && [ "$(grep -c ' yes ' "$OUT/o")" = 8 ] || { shows; return 1; }
+	run "$CTL" topology --json
+	rc 0 && [ "$(grep -c '"cpu"' "$OUT/o")" = 8 ] || { shows; return 1; }
+	run ctl metrics --output "$OUT/cpumgr.prom"
+	rc 0 && grep -q "^cpu_manager_pinning_requests_total [1-9]" "$OUT/cpumgr.prom" &&
+		grep -q "^cpu_manager_exclusive_cpu_allocation_count 2" "$OUT/cpumgr.prom" ||
+		{ shows; diag <"$OUT/cpumgr.prom"; return 1; }
+}
+
+t_events()
+{
+	local pid
+
+	"$CTL" events --count 2 >"$OUT/events" &
+	pid=$!
+	sleep 1
+	run ctl admit "$PODS/guaranteed-fractional.json"
+	run ctl admit "$DATA/pods/guaranteed-3cpu.yaml"
+	run ctl remove $G3
+	wait $pid
+	grep -q "^assigned generation .* $G3 busybox-pod1 cpus" "$OUT/events" &&
+		grep -q "^released generation .* $G3" "$OUT/events" ||
+		{ diag <"$OUT/events"; return 1; }
+}
+
+t_checkpoint()
+{
+	run ctl checkpoint export "$OUT/cp"
+	rc 0 && cmp -s "$OUT/cp" "$S/cpu_manager_state" || return 1
+	run ctl checkpoint verify "$OUT/cp"
+	rc 0 && grep -q "valid: policy static, 1 assignments" "$OUT/o" ||
+		{ shows; return 1; }
+	sed 's/"checksum":[0-9]*/"checksum":12345/' "$OUT/cp" >"$OUT/bad"
+	run ctl checkpoint verify "$OUT/bad"
+	rc 1 && grep -q "checkpoint is corrupted" "$OUT/e" || { shows; return 1; }
+	run ctl checkpoint import "$OUT/bad" --force
+	rc 1 || return 1
+	# a kubelet's checkpoint for 24 CPUs does not fit here
+	run ctl checkpoint verify "$DATA/checkpoint/kubelet-v2-static.json"
+	rc 1 && grep -q "doesn't match with CPUs in state" "$OUT/e" ||
+		{ shows; return 1; }
+	run ctl checkpoint import "$DATA/checkpoint/kubelet-8cpu-empty.json"
+	rc 1 && grep -q "holds 1 assignments" "$OUT/e" || { shows; return 1; }
+	# the table goes, then the kubelet's checkpoint imports
+	run ctl remove $G2
+	run ctl checkpoint import "$DATA/checkpoint/kubelet-8cpu-empty.json"
+	rc 0 && [ "$(cat $SYSFS/exclusive_cpus)" = "" ] || { shows; return 1; }
+	# and our own export comes back, with the cgroup binding
+	run ctl admit "$PODS/guaranteed-2cpu.json"
+	run ctl attach --pod $G2 --container nginx --cgroup pod-g2/nginx \
+		--pod-cgroup pod-g2
+	run ctl checkpoint export "$OUT/cp2"
+	run ctl checkpoint import "$OUT/cp2" --force
+	rc 0 && [ "$(cat $SYSFS/pods/$G2/nginx/cgroup)" = "$CG/pod-g2/nginx" ] ||
+		{ shows; return 1; }
+}
+
+t_reload()
+{
+	local before after
+
+	before=$("$CTL" dump | sort)
+	[ -n "$before" ] || return 1
+	# what a reboot does: the module comes back empty
+	CPUMGR_STATE_DIR=/nonexistent "$CTL" reset >/dev/null || return 1
+	rmmod cpumgr && insmod "$CPUMGR_MODULE" || return 1
+	run ctl status
+	rc 0 && grep -q "sync: configured the module" "$OUT/e" &&
+		grep -q "sync: restored 1 assignments" "$OUT/e" || { shows; return 1; }
+	after=$("$CTL" dump | sort)
+	[ "$before" = "$after" ] || { echo "$before / $after" | diag; return 1; }
+	[ "$(cat $SYSFS/policy)" = static ] && [ "$(cat $SYSFS/reserved_cpus)" = 0 ]
+}
+
+t_daemon()
+{
+	local pid cpus victim i
+
+	cpus=$(sysfs_cpus $G2 nginx)
+	victim=${cpus##*-}
+	victim=${victim##*,}
+	[ "$victim" != 0 ] || return 1
+	# before the daemon listens: a CONFIGURE with a listener hangs the
+	# module (cpumgr_notify_configured() under the table lock)
+	"$CTL" configure --hotplug release >/dev/null || return 1
+	# no subshell between: the signal must reach the daemon itself
+	"$CTL" daemon --reconcile-period 2s --state-dir "$S" >"$OUT/daemon" 2>&1 &
+	pid=$!
+	sleep 2
+	echo 0 >/sys/devices/system/cpu/cpu$victim/online || { kill $pid; return 1; }
+	for i in $(seq 30); do
+		grep -q "top-up: $G2/nginx" "$OUT/daemon" && break
+		sleep 1
+	done
+	echo 1 >/sys/devices/system/cpu/cpu$victim/online
+	sleep 2
+	kill -TERM $pid
+	wait $pid
+	i=$?
+	diag <"$OUT/daemon"
+	"$CTL" configure --hotplug protect >/dev/null
+	[ $i = 0 ] && grep -q "top-up: $G2/nginx: now cpus" "$OUT/daemon" &&
+		grep -q "signal 15, exiting" "$OUT/daemon" || return 1
+	cpus=$(sysfs_cpus $G2 nginx)
+	# two CPUs again, the cgroup follows, the checkpoint is the kernel's
+	[ "$(cat $CG/pod-g2/nginx/cpuset.cpus.effective)" = "$cpus" ] &&
+		[ "$(allowed "${BUSY[0]}")" = "$cpus" ] &&
+		! grep -q degraded $SYSFS/pods/$G2/nginx/flags &&
+		ctl checkpoint export "$OUT/cp3" >/dev/null &&
+		cmp -s "$OUT/cp3" "$S/cpu_manager_state" || return 1
+	case $cpus in
+	*-*|*,*) ;;
+	*) return 1 ;;
+	esac
+}
+
+t_reset()
+{
+	run ctl reset
+	rc 1 && grep -q "^admitted: $G2" "$OUT/e" || { shows; return 1; }
+	[ "$(cat $SYSFS/policy)" = static ] || return 1
+	run ctl reset --force
+	rc 0 && [ "$(cat $SYSFS/policy)" = none ] && [ -e "$S/config.json" ] &&
+		[ -z "$(ls "$S/pods")" ] &&
+		! grep -q entries "$S/cpu_manager_state" || { shows; return 1; }
+}
+
+if [ "$CPUMGR_PRESET" != smt8 ]; then
+	ktap_plan 1
+	echo "ok 1 # SKIP written for the smt8 preset"
+	exit 4
+fi
+
+ktap_plan 17
+check "init refuses bad input and changes nothing" t_init_errors
+check "init from a KubeletConfiguration and flags" t_init_config
+check "admit the example pods, JSON and YAML" t_admit
+check "admit again keeps, too big is refused whole" t_admit_again_and_refused
+check "attach: bind, cpuset, CFS, busy task" t_attach
+check "audit: clean" t_audit_clean
+check "remove a pod" t_remove
+check "reconcile: shared pool, tampered cpuset, --pods" t_reconcile
+check "audit finds a planted offender" t_audit_offender
+check "status and status --json" t_status
+check "hints, topology, metrics" t_hints_topology_metrics
+check "events of admit and remove" t_events
+check "checkpoint export, verify, import" t_checkpoint
+check "module reload: sync restores the table" t_reload
+check "daemon: top-up after a release-mode offline, SIGTERM" t_daemon
+check "reset refuses, then --force" t_reset
+check "audit after reset" run ctl audit
+ktap_exit

@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# cpumgrctl status on a big machine (the big64 preset: 2 sockets, 4 NUMA
+# nodes, 64 CPUs): every line within 80 columns, every CPU on the map and
+# in --json, a pod's CPUs marked with its key.  Leaves the module RESET.
+
+. "$CPUMGR_TOP/selftests/sftest_lib.sh"
+
+OUT=$(mktemp -d)
+S=$OUT/state
+PODS=$CPUMGR_TOP/user/tests/data/pods
+trap '"$CTL" reset --force --state-dir "$S" >/dev/null 2>&1; rm -rf "$OUT"' EXIT
+
+setup()
+{
+	"$CTL" init --cpu-manager-policy static --reserved-cpus 0-1 \
+		--state-dir "$S" >/dev/null &&
+	"$CTL" admit "$PODS/guaranteed-3cpu.yaml" --state-dir "$S" >/dev/null &&
+	"$CTL" admit "$PODS/guaranteed-init-reuse.json" --state-dir "$S" >/dev/null
+}
+
+fits()
+{
+	"$CTL" status --state-dir "$S" >"$OUT/status" || return 1
+	diag <"$OUT/status"
+	! awk 'length > 80 { bad = 1 } END { exit !bad }' "$OUT/status"
+}
+
+mapped()
+{
+	local n cpus
+
+	n=$(grep -c ^socket "$OUT/status")
+	cpus=$(awk '$1 == "cpu" { n += NF - 1 } END { print n }' "$OUT/status")
+	# every CPU once; the separators count as fields too
+	[ "$n" -ge 1 ] && [ "$(grep -o '[0-9]\+' <<<"$(awk '$1 == "cpu"' \
+		"$OUT/status")" | wc -l)" = "$(nproc)" ] &&
+		grep -q "^a .*cpu-test" "$OUT/status" && [ "$cpus" -gt 0 ]
+}
+
+json()
+{
+	"$CTL" status --json --state-dir "$S" >"$OUT/json" &&
+	json_true "len(j['cpus']) == $(nproc) and
+		sum(c['owner'] == 'exclusive' for c in j['cpus']) == 7" "$OUT/json"
+}
+
+ktap_plan 4
+check "init and admit" setup
+check "status fits 80 columns" fits
+check "every CPU on the map" mapped
+check "status --json" json
+ktap_exit

@@ -255,47 +255,73 @@ int cpumgr_nl_get_assignment(struct cpumgr_nl *nl, const char *pod_uid,
 	return 0;
 }
 
-/* A growing array of what one dump returned. */
-struct assignment_list {
-	struct cpumgr_assignment *v;
-	size_t n, cap;
+/* What one dump returned, whatever it lists: an array of size-byte
+ * elements, each parsed from one message. */
+struct dump_list {
+	void *v;
+	size_t n, cap, size;
+	int (*parse)(struct nlmsghdr *nlh, void *elem);
+	void (*free)(void *elem);
 };
 
-static int dump_one_assignment(struct nlmsghdr *nlh, void *arg)
+static int dump_one(struct nlmsghdr *nlh, void *arg)
 {
-	struct assignment_list *l = arg;
+	struct dump_list *l = arg;
+	void *elem;
 	int err;
 
-	if (cmnl_grow((void **)&l->v, &l->cap, l->n, sizeof(*l->v)))
+	if (cmnl_grow(&l->v, &l->cap, l->n, l->size))
 		return -ENOMEM;
-	l->v[l->n] = (struct cpumgr_assignment){ .pod_uid = "" };
-	err = reply_assignment(nlh, &l->v[l->n]);
-	if (!err)
+	elem = (char *)l->v + l->n * l->size;
+	memset(elem, 0, l->size);
+	err = l->parse(nlh, elem);
+	if (err)
+		l->free(elem);
+	else
 		l->n++;
 	return err;
 }
 
-static void restart_assignments(void *arg)
+static void dump_restart(void *arg)
 {
-	struct assignment_list *l = arg;
+	struct dump_list *l = arg;
 
 	for (size_t i = 0; i < l->n; i++)
-		cpumgr_assignment_free(&l->v[i]);
+		l->free((char *)l->v + i * l->size);
 	l->n = 0;
+}
+
+/* On failure the list is left empty. */
+static int dump_list(struct cpumgr_nl *nl, uint8_t cmd, struct dump_list *l)
+{
+	int err = cmnl_dump(nl, cmd, dump_one, dump_restart, l);
+
+	if (err) {
+		dump_restart(l);
+		free(l->v);
+		l->v = NULL;
+	}
+	return err;
+}
+
+static void free_assignment(void *a)
+{
+	cpumgr_assignment_free(a);
 }
 
 int cpumgr_nl_list_assignments(struct cpumgr_nl *nl,
 			       struct cpumgr_assignment **list, size_t *count)
 {
-	struct assignment_list l = { NULL, 0, 0 };
+	struct dump_list l = {
+		.size = sizeof(**list),
+		.parse = reply_assignment,
+		.free = free_assignment,
+	};
 	int err;
 
-	err = cmnl_dump(nl, CPUMGR_CMD_GET_ASSIGNMENT, dump_one_assignment,
-		      restart_assignments, &l);
-	if (err) {
-		cpumgr_assignments_free(l.v, l.n);
+	err = dump_list(nl, CPUMGR_CMD_GET_ASSIGNMENT, &l);
+	if (err)
 		return err;
-	}
 	*list = l.v;
 	*count = l.n;
 	return 0;
@@ -317,51 +343,36 @@ int cpumgr_nl_dump_assignments(struct cpumgr_nl *nl, cpumgr_assignment_cb cb,
 	return ret ? ret : (int)count;
 }
 
-struct cpu_list {
-	struct cpumgr_cpu *v;
-	size_t n, cap;
-};
-
-static int dump_one_cpu(struct nlmsghdr *nlh, void *arg)
+static int parse_cpu(struct nlmsghdr *nlh, void *cpu)
 {
-	struct cpu_list *l = arg;
-	int err;
-
-	if (cmnl_grow((void **)&l->v, &l->cap, l->n, sizeof(*l->v)))
-		return -ENOMEM;
-	err = cmnl_parse_cpu(nlh, &l->v[l->n]);
-	if (err)
-		cpumgr_cpu_free(&l->v[l->n]);
-	else
-		l->n++;
-	return err;
+	return cmnl_parse_cpu(nlh, cpu);
 }
 
-static void free_cpus(struct cpu_list *l)
+static void free_cpu(void *cpu)
 {
-	for (size_t i = 0; i < l->n; i++)
-		cpumgr_cpu_free(&l->v[i]);
-	l->n = 0;
-}
-
-static void restart_cpus(void *arg)
-{
-	free_cpus(arg);
+	cpumgr_cpu_free(cpu);
 }
 
 int cpumgr_nl_dump_topology(struct cpumgr_nl *nl, cpumgr_cpu_cb cb, void *arg)
 {
-	struct cpu_list l = { NULL, 0, 0 };
+	struct dump_list l = {
+		.size = sizeof(struct cpumgr_cpu),
+		.parse = parse_cpu,
+		.free = free_cpu,
+	};
+	const struct cpumgr_cpu *cpus;
 	size_t i;
 	int ret;
 
-	ret = cmnl_dump(nl, CPUMGR_CMD_GET_TOPOLOGY, dump_one_cpu, restart_cpus,
-		      &l);
+	ret = dump_list(nl, CPUMGR_CMD_GET_TOPOLOGY, &l);
+	if (ret)
+		return ret;
+	cpus = l.v;
 	for (i = 0; i < l.n && !ret; i++)
-		ret = cb(&l.v[i], arg);
+		ret = cb(&cpus[i], arg);
 	if (!ret)
 		ret = (int)l.n;
-	free_cpus(&l);
+	dump_restart(&l);
 	free(l.v);
 	return ret;
 }

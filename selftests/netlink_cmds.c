@@ -7,7 +7,6 @@
  */
 #include <stdio.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -17,33 +16,19 @@
 
 FIXTURE(cmds) {
 	struct cpumgr_nl *nl;
-	int cpu[SFTEST_MAX_CPUS];	/* the online CPUs, ascending */
-	int ncpus;
-	char list[8][32];		/* "N" for the first online CPUs */
+	struct sft_cpus c;
 };
 
 FIXTURE_SETUP(cmds)
 {
-	bool online[SFTEST_MAX_CPUS];
-
 	self->nl = sft_nl_open();
 	ASSERT_NE(NULL, self->nl);
-	ASSERT_LT(3, sft_online_cpus(online));
-	for (int c = 0; c < SFTEST_MAX_CPUS; c++) {
-		if (online[c])
-			self->cpu[self->ncpus++] = c;
-	}
-	for (int i = 0; i < 8 && i < self->ncpus; i++)
-		snprintf(self->list[i], sizeof(self->list[i]), "%d",
-			 self->cpu[i]);
+	ASSERT_TRUE(sft_cpus_read(&self->c, 5));
 }
 
 FIXTURE_TEARDOWN(cmds)
 {
-	if (!self->nl)
-		return;
-	EXPECT_EQ(0, cpumgr_nl_reset(self->nl, NULL, NULL));
-	cpumgr_nl_close(self->nl);
+	EXPECT_EQ(0, sft_reset_close(self->nl));
 }
 
 static char *sysfs(const char *name)
@@ -81,7 +66,7 @@ TEST_F(cmds, configure)
 		.policy = CPUMGR_POLICY_STATIC,
 		.options = CPUMGR_OPT_FULL_PCPUS_ONLY |
 			   CPUMGR_OPT_ALIGN_BY_SOCKET,
-		.reserved_cpus = self->list[0],
+		.reserved_cpus = self->c.name[0],
 	};
 	struct cpumgr_state before, st;
 	uint64_t gen;
@@ -93,7 +78,7 @@ TEST_F(cmds, configure)
 	EXPECT_EQ(gen, st.generation);
 	EXPECT_EQ((uint32_t)CPUMGR_POLICY_STATIC, st.policy);
 	EXPECT_EQ(cfg.options, st.options);
-	EXPECT_STREQ(self->list[0], st.reserved_cpus);
+	EXPECT_STREQ(self->c.name[0], st.reserved_cpus);
 	/* The reserved CPUs stay in the shared pool. */
 	EXPECT_STREQ(st.online_cpus, st.shared_cpus);
 	cpumgr_state_free(&st);
@@ -105,7 +90,7 @@ TEST_F(cmds, configure)
 	ASSERT_EQ(0, cpumgr_nl_get_state(self->nl, &st));
 	EXPECT_EQ((uint32_t)CPUMGR_POLICY_STATIC, st.policy);
 	EXPECT_EQ((uint32_t)CPUMGR_OPT_STRICT_CPU_RESERVATION, st.options);
-	EXPECT_STREQ(self->list[0], st.reserved_cpus);
+	EXPECT_STREQ(self->c.name[0], st.reserved_cpus);
 	EXPECT_EQ(gen, st.generation);
 	cpumgr_state_free(&st);
 	cpumgr_state_free(&before);
@@ -122,7 +107,7 @@ TEST_F(cmds, assign_and_get)
 	ASSERT_EQ(0, cpumgr_nl_get_state(self->nl, &st));
 	gen0 = st.generation;
 	cpumgr_state_free(&st);
-	snprintf(cpus, sizeof(cpus), "%d-%d", self->cpu[2], self->cpu[3]);
+	snprintf(cpus, sizeof(cpus), "%d-%d", self->c.cpu[2], self->c.cpu[3]);
 	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "pod-a", "init", cpus,
 				      CPUMGR_ASSIGNMENT_F_INIT, &gen0, &gen,
 				      &a));
@@ -140,7 +125,7 @@ TEST_F(cmds, assign_and_get)
 	cpumgr_assignment_free(&got);
 
 	/* The app container of the same pod reuses the init container's. */
-	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "pod-a", "app", self->list[2],
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "pod-a", "app", self->c.name[2],
 				      0, NULL, &gen, NULL));
 	ASSERT_EQ(0, cpumgr_nl_get_state(self->nl, &st));
 	EXPECT_EQ(gen, st.generation);
@@ -150,10 +135,10 @@ TEST_F(cmds, assign_and_get)
 	cpumgr_state_free(&st);
 
 	/* Assigning again replaces the container's CPUs. */
-	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "pod-a", "init", self->list[3],
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "pod-a", "init", self->c.name[3],
 				      0, NULL, NULL, NULL));
 	ASSERT_EQ(0, cpumgr_nl_get_assignment(self->nl, "pod-a", "init", &got));
-	EXPECT_STREQ(self->list[3], got.cpus);
+	EXPECT_STREQ(self->c.name[3], got.cpus);
 	EXPECT_EQ(0U, got.flags);
 	cpumgr_assignment_free(&got);
 	cpumgr_assignment_free(&a);
@@ -167,13 +152,13 @@ TEST_F(cmds, release_container_and_pod)
 	uint64_t gen, gen2;
 
 	ASSERT_EQ(0, sft_static(self->nl));
-	snprintf(both, sizeof(both), "%d-%d", self->cpu[1], self->cpu[2]);
+	snprintf(both, sizeof(both), "%d-%d", self->c.cpu[1], self->c.cpu[2]);
 	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "p", "init", both,
 				      CPUMGR_ASSIGNMENT_F_INIT, NULL, NULL,
 				      NULL));
-	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "p", "app", self->list[1], 0,
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "p", "app", self->c.name[1], 0,
 				      NULL, NULL, NULL));
-	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "q", "app", self->list[3], 0,
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "q", "app", self->c.name[3], 0,
 				      NULL, &gen, NULL));
 
 	/* A CPU another container of the pod holds stays assigned. */
@@ -182,19 +167,19 @@ TEST_F(cmds, release_container_and_pod)
 	EXPECT_EQ(-ENOENT, cpumgr_nl_get_assignment(self->nl, "p", "init",
 						    &got));
 	ASSERT_EQ(0, cpumgr_nl_get_state(self->nl, &st));
-	snprintf(both, sizeof(both), "%d,%d", self->cpu[1], self->cpu[3]);
+	snprintf(both, sizeof(both), "%d,%d", self->c.cpu[1], self->c.cpu[3]);
 	EXPECT_STREQ(both, st.exclusive_cpus);
 	EXPECT_EQ(2U, st.nr_pods);
 	EXPECT_EQ(2U, st.nr_assignments);
 	cpumgr_state_free(&st);
 
 	/* Without a container, the whole pod goes. */
-	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "q", "side", self->list[4], 0,
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "q", "side", self->c.name[4], 0,
 				      NULL, NULL, NULL));
 	ASSERT_EQ(0, cpumgr_nl_release(self->nl, "q", NULL, NULL, &gen));
 	ASSERT_EQ(0, cpumgr_nl_get_state(self->nl, &st));
 	EXPECT_EQ(gen, st.generation);
-	EXPECT_STREQ(self->list[1], st.exclusive_cpus);
+	EXPECT_STREQ(self->c.name[1], st.exclusive_cpus);
 	EXPECT_EQ(1U, st.nr_pods);
 	EXPECT_EQ(1U, st.nr_assignments);
 	cpumgr_state_free(&st);
@@ -222,7 +207,7 @@ TEST_F(cmds, bind_cgroups)
 	rmdir(pod_cg);
 	ASSERT_EQ(0, mkdir(pod_cg, 0755));
 	ASSERT_EQ(0, mkdir(ctr_cg, 0755));
-	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "pod-b", "app", self->list[2],
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "pod-b", "app", self->c.name[2],
 				      0, NULL, &gen, NULL));
 
 	ASSERT_EQ(0, cpumgr_nl_bind(self->nl, "pod-b", "app", ctr_cg, pod_cg,
@@ -283,24 +268,24 @@ TEST_F(cmds, dump_assignments)
 	int i;
 
 	ASSERT_EQ(0, sft_static(self->nl));
-	for (i = 0; i < self->ncpus; i++) {
+	for (i = 0; i < self->c.n; i++) {
 		snprintf(pod, sizeof(pod), "pod%d", i % 3);
 		snprintf(ctr, sizeof(ctr), "c%d", i);
 		ASSERT_EQ(0, cpumgr_nl_assign(self->nl, pod, ctr,
-					      i < 8 ? self->list[i] : "",
+					      i < 8 ? self->c.name[i] : "",
 					      0, NULL, &gen, NULL))
 			TH_LOG("%s", cpumgr_nl_errmsg(self->nl));
 		if (i == 7)
 			break;
 	}
 	ASSERT_EQ(0, cpumgr_nl_list_assignments(self->nl, &list, &n));
-	ASSERT_EQ((size_t)i + (i < self->ncpus), n);
+	ASSERT_EQ((size_t)i + (i < self->c.n), n);
 	for (size_t k = 0; k < n; k++) {
 		int c = atoi(list[k].container + 1);
 
 		snprintf(pod, sizeof(pod), "pod%d", c % 3);
 		EXPECT_STREQ(pod, list[k].pod_uid);
-		EXPECT_STREQ(self->list[c], list[k].cpus);
+		EXPECT_STREQ(self->c.name[c], list[k].cpus);
 		/* One dump, one generation: the table's. */
 		EXPECT_EQ(gen, list[k].generation);
 	}
@@ -355,14 +340,14 @@ TEST_F(cmds, reset)
 	struct cpumgr_config cfg = {
 		.set = CPUMGR_CFG_POLICY | CPUMGR_CFG_RESERVED,
 		.policy = CPUMGR_POLICY_STATIC,
-		.reserved_cpus = self->list[0],
+		.reserved_cpus = self->c.name[0],
 	};
 	struct cpumgr_state st;
 	uint64_t gen, gen2;
 	char *pods;
 
 	ASSERT_EQ(0, cpumgr_nl_configure(self->nl, &cfg, NULL, NULL));
-	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "r", "a", self->list[1], 0,
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "r", "a", self->c.name[1], 0,
 				      NULL, &gen, NULL));
 	ASSERT_EQ(0, cpumgr_nl_reset(self->nl, &gen, &gen2));
 	EXPECT_EQ(gen + 1, gen2);
@@ -390,17 +375,17 @@ static int next_event(struct cpumgr_nl *nl, struct cpumgr_event *ev)
 TEST_F(cmds, one_event_per_change)
 {
 	struct cpumgr_restore_entry entry = {
-		.pod_uid = "r", .container = "c", .cpus = self->list[3],
+		.pod_uid = "r", .container = "c", .cpus = self->c.name[3],
 	};
 	struct cpumgr_event ev;
 	uint64_t gen;
 
-	/* CONFIGURE first, unobserved: configured_event below has it. */
+	/* CONFIGURE first, unobserved: netlink_configured has it. */
 	ASSERT_EQ(0, sft_static(self->nl));
 	ASSERT_EQ(0, cpumgr_nl_subscribe(self->nl));
 	ASSERT_LE(0, cpumgr_nl_event_fd(self->nl));
 
-	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "p", "c", self->list[1],
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "p", "c", self->c.name[1],
 				      CPUMGR_ASSIGNMENT_F_INIT, NULL, &gen,
 				      NULL));
 	ASSERT_EQ(0, next_event(self->nl, &ev));
@@ -408,7 +393,7 @@ TEST_F(cmds, one_event_per_change)
 	EXPECT_EQ(gen, ev.generation);
 	EXPECT_STREQ("p", ev.assignment.pod_uid);
 	EXPECT_STREQ("c", ev.assignment.container);
-	EXPECT_STREQ(self->list[1], ev.assignment.cpus);
+	EXPECT_STREQ(self->c.name[1], ev.assignment.cpus);
 	EXPECT_EQ((uint32_t)CPUMGR_ASSIGNMENT_F_INIT, ev.assignment.flags);
 	cpumgr_event_free(&ev);
 
@@ -422,7 +407,7 @@ TEST_F(cmds, one_event_per_change)
 	EXPECT_EQ(NULL, ev.assignment.pod_cgroup_path);
 	cpumgr_event_free(&ev);
 
-	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "p", "d", self->list[2], 0,
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "p", "d", self->c.name[2], 0,
 				      NULL, NULL, NULL));
 	ASSERT_EQ(0, next_event(self->nl, &ev));
 	cpumgr_event_free(&ev);
@@ -432,14 +417,14 @@ TEST_F(cmds, one_event_per_change)
 	EXPECT_EQ(gen, ev.generation);
 	EXPECT_STREQ("p", ev.assignment.pod_uid);
 	EXPECT_STREQ("c", ev.assignment.container);
-	EXPECT_STREQ(self->list[1], ev.assignment.cpus);
+	EXPECT_STREQ(self->c.name[1], ev.assignment.cpus);
 	cpumgr_event_free(&ev);
 	ASSERT_EQ(0, cpumgr_nl_release(self->nl, "p", NULL, NULL, &gen));
 	ASSERT_EQ(0, next_event(self->nl, &ev));
 	EXPECT_EQ(CPUMGR_CMD_RELEASED_NTF, ev.type);
 	EXPECT_EQ(gen, ev.generation);
 	EXPECT_STREQ("", ev.assignment.container);
-	EXPECT_STREQ(self->list[2], ev.assignment.cpus);
+	EXPECT_STREQ(self->c.name[2], ev.assignment.cpus);
 	cpumgr_event_free(&ev);
 
 	ASSERT_EQ(0, cpumgr_nl_restore(self->nl, &entry, 1, NULL, &gen));
@@ -460,70 +445,6 @@ TEST_F(cmds, one_event_per_change)
 	EXPECT_EQ(-ENOENT, cpumgr_nl_release(self->nl, "nope", NULL, NULL,
 					     NULL));
 	EXPECT_EQ(-EAGAIN, cpumgr_nl_recv_event(self->nl, &ev, 300));
-}
-
-/* The child of configured_event: CONFIGURE while subscribed. */
-static int configure_observed(const char *reserved)
-{
-	struct cpumgr_config cfg = {
-		.set = CPUMGR_CFG_POLICY | CPUMGR_CFG_RESERVED,
-		.policy = CPUMGR_POLICY_STATIC,
-		.reserved_cpus = reserved,
-	};
-	struct cpumgr_nl *nl = sft_nl_open();
-	struct cpumgr_event ev;
-	uint64_t gen;
-	int bad = 0;
-
-	if (!nl || cpumgr_nl_subscribe(nl) ||
-	    cpumgr_nl_configure(nl, &cfg, NULL, &gen))
-		return 10;
-	if (cpumgr_nl_recv_event(nl, &ev, 1000))
-		return 11;
-	bad |= ev.type != CPUMGR_CMD_CONFIGURED_NTF;
-	bad |= ev.generation != gen;
-	bad |= ev.state.policy != CPUMGR_POLICY_STATIC;
-	bad |= !ev.state.reserved_cpus || strcmp(ev.state.reserved_cpus,
-						  reserved);
-	cpumgr_event_free(&ev);
-	cpumgr_nl_close(nl);
-	return bad ? 12 : 0;
-}
-
-/*
- * CONFIGURE with a listener on the events group, and its CONFIGURED
- * notification (the state, as GET_STATE).  In a child with a deadline:
- * KERNEL BUG seen on 1c06d5f ("kmod: exclusivity enforced..."): the
- * CONFIGURE never returns, cpumgr_table_configure() holding the table
- * mutex calls cpumgr_notify_configured() -> cpumgr_state_msg() ->
- * cpumgr_table_root_path(), which takes it again.  The module is then
- * stuck for good (rmmod too): this test is last in its file and its
- * file last in its plan line.
- */
-TEST_F_TIMEOUT(cmds, configured_event, 120)
-{
-	int status = -1, waited;
-	pid_t pid;
-
-	fflush(stderr);
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid)
-		_exit(configure_observed(self->list[0]));
-	for (waited = 0; waited < 600; waited++) {
-		if (waitpid(pid, &status, WNOHANG) == pid)
-			break;
-		usleep(100 * 1000);
-	}
-	if (waited == 600) {
-		/* Leave the module alone: any request would hang too. */
-		cpumgr_nl_close(self->nl);
-		self->nl = NULL;
-	}
-	ASSERT_GT(600, waited)
-		TH_LOG("KERNEL BUG: CONFIGURE with an events listener did not return in 60 s (table mutex taken twice through cpumgr_notify_configured?)");
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
 TEST_HARNESS_MAIN

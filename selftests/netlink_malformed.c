@@ -17,32 +17,23 @@
 
 FIXTURE(raw) {
 	struct cpumgr_nl *nl;
-	char cpu[16];		/* an online CPU other than the first */
+	struct sft_cpus c;
 };
 
 FIXTURE_SETUP(raw)
 {
-	bool online[SFTEST_MAX_CPUS];
-	int n = 0;
-
 	self->nl = sft_nl_open();
 	ASSERT_NE(NULL, self->nl);
-	ASSERT_LT(1, sft_online_cpus(online));
-	for (int c = 0; c < SFTEST_MAX_CPUS && n < 2; c++) {
-		if (online[c] && ++n == 2)
-			snprintf(self->cpu, sizeof(self->cpu), "%d", c);
-	}
+	ASSERT_TRUE(sft_cpus_read(&self->c, 2));
 	ASSERT_EQ(0, sft_static(self->nl));
-	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "held", "c", self->cpu, 0,
+	/* Something in the table for refusals to leave alone. */
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "held", "c", self->c.name[1], 0,
 				      NULL, NULL, NULL));
 }
 
 FIXTURE_TEARDOWN(raw)
 {
-	if (!self->nl)
-		return;
-	EXPECT_EQ(0, cpumgr_nl_reset(self->nl, NULL, NULL));
-	cpumgr_nl_close(self->nl);
+	EXPECT_EQ(0, sft_reset_close(self->nl));
 }
 
 /* Room for the largest attribute netlink can carry, and more. */

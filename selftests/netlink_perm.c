@@ -23,32 +23,22 @@
 
 FIXTURE(perm) {
 	struct cpumgr_nl *nl;
-	char cpu[2][16];	/* two online CPUs: held, free */
+	struct sft_cpus c;	/* c.name[1] held, c.name[2] free */
 };
 
 FIXTURE_SETUP(perm)
 {
-	bool online[SFTEST_MAX_CPUS];
-	int n = 0;
-
 	self->nl = sft_nl_open();
 	ASSERT_NE(NULL, self->nl);
-	ASSERT_LT(2, sft_online_cpus(online));
-	for (int c = 1; c < SFTEST_MAX_CPUS && n < 2; c++) {
-		if (online[c])
-			snprintf(self->cpu[n++], sizeof(self->cpu[0]), "%d", c);
-	}
+	ASSERT_TRUE(sft_cpus_read(&self->c, 3));
 	ASSERT_EQ(0, sft_static(self->nl));
-	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "held", "c", self->cpu[0], 0,
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "held", "c", self->c.name[1], 0,
 				      NULL, NULL, NULL));
 }
 
 FIXTURE_TEARDOWN(perm)
 {
-	if (!self->nl)
-		return;
-	EXPECT_EQ(0, cpumgr_nl_reset(self->nl, NULL, NULL));
-	cpumgr_nl_close(self->nl);
+	EXPECT_EQ(0, sft_reset_close(self->nl));
 }
 
 /* Failures of the child, told on stderr and counted in its exit status. */
@@ -227,7 +217,7 @@ static void check_caller(struct __test_metadata *_metadata,
 	const char *diff;
 
 	ASSERT_EQ(0, sft_table_read(self->nl, &before));
-	EXPECT_EQ(0, run_child(who, self->cpu[1]));
+	EXPECT_EQ(0, run_child(who, self->c.name[2]));
 	ASSERT_EQ(0, sft_table_read(self->nl, &after));
 	diff = sft_table_diff(&before, &after);
 	/* CAP_SYS_ADMIN alone assigned and released: two changes. */

@@ -17,9 +17,7 @@
  */
 FIXTURE(refuse) {
 	struct cpumgr_nl *nl;
-	int cpu[SFTEST_MAX_CPUS];
-	int ncpus;
-	char c[8][16];		/* "N" of the first online CPUs */
+	struct sft_cpus cpus;
 	char *possible;
 	uint64_t gen;
 };
@@ -30,22 +28,14 @@ FIXTURE_SETUP(refuse)
 		.set = CPUMGR_CFG_POLICY | CPUMGR_CFG_RESERVED,
 		.policy = CPUMGR_POLICY_STATIC,
 	};
-	bool online[SFTEST_MAX_CPUS];
-
 	self->nl = sft_nl_open();
 	ASSERT_NE(NULL, self->nl);
-	ASSERT_LT(3, sft_online_cpus(online));
-	for (int c = 0; c < SFTEST_MAX_CPUS; c++) {
-		if (online[c])
-			self->cpu[self->ncpus++] = c;
-	}
-	for (int i = 0; i < 8 && i < self->ncpus; i++)
-		snprintf(self->c[i], sizeof(self->c[i]), "%d", self->cpu[i]);
+	ASSERT_TRUE(sft_cpus_read(&self->cpus, 4));
 	self->possible = sft_read_file("/sys/devices/system/cpu/possible");
 	ASSERT_NE(NULL, self->possible);
-	cfg.reserved_cpus = self->c[0];
+	cfg.reserved_cpus = self->cpus.name[0];
 	ASSERT_EQ(0, cpumgr_nl_configure(self->nl, &cfg, NULL, NULL));
-	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "other", "c", self->c[3], 0,
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "other", "c", self->cpus.name[3], 0,
 				      NULL, &self->gen, NULL));
 }
 
@@ -61,13 +51,10 @@ static int set_online(int cpu, bool on)
 FIXTURE_TEARDOWN(refuse)
 {
 	/* enxio_cpu_offline takes the last CPU down. */
-	if (self->ncpus)
-		set_online(self->cpu[self->ncpus - 1], true);
+	if (self->cpus.n)
+		set_online(self->cpus.cpu[self->cpus.n - 1], true);
 	free(self->possible);
-	if (!self->nl)
-		return;
-	EXPECT_EQ(0, cpumgr_nl_reset(self->nl, NULL, NULL));
-	cpumgr_nl_close(self->nl);
+	EXPECT_EQ(0, sft_reset_close(self->nl));
 }
 
 #define NL	self->nl
@@ -87,16 +74,16 @@ TEST_F(refuse, einval_missing_attribute)
 {
 	struct cpumgr_assignment a;
 
-	SFT_REFUSED(NL, EINVAL, ASSIGN(NULL, "c", self->c[1]));
-	SFT_REFUSED(NL, EINVAL, ASSIGN("p", NULL, self->c[1]));
+	SFT_REFUSED(NL, EINVAL, ASSIGN(NULL, "c", self->cpus.name[1]));
+	SFT_REFUSED(NL, EINVAL, ASSIGN("p", NULL, self->cpus.name[1]));
 	SFT_REFUSED(NL, EINVAL, ASSIGN("p", "c", NULL));
 	SFT_REFUSED(NL, EINVAL, cpumgr_nl_release(NL, NULL, "c", NULL, NULL));
 	SFT_REFUSED(NL, EINVAL, cpumgr_nl_bind(NL, NULL, "c", "", NULL, NULL,
 					       NULL));
 	SFT_REFUSED(NL, EINVAL, cpumgr_nl_get_assignment(NL, "other", NULL, &a));
 	SFT_REFUSED(NL, EINVAL, RESTORE1("p", "c", NULL));
-	SFT_REFUSED(NL, EINVAL, RESTORE1("p", NULL, self->c[1]));
-	SFT_REFUSED(NL, EINVAL, RESTORE1(NULL, "c", self->c[1]));
+	SFT_REFUSED(NL, EINVAL, RESTORE1("p", NULL, self->cpus.name[1]));
+	SFT_REFUSED(NL, EINVAL, RESTORE1(NULL, "c", self->cpus.name[1]));
 }
 
 TEST_F(refuse, einval_cpulist_syntax)
@@ -143,12 +130,12 @@ TEST_F(refuse, erange)
 	 */
 	memset(name, 'u', sizeof(name));
 	name[CPUMGR_POD_UID_MAX + 1] = '\0';
-	SFT_REFUSED(NL, ERANGE, ASSIGN(name, "c", self->c[1]));
+	SFT_REFUSED(NL, ERANGE, ASSIGN(name, "c", self->cpus.name[1]));
 	SFT_REFUSED(NL, ERANGE, cpumgr_nl_release(NL, name, NULL, NULL, NULL));
 	memset(name, 'c', sizeof(name));
 	name[CPUMGR_CONTAINER_MAX + 1] = '\0';
-	SFT_REFUSED(NL, ERANGE, ASSIGN("p", name, self->c[1]));
-	SFT_REFUSED(NL, ERANGE, RESTORE1("p", name, self->c[1]));
+	SFT_REFUSED(NL, ERANGE, ASSIGN("p", name, self->cpus.name[1]));
+	SFT_REFUSED(NL, ERANGE, RESTORE1("p", name, self->cpus.name[1]));
 }
 
 TEST_F(refuse, erange_long_cpulist_and_path)
@@ -193,7 +180,7 @@ TEST_F(refuse, enodev_cpu_not_present)
 
 TEST_F(refuse, enxio_cpu_offline)
 {
-	int cpu = self->cpu[self->ncpus - 1];
+	int cpu = self->cpus.cpu[self->cpus.n - 1];
 	char list[16];
 
 	snprintf(list, sizeof(list), "%d", cpu);
@@ -215,35 +202,35 @@ TEST_F(refuse, eacces_reserved_cpu)
 {
 	char list[32];
 
-	SFT_REFUSED(NL, EACCES, ASSIGN("p", "c", self->c[0]));
-	snprintf(list, sizeof(list), "%s,%s", self->c[0], self->c[1]);
+	SFT_REFUSED(NL, EACCES, ASSIGN("p", "c", self->cpus.name[0]));
+	snprintf(list, sizeof(list), "%s,%s", self->cpus.name[0], self->cpus.name[1]);
 	SFT_REFUSED(NL, EACCES, ASSIGN("p", "c", list));
 	SFT_REFUSED(NL, EACCES, RESTORE1("p", "c", list));
 	/* Replacing an assignment with a reserved CPU keeps the old one. */
-	SFT_REFUSED(NL, EACCES, ASSIGN("other", "c", self->c[0]));
+	SFT_REFUSED(NL, EACCES, ASSIGN("other", "c", self->cpus.name[0]));
 }
 
 TEST_F(refuse, ebusy_other_pod)
 {
 	struct cpumgr_restore_entry two[] = {
-		{ "p", "c", self->c[1], 0, NULL, NULL },
-		{ "q", "c", self->c[1], 0, NULL, NULL },
+		{ "p", "c", self->cpus.name[1], 0, NULL, NULL },
+		{ "q", "c", self->cpus.name[1], 0, NULL, NULL },
 	};
 	char list[32];
 
-	SFT_REFUSED(NL, EBUSY, ASSIGN("p", "c", self->c[3]));
-	snprintf(list, sizeof(list), "%s-%s", self->c[1], self->c[3]);
+	SFT_REFUSED(NL, EBUSY, ASSIGN("p", "c", self->cpus.name[3]));
+	snprintf(list, sizeof(list), "%s-%s", self->cpus.name[1], self->cpus.name[3]);
 	SFT_REFUSED(NL, EBUSY, ASSIGN("p", "c", list));
 	SFT_REFUSED(NL, EBUSY, cpumgr_nl_restore(NL, two, 2, NULL, NULL));
 	/* Another container of the same pod may share: no refusal. */
-	EXPECT_EQ(0, ASSIGN("other", "d", self->c[3]));
+	EXPECT_EQ(0, ASSIGN("other", "d", self->cpus.name[3]));
 }
 
 TEST_F(refuse, eopnotsupp_policy_none)
 {
 	ASSERT_EQ(0, cpumgr_nl_reset(NL, NULL, NULL));
-	SFT_REFUSED(NL, EOPNOTSUPP, ASSIGN("p", "c", self->c[1]));
-	SFT_REFUSED(NL, EOPNOTSUPP, RESTORE1("p", "c", self->c[1]));
+	SFT_REFUSED(NL, EOPNOTSUPP, ASSIGN("p", "c", self->cpus.name[1]));
+	SFT_REFUSED(NL, EOPNOTSUPP, RESTORE1("p", "c", self->cpus.name[1]));
 }
 
 TEST_F(refuse, eilseq_names)
@@ -260,20 +247,20 @@ TEST_F(refuse, eilseq_names)
 
 	for (i = 0; i < sizeof(pods) / sizeof(pods[0]); i++) {
 		TH_LOG("pod UID \"%s\"", pods[i]);
-		SFT_REFUSED(NL, EILSEQ, ASSIGN(pods[i], "c", self->c[1]));
-		SFT_REFUSED(NL, EILSEQ, RESTORE1(pods[i], "c", self->c[1]));
+		SFT_REFUSED(NL, EILSEQ, ASSIGN(pods[i], "c", self->cpus.name[1]));
+		SFT_REFUSED(NL, EILSEQ, RESTORE1(pods[i], "c", self->cpus.name[1]));
 	}
 	for (i = 0; i < sizeof(containers) / sizeof(containers[0]); i++) {
 		TH_LOG("container \"%s\"", containers[i]);
-		SFT_REFUSED(NL, EILSEQ, ASSIGN("p", containers[i], self->c[1]));
+		SFT_REFUSED(NL, EILSEQ, ASSIGN("p", containers[i], self->cpus.name[1]));
 		SFT_REFUSED(NL, EILSEQ, RESTORE1("p", containers[i],
-						 self->c[1]));
+						 self->cpus.name[1]));
 	}
 	/* At the limits, and the odd but valid ones, are accepted. */
 	EXPECT_EQ(0, ASSIGN("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
 			    "a23456789-123456789-123456789-123456789-123456789-123456789-12",
-			    self->c[1]));
-	EXPECT_EQ(0, ASSIGN("~!@#$%^&*()_+.", "0", self->c[2]));
+			    self->cpus.name[1]));
+	EXPECT_EQ(0, ASSIGN("~!@#$%^&*()_+.", "0", self->cpus.name[2]));
 }
 
 /* The SMT siblings of cpu, as "a,b" or "a-b"; NULL without SMT. */
@@ -295,7 +282,7 @@ TEST_F(refuse, edom_full_pcpus_only)
 		.set = CPUMGR_CFG_OPTIONS,
 		.options = CPUMGR_OPT_FULL_PCPUS_ONLY,
 	};
-	char *core = siblings(self->cpu[self->ncpus - 1]);
+	char *core = siblings(self->cpus.cpu[self->cpus.n - 1]);
 
 	if (!core)
 		SKIP(return, "no SMT: every CPU is a whole core");
@@ -303,9 +290,9 @@ TEST_F(refuse, edom_full_pcpus_only)
 	ASSERT_EQ(0, cpumgr_nl_configure(NL, &cfg, NULL, NULL));
 	/* One thread of a two-thread core. */
 	SFT_REFUSED(NL, EDOM, ASSIGN("p", "c",
-				     self->c[self->ncpus > 7 ? 7 : 3]));
+				     self->cpus.name[self->cpus.n > 7 ? 7 : 3]));
 	SFT_REFUSED(NL, EDOM, RESTORE1("p", "c",
-				       self->c[self->ncpus > 7 ? 7 : 3]));
+				       self->cpus.name[self->cpus.n > 7 ? 7 : 3]));
 	EXPECT_EQ(0, ASSIGN("p", "c", core)) TH_LOG("%s", cpumgr_nl_errmsg(NL));
 	free(core);
 }
@@ -329,7 +316,7 @@ TEST_F(refuse, enoent_unknown)
 
 TEST_F(refuse, estale_generation)
 {
-	struct cpumgr_restore_entry e = { "p", "c", self->c[1], 0, NULL, NULL };
+	struct cpumgr_restore_entry e = { "p", "c", self->cpus.name[1], 0, NULL, NULL };
 	struct cpumgr_config cfg = { .set = CPUMGR_CFG_POLICY,
 				     .policy = CPUMGR_POLICY_STATIC };
 	uint64_t stale[] = { self->gen - 1, self->gen + 1, 0 };
@@ -341,7 +328,7 @@ TEST_F(refuse, estale_generation)
 		       (unsigned long long)*g, (unsigned long long)self->gen);
 		SFT_REFUSED(NL, ESTALE, cpumgr_nl_configure(NL, &cfg, g, NULL));
 		SFT_REFUSED(NL, ESTALE, cpumgr_nl_assign(NL, "p", "c",
-							 self->c[1], 0, g,
+							 self->cpus.name[1], 0, g,
 							 NULL, NULL));
 		SFT_REFUSED(NL, ESTALE, cpumgr_nl_release(NL, "other", NULL, g,
 							  NULL));
@@ -363,13 +350,13 @@ TEST_F(refuse, enotempty_configure_with_assignments)
 	cfg.set = CPUMGR_CFG_OPTIONS;
 	cfg.options = CPUMGR_OPT_ALIGN_BY_SOCKET;
 	SFT_REFUSED(NL, ENOTEMPTY, cpumgr_nl_configure(NL, &cfg, NULL, NULL));
-	SFT_REFUSED(NL, ENOTEMPTY, RESERVE(self->c[1]));
+	SFT_REFUSED(NL, ENOTEMPTY, RESERVE(self->cpus.name[1]));
 	SFT_REFUSED(NL, ENOTEMPTY, RESERVE(""));
 	/* The same values are no change, and allowed. */
 	cfg.set = CPUMGR_CFG_POLICY | CPUMGR_CFG_OPTIONS | CPUMGR_CFG_RESERVED;
 	cfg.policy = CPUMGR_POLICY_STATIC;
 	cfg.options = 0;
-	cfg.reserved_cpus = self->c[0];
+	cfg.reserved_cpus = self->cpus.name[0];
 	EXPECT_EQ(0, cpumgr_nl_configure(NL, &cfg, NULL, NULL))
 		TH_LOG("%s", cpumgr_nl_errmsg(NL));
 }

@@ -13,35 +13,25 @@
 
 FIXTURE(restore) {
 	struct cpumgr_nl *nl;
-	char c[8][16];		/* "N" of online CPUs, the first left out */
+	struct sft_cpus cpus;	/* cpus.name[0] left to the system */
 };
 
 FIXTURE_SETUP(restore)
 {
-	bool online[SFTEST_MAX_CPUS];
-	int n = 0;
-
 	self->nl = sft_nl_open();
 	ASSERT_NE(NULL, self->nl);
-	ASSERT_LT(4, sft_online_cpus(online));
-	for (int cpu = 1; cpu < SFTEST_MAX_CPUS && n < 8; cpu++) {
-		if (online[cpu])
-			snprintf(self->c[n++], sizeof(self->c[0]), "%d", cpu);
-	}
+	ASSERT_TRUE(sft_cpus_read(&self->cpus, 6));
 	ASSERT_EQ(0, sft_static(self->nl));
 	/* The table every test starts from. */
-	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "old", "a", self->c[0], 0,
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "old", "a", self->cpus.name[1], 0,
 				      NULL, NULL, NULL));
-	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "old", "b", self->c[1], 0,
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "old", "b", self->cpus.name[2], 0,
 				      NULL, NULL, NULL));
 }
 
 FIXTURE_TEARDOWN(restore)
 {
-	if (!self->nl)
-		return;
-	EXPECT_EQ(0, cpumgr_nl_reset(self->nl, NULL, NULL));
-	cpumgr_nl_close(self->nl);
+	EXPECT_EQ(0, sft_reset_close(self->nl));
 	rmdir("/sys/fs/cgroup/sft-restore");
 }
 
@@ -54,9 +44,9 @@ TEST_F(restore, replaces_the_table)
 {
 	const char *cg = "/sys/fs/cgroup/sft-restore";
 	struct cpumgr_restore_entry e[] = {
-		{ "new", "init", self->c[2], CPUMGR_ASSIGNMENT_F_INIT, NULL, NULL },
-		{ "new", "app", self->c[2], 0, cg, cg },
-		{ "other", "x", self->c[0], 0, NULL, NULL },
+		{ "new", "init", self->cpus.name[3], CPUMGR_ASSIGNMENT_F_INIT, NULL, NULL },
+		{ "new", "app", self->cpus.name[3], 0, cg, cg },
+		{ "other", "x", self->cpus.name[1], 0, NULL, NULL },
 	};
 	struct cpumgr_state before, st;
 	struct cpumgr_assignment *list, got;
@@ -107,7 +97,7 @@ TEST_F(restore, replaces_the_table)
 	/* Exactly c[0] and c[2]: c[1], the old pod's, went back. */
 	ASSERT_TRUE(sft_parse_cpulist(st.exclusive_cpus, map));
 	for (int cpu = 0; cpu < SFTEST_MAX_CPUS; cpu++) {
-		EXPECT_EQ(cpu == atoi(self->c[0]) || cpu == atoi(self->c[2]),
+		EXPECT_EQ(cpu == atoi(self->cpus.name[1]) || cpu == atoi(self->cpus.name[3]),
 			  map[cpu]) TH_LOG("cpu%d in %s", cpu, st.exclusive_cpus);
 	}
 	cpumgr_state_free(&st);
@@ -122,7 +112,7 @@ TEST_F(restore, replaces_the_table)
 	EXPECT_STREQ("init", text);
 	free(text);
 	text = sft_read_file(SFT_SYSFS "/pods/other/x/cpus");
-	EXPECT_STREQ(self->c[0], text);
+	EXPECT_STREQ(self->cpus.name[1], text);
 	free(text);
 }
 
@@ -143,13 +133,13 @@ TEST_F(restore, overlapping_pods_refused_whole)
 {
 	char both[40];
 	struct cpumgr_restore_entry e[] = {
-		{ "p", "a", self->c[2], 0, NULL, NULL },
-		{ "q", "a", self->c[4], 0, NULL, NULL },
+		{ "p", "a", self->cpus.name[3], 0, NULL, NULL },
+		{ "q", "a", self->cpus.name[5], 0, NULL, NULL },
 		{ "r", "b", both, 0, NULL, NULL },
 	};
 	const struct cpumgr_nl_error *err;
 
-	snprintf(both, sizeof(both), "%s,%s", self->c[3], self->c[4]);
+	snprintf(both, sizeof(both), "%s,%s", self->cpus.name[4], self->cpus.name[5]);
 	SFT_REFUSED(self->nl, EBUSY, cpumgr_nl_restore(self->nl, e, 3, NULL,
 						       NULL));
 	/* Same pod: allowed to share. */
@@ -163,7 +153,7 @@ TEST_F(restore, overlapping_pods_refused_whole)
 	/* One bad entry among good ones; the kernel blames it. */
 	e[1].container = "Bad_Name";
 	e[2].pod_uid = "r";
-	e[2].cpus = self->c[5];
+	e[2].cpus = self->cpus.name[6];
 	SFT_REFUSED(self->nl, EILSEQ, cpumgr_nl_restore(self->nl, e, 3, NULL,
 							NULL));
 	EXPECT_EQ(-EILSEQ, cpumgr_nl_restore(self->nl, e, 3, NULL, NULL));

@@ -364,25 +364,20 @@ FIXTURE(stress) {
 
 FIXTURE_SETUP(stress)
 {
-	bool online[SFTEST_MAX_CPUS];
+	struct sft_cpus c;
 
 	self->nl = sft_nl_open();
 	ASSERT_NE(NULL, self->nl);
-	ASSERT_LT(1, sft_online_cpus(online));
-	ncpus = 0;
-	for (int c = 0; c < SFTEST_MAX_CPUS && ncpus < MAX_CPUS; c++) {
-		if (online[c])
-			cpu_list[ncpus++] = c;
-	}
+	ASSERT_TRUE(sft_cpus_read(&c, 2));
+	/* Masks are one word: the first MAX_CPUS online CPUs. */
+	ncpus = c.n < MAX_CPUS ? c.n : MAX_CPUS;
+	memcpy(cpu_list, c.cpu, ncpus * sizeof(cpu_list[0]));
 	ASSERT_EQ(0, sft_static(self->nl));
 }
 
 FIXTURE_TEARDOWN(stress)
 {
-	if (!self->nl)
-		return;
-	EXPECT_EQ(0, cpumgr_nl_reset(self->nl, NULL, NULL));
-	cpumgr_nl_close(self->nl);
+	EXPECT_EQ(0, sft_reset_close(self->nl));
 }
 
 static double seconds(void)

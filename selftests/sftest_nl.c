@@ -264,3 +264,30 @@ int sft_online_cpus(bool *map)
 		n += map[cpu];
 	return n;
 }
+
+bool sft_cpus_read(struct sft_cpus *c, int need)
+{
+	bool online[SFTEST_MAX_CPUS];
+
+	memset(c, 0, sizeof(*c));
+	if (sft_online_cpus(online) < need)
+		return false;
+	for (int cpu = 0; cpu < SFTEST_MAX_CPUS; cpu++) {
+		if (online[cpu])
+			c->cpu[c->n++] = cpu;
+	}
+	for (int i = 0; i < SFT_NAMED_CPUS && i < c->n; i++)
+		snprintf(c->name[i], sizeof(c->name[i]), "%d", c->cpu[i]);
+	return true;
+}
+
+int sft_reset_close(struct cpumgr_nl *nl)
+{
+	int err;
+
+	if (!nl)
+		return 0;
+	err = cpumgr_nl_reset(nl, NULL, NULL);
+	cpumgr_nl_close(nl);
+	return err;
+}

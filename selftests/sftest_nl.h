@@ -45,6 +45,20 @@ int sft_static(struct cpumgr_nl *nl);
 /* The online CPUs, and how many. */
 int sft_online_cpus(bool *map);
 
+/* The online CPUs the tests use: numbers and "N" strings, ascending. */
+#define SFT_NAMED_CPUS	8
+struct sft_cpus {
+	int n;
+	int cpu[SFTEST_MAX_CPUS];
+	char name[SFT_NAMED_CPUS][16];
+};
+
+/* false when fewer than `need` CPUs are online */
+bool sft_cpus_read(struct sft_cpus *c, int need);
+/* The end of a fixture: RESET (so the module unloads) and close; 0 or
+ * the RESET's -errno.  Nothing to do for NULL. */
+int sft_reset_close(struct cpumgr_nl *nl);
+
 /*
  * A refused request: `call` (an expression giving 0 or -errno, run on nl)
  * fails with exactly -err, leaves an extended ACK message and changes

@@ -14,29 +14,19 @@
 
 FIXTURE(view) {
 	struct cpumgr_nl *nl;
-	char c[4][16];		/* online CPUs but the first */
+	struct sft_cpus cpus;	/* cpus.name[0] left to the system */
 };
 
 FIXTURE_SETUP(view)
 {
-	bool online[SFTEST_MAX_CPUS];
-	int n = 0;
-
 	self->nl = sft_nl_open();
 	ASSERT_NE(NULL, self->nl);
-	ASSERT_LT(4, sft_online_cpus(online));
-	for (int cpu = 1; cpu < SFTEST_MAX_CPUS && n < 4; cpu++) {
-		if (online[cpu])
-			snprintf(self->c[n++], sizeof(self->c[0]), "%d", cpu);
-	}
+	ASSERT_TRUE(sft_cpus_read(&self->cpus, 5));
 }
 
 FIXTURE_TEARDOWN(view)
 {
-	if (!self->nl)
-		return;
-	EXPECT_EQ(0, cpumgr_nl_reset(self->nl, NULL, NULL));
-	cpumgr_nl_close(self->nl);
+	EXPECT_EQ(0, sft_reset_close(self->nl));
 }
 
 /* Every node file against GET_STATE. */
@@ -108,7 +98,7 @@ TEST_F(view, node_files_follow_the_table)
 		.policy = CPUMGR_POLICY_STATIC,
 		.options = CPUMGR_OPT_ALIGN_BY_SOCKET |
 			   CPUMGR_OPT_STRICT_CPU_RESERVATION,
-		.reserved_cpus = self->c[0],
+		.reserved_cpus = self->cpus.name[1],
 	};
 	struct cpumgr_config modes = {
 		.set = CPUMGR_CFG_ENFORCE | CPUMGR_CFG_HOTPLUG |
@@ -124,9 +114,9 @@ TEST_F(view, node_files_follow_the_table)
 	ASSERT_EQ(0, cpumgr_nl_configure(self->nl, &modes, NULL, NULL))
 		TH_LOG("%s", cpumgr_nl_errmsg(self->nl));
 	check_node_files(_metadata, self->nl);
-	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "p", "a", self->c[1], 0, NULL,
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "p", "a", self->cpus.name[2], 0, NULL,
 				      NULL, NULL));
-	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "q", "a", self->c[2], 0, NULL,
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "q", "a", self->cpus.name[3], 0, NULL,
 				      NULL, NULL));
 	check_node_files(_metadata, self->nl);
 	ASSERT_EQ(0, cpumgr_nl_release(self->nl, "p", NULL, NULL, NULL));
@@ -140,15 +130,15 @@ TEST_F(view, pod_directories_come_and_go)
 
 	ASSERT_EQ(0, sft_static(self->nl));
 	EXPECT_FALSE(exists(SFT_SYSFS "/pods/%s%s", "p", ""));
-	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "p", "init", self->c[1],
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "p", "init", self->cpus.name[2],
 				      CPUMGR_ASSIGNMENT_F_INIT, NULL, NULL,
 				      NULL));
-	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "p", "app", self->c[1], 0,
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "p", "app", self->cpus.name[2], 0,
 				      NULL, NULL, NULL));
 	EXPECT_TRUE(exists(SFT_SYSFS "/pods/%s/%s", "p", "init"));
 	EXPECT_TRUE(exists(SFT_SYSFS "/pods/%s/%s", "p", "app"));
 	f = sft_read_file(SFT_SYSFS "/pods/p/init/cpus");
-	EXPECT_STREQ(self->c[1], f);
+	EXPECT_STREQ(self->cpus.name[2], f);
 	free(f);
 	f = sft_read_file(SFT_SYSFS "/pods/p/init/flags");
 	EXPECT_STREQ("init", f);
@@ -164,10 +154,10 @@ TEST_F(view, pod_directories_come_and_go)
 	free(f);
 
 	/* Replacing the CPUs shows at once. */
-	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "p", "app", self->c[2], 0,
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "p", "app", self->cpus.name[3], 0,
 				      NULL, NULL, NULL));
 	f = sft_read_file(SFT_SYSFS "/pods/p/app/cpus");
-	EXPECT_STREQ(self->c[2], f);
+	EXPECT_STREQ(self->cpus.name[3], f);
 	free(f);
 
 	mkdir(cg, 0755);
@@ -186,7 +176,7 @@ TEST_F(view, pod_directories_come_and_go)
 	ASSERT_EQ(0, cpumgr_nl_release(self->nl, "p", "app", NULL, NULL));
 	EXPECT_FALSE(exists(SFT_SYSFS "/pods/%s%s", "p", ""));
 
-	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "q", "a", self->c[3], 0, NULL,
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "q", "a", self->cpus.name[4], 0, NULL,
 				      NULL, NULL));
 	EXPECT_TRUE(exists(SFT_SYSFS "/pods/%s/%s", "q", "a"));
 	ASSERT_EQ(0, cpumgr_nl_reset(self->nl, NULL, NULL));
@@ -208,7 +198,7 @@ TEST_F(view, files_are_read_only)
 	struct stat sb;
 
 	ASSERT_EQ(0, sft_static(self->nl));
-	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "p", "a", self->c[1], 0, NULL,
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "p", "a", self->cpus.name[2], 0, NULL,
 				      NULL, NULL));
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), SFT_SYSFS "/%s", files[i]);

@@ -244,8 +244,8 @@ int cpumgr_table_reset(const struct cpumgr_expect *expect,
 /* CPU hotplug, from the hotplug thread: the CPU hotplug lock is held. */
 int cpumgr_table_cpu_online(unsigned int cpu);
 int cpumgr_table_cpu_offline(unsigned int cpu);
-/* The managed cgroup root's path ("" for none), for GET_STATE. */
-char *cpumgr_table_root_path(void);
+/* The managed cgroup root's path ("" for none); any context that sleeps. */
+void cpumgr_table_root_path(char *buf, size_t size);
 
 /* Readers that need more than the view hold the table lock briefly. */
 void cpumgr_table_lock(void);

@@ -313,7 +313,9 @@ static int cpumgr_state_get(struct cpumgr_state *st)
 {
 	const struct cpumgr_view *view;
 
-	st->root = cpumgr_table_root_path();
+	st->root = kmalloc(CPUMGR_PATH_MAX + 1, GFP_KERNEL);
+	if (st->root)
+		cpumgr_table_root_path(st->root, CPUMGR_PATH_MAX + 1);
 	if (!st->root ||
 	    !alloc_cpumask_var(&st->reserved, GFP_KERNEL) ||
 	    !alloc_cpumask_var(&st->shared, GFP_KERNEL) ||

@@ -78,14 +78,9 @@ static ssize_t hotplug_show(struct kobject *kobj, struct kobj_attribute *attr,
 static ssize_t cgroup_root_show(struct kobject *kobj,
 				struct kobj_attribute *attr, char *buf)
 {
-	char *path = cpumgr_table_root_path();
-	ssize_t len;
-
-	if (!path)
-		return -ENOMEM;
-	len = sysfs_emit(buf, "%s\n", path);
-	kfree(path);
-	return len;
+	/* A path is at most CPUMGR_PATH_MAX: it and a newline fit a page. */
+	cpumgr_table_root_path(buf, PAGE_SIZE - 1);
+	return strlcat(buf, "\n", PAGE_SIZE);
 }
 
 #define CPUMGR_COUNTER_SHOW(name)					\

@@ -611,7 +611,7 @@ int cpumgr_table_configure(struct cpumgr_config *cfg,
 	if (cfg->set_hotplug)
 		tbl.hotplug = cfg->hotplug;
 	if (cfg->root_path)
-		swap(tbl.root, root);
+		cpumgr_cgroup_swap(&tbl.root, &root);
 	cpumgr_commit(view);
 	view = NULL;
 	*generation = tbl.generation;
@@ -624,14 +624,15 @@ out:
 	return err;
 }
 
-char *cpumgr_table_root_path(void)
+/*
+ * Under the lock of what sysfs shows, not the table lock: notifications
+ * built while the table lock is held read it too.
+ */
+void cpumgr_table_root_path(char *buf, size_t size)
 {
-	char *path;
-
-	mutex_lock(&tbl.lock);
-	path = kstrdup(tbl.root.path ?: "", GFP_KERNEL);
-	mutex_unlock(&tbl.lock);
-	return path;
+	spin_lock(&cpumgr_show_lock);
+	strscpy(buf, tbl.root.path ?: "", size);
+	spin_unlock(&cpumgr_show_lock);
 }
 
 /* ASSIGN */
@@ -1140,7 +1141,7 @@ int cpumgr_table_reset(const struct cpumgr_expect *expect,
 	cpumask_clear(tbl.reserved);
 	tbl.enforce = cpumgr_param_enforce;
 	tbl.hotplug = cpumgr_param_hotplug;
-	swap(tbl.root, root);
+	cpumgr_cgroup_swap(&tbl.root, &root);
 	cpumgr_commit(view);
 	view = NULL;
 	*generation = tbl.generation;

@@ -3,7 +3,8 @@
 #
 # Build cpumgr.ko for one kernel in build/kmod/NAME/: kbuild writes objects
 # next to the sources, so each kernel gets its own copy of kmod/ and
-# include/ (timestamps kept: rebuilds stay incremental).
+# include/ (timestamps kept: rebuilds stay incremental).  The test modules
+# of selftests/kmod/ go to build/kmod/NAME/testmod/.
 #
 # Usage: scripts/build-module.sh NAME KDIR
 
@@ -36,3 +37,17 @@ if grep -E 'warning:|error:' "$dest/build.log" >&2; then
 	die "module build for $name has warnings"
 fi
 modinfo -F vermagic "$dest/kmod/cpumgr.ko" | cut -d' ' -f1 >"$dest/release"
+
+# The selftests' test modules (selftests/kmod/) for the same kernel, in
+# build/kmod/NAME/testmod/.
+[ -e "$CPUMGR_TOP/selftests/kmod/Kbuild" ] || exit 0
+mkdir -p "$dest/testmod"
+cp -p "$CPUMGR_TOP"/selftests/kmod/Kbuild "$CPUMGR_TOP"/selftests/kmod/*.c \
+	"$dest/testmod/"
+if ! make -C "$kdir" M="$dest/testmod" modules >"$dest/testmod.log" 2>&1; then
+	cat "$dest/testmod.log" >&2
+	die "test module build for $name failed"
+fi
+if grep -E 'warning:|error:' "$dest/testmod.log" >&2; then
+	die "test module build for $name has warnings"
+fi

@@ -54,10 +54,12 @@
  * the mutating commands:
  *
  *   -EPERM       caller lacks CAP_SYS_ADMIN in the initial user namespace
- *   -EINVAL      malformed request: a missing attribute, a cpulist that
- *                is not valid syntax ("3-1", "a", ",,", "1,")
- *   -ERANGE      a CPU number >= the number of possible CPUs, or a
- *                string attribute longer than its limit
+ *   -EINVAL      malformed request: a missing attribute, an attribute of
+ *                the wrong type or size, a string longer than its limit
+ *                (the netlink policy refuses these: "Attribute failed
+ *                policy validation"), a cpulist that is not valid syntax
+ *                ("3-1", "a", ",,", "1,")
+ *   -ERANGE      a CPU number >= the number of possible CPUs
  *   -ENODEV      a CPU that is not present
  *   -ENXIO       a CPU that is offline
  *   -ENODATA     an empty CPU set where CPUs are required

@@ -3,14 +3,18 @@
 #ifndef CPUMGR_TESTS_TEST_UTIL_H
 #define CPUMGR_TESTS_TEST_UTIL_H
 
+#include <stdbool.h>
+
 /*
  * EXPECT_TRUE(cond) that explains itself only when it fails (and reads
- * as a plain statement to static checkers).
+ * as a plain statement to static checkers); cond is evaluated once.
  */
 #define CHECK(cond, fmt, ...) do {					\
-	if (!(cond))							\
+	bool __check_ok = (cond);					\
+									\
+	if (!__check_ok)						\
 		TH_LOG(fmt, ##__VA_ARGS__);				\
-	EXPECT_TRUE(cond);						\
+	EXPECT_TRUE(__check_ok);					\
 } while (0)
 
 #endif

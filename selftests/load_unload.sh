@@ -8,7 +8,8 @@
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
 
-LOOPS=100
+# CPUMGR_LOAD_LOOPS scales it down where a cycle is slow (debug kernel).
+LOOPS=${CPUMGR_LOAD_LOOPS:-100}
 
 # A fresh table: policy none, no pods, nothing exclusive, every online
 # CPU shared, no pods/ directory.  Bash builtins only besides cpumgrctl:

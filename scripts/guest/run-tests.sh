@@ -10,7 +10,10 @@
 # selftests/NAME.c) or selftests/NAME.sh.  Selftests find the module in
 # $CPUMGR_MODULE and may unload and reload it; they must leave it loaded.
 #
-# Usage: run-tests.sh NAME...
+# A VAR=VALUE argument is exported to the selftests after it (a plan line
+# can scale a selftest down on a slow kernel, see selftests/plan).
+#
+# Usage: run-tests.sh [VAR=VALUE | NAME]...
 
 n=0
 failed=0
@@ -77,7 +80,10 @@ run_one()
 [ -w $kmemleak ] && echo clear >$kmemleak
 
 for name in "$@"; do
-	run_one "$name"
+	case $name in
+	*=*)	export "${name?}"; echo "# $name" ;;
+	*)	run_one "$name" ;;
+	esac
 done
 
 if [ -w $kmemleak ]; then

@@ -249,6 +249,7 @@ void cpumgr_table_root_path(char *buf, size_t size);
 
 /* Readers that need more than the view hold the table lock briefly. */
 void cpumgr_table_lock(void);
+int cpumgr_table_lock_killable(void);
 void cpumgr_table_unlock(void);
 u64 cpumgr_table_generation(void);
 /* The caller holds the table lock. */

@@ -95,15 +95,23 @@ CPUMGR_COUNTER_SHOW(violations)
 CPUMGR_COUNTER_SHOW(offlines_refused)
 CPUMGR_COUNTER_SHOW(events_dropped)
 
+/*
+ * Under the table mutex: a change adds and removes pods/ directories
+ * around its commit, so only a generation read between changes brackets
+ * a walk of pods/ that is a snapshot when it reads the same after it.
+ */
 static ssize_t generation_show(struct kobject *kobj,
 			       struct kobj_attribute *attr, char *buf)
 {
-	ssize_t len;
+	u64 generation;
+	int err;
 
-	rcu_read_lock();
-	len = sysfs_emit(buf, "%llu\n", cpumgr_view_get()->generation);
-	rcu_read_unlock();
-	return len;
+	err = cpumgr_table_lock_killable();
+	if (err)
+		return err;
+	generation = cpumgr_table_generation();
+	cpumgr_table_unlock();
+	return sysfs_emit(buf, "%llu\n", generation);
 }
 
 static ssize_t reserved_cpus_show(struct kobject *kobj,

@@ -56,6 +56,11 @@ void cpumgr_table_lock(void)
 	mutex_lock(&tbl.lock);
 }
 
+int cpumgr_table_lock_killable(void)
+{
+	return mutex_lock_killable(&tbl.lock);
+}
+
 void cpumgr_table_unlock(void)
 {
 	mutex_unlock(&tbl.lock);

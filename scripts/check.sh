@@ -129,6 +129,8 @@ main()
 export -f run_guest_line
 export results CPUMGR_TOP
 
+# A fresh clone has no build directory yet, and tee must not lose the log.
+mkdir -p "$CPUMGR_OUT"
 main | tee "$results.ktap.tmp"
 mv "$results.ktap.tmp" "$results.ktap"
 awk -f "$CPUMGR_TOP/scripts/ktap-summary.awk" "$results.ktap"

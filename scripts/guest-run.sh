@@ -15,7 +15,8 @@
 #   -k KERNEL   6.1 | 6.12 | debug (default 6.1)
 #   -p PRESET   topology preset, see presets below (default smt8)
 #   -t SECONDS  timeout (default 600, 1800 on the debug kernel)
-#   -o DIR      where console.log and ktap.log go
+#   -o DIR      where console.log and ktap.log go, not under /tmp, /run,
+#               /var/tmp or /dev/shm (tmpfs in the guest)
 #                (default build/guest/KERNEL-PRESET)
 #   -s          give a shell in the guest on this terminal after the tests
 #   -c SCRIPT   run this script (path in the checkout) instead of selftests
@@ -146,6 +147,12 @@ main()
 	module=$CPUMGR_OUT/kmod/$kernel/kmod/cpumgr.ko
 	[ -e "$module" ] || die "$module is missing: make module KVER=$kernel"
 	out=${out:-$CPUMGR_OUT/guest/$kernel-$preset}
+	# The guest reads run.sh from there by its absolute path, over 9p.
+	out=$(realpath -m "$out")
+	case $out in
+	/tmp|/tmp/*|/run|/run/*|/var/tmp|/var/tmp/*|/dev/shm|/dev/shm/*)
+		die "-o $out: the guest has its own tmpfs there; pick a directory it shares" ;;
+	esac
 	[ "$kernel" = debug ] && mem_mb=2048
 	[ "$preset" = big64 ] && mem_mb=$((mem_mb * 2))
 	timeout=${timeout:-$([ "$kernel" = debug ] && echo 1800 || echo 600)}

@@ -8,6 +8,16 @@
 
 #define SFTEST_MAX_CPUS 1024
 
+/*
+ * After kselftest_harness.h: its 30 s per test is too short for a TCG
+ * guest on a busy 2-core host running a KASAN kernel.  The guest runner
+ * has its own, longer timeout for the whole run.
+ */
+#ifdef TEST_TIMEOUT_DEFAULT
+#undef TEST_TIMEOUT_DEFAULT
+#define TEST_TIMEOUT_DEFAULT 600
+#endif
+
 /* Read a whole (small) file into a malloc'ed string, trailing newline
  * removed; NULL if it cannot be read. */
 char *sft_read_file(const char *fmt, ...)

@@ -6,10 +6,10 @@
 #    cannot be placed: selftests/kmod/cpumgr_blocker.ko takes a function
 #    the way a livepatch does (the first probed one, then the last, whose
 #    failure must unwind the probes placed before it);
-#  - it unloads and loads cleanly 20 times while cpuset writes, task
-#    moves, forks into cgroups, CPU hotplug and an events listener keep
-#    its hooks busy; its hooks refuse while it is loaded and are gone once
-#    it is not.
+#  - it unloads and loads cleanly CPUMGR_ROBUST_CYCLES (20) times while
+#    cpuset writes, task moves, forks into cgroups, CPU hotplug and an
+#    events listener keep its hooks busy; its hooks refuse while it is
+#    loaded and are gone once it is not.
 # The guest runner fails the run on any kernel warning.  Leaves the module
 # loaded and empty.
 
@@ -18,7 +18,7 @@ CLONE=$CPUMGR_OUT/selftests/clone_into_cgroup
 BLOCKER=${CPUMGR_MODULE%/kmod/cpumgr.ko}/testmod/cpumgr_blocker.ko
 CG=/sys/fs/cgroup/cpumgr-rb
 CPU=/sys/devices/system/cpu
-CYCLES=20
+CYCLES=${CPUMGR_ROBUST_CYCLES:-20}
 n=0
 failed=0
 pids=()

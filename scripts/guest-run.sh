@@ -41,6 +41,16 @@ SPLATS='WARNING: CPU:|BUG:|Call Trace:|KASAN:|UBSAN:|possible circular locking|p
 
 kernel=6.1 preset=smt8 timeout= out= shell= quiet= command=scripts/guest/run-tests.sh
 
+# WHAT PATH: die unless the guest sees PATH as the host does (it mounts
+# its own tmpfs on these).
+guest_sees()
+{
+	case $(realpath -m "$2") in
+	/tmp|/tmp/*|/run|/run/*|/var/tmp|/var/tmp/*|/dev/shm|/dev/shm/*)
+		die "$1: under a directory the guest keeps its own tmpfs on; use another" ;;
+	esac
+}
+
 usage()
 {
 	sed -n '/^# Usage:/,/^# The module/p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -149,10 +159,9 @@ main()
 	out=${out:-$CPUMGR_OUT/guest/$kernel-$preset}
 	# The guest reads run.sh from there by its absolute path, over 9p.
 	out=$(realpath -m "$out")
-	case $out in
-	/tmp|/tmp/*|/run|/run/*|/var/tmp|/var/tmp/*|/dev/shm|/dev/shm/*)
-		die "-o $out: the guest has its own tmpfs there; pick a directory it shares" ;;
-	esac
+	guest_sees "-o $out" "$out"
+	guest_sees "the checkout" "$CPUMGR_TOP"
+	guest_sees "CPUMGR_OUT" "$CPUMGR_OUT"
 	[ "$kernel" = debug ] && mem_mb=2048
 	[ "$preset" = big64 ] && mem_mb=$((mem_mb * 2))
 	timeout=${timeout:-$([ "$kernel" = debug ] && echo 1800 || echo 600)}

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # `make lint`: checkpatch.pl --strict (from Debian's linux-source-6.1) over
-# the kernel module and the uAPI header, cppcheck over the userspace and
-# the selftests, and the YNL spec against the kernel's genetlink schema.
+# the kernel module, the selftests' test module and the uAPI header,
+# cppcheck over the userspace and the selftests, and the YNL spec against
+# the kernel's genetlink schema.
 
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
@@ -19,7 +20,8 @@ checkpatch=$CPUMGR_CACHE/src/6.1/scripts/checkpatch.pl
 #   has to ask.
 if ! perl "$checkpatch" --strict --no-tree --quiet --show-types \
 	--ignore FILE_PATH_CHANGES,LINUX_VERSION_CODE \
-	-f kmod/*.c kmod/*.h $(ls include/uapi/linux/*.h 2>/dev/null); then
+	-f kmod/*.c kmod/*.h selftests/kmod/*.c \
+	$(ls include/uapi/linux/*.h 2>/dev/null); then
 	status=1
 fi
 

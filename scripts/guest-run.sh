@@ -14,7 +14,7 @@
 # Usage: scripts/guest-run.sh [options] [TEST...]
 #   -k KERNEL   6.1 | 6.12 | debug (default 6.1)
 #   -p PRESET   topology preset, see presets below (default smt8)
-#   -t SECONDS  timeout (default 1200, 2400 on the debug kernel)
+#   -t SECONDS  timeout (default 1800, 2400 on the debug kernel)
 #   -o DIR      where console.log and ktap.log go, not under /tmp, /run,
 #               /var/tmp or /dev/shm (tmpfs in the guest)
 #                (default build/guest/KERNEL-PRESET)
@@ -165,7 +165,7 @@ main()
 	guest_sees "CPUMGR_CACHE" "$CPUMGR_CACHE"
 	[ "$kernel" = debug ] && mem_mb=2048
 	[ "$preset" = big64 ] && mem_mb=$((mem_mb * 2))
-	timeout=${timeout:-$([ "$kernel" = debug ] && echo 2400 || echo 1200)}
+	timeout=${timeout:-$([ "$kernel" = debug ] && echo 2400 || echo 1800)}
 
 	qemu_args=(-accel tcg,thread=multi -cpu Skylake-Server-v4
 		   -kernel "$kdir/vmlinuz"

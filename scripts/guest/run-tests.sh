@@ -32,6 +32,15 @@ result()
 	fi
 }
 
+# The pid most recently handed out, from /proc/loadavg.
+last_pid()
+{
+	local _ last
+
+	read -r _ _ _ _ last </proc/loadavg
+	echo "$last"
+}
+
 test_path()
 {
 	if [ -x "$CPUMGR_OUT/selftests/$1" ]; then
@@ -45,7 +54,7 @@ test_path()
 
 run_one()
 {
-	local name=$1 path status
+	local name=$1 path status t0=$SECONDS pid0 pid_max
 
 	echo "# selftest: $name"
 	if ! path=$(test_path "$name"); then
@@ -57,12 +66,17 @@ run_one()
 		return
 	fi
 	cd "$CPUMGR_TOP" || exit 1
+	pid0=$(last_pid)
 	if [ "${path%.sh}" != "$path" ]; then
 		bash "$path" 2>&1 | sed 's/^/    /'
 	else
 		"$path" 2>&1 | sed 's/^/    /'
 	fi
 	status=${PIPESTATUS[0]}
+	# Where the time goes: under TCG every process started costs tens
+	# of milliseconds or more.
+	read -r pid_max </proc/sys/kernel/pid_max
+	echo "# time: $name $((SECONDS - t0))s, $((($(last_pid) - pid0 + pid_max) % pid_max)) processes started"
 	# kselftest exit codes: 0 pass, 4 skip, anything else a failure.
 	case $status in
 	0)	result ok "$name" ;;

@@ -113,6 +113,24 @@ v2_cpuset_back()
 	return 1
 }
 
+# A v1 hierarchy is destroyed at its unmount only when its root has no
+# children left, and a removed cgroup stays a child until its last
+# reference goes: wait for the removed ones to go (the cgroups of the
+# hierarchy /proc/cgroups counts, the root included) before unmounting.
+v1_children_gone()
+{
+	local i name hier num rest
+
+	for ((i = 0; i < 100; i++)); do
+		while read -r name hier num rest; do
+			[ "$name" = cpuset ] && [ "$num" = 1 ] && return 0
+		done </proc/cgroups
+		nap 0.1
+	done
+	echo "removed v1 cpusets do not go away"
+	return 1
+}
+
 # Back to an empty table, no test cgroups, every CPU online.
 teardown()
 {
@@ -124,7 +142,8 @@ teardown()
 	rmtree "$CG2/mxout" "$CG2" cgroup.procs || return 1
 	if mountpoint -q "$V1MNT"; then
 		[ -n "$SLEEPER" ] && echo "$SLEEPER" >"$V1MNT/tasks" 2>/dev/null
-		rmtree "$V1MNT/mx" "$V1MNT" tasks && umount "$V1MNT" || return 1
+		rmtree "$V1MNT/mx" "$V1MNT" tasks && v1_children_gone &&
+			umount "$V1MNT" || return 1
 		v2_cpuset_back || return 1
 	fi
 	ctl reset || return 1

@@ -9,7 +9,7 @@
 # random points too.  A killed command is retried until it succeeds, as
 # the kubelet retries.  After every kill the next command's sync must
 # leave the checkpoint equal to the kernel's table; every
-# CPUMGR_CRASH_CHECK (10) cycles and at the end the kernel's table, the
+# CPUMGR_CRASH_CHECK (10) cycles and after the last the kernel's table, the
 # checkpoint, the pod files and the cgroups must agree with what was
 # admitted and attached (selftests/node_agree.py), no CPU booked twice,
 # and `audit` must be clean.  Then a module reload (the table RESET,
@@ -388,7 +388,7 @@ t_cycles()
 			pick 1 "${CHOICES[2 * i + 1]}"
 			op_remove "$PICKED"
 		fi
-		if [ $((i % EVERY)) = 0 ]; then
+		if [ $((i % EVERY)) = 0 ] || [ "$i" = "$CYCLES" ]; then
 			if agree; then
 				agreed=$((agreed + 1))
 			else
@@ -476,7 +476,7 @@ ktap_plan 7
 check "init; calibrate the kill delays" t_init
 check "$CYCLES admit/attach/remove cycles under kill -9: every retry succeeds" t_cycles
 check "after every kill the next sync makes the checkpoint the kernel's table" t_syncs
-check "every $EVERY cycles: table, checkpoint, pod files, cgroups agree; audit clean" t_agreed
+check "every $EVERY cycles and at the end: table, checkpoint, pod files, cgroups agree; audit clean" t_agreed
 check "daemon killed: a fresh command finds them all agreeing" t_final
 check "module reload, first command killed: the same table, init flags, bindings" t_reload
 check "remove every pod: empty table, checkpoint and pods/" t_remove_all

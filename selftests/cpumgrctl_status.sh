@@ -29,14 +29,18 @@ fits()
 
 mapped()
 {
-	local n cpus
+	local key
 
-	n=$(grep -c ^socket "$OUT/status")
-	cpus=$(awk '$1 == "cpu" { n += NF - 1 } END { print n }' "$OUT/status")
-	# every CPU once; the separators count as fields too
-	[ "$n" -ge 1 ] && [ "$(grep -o '[0-9]\+' <<<"$(awk '$1 == "cpu"' \
-		"$OUT/status")" | wc -l)" = "$(nproc)" ] &&
-		grep -q "^a .*cpu-test" "$OUT/status" && [ "$cpus" -gt 0 ]
+	# every CPU once on the "cpu" lines (the separators are fields too)
+	[ "$(awk '$1 == "cpu"' "$OUT/status" | grep -o '[0-9]\+' | wc -l)" = \
+		"$(nproc)" ] || return 1
+	# cpu-test's container holds 3 CPUs: its key marks 3 CPUs of the map
+	key=$(awk '$3 == "busybox-pod1" { print $1 }' "$OUT/status")
+	[ -n "$key" ] && [ "$key" != - ] &&
+		awk -v key="$key" '
+			marks { for (i = 1; i <= NF; i++) n += $i == key }
+			{ marks = $1 == "cpu" }
+			END { exit n != 3 }' "$OUT/status"
 }
 
 json()

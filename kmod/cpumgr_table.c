@@ -1251,12 +1251,23 @@ err:
 	return -ENOMEM;
 }
 
-/* Nothing is assigned: the module reference kept rmmod away until then. */
+/*
+ * The module reference keeps rmmod away while anything is assigned; only
+ * a forced unload (rmmod -f) gets here with assignments.  Drop them
+ * rather than leak them: the module may be loaded again.
+ */
 void cpumgr_table_exit(void)
 {
+	struct cpumgr_pod *pod, *tmp;
 	struct cpumgr_view *view;
 
-	WARN_ON(!list_empty(&tbl.pods));
+	if (tbl.nr_pods)
+		pr_warn("forced unload with %u assignments: their CPUs are released\n",
+			tbl.nr_containers);
+	list_for_each_entry_safe(pod, tmp, &tbl.pods, node) {
+		cpumgr_pod_unlink(pod);
+		cpumgr_pod_put_all(pod);
+	}
 	view = rcu_replace_pointer(tbl.view, NULL, true);
 	synchronize_rcu();
 	cpumgr_view_free(view);

@@ -72,11 +72,35 @@ loop()
 	return $bad
 }
 
-ktap_plan 3
+# rmmod -f (where the kernel has MODULE_FORCE_UNLOAD) goes through with
+# assignments: they go with the module, which loads again fresh.  Not
+# with lockdep: the taint of a forced unload turns it off for good.
+forced()
+{
+	if [ -e /proc/lockdep ]; then
+		ktap_result ok "rmmod -f drops the table # SKIP it would turn lockdep off"
+		return 2
+	fi
+	ctl_static && "$CTL" assign lu-pod app 1 >/dev/null || return 1
+	if ! rmmod -f cpumgr 2>/dev/null; then
+		[ -d /sys/module/cpumgr ] || return 1
+		ktap_result ok "rmmod -f drops the table # SKIP no forced unload"
+		ctl_reset
+		return 2
+	fi
+	[ ! -d "$SYSFS" ] && insmod "$CPUMGR_MODULE" && fresh_and_empty
+}
+
+ktap_plan 4
 check "a fresh module has an empty table" fresh_and_empty
 ctl_static && "$CTL" assign lu-pod app 1 >/dev/null
 check "rmmod refuses while assignments exist" rmmod_refused
 ctl_reset
 check "$LOOPS unloads and loads, rmmod refused while assigned" loop
+forced
+case $? in
+0) ktap_result ok "rmmod -f drops the table, the module loads again" ;;
+1) ktap_result not-ok "rmmod -f drops the table, the module loads again" ;;
+esac
 [ -d /sys/module/cpumgr ] || insmod "$CPUMGR_MODULE"
 ktap_exit

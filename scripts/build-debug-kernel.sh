@@ -9,7 +9,7 @@
 #   vmlinuz   bzImage
 #   build     the object tree to build modules against (KDIR)
 #   release   uname -r of the guest
-# A first build takes about 16 minutes on 2 cores; later calls return at
+# A first build takes about 8 minutes on 2 cores; later calls return at
 # once.
 #
 # Usage: scripts/build-debug-kernel.sh
@@ -45,7 +45,7 @@ build()
 
 	rm -rf "$dir.tmp"
 	mkdir -p "$dir.tmp/build"
-	msg "cpumgr: building the debug kernel (about 16 minutes on 2 cores; log: $log)"
+	msg "cpumgr: building the debug kernel (about 8 minutes on 2 cores; log: $log)"
 	quietly "$log" make -C "$src" O="$dir.tmp/build" x86_64_defconfig
 	(cd "$dir.tmp/build" &&
 	 quietly "$log.merge" "$src/scripts/kconfig/merge_config.sh" -m \

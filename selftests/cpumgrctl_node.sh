@@ -364,8 +364,6 @@ t_daemon()
 	victim=${cpus##*-}
 	victim=${victim##*,}
 	[ "$victim" != 0 ] || return 1
-	# before the daemon listens: a CONFIGURE with a listener hangs the
-	# module (cpumgr_notify_configured() under the table lock)
 	"$CTL" configure --hotplug release >/dev/null || return 1
 	# no subshell between: the signal must reach the daemon itself
 	"$CTL" daemon --reconcile-period 2s --state-dir "$S" >"$OUT/daemon" 2>&1 &

@@ -22,6 +22,10 @@
 #   -o DIR      where console.log and ktap.log go, not under /tmp, /run,
 #               /var/tmp or /dev/shm (tmpfs in the guest)
 #                (default build/guest/KERNEL-PRESET)
+#   -r          run from a copy in RAM of what the selftests need (bash,
+#               busybox, cpumgrctl, the module, the selftests) instead of
+#               the host root: for selftests that suspend the guest
+#               (virtio 9p has no resume)
 #   -s          give a shell in the guest on this terminal after the tests
 #   -c SCRIPT   run this script (path in the checkout) instead of selftests
 #   -q          do not stream the KTAP while the guest runs
@@ -44,7 +48,7 @@ big64|64,sockets=2,dies=2,cores=8,threads=2|0-15 16-31 32-47 48-63|2 sockets x 2
 SPLATS='WARNING: CPU:|BUG:|Call Trace:|KASAN:|UBSAN:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|suspected memory leak|general protection fault|Kernel panic|Oops:|INFO: task .* blocked|watchdog: .* stuck'
 
 kernel=6.1 preset=smt8 timeout= out= shell= quiet= command=scripts/guest/run-tests.sh
-tcg=single cmdline=
+tcg=single cmdline= ram_root=
 
 # WHAT PATH: die unless the guest sees PATH as the host does (it mounts
 # its own tmpfs on these).
@@ -88,6 +92,49 @@ qemu_topology_args()
 			    -numa "node,nodeid=$i,cpus=$range,memdev=mem$i")
 		i=$((i + 1))
 	done
+}
+
+# FILE...: the files and, for programs, the shared libraries they load.
+with_libraries()
+{
+	local f
+
+	for f in "$@"; do
+		echo "$f"
+		head -c 4 "$f" | grep -q ELF || continue
+		ldd "$f" 2>/dev/null | grep -o '/[^ ]*' || true
+	done
+}
+
+# SELFTEST...: an initramfs to append to the guest's, with what the run
+# needs under /ram at the host's paths: guest/init runs from there
+# instead of mounting the host root.  Anything opened over virtio 9p
+# before a suspend hangs whoever closes it afterwards.
+write_ram_root()
+{
+	local stage=$out/ram-root name f
+	local -a files=(/bin/bash /bin/busybox "$CPUMGR_OUT/user/cpumgrctl"
+			"$module" "$out/run.sh" "$CPUMGR_TOP/$command"
+			"$CPUMGR_TOP/selftests/sftest_lib.sh")
+
+	for name in "$@"; do
+		for f in "$CPUMGR_OUT/selftests/$name" "$CPUMGR_TOP/selftests/$name.sh"; do
+			[ -f "$f" ] && files+=("$f")
+		done
+	done
+	rm -rf "$stage"
+	mkdir -p "$stage/ram"
+	with_libraries "${files[@]}" | sort -u |
+		xargs cp -L --parents -t "$stage/ram" ||
+		die "cannot copy the RAM root"
+	mkdir -p "$stage"/ram/{proc,sys,dev,tmp,run,var/tmp,root}
+	(cd "$stage" && find ram | cpio -o -H newc --quiet | gzip -1) \
+		>"$out/ram-root.cpio.gz"
+	rm -rf "$stage"
+	# The kernel unpacks concatenated archives one after the other.
+	cat "$CPUMGR_OUT/guest/initramfs-$kernel.cpio.gz" "$out/ram-root.cpio.gz" \
+		>"$out/initramfs.cpio.gz"
+	initrd=$out/initramfs.cpio.gz
 }
 
 write_run_script()
@@ -138,10 +185,10 @@ finish_ktap()
 
 main()
 {
-	local opt kdir release module mem_mb=1024 status=0 qemu_pid
+	local opt kdir release module mem_mb=1024 status=0 qemu_pid initrd
 	local -a qemu_args
 
-	while getopts "k:p:t:T:a:o:c:sqlh" opt; do
+	while getopts "k:p:t:T:a:o:c:rsqlh" opt; do
 		case $opt in
 		k) kernel=$OPTARG ;;
 		p) preset=$OPTARG ;;
@@ -149,6 +196,7 @@ main()
 		T) tcg=$OPTARG ;;
 		a) cmdline+=" $OPTARG" ;;
 		o) out=$OPTARG ;;
+		r) ram_root=1 ;;
 		s) shell=1 ;;
 		c) command=$OPTARG ;;
 		q) quiet=1 ;;
@@ -187,13 +235,15 @@ main()
 	# were running.
 	qemu_args=(-accel "tcg,thread=$tcg" -cpu Skylake-Server-v4
 		   -kernel "$kdir/vmlinuz"
-		   -initrd "$CPUMGR_OUT/guest/initramfs-$kernel.cpio.gz"
 		   -display none -no-reboot -nodefaults
 		   -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap")
 	qemu_topology_args "$mem_mb"
 	mkdir -p "$out"
 	rm -f "$out/console.log" "$out/ktap.log"
 	write_run_script "$release" "$module" "$@"
+	initrd=$CPUMGR_OUT/guest/initramfs-$kernel.cpio.gz
+	[ -z "$ram_root" ] || write_ram_root "$@"
+	qemu_args+=(-initrd "$initrd")
 	# Soft lockup and RCU stall detectors misfire when 2 host cores
 	# emulate up to 64 vCPUs; panic on oops so a crash ends the run.
 	# The IO-APIC timer check at boot can miss its window when the host

@@ -30,12 +30,6 @@ snapshot()
 	echo "$out"
 }
 
-# The events the listener printed so far.
-events()
-{
-	cat "$EVENTS"
-}
-
 # STATE: suspend (mem) or hibernate (disk) up to the CPUs going down;
 # true when the write succeeded and nothing changed.
 sleep_and_compare()
@@ -43,13 +37,13 @@ sleep_and_compare()
 	local state=$1 before after ev_before ev_after ok=0
 
 	before=$(snapshot)
-	ev_before=$(events)
+	ev_before=$(<"$EVENTS")
 	if ! echo "$state" >/sys/power/state; then
 		echo "echo $state >/sys/power/state failed" | diag
 		ok=1
 	fi
 	after=$(snapshot)
-	ev_after=$(events)
+	ev_after=$(<"$EVENTS")
 	if [ "$before" != "$after" ]; then
 		printf 'before: %s\nafter:  %s\n' "$before" "$after" | diag
 		ok=1
@@ -61,23 +55,13 @@ sleep_and_compare()
 	return $ok
 }
 
-has_word()
-{
-	local w
-
-	for w in $1; do
-		[ "$w" = "$2" ] && return 0
-	done
-	return 1
-}
-
 if grep -q " 9p " /proc/mounts; then
 	ktap_plan 1
 	ktap_result not-ok "the guest runs from RAM # run it with guest-run.sh -r"
 	ktap_exit
 fi
 if [ ! -w /sys/power/pm_test ] ||
-   ! has_word "$(</sys/power/state)" mem; then
+   ! grep -qw mem /sys/power/state; then
 	ktap_plan 0
 	echo "# SKIP: no suspend to test (CONFIG_PM_DEBUG, /sys/power/state)"
 	exit 4
@@ -106,13 +90,13 @@ for _ in $(seq 50); do
 	sleep 0.1
 done
 [ "$(grep -c assigned "$EVENTS")" = 2 ] || ready=1
-[ $ready = 0 ] || events | diag
+[ $ready = 0 ] || diag <"$EVENTS"
 check "set-up: two pods, protect mode, a listener that hears them" \
 	test $ready = 0
 
 check "suspend: CPUs down and up, table and events unchanged" \
 	sleep_and_compare mem
-if has_word "$(</sys/power/state)" disk; then
+if grep -qw disk /sys/power/state; then
 	check "hibernation: CPUs down and up, table and events unchanged" \
 		sleep_and_compare disk
 else

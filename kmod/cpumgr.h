@@ -96,11 +96,13 @@ struct cpumgr_view_cg {
 struct cpumgr_view_container {
 	const struct cpumask *cpus;
 	struct cpumgr_view_cg cg;
+	char name[CPUMGR_CONTAINER_MAX + 1];	/* for the refusal log */
 };
 
 struct cpumgr_view_pod {
 	const struct cpumask *cpus;
 	struct cpumgr_view_cg cg;
+	char uid[CPUMGR_POD_UID_MAX + 1];
 	unsigned int first;	/* its containers in view->containers */
 	unsigned int nr;
 };
@@ -293,12 +295,16 @@ struct cpumgr_scratch *cpumgr_scratch_get(void);
 struct cpumask *cpumgr_scratch_mask(struct cpumgr_scratch *s, unsigned int i);
 bool cpumgr_rules_active(const struct cpumgr_view *view);
 bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
-			const struct cpumask *cpus, struct cpumask *bad,
-			struct cpumgr_scratch *s);
+			const struct cpumask *cpus, const struct cpumask *own,
+			struct cpumask *bad, struct cpumgr_scratch *s);
 bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 				struct cgroup_subsys_state *css,
-				const struct cpumask *cpus, struct cpumask *bad,
-				struct cpumgr_scratch *s);
+				const struct cpumask *cpus,
+				const struct cpumask *own,
+				struct cpumask *bad, struct cpumgr_scratch *s);
+/* Whose CPUs the last check found: "pod <uid> container <name>". */
+int cpumgr_rules_whose(const struct cpumgr_view *view,
+		       const struct cpumgr_scratch *s, char *buf, size_t len);
 
 /* cpumgr_hooks.c */
 void cpumgr_refused(void);	/* a bare return, in asm */

@@ -16,6 +16,9 @@
 #include <linux/kernfs.h>
 #include <linux/kprobes.h>
 #include <linux/objtool.h>
+#include <linux/percpu.h>
+#include <linux/printk.h>
+#include <linux/ratelimit.h>
 #include <linux/ptrace.h>
 #include <linux/sched/task.h>
 #include <asm/linkage.h>
@@ -44,14 +47,68 @@ static int cpumgr_refuse(struct pt_regs *regs)
 	return 1;
 }
 
-/* A violation: count and report it; whether to refuse the call. */
+/* What was tried, for the kernel log line of a violation. */
+static const char *const cpumgr_violation_what[] = {
+	[CPUMGR_VIOLATION_WRITE] = "write of",
+	[CPUMGR_VIOLATION_INHERIT] = "write (tasks would inherit them) of",
+	[CPUMGR_VIOLATION_PARTITION] = "write of",
+	[CPUMGR_VIOLATION_ATTACH] = "task move through",
+	[CPUMGR_VIOLATION_FORK] = "task start through",
+};
+
+static DEFINE_PER_CPU(char [CPUMGR_EVENT_PATH_MAX], cpumgr_log_path);
+
+/* A refusal is a warning, an audited violation a notice. */
+static __printf(2, 3) void cpumgr_log(bool refused, const char *fmt, ...)
+{
+	struct va_format vaf = { .fmt = fmt };
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.va = &args;
+	if (refused)
+		pr_warn("refused %pV\n", &vaf);
+	else
+		pr_notice("audited %pV\n", &vaf);
+	va_end(args);
+}
+
+/*
+ * One line per violation, rate-limited: a runtime that gets EBUSY says
+ * nothing about CPUs, and the operator's next stop is dmesg.
+ */
+static void cpumgr_log_violation(const struct cpumgr_view *view,
+				 enum cpumgr_violation kind, bool refused,
+				 struct cgroup *cgrp, const char *file,
+				 const struct cpumask *bad,
+				 const struct cpumgr_scratch *s)
+{
+	static DEFINE_RATELIMIT_STATE(rs, DEFAULT_RATELIMIT_INTERVAL,
+				      DEFAULT_RATELIMIT_BURST);
+	char *path = this_cpu_ptr(cpumgr_log_path);
+	char whose[CPUMGR_POD_UID_MAX + CPUMGR_CONTAINER_MAX + 32];
+
+	if (!__ratelimit(&rs))
+		return;
+	if (cgroup_path(cgrp, path, CPUMGR_EVENT_PATH_MAX) < 0)
+		strscpy(path, "?", CPUMGR_EVENT_PATH_MAX);
+	cpumgr_rules_whose(view, s, whose, sizeof(whose));
+	cpumgr_log(refused, "%s %s in cgroup %*pE by pid %d (%s): CPUs %*pbl are %s",
+		   cpumgr_violation_what[kind], file, (int)strlen(path), path,
+		   task_tgid_nr(current), current->comm, cpumask_pr_args(bad),
+		   whose);
+}
+
+/* A violation: count, log and report it; whether to refuse the call. */
 static bool cpumgr_violation(const struct cpumgr_view *view,
 			     enum cpumgr_violation kind, struct cgroup *cgrp,
-			     const char *file, const struct cpumask *bad)
+			     const char *file, const struct cpumask *bad,
+			     const struct cpumgr_scratch *s)
 {
 	bool refuse = view->enforce == CPUMGR_ENFORCE_ENFORCE;
 
 	atomic64_inc(&cpumgr_counters.violations);
+	cpumgr_log_violation(view, kind, refuse, cgrp, file, bad, s);
 	cpumgr_event_violation(view, kind, refuse, cgrp, file, bad);
 	return refuse;
 }
@@ -91,7 +148,7 @@ static int cpumgr_write_pre(struct kprobe *kp, struct pt_regs *regs)
 	if (cpulist_parse(buf, arg))
 		goto out;
 
-	if (!cpumgr_rules_check(view, css->cgroup, arg, bad, s) && cpus &&
+	if (!cpumgr_rules_check(view, css->cgroup, arg, arg, bad, s) && cpus &&
 	    cpumgr_cgroup_on_dfl(css->cgroup) && css->parent) {
 		/* What the cpuset, and what inherits from it, would get. */
 		const struct cpumask *above =
@@ -99,11 +156,11 @@ static int cpumgr_write_pre(struct kprobe *kp, struct pt_regs *regs)
 
 		if (!cpumask_and(eff, arg, above))
 			cpumask_copy(eff, above);
-		if (cpumgr_rules_check_inherit(view, css, eff, bad, s))
+		if (cpumgr_rules_check_inherit(view, css, eff, arg, bad, s))
 			kind = CPUMGR_VIOLATION_INHERIT;
 	}
 	if (!cpumask_empty(bad) &&
-	    cpumgr_violation(view, kind, css->cgroup, file, bad))
+	    cpumgr_violation(view, kind, css->cgroup, file, bad, s))
 		ret = cpumgr_refuse(regs);
 out:
 	rcu_read_unlock();
@@ -133,9 +190,9 @@ static int cpumgr_partition_pre(struct kprobe *kp, struct pt_regs *regs)
 	cpumask_clear(bad);
 	cpumask_or(eff, cpumgr_cpuset_allowed(css),
 		   cpumgr_cpuset_effective(css));
-	if (cpumgr_rules_check(view, css->cgroup, eff, bad, s) &&
+	if (cpumgr_rules_check(view, css->cgroup, eff, NULL, bad, s) &&
 	    cpumgr_violation(view, CPUMGR_VIOLATION_PARTITION, css->cgroup,
-			     "cpuset.cpus.partition", bad))
+			     "cpuset.cpus.partition", bad, s))
 		ret = cpumgr_refuse(regs);
 out:
 	rcu_read_unlock();
@@ -148,6 +205,7 @@ static int cpumgr_check_entry(struct pt_regs *regs, struct cgroup *dst,
 			      enum cpumgr_violation kind, const char *file)
 {
 	const struct cpumgr_view *view = cpumgr_view_get();
+	const struct cpumask *own;
 	struct cpumgr_scratch *s;
 	struct cpumask *bad;
 
@@ -156,9 +214,11 @@ static int cpumgr_check_entry(struct pt_regs *regs, struct cgroup *dst,
 	s = cpumgr_scratch_get();
 	bad = cpumgr_scratch_mask(s, CPUMGR_BAD);
 	cpumask_clear(bad);
-	if (cpumgr_rules_check(view, dst, cpumgr_cpuset_effective(css), bad,
-			       s) &&
-	    cpumgr_violation(view, kind, dst, file, bad))
+	/* Without a cpuset of its own, @dst names none of its CPUs. */
+	own = css->cgroup == dst ? cpumgr_cpuset_allowed(css) : cpu_none_mask;
+	if (cpumgr_rules_check(view, dst, cpumgr_cpuset_effective(css), own,
+			       bad, s) &&
+	    cpumgr_violation(view, kind, dst, file, bad, s))
 		return cpumgr_refuse(regs);
 	return 0;
 }

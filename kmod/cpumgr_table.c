@@ -205,6 +205,7 @@ static void cpumgr_view_fill(struct cpumgr_view *view)
 			break;
 		cpumask_copy(mask, pod->cpus);
 		vp->cpus = mask;
+		strscpy(vp->uid, pod->uid, sizeof(vp->uid));
 		cpumgr_view_set_cg(view, &vp->cg, &pod->cgroup, &nr_ids);
 		vp->first = nc;
 		list_for_each_entry(c, &pod->containers, node) {
@@ -215,6 +216,7 @@ static void cpumgr_view_fill(struct cpumgr_view *view)
 			mask = cpumgr_view_mask(view, view->cap.pods + nc);
 			cpumask_copy(mask, c->cpus);
 			vc->cpus = mask;
+			strscpy(vc->name, c->name, sizeof(vc->name));
 			cpumgr_view_set_cg(view, &vc->cg, &c->cgroup, &nr_ids);
 			nc++;
 		}

@@ -250,7 +250,9 @@ t_audit_offender()
 
 	cpus=$(sysfs_cpus $G2 nginx)
 	"$CTL" configure --enforce audit >/dev/null || return 1
-	# planted from outside the rules: another pod's exclusive CPUs
+	# planted from outside the rules: another pod's exclusive CPUs, in
+	# the pod cgroup too (narrowed to the shared pool, it would hide them)
+	echo "$cpus" >$CG/pod-be/cpuset.cpus &&
 	echo "$cpus" >$CG/pod-be/nginx/cpuset.cpus || return 1
 	run ctl audit
 	rc 1 && grep -q "^offender .*pod-be/nginx cpus $cpus of $G2/nginx" \

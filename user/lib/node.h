@@ -227,6 +227,15 @@ int node_cgroup_name(const struct node *n, const char *path, char *name,
 int node_cgroup_path(const struct node *n, const char *name, char *path,
 		     size_t len, struct cm_error *err);
 
+/*
+ * Give the managed root's children, and its QoS cgroups' children, the
+ * shared pool plus the exclusive CPUs bound at or below them, so that a
+ * cgroup a runtime creates there inherits nothing it may not hold (see
+ * node_narrow.c).  Returns the number of cgroups changed; a cgroup that
+ * cannot be changed is logged and skipped.
+ */
+int node_narrow(struct node *n, struct cm_error *err);
+
 /* ---- commands ---- */
 
 struct node_admitted {

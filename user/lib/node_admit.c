@@ -229,6 +229,9 @@ int node_admit(struct node *n, const cJSON *docs, const char *src,
 							    "",
 					list.pods[i].uid);
 	}
+	/* the shared pool shrank: new cgroups must not inherit it as it was */
+	if (!ret && node_narrow(n, err) < 0)
+		ret = -EIO;
 out:
 	free(objs);
 	pod_list_free(&list);

@@ -67,6 +67,8 @@ int node_remove(struct node *n, const char *uid, const char *container,
 		p->c[k].cgroup[0] = '\0';
 		ret = node_save_pod(n, p, err);
 	}
+	if (!ret && node_narrow(n, err) < 0)
+		ret = -EIO;
 	if (ret)
 		return ret;
 	text = cpuset_to_str(&freed);
@@ -194,5 +196,6 @@ int node_reconcile(struct node *n, const struct pod_list *active,
 			return ret;
 		changes += ret;
 	}
-	return changes;
+	ret = node_narrow(n, err);
+	return ret < 0 ? ret : changes + ret;
 }

@@ -302,6 +302,11 @@ bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 				const struct cpumask *cpus,
 				const struct cpumask *own,
 				struct cpumask *bad, struct cpumgr_scratch *s);
+bool cpumgr_rules_reaches_scope(const struct cpumgr_view *view,
+				struct cgroup *cgrp, struct cpumgr_scratch *s);
+bool cpumgr_rules_check_keep(const struct cpumgr_view *view,
+			     struct cgroup *cgrp, const struct cpumask *cpus,
+			     struct cpumask *bad, struct cpumgr_scratch *s);
 /* Whose CPUs the last check found: "pod <uid> container <name>". */
 int cpumgr_rules_whose(const struct cpumgr_view *view,
 		       const struct cpumgr_scratch *s, char *buf, size_t len);

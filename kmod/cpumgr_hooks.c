@@ -19,6 +19,7 @@
 #include <linux/percpu.h>
 #include <linux/printk.h>
 #include <linux/ratelimit.h>
+#include <linux/string.h>
 #include <linux/ptrace.h>
 #include <linux/sched/task.h>
 #include <asm/linkage.h>
@@ -148,17 +149,25 @@ static int cpumgr_write_pre(struct kprobe *kp, struct pt_regs *regs)
 	if (cpulist_parse(buf, arg))
 		goto out;
 
-	if (!cpumgr_rules_check(view, css->cgroup, arg, arg, bad, s) && cpus &&
-	    cpumgr_cgroup_on_dfl(css->cgroup) && css->parent) {
-		/* What the cpuset, and what inherits from it, would get. */
+	if (cpumgr_rules_check(view, css->cgroup, arg, arg, bad, s) || !cpus)
+		goto report;
+	/* What the cpuset, and what inherits from it, would get. */
+	if (cpumgr_cgroup_on_dfl(css->cgroup) && css->parent) {
 		const struct cpumask *above =
 			cpumgr_cpuset_effective(css->parent);
 
 		if (!cpumask_and(eff, arg, above))
 			cpumask_copy(eff, above);
-		if (cpumgr_rules_check_inherit(view, css, eff, arg, bad, s))
-			kind = CPUMGR_VIOLATION_INHERIT;
+	} else {
+		cpumask_copy(eff, arg);
 	}
+	if (cpumgr_rules_check_keep(view, css->cgroup, eff, bad, s))
+		goto report;
+	if (cpumgr_cgroup_on_dfl(css->cgroup) && css->parent &&
+	    cpumgr_rules_reaches_scope(view, css->cgroup, s) &&
+	    cpumgr_rules_check_inherit(view, css, eff, arg, bad, s))
+		kind = CPUMGR_VIOLATION_INHERIT;
+report:
 	if (!cpumask_empty(bad) &&
 	    cpumgr_violation(view, kind, css->cgroup, file, bad, s))
 		ret = cpumgr_refuse(regs);
@@ -193,6 +202,67 @@ static int cpumgr_partition_pre(struct kprobe *kp, struct pt_regs *regs)
 	if (cpumgr_rules_check(view, css->cgroup, eff, NULL, bad, s) &&
 	    cpumgr_violation(view, CPUMGR_VIOLATION_PARTITION, css->cgroup,
 			     "cpuset.cpus.partition", bad, s))
+		ret = cpumgr_refuse(regs);
+out:
+	rcu_read_unlock();
+	return ret;
+}
+
+/* "+cpuset" or "-cpuset" among the words of a subtree_control write. */
+static bool cpumgr_toggles_cpuset(const char *buf)
+{
+	const char *p = buf;
+	size_t len;
+
+	for (;;) {
+		p = skip_spaces(p);
+		if (!*p)
+			return false;
+		len = strcspn(p, " \t\n");
+		if (len == 7 && (p[0] == '+' || p[0] == '-') &&
+		    !strncmp(p + 1, "cpuset", 6))
+			return true;
+		p += len;
+	}
+}
+
+/*
+ * cgroup_subtree_control_write(of, buf, nbytes, off): turning the cpuset
+ * controller off below a cgroup (or on) moves its children's tasks into
+ * its own cpuset (or new ones that inherit it): they then run on its
+ * effective CPUs, with no cgroup.procs write to check.
+ */
+static int cpumgr_subtree_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct kernfs_open_file *of = (void *)regs_get_kernel_argument(regs, 0);
+	const char *buf = (const char *)regs_get_kernel_argument(regs, 1);
+	struct cgroup *cgrp = of_css(of)->cgroup;
+	struct cgroup_subsys_state *css, *child;
+	const struct cpumgr_view *view;
+	struct cpumgr_scratch *s;
+	struct cpumask *bad;
+	bool found = false;
+	int ret = 0;
+
+	if (!cpumgr_toggles_cpuset(buf))
+		return 0;
+	rcu_read_lock();
+	view = cpumgr_view_get();
+	css = cpumgr_cpuset_css(cgrp);
+	if (!css || !cpumgr_rules_active(view))
+		goto out;
+	s = cpumgr_scratch_get();
+	bad = cpumgr_scratch_mask(s, CPUMGR_BAD);
+	cpumask_clear(bad);
+	list_for_each_entry_rcu(child, &cgrp->self.children, sibling) {
+		if (cgroup_is_populated(child->cgroup))
+			found |= cpumgr_rules_check(view, child->cgroup,
+						    cpumgr_cpuset_effective(css),
+						    cpu_none_mask, bad, s);
+	}
+	if (found &&
+	    cpumgr_violation(view, CPUMGR_VIOLATION_INHERIT, cgrp,
+			     "cgroup.subtree_control", bad, s))
 		ret = cpumgr_refuse(regs);
 out:
 	rcu_read_unlock();
@@ -297,6 +367,7 @@ static void cpumgr_post(struct kprobe *kp, struct pt_regs *regs,
 static struct kprobe cpumgr_probes[] = {
 	CPUMGR_PROBE("cpuset_write_resmask", cpumgr_write_pre),
 	CPUMGR_PROBE("sched_partition_write", cpumgr_partition_pre),
+	CPUMGR_PROBE("cgroup_subtree_control_write", cpumgr_subtree_pre),
 	CPUMGR_PROBE("cgroup_attach_task", cpumgr_attach_pre),
 	CPUMGR_PROBE("cpuset_can_fork", cpumgr_fork_pre),
 	CPUMGR_PROBE("cpu_down_maps_locked", cpumgr_offline_pre),

@@ -236,6 +236,72 @@ bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
 }
 
 /**
+ * cpumgr_rules_reaches_scope - whether a cgroup's subtree is in scope
+ * @view: the table
+ * @cgrp: the cgroup
+ * @s: this CPU's scratch space
+ *
+ * True when @cgrp or something below it is checked: it is in scope, or
+ * the managed root is @cgrp or below it.  A write elsewhere can pass on
+ * no CPU to a checked cgroup, and its subtree need not be walked.
+ */
+bool cpumgr_rules_reaches_scope(const struct cpumgr_view *view,
+				struct cgroup *cgrp, struct cpumgr_scratch *s)
+{
+	bool v1 = !cpumgr_cgroup_on_dfl(cgrp), whole = true;
+	unsigned int nr = cpumgr_chain(cgrp, s->chain, &whole);
+
+	if (!nr)
+		return true;	/* the hierarchy's root */
+	return cpumgr_in_scope(view, s->chain, nr, whole, v1) ||
+	       cpumgr_above(&view->root, s->chain[0], v1);
+}
+
+/**
+ * cpumgr_rules_check_keep - what bound containers would lose
+ * @view: the table
+ * @cgrp: a cgroup about to get the effective CPUs @cpus
+ * @cpus: those CPUs
+ * @bad: where the CPUs a container bound at or below @cgrp would lose
+ *	 are added
+ * @s: this CPU's scratch space
+ *
+ * A container runs on its exclusive CPUs only while its cgroup and every
+ * ancestor hold them: a write of an ancestor that drops them moves its
+ * tasks elsewhere (on cgroup2, to all of the ancestor's CPUs when none of
+ * its own are left), silently.  The caller is in an RCU read-side
+ * section.  Return: whether any CPU was added to @bad.
+ */
+bool cpumgr_rules_check_keep(const struct cpumgr_view *view,
+			     struct cgroup *cgrp, const struct cpumask *cpus,
+			     struct cpumask *bad, struct cpumgr_scratch *s)
+{
+	struct cpumask *lost = s->masks[CPUMGR_SCRATCH_OTHERS];
+	bool v1 = !cpumgr_cgroup_on_dfl(cgrp), whole = true, found = false;
+	unsigned int nr, i, k;
+
+	nr = cpumgr_chain(cgrp, s->chain, &whole);
+	if (!nr || !cpumgr_in_scope(view, s->chain, nr, whole, v1))
+		return false;
+	for (i = 0; i < view->nr_pods; i++) {
+		const struct cpumgr_view_pod *pod = &view->pods[i];
+
+		for (k = pod->first; k < pod->first + pod->nr; k++) {
+			const struct cpumgr_view_container *c =
+				&view->containers[k];
+
+			if (!cpumgr_above(&c->cg, s->chain[0], v1) ||
+			    !cpumask_andnot(lost, c->cpus, cpus))
+				continue;
+			cpumask_or(bad, bad, lost);
+			cpumgr_whose(s, i, k);
+			found = true;
+		}
+	}
+	return found;
+}
+
+/**
  * cpumgr_rules_whose - whose CPUs the last check of this CPU found
  * @view: the view that check used
  * @s: this CPU's scratch space

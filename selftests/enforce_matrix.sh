@@ -24,6 +24,7 @@
 #             On=v    write v to cpuN/online
 #             Hn=on|off  write cpuN/hotplug/target
 #             Son|Soff   write smt/control
+#             U+ctrl|U-ctrl  write the target's cgroup.subtree_control
 #   errno     0 or the errno name the action fails with (EBUSY)
 #   eff       the target's effective CPUs afterwards ("." unchecked)
 #   counters  "V O": how much violations and offlines_refused grew

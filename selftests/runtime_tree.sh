@@ -186,6 +186,31 @@ daemon_narrows()
 	}
 }
 
+# audit mode: the pod cgroup narrowed to shared CPUs moves the exclusive
+# container there on cgroup2; audit compares effective CPUs and sees it,
+# reconcile puts it back.
+moved_off()
+{
+	local eff ret=0
+
+	# without the daemon, which would repair it at once
+	kill "$DAEMON" && wait "$DAEMON"
+	DAEMON=
+	"$CTL" configure --enforce audit >/dev/null &&
+	echo "$SHARED" >"$CG/pod$G/cpuset.cpus" || return 1
+	eff=$(cpus_of "$CG/pod$G/nginx/cpuset.cpus.effective")
+	echo "# nginx now runs on $eff"
+	"$CTL" audit --state-dir "$S" >"$OUT/audit" 2>&1 && ret=1
+	grep -q "^offender kubepods/pod$G/nginx cpus $GCPUS of $G/nginx, which does not run on them" \
+		"$OUT/audit" || ret=1
+	"$CTL" reconcile --state-dir "$S" >"$OUT/reconcile" 2>&1 || ret=1
+	eff=$(cpus_of "$CG/pod$G/nginx/cpuset.cpus.effective")
+	[ "$eff" = "$GCPUS" ] || ret=1
+	"$CTL" configure --enforce enforce >/dev/null || ret=1
+	[ $ret = 0 ] || cat "$OUT/audit" "$OUT/reconcile" | diag
+	return $ret
+}
+
 audit_clean()
 {
 	echo "$SLEEPER" >/sys/fs/cgroup/cgroup.procs
@@ -195,7 +220,7 @@ audit_clean()
 	}
 }
 
-ktap_plan 8
+ktap_plan 9
 check "init, admit and attach a Guaranteed pod" setup
 check "QoS cgroups hold the shared pool" qos_narrowed
 check "the pod cgroup holds the shared pool and its pod's CPUs" pod_narrowed
@@ -204,4 +229,5 @@ check "a container beside the exclusive one in its pod" same_pod_start
 check "a new pod's cgroup before it is narrowed: refused, and logged" new_pod_refused
 check "the daemon narrows new pod cgroups; the sequence then works" daemon_narrows
 check "audit is clean" audit_clean
+check "audit sees a container moved off its CPUs, reconcile fixes it" moved_off
 ktap_exit

@@ -165,6 +165,11 @@ int node_reconcile(struct node *n, const struct pod_list *active,
 			return ret;
 		changes += ret;
 	}
+	/* the pod cgroups first: a container's CPUs are within its pod's */
+	ret = node_narrow(n, err);
+	if (ret < 0)
+		return ret;
+	changes += ret;
 	for (unsigned int i = 0; i < n->nr_pods; i++) {
 		const struct node_pod *p = &n->pods[i];
 		bool attached = false;
@@ -196,6 +201,5 @@ int node_reconcile(struct node *n, const struct pod_list *active,
 			return ret;
 		changes += ret;
 	}
-	ret = node_narrow(n, err);
-	return ret < 0 ? ret : changes + ret;
+	return changes;
 }

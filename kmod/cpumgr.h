@@ -307,6 +307,10 @@ bool cpumgr_rules_reaches_scope(const struct cpumgr_view *view,
 bool cpumgr_rules_check_keep(const struct cpumgr_view *view,
 			     struct cgroup *cgrp, const struct cpumask *cpus,
 			     struct cpumask *bad, struct cpumgr_scratch *s);
+struct cgroup *cpumgr_rules_check_offline(const struct cpumgr_view *view,
+					  struct cgroup_subsys_state *top,
+					  unsigned int cpu, struct cpumask *bad,
+					  struct cpumgr_scratch *s);
 /* Whose CPUs the last check found: "pod <uid> container <name>". */
 int cpumgr_rules_whose(const struct cpumgr_view *view,
 		       const struct cpumgr_scratch *s, char *buf, size_t len);

@@ -13,6 +13,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cgroup.h>
+#include <linux/cpu.h>
 #include <linux/kernfs.h>
 #include <linux/kprobes.h>
 #include <linux/objtool.h>
@@ -20,6 +21,7 @@
 #include <linux/printk.h>
 #include <linux/ratelimit.h>
 #include <linux/string.h>
+#include <linux/topology.h>
 #include <linux/ptrace.h>
 #include <linux/sched/task.h>
 #include <asm/linkage.h>
@@ -51,7 +53,7 @@ static int cpumgr_refuse(struct pt_regs *regs)
 /* What was tried, for the kernel log line of a violation. */
 static const char *const cpumgr_violation_what[] = {
 	[CPUMGR_VIOLATION_WRITE] = "write of",
-	[CPUMGR_VIOLATION_INHERIT] = "write (tasks would inherit them) of",
+	[CPUMGR_VIOLATION_INHERIT] = "change that tasks would inherit through",
 	[CPUMGR_VIOLATION_PARTITION] = "write of",
 	[CPUMGR_VIOLATION_ATTACH] = "task move through",
 	[CPUMGR_VIOLATION_FORK] = "task start through",
@@ -332,24 +334,100 @@ static int cpumgr_fork_pre(struct kprobe *kp, struct pt_regs *regs)
 	return ret;
 }
 
+/* The top cpuset, of whichever hierarchy cpuset is on. */
+static struct cgroup_subsys_state *cpumgr_top_cpuset(void)
+{
+	struct cgroup_subsys_state *css = task_css(current, cpuset_cgrp_id);
+
+	while (css->parent)
+		css = css->parent;
+	return css;
+}
+
 /*
  * cpu_down_maps_locked(cpu, target): every offline but suspend's, before
- * the scheduler or cpusets see it coming.
+ * the scheduler or cpusets see it coming.  An assigned CPU may not go
+ * (protect mode), nor the last CPU of a cpuset whose tasks would then
+ * fall back onto CPUs they may not hold; in release mode that fallback
+ * is reported as an audited violation.
  */
 static int cpumgr_offline_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	unsigned int cpu = regs_get_kernel_argument(regs, 0);
+	bool protect;
 	const struct cpumgr_view *view;
+	struct cpumgr_scratch *s;
+	struct cgroup *victim;
+	struct cpumask *bad;
 	int ret = 0;
 
 	rcu_read_lock();
 	view = cpumgr_view_get();
-	if (view->hotplug == CPUMGR_HOTPLUG_PROTECT && cpu < nr_cpu_ids &&
-	    cpumask_test_cpu(cpu, view->exclusive)) {
+	protect = view->hotplug == CPUMGR_HOTPLUG_PROTECT;
+	if (cpu >= nr_cpu_ids)
+		goto out;
+	if (protect && cpumask_test_cpu(cpu, view->exclusive))
+		goto refuse;
+	if (!cpumgr_rules_active(view))
+		goto out;
+	s = cpumgr_scratch_get();
+	bad = cpumgr_scratch_mask(s, CPUMGR_BAD);
+	cpumask_clear(bad);
+	victim = cpumgr_rules_check_offline(view, cpumgr_top_cpuset(), cpu,
+					    bad, s);
+	if (!victim)
+		goto out;
+	if (!protect) {
+		atomic64_inc(&cpumgr_counters.violations);
+		cpumgr_log_violation(view, CPUMGR_VIOLATION_INHERIT, false,
+				     victim, "cpu/online", bad, s);
+		cpumgr_event_violation(view, CPUMGR_VIOLATION_INHERIT, false,
+				       victim, "cpu/online", bad);
+		goto out;
+	}
+	cpumgr_log_violation(view, CPUMGR_VIOLATION_INHERIT, true, victim,
+			     "cpu/online", bad, s);
+refuse:
+	atomic64_inc(&cpumgr_counters.offlines_refused);
+	cpumgr_event_offline_refused(view, cpu);
+	ret = cpumgr_refuse(regs);
+out:
+	rcu_read_unlock();
+	return ret;
+}
+
+/*
+ * cpuhp_smt_disable(ctrlval): smt/control "off" or "forceoff" takes every
+ * SMT sibling but the first of each core down, one after the other.
+ * Refused one CPU at a time, the siblings before an assigned one would
+ * already be down when it is met: all of them are checked first.  (A
+ * lower thread count, CPU_SMT_ENABLED here on 6.6+, is left to the check
+ * of each CPU.)
+ */
+static int cpumgr_smt_off_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	int ctrlval = regs_get_kernel_argument(regs, 0);
+	const struct cpumgr_view *view;
+	bool refused = false;
+	unsigned int cpu;
+	int ret = 0;
+
+	rcu_read_lock();
+	view = cpumgr_view_get();
+	if (view->hotplug != CPUMGR_HOTPLUG_PROTECT ||
+	    ctrlval == CPU_SMT_ENABLED)
+		goto out;
+	for_each_online_cpu(cpu) {
+		if (cpu == cpumask_first(topology_sibling_cpumask(cpu)) ||
+		    !cpumask_test_cpu(cpu, view->exclusive))
+			continue;
 		atomic64_inc(&cpumgr_counters.offlines_refused);
 		cpumgr_event_offline_refused(view, cpu);
-		ret = cpumgr_refuse(regs);
+		refused = true;
 	}
+	if (refused)
+		ret = cpumgr_refuse(regs);
+out:
 	rcu_read_unlock();
 	return ret;
 }
@@ -371,6 +449,7 @@ static struct kprobe cpumgr_probes[] = {
 	CPUMGR_PROBE("cgroup_attach_task", cpumgr_attach_pre),
 	CPUMGR_PROBE("cpuset_can_fork", cpumgr_fork_pre),
 	CPUMGR_PROBE("cpu_down_maps_locked", cpumgr_offline_pre),
+	CPUMGR_PROBE("cpuhp_smt_disable", cpumgr_smt_off_pre),
 };
 
 static struct kprobe *cpumgr_probe_list[ARRAY_SIZE(cpumgr_probes)];

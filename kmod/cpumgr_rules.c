@@ -302,6 +302,48 @@ bool cpumgr_rules_check_keep(const struct cpumgr_view *view,
 }
 
 /**
+ * cpumgr_rules_check_offline - what tasks would fall back onto
+ * @view: the table
+ * @top: the top cpuset
+ * @cpu: a CPU about to go offline
+ * @bad: where the CPUs some cgroup's tasks may not fall back onto are added
+ * @s: this CPU's scratch space
+ *
+ * A cpuset whose last online CPU goes away does not keep its tasks
+ * there: on cgroup2 it takes its parent's CPUs, on v1 its tasks move to
+ * the nearest ancestor with CPUs left.  Every such cpuset with tasks is
+ * checked against where they would go, as if inherited.  The caller is in
+ * an RCU read-side section.  Return: the cgroup of the first one found
+ * with CPUs it may not hold, or NULL.
+ */
+struct cgroup *cpumgr_rules_check_offline(const struct cpumgr_view *view,
+					  struct cgroup_subsys_state *top,
+					  unsigned int cpu, struct cpumask *bad,
+					  struct cpumgr_scratch *s)
+{
+	struct cpumask *dest = s->masks[CPUMGR_SCRATCH_INHERIT];
+	struct cgroup_subsys_state *pos, *a;
+	struct cgroup *found = NULL;
+
+	css_for_each_descendant_pre(pos, top) {
+		const struct cpumask *eff = cpumgr_cpuset_effective(pos);
+
+		if (!cpumask_test_cpu(cpu, eff) || cpumask_weight(eff) != 1 ||
+		    !cpumgr_cpuset_has_tasks(pos))
+			continue;
+		cpumask_clear(dest);
+		for (a = pos->parent; a && cpumask_empty(dest); a = a->parent) {
+			cpumask_copy(dest, cpumgr_cpuset_effective(a));
+			cpumask_clear_cpu(cpu, dest);
+		}
+		if (cpumgr_rules_check(view, pos->cgroup, dest, cpu_none_mask,
+				       bad, s) && !found)
+			found = pos->cgroup;
+	}
+	return found;
+}
+
+/**
  * cpumgr_rules_whose - whose CPUs the last check of this CPU found
  * @view: the view that check used
  * @s: this CPU's scratch space

@@ -289,6 +289,15 @@ static const struct take_case distributed_cases[] = {
 	{ "allocate 31 full cores with 14 CPUs distributed across each NUMA node and 2 CPUs spilling over to each of NUMA 0, 2, 3 (to keep balance with cpuGroupSize 2)", TOPO_DUAL_SOCKET_MULTI_NUMA_HT, "0-8,10-18,20-39,40-48,50-58,60-79", 62, 2, false, false, NULL, "0-7,10-16,20-27,30-37,40-47,50-56,60-67,70-77" },
 	{ "ensure bestRemainder chosen with NUMA nodes that have enough CPUs to satisfy the request", TOPO_DUAL_SOCKET_MULTI_NUMA_HT, "0-3,10-13,20-23,30-36,40-43,50-53,60-63,70-76", 34, 1, false, false, NULL, "0-3,10-13,20-23,30-34,40-43,50-53,60-63,70-74" },
 	{ "ensure previous failure encountered on live machine has been fixed (1/1)", TOPO_DUAL_SOCKET_MULTI_NUMA_HT_LARGE, "0,128,30,31,158,159,43-47,171-175,62,63,190,191,75-79,203-207,94,96,222,223,101-111,229-239,126,127,254,255", 28, 1, false, false, NULL, "43-47,75-79,96,101-105,171-174,203-206,229-232" },
+	/*
+	 * Computed by the kubelet, not in its tables.  Every 4-node
+	 * combination balances equally, so the first one (NUMA order
+	 * 0, 4, 1, 5, 2, 6, 3, 7) wins, but the kubelet's saved combo
+	 * shares its 4th slot with the combos enumerated after it: the
+	 * even distribution comes from nodes 0, 4, 1 and 7, the remainder
+	 * from 0, 4, 1.
+	 */
+	{ "19 CPUs over 4 of 8 interleaved NUMA nodes: the saved combo's last slot aliased", TOPO_QUAD_SOCKET_INTERLEAVED_NUMA, "0-47", 19, 1, false, false, NULL, "0-4,6-10,12-16,42-45" },
 };
 
 static void run_take_cases(struct __test_metadata *_metadata,

@@ -58,6 +58,13 @@ enum kube_topo {
 	 * NUMA node ids interleaved across the sockets).
 	 */
 	TOPO_QUAD_SOCKET_INTERLEAVED_NUMA,
+	/*
+	 * Not kubelet tables either: machines for the cases that follow
+	 * the kubelet's aliased combinations further (no SMT, 8 CPUs per
+	 * NUMA node, CPUs numbered node by node).
+	 */
+	TOPO_TRI_SOCKET_TWELVE_NUMA,		/* node n on socket n % 3 */
+	TOPO_FIVE_SOCKET_ELEVEN_NUMA,		/* nodes 0-3 alone, 4-10 on socket 4 */
 	TOPO_NR_KUBE,
 };
 
@@ -302,6 +309,15 @@ static inline unsigned int kube_topo_cpus(enum kube_topo which,
 		for (i = 0; i < 48; i++)
 			kube_cpu(&c[n++], i, i, i / 12, i / 12 + 4 * (i % 12 / 6),
 				 i / 12);
+		break;
+	case TOPO_TRI_SOCKET_TWELVE_NUMA:
+		for (i = 0; i < 96; i++)
+			kube_cpu(&c[n++], i, i, i / 8 % 3, i / 8, i / 8 % 3);
+		break;
+	case TOPO_FIVE_SOCKET_ELEVEN_NUMA:
+		for (i = 0; i < 88; i++)
+			kube_cpu(&c[n++], i, i, i / 8 < 4 ? i / 8 : 4, i / 8,
+				 i / 8 < 4 ? i / 8 : 4);
 		break;
 	default:
 		break;

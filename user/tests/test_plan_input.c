@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What `cpumgrctl plan` reads, on its fast paths: json_load() (a mapped
- * file, or a copy when the file ends on a page boundary; the parsed
- * tree in json_load()'s own memory, given back with its last value),
+ * file, or a copy when the file ends on a page boundary; plain JSON
+ * parsed without cJSON into the tree cJSON makes, everything else by
+ * cJSON; the tree in json_load()'s own memory, given back with its last
+ * value),
  * topology records read in one walk and placed by CPU number, with the
  * same error texts as before those paths existed.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,6 +249,182 @@ TEST(json_load_memory)
 	unlink(path);
 	EXPECT_EQ(0u, json_load_held());
 	cm_error_clear(&err);
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The same values, names, numbers (bit for bit) and links. */
+static bool same_tree(const cJSON *a, const cJSON *b)
+{
+	const cJSON *la = NULL, *lb = NULL;
+
+	for (; a && b; la = a, lb = b, a = a->next, b = b->next) {
+		if (a->type != b->type || a->valueint != b->valueint ||
+		    memcmp(&a->valuedouble, &b->valuedouble, sizeof(double)) ||
+		    !same_str(a->string, b->string) ||
+		    !same_str(a->valuestring, b->valuestring) ||
+		    !!a->child != !!b->child || (a->prev == la) != (b->prev == lb))
+			return false;
+		if (a->child && !same_tree(a->child, b->child))
+			return false;
+	}
+	if (a || b)
+		return false;
+	return true;
+}
+
+static bool last_is(const cJSON *first, const cJSON *prev)
+{
+	while (first && first->next)
+		first = first->next;
+	return first == prev;
+}
+
+/* A child list's head points back at its last member, in both. */
+static bool same_heads(const cJSON *a, const cJSON *b)
+{
+	for (; a && b; a = a->next, b = b->next) {
+		if (a->child && (last_is(a->child, a->child->prev) !=
+				 last_is(b->child, b->child->prev) ||
+				 !same_heads(a->child, b->child)))
+			return false;
+	}
+	return true;
+}
+
+/* json_parse_text() of text and cJSON's own parse agree, errors too. */
+static bool agrees(struct __test_metadata *_metadata, const char *text)
+{
+	struct cm_error err = { 0 };
+	const char *end = NULL;
+	cJSON *mine = json_parse_text(text, "t", &err);
+	cJSON *ref = cJSON_ParseWithOpts(text, &end, true);
+	bool ok;
+
+	if (!mine || !ref) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "t: invalid JSON at byte %ld",
+			 end ? (long)(end - text) : 0L);
+		ok = !mine && !ref && !strcmp(want, cm_error_msg(&err));
+	} else {
+		ok = same_tree(mine, ref) && same_heads(mine, ref);
+	}
+	if (!ok)
+		TH_LOG("differs from cJSON (%s, %s): \"%.200s\"",
+		       mine ? "parsed" : cm_error_msg(&err),
+		       ref ? "parsed" : "refused", text);
+	cJSON_Delete(mine);
+	cJSON_Delete(ref);
+	cm_error_clear(&err);
+	return ok;
+}
+
+/* The JSON files of a fixture directory, one level deep. */
+static unsigned int add_files(const char *dir, char **docs, unsigned int n,
+			      unsigned int max)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	while (d && n < max && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		char path[1024];
+		FILE *f;
+
+		if (len < 6 || strcmp(de->d_name + len - 5, ".json"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		f = fopen(path, "r");
+		if (f) {
+			docs[n] = file_slurp(f, &len);
+			n += docs[n] != NULL;
+			fclose(f);
+		}
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/*
+ * Plain JSON parsed on the fast path and everything else by cJSON give
+ * what cJSON alone gives: the fixtures, documents at every edge of
+ * "plain", and thousands of one-byte mutations of them all.
+ */
+TEST(json_parse_same_as_cjson)
+{
+	static const char *const edges[] = {
+		"0", "-0", "-", "01", "1.", ".5", "+1", "1e5", "1E+2", "-1.5",
+		"123456789012345", "1234567890123456", "-999999999999999",
+		"3000000000", "-3000000000", "2147483647", "-2147483648",
+		"true", "false", "null", "tru", "nul", "falsey", "[true,false,null]",
+		"\"\"", "\"a\\\"b\"", "\"\\u00e9\\ud83d\\ude00\"", "\"\xc3\xa9\"",
+		"\"tab\tin\"", "\"\x01\"", "\"\x7f\"", "\"open",
+		"[]", "{}", "[ ]", "{ }", "[1,]", "[,1]", "{\"a\":1,}", "{\"a\"}",
+		"{\"a\" : 1 , \"a\" : [ 2 ] }", "{1:2}", "[1 2]", "[[[[]]]]",
+		" \t\r\n[1]\n ", "\x01[1]", "[1]\x0b", "\xef\xbb\xbf[1]", "[1]x",
+		"{\"k\":{\"l\":[{\"m\":null}]}}", "[1,[2,[3,[4]]],{\"x\":\"y\"}]",
+		"", " ", "[", "{", "\"", "]", "[1]]", "{\"a\":1}}",
+	};
+	enum { MAX_DOCS = 128 };
+	static const char subst[] = "\"\\,:[]{}0-.eE+ \ttfnux1\x01\x80";
+	char *docs[MAX_DOCS], deep[2 * 300 + 1], buf[8192];
+	unsigned int n = 0, seed = 7;
+	char path[1024];
+
+	for (size_t i = 0; i < ARRAY_SIZE(edges); i++)
+		EXPECT_TRUE(agrees(_metadata, edges[i]));
+	/* deeper than the fast path goes: cJSON's */
+	memset(deep, '[', 300);
+	memset(deep + 300, ']', 300);
+	deep[600] = '\0';
+	EXPECT_TRUE(agrees(_metadata, deep));
+
+	snprintf(path, sizeof(path), "%s/pods", test_data_dir());
+	n = add_files(path, docs, n, MAX_DOCS);
+	snprintf(path, sizeof(path), "%s/checkpoint", test_data_dir());
+	n = add_files(path, docs, n, MAX_DOCS);
+	snprintf(path, sizeof(path), "%s/examples/plan", CPUMGR_SRC_TOP);
+	n = add_files(path, docs, n, MAX_DOCS);
+	snprintf(path, sizeof(path), "%s/examples/pods", CPUMGR_SRC_TOP);
+	n = add_files(path, docs, n, MAX_DOCS);
+	EXPECT_LT(20u, n);
+	for (unsigned int d = 0; d < n; d++) {
+		size_t len = strlen(docs[d]);
+
+		EXPECT_TRUE(agrees(_metadata, docs[d]));
+		if (len >= sizeof(buf) - 2)
+			len = sizeof(buf) - 2;
+		for (int m = 0; m < 200; m++) {
+			size_t at = (size_t)rand_r(&seed) % len;
+			char c = subst[(size_t)rand_r(&seed) % (sizeof(subst) - 1)];
+
+			memcpy(buf, docs[d], len);
+			buf[len] = '\0';
+			switch (rand_r(&seed) % 3) {
+			case 0:		/* replace */
+				buf[at] = c;
+				break;
+			case 1:		/* delete */
+				memmove(buf + at, buf + at + 1, len - at);
+				break;
+			default:	/* insert */
+				memmove(buf + at + 1, buf + at, len - at + 1);
+				buf[at] = c;
+				break;
+			}
+			if (!agrees(_metadata, buf)) {
+				EXPECT_TRUE(false);
+				break;
+			}
+		}
+		free(docs[d]);
+	}
+	EXPECT_EQ(0u, json_load_held());
 }
 
 TEST_HARNESS_MAIN

@@ -15,8 +15,7 @@
 OUT=$(mktemp -d)
 S=$OUT/state
 CG=/sys/fs/cgroup/cpumgr-node
-PODS=$CPUMGR_TOP/../shared/examples/pods
-[ -d "$PODS" ] || PODS=$CPUMGR_TOP/user/tests/data/pods
+PODS=$CPUMGR_TOP/examples/pods
 DATA=$CPUMGR_TOP/user/tests/data
 TASKS=()
 
@@ -130,7 +129,7 @@ t_init_config()
 	# flags the kubelet's way, over the file: the same node
 	run ctl init --config "$OUT/kubelet.yaml" --reserved-cpus 0 \
 		--cgroup-root "$CG" --enforce enforce --hotplug protect
-	rc 0 && grep -q "policy static reserved 0 " "$OUT/o" || shows
+	rc 0 && grep -q "policy static reserved 0 " "$OUT/o" || { shows; return 1; }
 }
 
 t_admit()

@@ -180,12 +180,16 @@ out:
 
 /*
  * sched_partition_write(of, buf, nbytes, off): cpuset.cpus.partition.
- * A cgroup may not change how it holds CPUs it should not hold at all.
+ * A cgroup may not change how it holds CPUs it should not hold at all,
+ * and a partition may not dissolve when the CPUs it hands back to its
+ * parent would flow on to cgroups with tasks that may not hold them.
  */
 static int cpumgr_partition_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct kernfs_open_file *of = (void *)regs_get_kernel_argument(regs, 0);
-	struct cgroup_subsys_state *css = of_css(of);
+	const char *buf = (const char *)regs_get_kernel_argument(regs, 1);
+	enum cpumgr_violation kind = CPUMGR_VIOLATION_PARTITION;
+	struct cgroup_subsys_state *css = of_css(of), *parent = css->parent;
 	const struct cpumgr_view *view;
 	struct cpumask *eff, *bad;
 	struct cpumgr_scratch *s;
@@ -201,8 +205,23 @@ static int cpumgr_partition_pre(struct kprobe *kp, struct pt_regs *regs)
 	cpumask_clear(bad);
 	cpumask_or(eff, cpumgr_cpuset_allowed(css),
 		   cpumgr_cpuset_effective(css));
-	if (cpumgr_rules_check(view, css->cgroup, eff, NULL, bad, s) &&
-	    cpumgr_violation(view, CPUMGR_VIOLATION_PARTITION, css->cgroup,
+	if (cpumgr_rules_check(view, css->cgroup, eff, NULL, bad, s))
+		goto report;
+	/* A partition holds CPUs its parent has not: they go back. */
+	if (parent && sysfs_streq(buf, "member") &&
+	    !cpumask_subset(cpumgr_cpuset_effective(css),
+			    cpumgr_cpuset_effective(parent)) &&
+	    cpumgr_rules_reaches_scope(view, parent->cgroup, s)) {
+		cpumask_or(eff, cpumgr_cpuset_effective(parent),
+			   cpumgr_cpuset_effective(css));
+		if (cpumgr_rules_check_inherit(view, parent, eff,
+					       cpumgr_cpuset_allowed(parent),
+					       bad, s))
+			kind = CPUMGR_VIOLATION_INHERIT;
+	}
+report:
+	if (!cpumask_empty(bad) &&
+	    cpumgr_violation(view, kind, css->cgroup,
 			     "cpuset.cpus.partition", bad, s))
 		ret = cpumgr_refuse(regs);
 out:

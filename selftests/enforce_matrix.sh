@@ -227,6 +227,14 @@ setup_root_mx()
 	ctl configure --policy static --cgroup-root "$BASE" && two_pods
 }
 
+# mx a partition root with the pods' CPUs, a populated sibling mxout
+# beside it: dissolving the partition would hand it those CPUs.
+setup_partition()
+{
+	v2_base && mkdir "$CG2/mxout" && ctl configure --policy static &&
+	two_pods
+}
+
 setup_root_pb()
 {
 	v2_base &&

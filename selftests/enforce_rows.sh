@@ -93,6 +93,11 @@ MATRIX=(
 "managed root: a fresh cgroup below it          |enforce|pb/new   |mk pb/new         |T       |EBUSY|ALL    |1 0|attach:refused:cgroup.procs:2-3             |.              |."
 "managed root: its write leaves a child inheriting|enforce|pb     |task pb/c1        |C2-3    |EBUSY|ALL    |1 0|inherit:refused:cpuset.cpus:2-3             |eff:pb/c1=4-5  |untask"
 
+"@group partition"
+"partition: the pods' common ancestor takes 2-5 |enforce|.        |cw . 2-5          |Proot   |0    |2-5    |0 0|.                                           |part=root,eff:../mxout=0-1+6-7|."
+"partition: not dissolved onto a task beside it |enforce|.        |busy ../mxout     |Pmember |EBUSY|2-5    |1 0|inherit:refused:cpuset.cpus.partition:2-5  |part=root,allowed=0-1+6-7|unbusy"
+"partition: dissolved with nobody to inherit    |enforce|.        |.                 |Pmember |0    |2-5    |0 0|.                                           |part=member,eff:../mxout=ALL|cw . ''"
+
 "@group reserved"
 "not strict: reserved CPUs are shared           |enforce|other    |.                 |C0-1,6-7|0    |0-1,6-7|0 0|.                                           |shared=ALL~2-5 |cw other 6-7"
 "protect: offline through the online file       |enforce|-        |busy pa/c1 3      |O3=0    |EBUSY|.      |0 1|offline-refused:3                           |on:3=1,pin=3   |unbusy"

@@ -319,6 +319,8 @@ int cpumgr_rules_whose(const struct cpumgr_view *view,
 void cpumgr_refused(void);	/* a bare return, in asm */
 int cpumgr_hooks_init(void);
 void cpumgr_hooks_exit(void);
+/* Wait for the cpuset writes checked against an older table. */
+void cpumgr_hooks_sync_writes(void);
 
 /* cpumgr_hotplug.c */
 int cpumgr_hotplug_init(void);

@@ -16,10 +16,12 @@
 #include <linux/cpu.h>
 #include <linux/kernfs.h>
 #include <linux/kprobes.h>
+#include <linux/module.h>
 #include <linux/objtool.h>
 #include <linux/percpu.h>
 #include <linux/printk.h>
 #include <linux/ratelimit.h>
+#include <linux/srcu.h>
 #include <linux/string.h>
 #include <linux/topology.h>
 #include <linux/ptrace.h>
@@ -117,27 +119,36 @@ static bool cpumgr_violation(const struct cpumgr_view *view,
 }
 
 /*
- * cpuset_write_resmask(of, buf, nbytes, off): writes of cpuset.cpus,
- * cpuset.cpus.exclusive (and cpuset.mems, not ours), v1 and v2.
+ * The cpuset writes checked and still under way.  A write checked against
+ * one table could otherwise land after a change of it (an ASSIGN making
+ * one of its CPUs exclusive) that the controller has already acted on.
+ * Every change waits for them (cpumgr_hooks_sync_writes()).
  */
-static int cpumgr_write_pre(struct kprobe *kp, struct pt_regs *regs)
+DEFINE_STATIC_SRCU(cpumgr_writes);
+
+void cpumgr_hooks_sync_writes(void)
 {
-	struct kernfs_open_file *of = (void *)regs_get_kernel_argument(regs, 0);
-	const char *buf = (const char *)regs_get_kernel_argument(regs, 1);
+	synchronize_srcu_expedited(&cpumgr_writes);
+}
+
+/* Whether a write of @buf to @of's cpuset.cpus(.exclusive) is refused. */
+static bool cpumgr_write_refused(struct kernfs_open_file *of, const char *buf)
+{
 	struct cgroup_subsys_state *css = of_css(of);
 	const char *name = of_cft(of)->name, *file;
 	enum cpumgr_violation kind = CPUMGR_VIOLATION_WRITE;
 	const struct cpumgr_view *view;
 	struct cpumask *arg, *bad, *eff;
 	struct cpumgr_scratch *s;
-	bool cpus;
-	int ret = 0;
+	bool cpus, refuse = false;
 
 	cpus = !strcmp(name, "cpus");
 	if (!cpus && strcmp(name, "cpus.exclusive"))
-		return 0;
+		return false;
 	file = cpus ? "cpuset.cpus" : "cpuset.cpus.exclusive";
 
+	/* This CPU's scratch space, and the view, for the whole check. */
+	preempt_disable();
 	rcu_read_lock();
 	view = cpumgr_view_get();
 	if (!cpumgr_rules_active(view))
@@ -170,12 +181,50 @@ static int cpumgr_write_pre(struct kprobe *kp, struct pt_regs *regs)
 	    cpumgr_rules_check_inherit(view, css, eff, arg, bad, s))
 		kind = CPUMGR_VIOLATION_INHERIT;
 report:
-	if (!cpumask_empty(bad) &&
-	    cpumgr_violation(view, kind, css->cgroup, file, bad, s))
-		ret = cpumgr_refuse(regs);
+	refuse = !cpumask_empty(bad) &&
+		 cpumgr_violation(view, kind, css->cgroup, file, bad, s);
 out:
 	rcu_read_unlock();
+	preempt_enable();
+	return refuse;
+}
+
+/*
+ * Where cpuset_write_resmask() calls are sent: checked, then made by
+ * calling the file's write method (cpuset_write_resmask() itself, whose
+ * probe lets a call from here through), inside cpumgr_writes.  Unlike
+ * the probe, this may sleep.
+ */
+static ssize_t cpumgr_write_checked(struct kernfs_open_file *of, char *buf,
+				    size_t nbytes, loff_t off)
+{
+	ssize_t ret;
+	int idx;
+
+	idx = srcu_read_lock(&cpumgr_writes);
+	if (cpumgr_write_refused(of, buf))
+		ret = -EBUSY;
+	else
+		ret = of_cft(of)->write(of, buf, nbytes, off);
+	srcu_read_unlock(&cpumgr_writes, idx);
 	return ret;
+}
+
+/*
+ * cpuset_write_resmask(of, buf, nbytes, off): writes of cpuset.cpus,
+ * cpuset.cpus.exclusive (and cpuset.mems, not ours), v1 and v2.  The
+ * call goes to cpumgr_write_checked() instead, unless it comes from
+ * there.  (The probe sits where the function is entered, so the return
+ * address is on top of the stack.)
+ */
+static int cpumgr_write_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	unsigned long caller = *(unsigned long *)kernel_stack_pointer(regs);
+
+	if (within_module(caller, THIS_MODULE))
+		return 0;
+	instruction_pointer_set(regs, (unsigned long)cpumgr_write_checked);
+	return 1;
 }
 
 /*
@@ -502,5 +551,7 @@ err:
 void cpumgr_hooks_exit(void)
 {
 	unregister_kprobes(cpumgr_probe_list, ARRAY_SIZE(cpumgr_probe_list));
+	/* Calls sent to cpumgr_write_checked() or cpumgr_refused() leave. */
+	synchronize_srcu(&cpumgr_writes);
 	synchronize_rcu_tasks();
 }

@@ -49,6 +49,8 @@ static void cpumgr_write_unlock(void)
 {
 	mutex_unlock(&tbl.lock);
 	cpus_read_unlock();
+	/* Checked against the table as it was, they must not land after. */
+	cpumgr_hooks_sync_writes();
 }
 
 void cpumgr_table_lock(void)

@@ -42,11 +42,12 @@ MODULE_NAME := $(KVER)
 MODULE_KDIR = $(call KVER_DIR,$(KVER))/build
 endif
 
+# "+": the kbuild make inside joins this make's jobserver.
 module:
-	@scripts/build-module.sh $(MODULE_NAME) $(MODULE_KDIR)
+	+@scripts/build-module.sh $(MODULE_NAME) $(MODULE_KDIR)
 
 modules:
-	@for k in $(KERNELS); do scripts/build-module.sh $$k \
+	+@for k in $(KERNELS); do scripts/build-module.sh $$k \
 		$(call KVER_DIR,$$k)/build || exit 1; done
 
 user:

@@ -2,8 +2,9 @@
 /*
  * cpumgrctl audit: check every cgroup of the managed tree against the
  * kernel's rule by what its tasks can actually run on
- * (cpuset.cpus.effective), inherited CPUs included.  Exit 1 with one
- * line per offender, 0 when the node is clean.
+ * (cpuset.cpus.effective), inherited CPUs included.  Exit 3 with one
+ * line per offender, 0 when the node is clean, 1 when it could not run.
+ * Reads only: no lock, no sync, any user who can read the tree.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -31,7 +32,7 @@ static int cmd_audit(int argc, char **argv)
 	}
 	if (optind != argc)
 		return ctl_usage(argv[0]);
-	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG);
+	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG | NODE_READ_ONLY);
 	if (ret)
 		return ret;
 	if (node_audit(&n, &a, &err))
@@ -46,12 +47,12 @@ static int cmd_audit(int argc, char **argv)
 	if (!a.nr)
 		printf("audit: clean, %u cgroups checked under %s\n",
 		       a.checked, n.cfg.cgroup_root);
-	ret = a.nr ? CPUMGRCTL_EXIT_FAIL : CPUMGRCTL_EXIT_OK;
+	ret = a.nr ? CPUMGRCTL_EXIT_FOUND : CPUMGRCTL_EXIT_OK;
 	node_audit_free(&a);
 	node_close(&n);
 	return ret;
 }
 
 CPUMGRCTL_COMMAND(audit, "audit", "[--state-dir DIR]",
-		  "list cgroups that can run on CPUs they may not hold (exit 1 if any)",
+		  "list cgroups that can run on CPUs they may not hold (exit 3 if any)",
 		  cmd_audit);

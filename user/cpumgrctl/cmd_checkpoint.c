@@ -56,6 +56,34 @@ static int verify(struct node *n, const char *path, struct checkpoint *cp,
 	return ret;
 }
 
+/* A node to check against: a state directory that init configured. */
+static bool node_configured(const char *dir)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", ctl_state_dir(dir),
+		 NODE_CONFIG_FILE);
+	return !access(path, F_OK);
+}
+
+/* No node: the file's format and checksum only. */
+static int verify_file(const char *path)
+{
+	struct cm_error err = { 0 };
+	struct checkpoint cp;
+
+	if (read_checkpoint(path, &cp, &err)) {
+		ctl_err("verify: %s", cm_error_msg(&err));
+		cm_error_clear(&err);
+		return CPUMGRCTL_EXIT_USAGE;
+	}
+	printf("%s: valid: policy %s, %u assignments%s (format and checksum: no node configured)\n",
+	       path, cp.policy, cp.state.nr,
+	       cp.version == CHECKPOINT_V1 ? " (v1)" : "");
+	checkpoint_free(&cp);
+	return CPUMGRCTL_EXIT_OK;
+}
+
 static int do_export(struct node *n, const char *path, struct cm_error *err)
 {
 	size_t len;
@@ -145,8 +173,12 @@ static int cmd_checkpoint(int argc, char **argv)
 		return ctl_usage(argv[0]);
 	if (strcmp(verb, "export") && !file)
 		return ctl_usage(argv[0]);
+	if (!strcmp(verb, "verify") && !node_configured(dir))
+		return verify_file(file);
 	/* the stored checkpoint may be the bad one: repair nothing yet */
-	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG | NODE_NO_SYNC);
+	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG |
+			    (strcmp(verb, "import") ? NODE_READ_ONLY :
+						      NODE_NO_SYNC));
 	if (ret)
 		return ret;
 	if (!strcmp(verb, "export")) {
@@ -162,8 +194,12 @@ static int cmd_checkpoint(int argc, char **argv)
 	} else {
 		ret = do_import(&n, file, force, &err);
 	}
-	if (ret)
-		return ctl_node_fail(&n, &err, verb);
+	if (ret) {
+		ctl_node_fail(&n, &err, verb);
+		/* a checkpoint that does not pass is bad input */
+		return strcmp(verb, "verify") ? CPUMGRCTL_EXIT_FAIL :
+						CPUMGRCTL_EXIT_USAGE;
+	}
 	node_close(&n);
 	return CPUMGRCTL_EXIT_OK;
 }

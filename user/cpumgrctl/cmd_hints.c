@@ -137,7 +137,7 @@ static int cmd_hints(int argc, char **argv)
 			pod_list_free(&list);
 			return CPUMGRCTL_EXIT_USAGE;
 		}
-	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG);
+	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG | NODE_READ_ONLY);
 	if (ret) {
 		pod_list_free(&list);
 		return ret;

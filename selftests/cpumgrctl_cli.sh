@@ -7,7 +7,8 @@
 # commands (status, hints, metrics, topology, audit, checkpoint verify)
 # take no lock, change nothing and work for a normal user; a managed
 # cgroup root that went away (reset --force, a reboot) is created
-# again; the daemon's lines carry sd-daemon severities on the journal.
+# again; the daemon's lines carry sd-daemon severities on the journal;
+# JSON output has one convention.
 # Any preset with 4 CPUs or more.  Leaves the module RESET.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
@@ -218,13 +219,68 @@ t_daemon_severities()
 		{ diag <"$OUT/journal"; return 1; }
 }
 
+# Every key of every object in FILE (nested too) is camelCase.
+camel()
+{
+	python3 -c '
+import json, re, sys
+bad = []
+def walk(v):
+    if isinstance(v, dict):
+        for k, x in v.items():
+            if not re.fullmatch(r"[a-z][a-zA-Z0-9]*", k):
+                bad.append(k)
+            walk(x)
+    elif isinstance(v, list):
+        for x in v:
+            walk(x)
+for line in open(sys.argv[1]).read().splitlines() if sys.argv[2] == "lines" else [open(sys.argv[1]).read()]:
+    walk(json.loads(line))
+print(" ".join(sorted(set(bad))))
+sys.exit(1 if bad else 0)' "$1" "${2:-doc}" || { diag <"$1"; return 1; }
+}
+
+t_json()
+{
+	local pid c
+
+	for c in "state" "dump" "version" "topology" "status --state-dir $S" \
+		 "audit --state-dir $S" "hints $PODS/guaranteed-2cpu.json --state-dir $S" \
+		 "checkpoint verify $S/cpu_manager_state --state-dir $S"; do
+		# shellcheck disable=SC2086
+		"$CTL" -j $c >"$OUT/j" 2>"$OUT/e" || { shows; echo "$c" | diag; return 1; }
+		# one trailing newline, cJSON's printer
+		[ "$(tail -c 1 "$OUT/j" | od -An -c | tr -d ' ')" = '\n' ] &&
+			camel "$OUT/j" || { echo "-j $c" | diag; return 1; }
+	done
+	"$CTL" -j state >"$OUT/j" &&
+		json_true "j['podCount'] == 1 and j['exclusiveCpus'] == open('$SYSFS/exclusive_cpus').read().strip()" "$OUT/j" &&
+		"$CTL" -j dump >"$OUT/j" &&
+		json_true "j[0]['podUID'] == '$G2'" "$OUT/j" &&
+		"$CTL" -j status --state-dir "$S" >"$OUT/j" &&
+		json_true "j['containers'][0]['podUID'] == '$G2' and 'onlineCpus' in j" "$OUT/j" &&
+		"$CTL" -j audit --state-dir "$S" >"$OUT/j" &&
+		json_true "j['clean'] and j['offenders'] == []" "$OUT/j" || return 1
+	# events: one object per line
+	"$CTL" events --json --count 2 >"$OUT/ev" &
+	pid=$!
+	sleep 1
+	"$CTL" assign cli-pod c1 "$(cat $SYSFS/shared_cpus | sed 's/.*[,-]//')" >/dev/null &&
+		"$CTL" release cli-pod >/dev/null || { kill $pid; return 1; }
+	wait $pid
+	[ "$(wc -l <"$OUT/ev")" = 2 ] && camel "$OUT/ev" lines &&
+		head -n 1 "$OUT/ev" | grep -q '^{"event":"assigned".*"podUID":"cli-pod","container":"c1"' ||
+		{ diag <"$OUT/ev"; return 1; }
+}
+
 if [ "$(nproc)" -lt 4 ]; then
 	ktap_plan 1
 	echo "ok 1 # SKIP needs 4 CPUs"
 	exit 0
 fi
-ktap_plan 7
+ktap_plan 8
 check "init and admit" t_setup
+check "JSON: camelCase everywhere, a trailing newline, events one per line" t_json
 check "read-only commands work as nobody and change nothing" t_read_only_as_nobody
 check "read-only commands repair nothing after a reload; a writer does" t_read_only_repairs_nothing
 check "a wait for the lock says whose, at once; readers do not wait" t_lock_wait_is_announced

@@ -271,7 +271,7 @@ t_status()
 	cat "$OUT/o" | diag
 	run ctl status --json
 	rc 0 && json_true "j['policy'] == 'static' and len(j['cpus']) == 8 and
-		any(c['pod'] == '$G2' and c['exclusive'] for c in j['containers'])" \
+		any(c['podUID'] == '$G2' and c['exclusive'] for c in j['containers'])" \
 		"$OUT/o"
 }
 

@@ -67,7 +67,7 @@ static int pod_hints(struct node *n, const struct pod *pod, const char *only,
 	struct hint_list l;
 
 	cJSON_AddItemToArray(out, pj);
-	cJSON_AddStringToObject(pj, "pod", pod->uid);
+	cJSON_AddStringToObject(pj, "podUID", pod->uid);
 	if (cpu_policy_pod_hints(&n->policy, &n->state, pod, &l, err))
 		return -1;
 	cJSON_AddItemToObject(pj, "hints", hints_json(&l));

@@ -282,6 +282,7 @@ TEST(checkpoint_verify_without_a_node)
 	char dir[] = "/tmp/cpumgr-cli.XXXXXX", good[PATH_MAX], bad[PATH_MAX];
 	size_t len;
 	char *text;
+	cJSON *j;
 	struct run r;
 	FILE *f;
 
@@ -305,6 +306,23 @@ TEST(checkpoint_verify_without_a_node)
 	ctl(&r, NULL, "checkpoint", "verify", bad, END);
 	CHECK(r.status == 2 && strstr(r.err, "checkpoint is corrupted"),
 	      "%d %s", r.status, r.err);
+	/* --json: the verdict as an object, either way */
+	ctl(&r, NULL, "-j", "checkpoint", "verify", bad, END);
+	j = cJSON_Parse(r.out);
+	CHECK(r.status == 2 && j &&
+	      cJSON_IsFalse(cJSON_GetObjectItem(j, "valid")) &&
+	      strstr(cJSON_GetStringValue(cJSON_GetObjectItem(j, "error")) ?: "",
+		     "checkpoint is corrupted"), "%d %s", r.status, r.out);
+	cJSON_Delete(j);
+	ctl(&r, NULL, "checkpoint", "verify", "--json", good, END);
+	j = cJSON_Parse(r.out);
+	CHECK(r.status == 0 && j &&
+	      cJSON_IsTrue(cJSON_GetObjectItem(j, "valid")) &&
+	      !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(j, "checked")) ?: "",
+		      "format") &&
+	      !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(j, "policyName")) ?: "",
+		      "static"), "%d %s", r.status, r.out);
+	cJSON_Delete(j);
 	unlink(bad);
 	rmdir(dir);
 }

@@ -208,6 +208,25 @@ TEST(version_and_global_options)
 	      "%d %s", r.status, r.err);
 }
 
+TEST(plan_prints_json_like_every_command)
+{
+	char req[PATH_MAX];
+	struct run r;
+	size_t n;
+
+	snprintf(req, sizeof(req), "%s/../../../examples/plan/take-dual-socket-ht.json",
+		 data_dir());
+	ctl(&r, NULL, "plan", req, END);
+	n = strlen(r.out);
+	/* cJSON's layout, a newline at the end even into a file */
+	CHECK(r.status == 0 && n > 2 && !strcmp(r.out + n - 2, "}\n") &&
+	      strstr(r.out, "\t\"cpus\":\t\"2,4,8,10\""), "%d '%s' %s", r.status,
+	      r.out, r.err);
+	/* -j is no error for a command that prints JSON anyway */
+	ctl(&r, NULL, "-j", "plan", req, END);
+	EXPECT_EQ(0, r.status);
+}
+
 static void write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");

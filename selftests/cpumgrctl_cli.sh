@@ -196,6 +196,19 @@ t_root_comes_back()
 		--cgroup-root "$CG"
 	rc 0 && [ -d "$CG" ] || { shows; return 1; }
 	run ctl admit "$PODS/guaranteed-2cpu.json"
+	rc 0 || { shows; return 1; }
+	# a root that cannot be made: the path and the reason, nothing else
+	run ctl reset --force
+	rc 0 || return 1
+	cp "$S/config.json" "$OUT/config.json"
+	sed -i "s,\"cgroupRoot\":[^,]*,\"cgroupRoot\": \"$CG/cgroup.procs/x\"," \
+		"$S/config.json"
+	CPUMGR_STATE_DIR=/nonexistent "$CTL" reset >/dev/null
+	run ctl reconcile
+	cp "$OUT/config.json" "$S/config.json"
+	rc 1 && grep -q "$CG/cgroup.procs/x: Not a directory" "$OUT/e" ||
+		{ shows; return 1; }
+	run ctl admit "$PODS/guaranteed-2cpu.json"
 	rc 0 || shows
 }
 
@@ -285,6 +298,6 @@ check "read-only commands work as nobody and change nothing" t_read_only_as_nobo
 check "read-only commands repair nothing after a reload; a writer does" t_read_only_repairs_nothing
 check "a wait for the lock says whose, at once; readers do not wait" t_lock_wait_is_announced
 check "reset with a broken state directory changes nothing and says why" t_reset_keeps_its_guard
-check "a managed cgroup root that went away is created again" t_root_comes_back
+check "a managed cgroup root that went away is created again; one that cannot be is named" t_root_comes_back
 check "daemon lines carry sd-daemon severities on the journal" t_daemon_severities
 ktap_exit

@@ -63,8 +63,9 @@ static int fix_offender(struct node *n, const struct node_offender *o,
 	if (ret)
 		return ret;
 	text = cpuset_to_str(&want);
-	node_log(n, "audit: %s held CPUs of %s: cpuset.cpus %s", o->name,
-		 o->owner, text ? text : "?");
+	node_log_sev(n, NODE_LOG_WARNING,
+		     "audit: %s held CPUs of %s: cpuset.cpus %s", o->name,
+		     o->owner, text ? text : "?");
 	free(text);
 	return 0;
 }
@@ -158,10 +159,11 @@ static void log_event(const struct node_daemon_opts *o,
 		 ev->type == CPUMGR_CMD_CPU_OFFLINE_NTF)
 		node_log(&quiet, "event %s: cpu %u", name, ev->cpu);
 	else if (ev->type == CPUMGR_CMD_VIOLATION_NTF)
-		node_log(&quiet, "event violation: %s %s by %s[%u] on %s",
-			 cpumgr_violation_name(ev->kind) ?: "?",
-			 cpumgr_verdict_name(ev->verdict) ?: "?", ev->comm,
-			 ev->pid, ev->assignment.cgroup_path ?: "?");
+		node_log_sev(&quiet, NODE_LOG_WARNING,
+			     "event violation: %s %s by %s[%u] on %s",
+			     cpumgr_violation_name(ev->kind) ?: "?",
+			     cpumgr_verdict_name(ev->verdict) ?: "?", ev->comm,
+			     ev->pid, ev->assignment.cgroup_path ?: "?");
 }
 
 /* Drain the socket: what the events ask for, all of it on -ENOBUFS. */
@@ -179,7 +181,8 @@ static unsigned int drain(struct cpumgr_nl *ev_nl,
 		cpumgr_event_free(&ev);
 	}
 	if (ret == -ENOBUFS) {
-		node_log(&quiet, "events were lost: reading everything again");
+		node_log_sev(&quiet, NODE_LOG_WARNING,
+			     "events were lost: reading everything again");
 		what |= DAEMON_ALL;
 	}
 	return what;
@@ -359,7 +362,8 @@ int node_daemon(const struct node_daemon_opts *o, struct cm_error *err)
 			ret = round_once(o, what, err);
 			if (ret) {
 				/* say so, and try again next round */
-				node_log(&quiet, "daemon: %s", cm_error_msg(err));
+				node_log_sev(&quiet, NODE_LOG_ERR, "daemon: %s",
+					     cm_error_msg(err));
 				cm_error_clear(err);
 			}
 			what = 0;

@@ -288,7 +288,7 @@ static void watch_open(struct watch *w, const struct node_daemon_opts *o)
 
 	w->fd = -1;
 	w->nr = 0;
-	if (node_open(&n, o->dir, NODE_NEED_CONFIG | NODE_NO_SYNC, &err)) {
+	if (node_open(&n, o->dir, NODE_NEED_CONFIG | NODE_READ_ONLY, &err)) {
 		cm_error_clear(&err);
 		return;
 	}

@@ -33,6 +33,23 @@
 #endif
 
 /*
+ * A CPU that another pod holds.  The formatted message has to fit the
+ * kernel's 80-byte buffer with the longest pod UID and CPU number (x86_64
+ * has at most 8192 CPUs: four digits), so it goes without a prefix.
+ */
+#ifdef NL_SET_ERR_MSG_FMT
+static_assert(sizeof("CPU 8191: pod ") + CPUMGR_POD_UID_MAX <=
+	      NETLINK_MAX_FMTMSG_LEN);
+static_assert(NR_CPUS <= 10000);
+#define CPUMGR_ERR_POD(extack, attr, cpu, uid)				\
+	NL_SET_ERR_MSG_ATTR_POL_FMT(extack, attr, NULL, "CPU %u: pod %s",	\
+				    cpu, uid)
+#else
+#define CPUMGR_ERR_POD(extack, attr, cpu, uid)				\
+	NL_SET_ERR_MSG_ATTR(extack, attr, "CPU is assigned to another pod")
+#endif
+
+/*
  * What the module knows of one possible CPU.  Values are the last ones
  * seen while the CPU was online (an offline CPU keeps them); @seen is
  * false for a CPU that has never been online since the module loaded.

@@ -95,6 +95,33 @@ static int cpumgr_check_admin(struct sk_buff *skb, struct genl_info *info)
 	return -EPERM;
 }
 
+/*
+ * The policy's NLA_NUL_STRING only asks for a NUL somewhere: "ab\0/evil"
+ * would pass and be read as "ab".  A string must end at its first NUL.
+ */
+static int cpumgr_check_strings(struct nlattr **tb,
+				struct netlink_ext_ack *extack)
+{
+	static const int types[] = {
+		CPUMGR_A_RESERVED_CPUS, CPUMGR_A_CGROUP_ROOT,
+		CPUMGR_A_POD_UID, CPUMGR_A_CONTAINER, CPUMGR_A_CPUS,
+		CPUMGR_A_CGROUP_PATH, CPUMGR_A_POD_CGROUP_PATH,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		const struct nlattr *attr = tb[types[i]];
+
+		if (attr && strnlen(nla_data(attr), nla_len(attr)) !=
+		    nla_len(attr) - 1) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "string has a NUL before its end");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static bool cpumgr_missing(struct genl_info *info, const struct nlattr *nest,
 			   struct nlattr **tb, int type)
 {
@@ -121,6 +148,9 @@ static int cpumgr_parse_names(struct genl_info *info, const struct nlattr *nest,
 {
 	int err;
 
+	err = cpumgr_check_strings(tb, info->extack);
+	if (err)
+		return err;
 	if (cpumgr_missing(info, nest, tb, CPUMGR_A_POD_UID) ||
 	    (need_container &&
 	     cpumgr_missing(info, nest, tb, CPUMGR_A_CONTAINER)))
@@ -413,6 +443,9 @@ static int cpumgr_nl_configure(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	err = cpumgr_check_admin(skb, info);
+	if (err)
+		return err;
+	err = cpumgr_check_strings(tb, info->extack);
 	if (err)
 		return err;
 	cpumgr_parse_expect(info, &expect);

@@ -769,7 +769,9 @@ int cpumgr_table_release(const char *pod_uid, const char *container,
 	cpumgr_commit(view);
 	view = NULL;
 	*generation = tbl.generation;
-	cpumgr_notify_released(pod_uid, container, tbl.scratch, tbl.generation);
+	/* A container only when the pod stays: its last one takes the pod. */
+	cpumgr_notify_released(pod_uid, c ? container : NULL, tbl.scratch,
+			       tbl.generation);
 	if (c)
 		cpumgr_container_put(c);
 	else

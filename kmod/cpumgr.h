@@ -274,6 +274,8 @@ struct cpumgr_container *cpumgr_table_find(const char *pod_uid,
 					   const char *container);
 /* The caller holds the table lock: the n-th assignment, in table order. */
 struct cpumgr_container *cpumgr_table_nth(unsigned long n);
+/* The caller holds the table lock: the one after @c, in table order. */
+struct cpumgr_container *cpumgr_table_next(struct cpumgr_container *c);
 
 /* Called by the kobjects' release: free a pod or container. */
 void cpumgr_pod_free(struct cpumgr_pod *pod);

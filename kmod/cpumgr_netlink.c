@@ -611,7 +611,14 @@ static int cpumgr_nl_get_assignment(struct sk_buff *skb,
 
 /* Where a dump goes on from, in cb->ctx. */
 struct cpumgr_dump_ctx {
-	unsigned long next;
+	unsigned long next;	/* index of the next entry */
+	/*
+	 * The next assignment (NULL: none left), valid while the table is
+	 * at @generation: every change that frees one bumps it.
+	 */
+	struct cpumgr_container *cursor;
+	u64 generation;
+	bool started;
 };
 
 static_assert(sizeof(struct cpumgr_dump_ctx) <=
@@ -633,8 +640,15 @@ static int cpumgr_nl_dump_assignments(struct sk_buff *skb,
 	cpumgr_table_lock();
 	generation = cpumgr_table_generation();
 	cb->seq = lower_32_bits(generation) ?: 1;
-	for (c = cpumgr_table_nth(ctx->next); c;
-	     c = cpumgr_table_nth(ctx->next)) {
+	/*
+	 * Resume in O(1) at the cursor; only after a change (whose messages
+	 * are marked NLM_F_DUMP_INTR anyway) count entries from the start.
+	 */
+	if (ctx->started && ctx->generation == generation)
+		c = ctx->cursor;
+	else
+		c = cpumgr_table_nth(ctx->next);
+	for (; c; c = cpumgr_table_next(c)) {
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &cpumgr_family,
 				  NLM_F_MULTI, CPUMGR_CMD_GET_ASSIGNMENT);
@@ -648,7 +662,13 @@ static int cpumgr_nl_dump_assignments(struct sk_buff *skb,
 		genlmsg_end(skb, hdr);
 		ctx->next++;
 	}
+	ctx->cursor = c;
+	ctx->generation = generation;
+	ctx->started = true;
 	cpumgr_table_unlock();
+	/* An entry too big for an empty message must not end the dump. */
+	if (c && !skb->len)
+		return -EMSGSIZE;
 	return skb->len;
 }
 
@@ -697,6 +717,8 @@ static int cpumgr_nl_dump_topology(struct sk_buff *skb,
 		ctx->next = cpu + 1;
 	}
 	cpumgr_topology_unlock();
+	if (cpu < nr_cpu_ids && !skb->len)
+		return -EMSGSIZE;
 	return skb->len;
 }
 

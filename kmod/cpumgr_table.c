@@ -370,6 +370,21 @@ struct cpumgr_container *cpumgr_table_nth(unsigned long n)
 	return NULL;
 }
 
+struct cpumgr_container *cpumgr_table_next(struct cpumgr_container *c)
+{
+	struct cpumgr_pod *pod = c->pod;
+
+	lockdep_assert_held(&tbl.lock);
+	if (!list_is_last(&c->node, &pod->containers))
+		return list_next_entry(c, node);
+	list_for_each_entry_continue(pod, &tbl.pods, node) {
+		if (!list_empty(&pod->containers))
+			return list_first_entry(&pod->containers,
+						struct cpumgr_container, node);
+	}
+	return NULL;
+}
+
 static void cpumgr_pod_update_cpus(struct cpumgr_pod *pod)
 {
 	struct cpumgr_container *c;

@@ -10,8 +10,9 @@
  *
  * CPU sets travel as cpulist strings, the syntax of sysfs and cgroup
  * files: comma-separated decimal CPU numbers and ranges "a-b" (a <= b),
- * no spaces, no empty elements ("0-3,8").  The empty string is the empty
- * set.
+ * no spaces, no empty elements ("0-3,8"); "N" stands for the last
+ * possible CPU, as in cpuset.cpus ("4-N").  The empty string is the
+ * empty set.  A string attribute ends at its only NUL, its last byte.
  *
  * The table:
  *   policy      none or static (enum cpumgr_policy)
@@ -57,7 +58,10 @@
  *   -EINVAL      malformed request: a missing attribute, an attribute of
  *                the wrong type or size, a string longer than its limit
  *                (the netlink policy refuses these: "Attribute failed
- *                policy validation"), a cpulist that is not valid syntax
+ *                policy validation"; a cpulist over CPUMGR_CPULIST_MAX
+ *                says "cpulist is longer than 32768 bytes"), a string
+ *                with a NUL before its last byte ("string has a NUL
+ *                before its end"), a cpulist that is not valid syntax
  *                ("3-1", "a", ",,", "1,")
  *   -ERANGE      a CPU number >= the number of possible CPUs
  *   -ENODEV      a CPU that is not present
@@ -250,7 +254,10 @@ enum cpumgr_assignment_flag {
  *	An assignment message holds CPUMGR_A_POD_UID, CONTAINER, CPUS, FLAGS,
  *	GENERATION and, when bound, CGROUP_PATH + CGROUP_ID and
  *	POD_CGROUP_PATH + POD_CGROUP_ID.  A dump that raced with a change
- *	carries NLM_F_DUMP_INTR: read it again.
+ *	carries NLM_F_DUMP_INTR: read it again.  A dump ends with -EMSGSIZE
+ *	when an assignment does not fit one message of the reader's buffer
+ *	(two bound cgroup paths of up to 4095 bytes make one of over 8 KiB):
+ *	read with a larger buffer.
  * @CPUMGR_CMD_RESTORE: replace every assignment with the nested
  *	CPUMGR_A_ASSIGNMENT entries (each: POD_UID, CONTAINER, CPUS, and
  *	optional FLAGS, CGROUP_PATH, POD_CGROUP_PATH), all or nothing: one
@@ -263,8 +270,9 @@ enum cpumgr_assignment_flag {
  *	GENERATION.  Reply: GENERATION.
  * @CPUMGR_CMD_ASSIGNED_NTF: notification: an ASSIGN (the assignment)
  * @CPUMGR_CMD_RELEASED_NTF: notification: a RELEASE: GENERATION, POD_UID,
- *	CONTAINER (absent for a whole pod), CPUS (the CPUs given back to
- *	the shared pool)
+ *	CONTAINER (absent when the whole pod went: a RELEASE of the pod, or
+ *	of its last container), CPUS (the CPUs given back to the shared
+ *	pool)
  * @CPUMGR_CMD_BOUND_NTF: notification: a BIND: GENERATION, POD_UID,
  *	CONTAINER, CGROUP_PATH, POD_CGROUP_PATH as requested
  * @CPUMGR_CMD_CONFIGURED_NTF: notification: a CONFIGURE (the state, as

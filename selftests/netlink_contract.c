@@ -96,6 +96,7 @@ static bool msg_is(const char *got, const char *fmt_msg, const char *fixed)
 TEST_F(contract, extack_messages_fit)
 {
 	char uid64[CPUMGR_POD_UID_MAX + 1], want[128], msg[256];
+	struct cpumgr_restore_entry e[2];
 	struct cpumgr_config cfg = {
 		.set = CPUMGR_CFG_OPTIONS,
 		.options = CPUMGR_OPT_ALIGN_BY_SOCKET,
@@ -117,18 +118,11 @@ TEST_F(contract, extack_messages_fit)
 	EXPECT_TRUE(msg_is(msg, want, "CPU is assigned to another pod"));
 
 	/* The same check in RESTORE, between two of its entries. */
-	{
-		struct cpumgr_restore_entry e[] = {
-			{ UID36, "app", self->c.name[1], 0, NULL, NULL },
-			{ "other", "c", self->c.name[1], 0, NULL, NULL },
-		};
-
-		REFUSED_MSG(EBUSY, cpumgr_nl_restore(NL, e, 2, NULL, NULL));
-		snprintf(want, sizeof(want), "CPU %s: pod %s",
-			 self->c.name[1], UID36);
-		EXPECT_TRUE(msg_is(msg, want,
-				   "CPU is assigned to another pod"));
-	}
+	e[0] = (struct cpumgr_restore_entry){ UID36, "app", self->c.name[1], 0, NULL, NULL };
+	e[1] = (struct cpumgr_restore_entry){ "other", "c", self->c.name[1], 0, NULL, NULL };
+	REFUSED_MSG(EBUSY, cpumgr_nl_restore(NL, e, 2, NULL, NULL));
+	snprintf(want, sizeof(want), "CPU %s: pod %s", self->c.name[1], UID36);
+	EXPECT_TRUE(msg_is(msg, want, "CPU is assigned to another pod"));
 
 	REFUSED_MSG(ENOTEMPTY, cpumgr_nl_configure(NL, &cfg, NULL, NULL));
 	EXPECT_STREQ("policy, options and reserved CPUs cannot change while assignments exist: RESET first",

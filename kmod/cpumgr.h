@@ -19,6 +19,11 @@
 
 #define CPUMGR_VERSION "0.1.0"
 
+/* Out-of-tree builds skip Kconfig: the refusal stub and the LLC id are x86. */
+#ifndef CONFIG_X86_64
+#error "cpumgr supports x86_64 only"
+#endif
+
 /*
  * An extack message with details where the kernel can format one (6.3+);
  * older kernels get the fixed part, a string literal, alone.

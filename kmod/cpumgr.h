@@ -187,6 +187,9 @@ int cpumgr_check_pod_uid(const char *uid, const struct nlattr *attr,
 			 struct netlink_ext_ack *extack);
 int cpumgr_check_container_name(const char *name, const struct nlattr *attr,
 				struct netlink_ext_ack *extack);
+/* @src into @dst (@size bytes, NUL included) with control characters
+ * escaped; returns the length, cut to fit. */
+size_t cpumgr_escape(char *dst, size_t size, const char *src);
 extern const char *const cpumgr_policy_names[2];
 extern const char *const cpumgr_option_names[6];
 extern const char *const cpumgr_enforce_names[3];

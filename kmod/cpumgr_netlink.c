@@ -999,13 +999,14 @@ void cpumgr_notify_degraded(const struct cpumgr_container *c,
 }
 
 static int cpumgr_fill_violation(struct sk_buff *msg,
-				 const struct cpumgr_event *ev)
+				 const struct cpumgr_event *ev,
+				 const char *path)
 {
 	if (nla_put_u32(msg, CPUMGR_A_KIND, ev->kind) ||
 	    nla_put_u32(msg, CPUMGR_A_VERDICT, ev->verdict) ||
 	    nla_put_u64_64bit(msg, CPUMGR_A_CGROUP_ID, ev->cgroup_id,
 			      CPUMGR_A_PAD) ||
-	    nla_put_string(msg, CPUMGR_A_CGROUP_PATH, ev->path) ||
+	    nla_put_string(msg, CPUMGR_A_CGROUP_PATH, path) ||
 	    nla_put_string(msg, CPUMGR_A_FILE, ev->file) ||
 	    cpumgr_put_cpulist(msg, CPUMGR_A_CPUS, ev->cpus))
 		return -EMSGSIZE;
@@ -1015,6 +1016,8 @@ static int cpumgr_fill_violation(struct sk_buff *msg,
 void cpumgr_notify_event(const struct cpumgr_event *ev)
 {
 	bool violation = ev->cmd == CPUMGR_CMD_VIOLATION_NTF;
+	/* Path and comm escaped (cpumgr_escape()): 4 bytes a character. */
+	static char path[CPUMGR_EVENT_PATH_MAX * 4], comm[TASK_COMM_LEN * 4];
 	struct sk_buff *msg;
 	size_t size;
 	void *hdr;
@@ -1022,18 +1025,21 @@ void cpumgr_notify_event(const struct cpumgr_event *ev)
 
 	if (!cpumgr_listened())
 		return;
-	size = nla_total_size(sizeof(u32)) * 2 + cpumgr_str_size(ev->comm);
+	/* Only the events worker comes here: the buffers are its own. */
+	cpumgr_escape(path, sizeof(path), ev->path);
+	cpumgr_escape(comm, sizeof(comm), ev->comm);
+	size = nla_total_size(sizeof(u32)) * 2 + cpumgr_str_size(comm);
 	if (violation)
 		size += nla_total_size(sizeof(u32)) * 2 +
 			nla_total_size_64bit(sizeof(u64)) +
-			cpumgr_str_size(ev->path) + cpumgr_str_size(ev->file) +
+			cpumgr_str_size(path) + cpumgr_str_size(ev->file) +
 			cpumgr_cpulist_size(ev->cpus);
 	msg = cpumgr_event_new(size, ev->cmd, &hdr);
 	if (msg) {
 		err = cpumgr_put_generation(msg, ev->generation) ||
 			nla_put_u32(msg, CPUMGR_A_PID, ev->pid) ||
-			nla_put_string(msg, CPUMGR_A_COMM, ev->comm) ||
-			(violation ? cpumgr_fill_violation(msg, ev) :
+			nla_put_string(msg, CPUMGR_A_COMM, comm) ||
+			(violation ? cpumgr_fill_violation(msg, ev, path) :
 			 nla_put_u32(msg, CPUMGR_A_CPU, ev->cpu));
 		msg = cpumgr_event_end(msg, hdr, err);
 	}

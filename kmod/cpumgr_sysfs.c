@@ -75,12 +75,27 @@ static ssize_t hotplug_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return len;
 }
 
+/* A path, escaped, and a newline; cut to a page if it must be. */
+static ssize_t cpumgr_path_show(char *buf, const char *path)
+{
+	size_t len = cpumgr_escape(buf, PAGE_SIZE - 1, path ?: "");
+
+	buf[len++] = '\n';
+	return len;
+}
+
 static ssize_t cgroup_root_show(struct kobject *kobj,
 				struct kobj_attribute *attr, char *buf)
 {
-	/* A path is at most CPUMGR_PATH_MAX: it and a newline fit a page. */
-	cpumgr_table_root_path(buf, PAGE_SIZE - 1);
-	return strlcat(buf, "\n", PAGE_SIZE);
+	char *path = kmalloc(CPUMGR_PATH_MAX + 1, GFP_KERNEL);
+	ssize_t len;
+
+	if (!path)
+		return -ENOMEM;
+	cpumgr_table_root_path(path, CPUMGR_PATH_MAX + 1);
+	len = cpumgr_path_show(buf, path);
+	kfree(path);
+	return len;
 }
 
 #define CPUMGR_COUNTER_SHOW(name)					\
@@ -231,7 +246,7 @@ static ssize_t pod_cgroup_show(struct kobject *kobj,
 	ssize_t len;
 
 	spin_lock(&cpumgr_show_lock);
-	len = sysfs_emit(buf, "%s\n", pod->cgroup.path ?: "");
+	len = cpumgr_path_show(buf, pod->cgroup.path);
 	spin_unlock(&cpumgr_show_lock);
 	return len;
 }
@@ -278,7 +293,7 @@ static ssize_t cgroup_show(struct kobject *kobj, struct kobj_attribute *attr,
 	ssize_t len;
 
 	spin_lock(&cpumgr_show_lock);
-	len = sysfs_emit(buf, "%s\n", to_container(kobj)->cgroup.path ?: "");
+	len = cpumgr_path_show(buf, to_container(kobj)->cgroup.path);
 	spin_unlock(&cpumgr_show_lock);
 	return len;
 }

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <sys/klog.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -267,6 +268,47 @@ TEST_F(contract, released_last_container_is_the_pod)
 	EXPECT_STREQ(self->c.name[2], ev.assignment.cpus);
 	cpumgr_event_free(&ev);
 	EXPECT_EQ(NULL, sft_read_file(SFT_SYSFS "/pods/p/pod_cgroup"));
+}
+
+/*
+ * A cgroup named with a carriage return (anyone with a delegated subtree
+ * can make one; cgroupfs refuses only newlines) and a comm with a tab:
+ * sysfs and events show them escaped.
+ */
+TEST_F(contract, control_characters_escaped)
+{
+	const char *dir = CGROOT "/esc\rviolation 1";
+	char *text, want[256], path[256];
+	struct cpumgr_event ev;
+	int ret = -1;
+
+	rmdir(dir);
+	ASSERT_EQ(0, mkdir(dir, 0755));
+	sft_write_file(CGROOT "/cgroup.subtree_control", "+cpuset");
+	ASSERT_EQ(0, ASSIGN("p", "c", self->c.name[1]));
+	ASSERT_EQ(0, cpumgr_nl_bind(NL, "p", "c", dir, NULL, NULL, NULL));
+	text = sft_read_file(SFT_SYSFS "/pods/p/c/cgroup");
+	EXPECT_STREQ(CGROOT "/esc\\x0dviolation 1", text);
+	free(text);
+	ASSERT_EQ(0, cpumgr_nl_bind(NL, "p", "c", "", NULL, NULL, NULL));
+
+	ASSERT_EQ(0, cpumgr_nl_subscribe(NL));
+	ASSERT_EQ(0, prctl(PR_SET_NAME, "ev\til"));
+	snprintf(path, sizeof(path), "%s/cpuset.cpus", dir);
+	EXPECT_NE(0, sft_write_file(path, self->c.name[1]));
+	prctl(PR_SET_NAME, "contract");
+	for (;;) {
+		ret = cpumgr_nl_recv_event(NL, &ev, 5000);
+		if (ret || ev.type == CPUMGR_CMD_VIOLATION_NTF)
+			break;
+		cpumgr_event_free(&ev);
+	}
+	ASSERT_EQ(0, ret);
+	EXPECT_STREQ("/esc\\x0dviolation 1", ev.assignment.cgroup_path);
+	EXPECT_STREQ("ev\\x09il", ev.comm);
+	cpumgr_event_free(&ev);
+	snprintf(want, sizeof(want), "%s", dir);
+	EXPECT_EQ(0, rmdir(want));
 }
 
 /* mkdir -p of @path; 0 or -errno. */

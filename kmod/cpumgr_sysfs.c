@@ -251,7 +251,11 @@ static ssize_t pod_cgroup_show(struct kobject *kobj,
 	return len;
 }
 
-static struct kobj_attribute pod_cgroup_attr = __ATTR_RO(pod_cgroup);
+/*
+ * Pod UIDs, container names and host cgroup paths are the node admin's
+ * business, not every container's that mounts /sys: root only.
+ */
+static struct kobj_attribute pod_cgroup_attr = __ATTR_RO_MODE(pod_cgroup, 0400);
 
 static struct attribute *cpumgr_pod_attrs[] = {
 	&pod_cgroup_attr.attr,
@@ -314,9 +318,9 @@ static ssize_t flags_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  flags & CPUMGR_ASSIGNMENT_F_DEGRADED ? "degraded" : "");
 }
 
-static struct kobj_attribute cpus_attr = __ATTR_RO(cpus);
-static struct kobj_attribute cgroup_attr = __ATTR_RO(cgroup);
-static struct kobj_attribute flags_attr = __ATTR_RO(flags);
+static struct kobj_attribute cpus_attr = __ATTR_RO_MODE(cpus, 0400);
+static struct kobj_attribute cgroup_attr = __ATTR_RO_MODE(cgroup, 0400);
+static struct kobj_attribute flags_attr = __ATTR_RO_MODE(flags, 0400);
 
 static struct attribute *cpumgr_container_attrs[] = {
 	&cpus_attr.attr,
@@ -364,6 +368,8 @@ static const struct attribute_group cpumgr_group = {
 	.bin_attrs = cpumgr_bin_attrs,
 };
 
+static const struct attribute cpumgr_pods_dir = { .name = "pods" };
+
 int cpumgr_sysfs_init(void)
 {
 	int err;
@@ -379,7 +385,18 @@ int cpumgr_sysfs_init(void)
 		err = -ENOMEM;
 		goto err_group;
 	}
+	/*
+	 * Its entries' names are pod UIDs and container names: pods/ is
+	 * root only.  sysfs has no mode for a kobject's directory, but
+	 * sysfs_chmod_file() finds any child by name, a directory too.
+	 */
+	err = sysfs_chmod_file(cpumgr_kobj, &cpumgr_pods_dir, 0700);
+	if (err)
+		goto err_pods;
 	return 0;
+
+err_pods:
+	kobject_put(cpumgr_pods_kobj);
 
 err_group:
 	sysfs_remove_group(cpumgr_kobj, &cpumgr_group);

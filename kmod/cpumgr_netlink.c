@@ -19,8 +19,15 @@ enum cpumgr_mcgrp {
 	CPUMGR_MCGRP_EVENTS,
 };
 
+/*
+ * Events name other tenants' pids, comms and cgroups: like changes, they
+ * are for CAP_SYS_ADMIN in the initial user namespace.
+ */
 static const struct genl_multicast_group cpumgr_mcgrps[] = {
-	[CPUMGR_MCGRP_EVENTS] = { .name = CPUMGR_GENL_MCGRP_EVENTS },
+	[CPUMGR_MCGRP_EVENTS] = {
+		.name = CPUMGR_GENL_MCGRP_EVENTS,
+		.flags = GENL_MCAST_CAP_SYS_ADMIN,
+	},
 };
 
 /* Policies, one per command: strict validation refuses anything else. */

@@ -1135,4 +1135,7 @@ void cpumgr_netlink_exit(void)
 	genl_unregister_family(&cpumgr_family);
 }
 
-MODULE_ALIAS_GENL_FAMILY(CPUMGR_GENL_NAME);
+/*
+ * No MODULE_ALIAS_GENL_FAMILY: a family lookup by any user would load the
+ * module and arm its probes.  The node's admin loads it.
+ */

@@ -8,7 +8,8 @@
  *
  * A tight loop watches the family and the kprobes list while a child
  * loads or unloads the module, CPUMGR_ORDER_CYCLES times (default 20).
- * Leaves the module loaded, as the runner wants it.
+ * Leaves the module loaded, as the runner wants it.  And no family lookup
+ * loads the module (no alias for one).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,6 +127,29 @@ TEST(family_only_while_armed)
 	EXPECT_EQ(0, early);
 	EXPECT_EQ(0, late);
 	nl_socket_free(sk);
+}
+
+/*
+ * No user may load the module: a family lookup asks for the alias
+ * "net-pf-16-proto-16-family-cpumgr", which the module must not carry.
+ */
+TEST(no_autoload_alias)
+{
+	const char *module = getenv("CPUMGR_MODULE");
+	char cmd[512], line[256];
+	int aliases = 0;
+	FILE *f;
+
+	ASSERT_NE(NULL, module);
+	snprintf(cmd, sizeof(cmd), "modinfo -F alias %s", module);
+	f = popen(cmd, "r");
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f)) {
+		TH_LOG("alias %s", line);
+		aliases++;
+	}
+	ASSERT_EQ(0, pclose(f));
+	EXPECT_EQ(0, aliases);
 }
 
 TEST_HARNESS_MAIN

@@ -45,7 +45,7 @@
 #ifdef NL_SET_ERR_MSG_FMT
 static_assert(sizeof("CPU 8191: pod ") + CPUMGR_POD_UID_MAX <=
 	      NETLINK_MAX_FMTMSG_LEN);
-static_assert(NR_CPUS <= 10000);
+static_assert(CONFIG_NR_CPUS <= 10000);
 #define CPUMGR_ERR_POD(extack, attr, cpu, uid)				\
 	NL_SET_ERR_MSG_ATTR_POL_FMT(extack, attr, NULL, "CPU %u: pod %s",	\
 				    cpu, uid)
@@ -187,8 +187,10 @@ int cpumgr_check_pod_uid(const char *uid, const struct nlattr *attr,
 			 struct netlink_ext_ack *extack);
 int cpumgr_check_container_name(const char *name, const struct nlattr *attr,
 				struct netlink_ext_ack *extack);
-/* @src into @dst (@size bytes, NUL included) with control characters
- * escaped; returns the length, cut to fit. */
+/*
+ * @src into @dst (@size bytes, NUL included) with control characters
+ * escaped; returns the length, cut to fit.
+ */
 size_t cpumgr_escape(char *dst, size_t size, const char *src);
 extern const char *const cpumgr_policy_names[2];
 extern const char *const cpumgr_option_names[6];

@@ -39,6 +39,9 @@ static int cpumgr_parse_cpu(const char **p, unsigned int *cpu)
 	return 0;
 }
 
+#define CPUMGR_CPULIST_TOO_LONG \
+	"cpulist is longer than " __stringify(CPUMGR_CPULIST_MAX) " bytes"
+
 /**
  * cpumgr_cpulist_parse - parse a cpulist into @mask
  * @list: "0-3,8" style list; "" is the empty set; at most
@@ -60,8 +63,7 @@ int cpumgr_cpulist_parse(const char *list, struct cpumask *mask,
 	cpumask_clear(mask);
 	/* Here rather than in the policy, whose message has no number. */
 	if (strnlen(list, CPUMGR_CPULIST_MAX + 1) > CPUMGR_CPULIST_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, attr,
-				    "cpulist is longer than " __stringify(CPUMGR_CPULIST_MAX) " bytes");
+		NL_SET_ERR_MSG_ATTR(extack, attr, CPUMGR_CPULIST_TOO_LONG);
 		return -EINVAL;
 	}
 	if (!*p)

@@ -5,7 +5,8 @@
  *
  * The family is "cpumgr" (CPUMGR_GENL_NAME), version CPUMGR_GENL_VERSION,
  * in the initial network namespace only.  Its multicast group "events"
- * (CPUMGR_GENL_MCGRP_EVENTS) carries one notification per change.  A YNL
+ * (CPUMGR_GENL_MCGRP_EVENTS) carries one notification per change; joining
+ * it needs CAP_SYS_ADMIN in the initial user namespace (-EPERM).  A YNL
  * description of the family lives beside this header (cpumgr.yaml).
  *
  * CPU sets travel as cpulist strings, the syntax of sysfs and cgroup
@@ -282,7 +283,8 @@ enum cpumgr_assignment_flag {
  * @CPUMGR_CMD_RESET_NTF: notification: a RESET: GENERATION
  * @CPUMGR_CMD_VIOLATION_NTF: notification: a violation of exclusivity:
  *	GENERATION, KIND, VERDICT, CGROUP_ID, CGROUP_PATH, PID and COMM of
- *	the task that acted, FILE, CPUS (the CPUs the cgroup may not hold)
+ *	the task that acted, FILE, CPUS (the CPUs the cgroup may not hold).
+ *	Control characters of CGROUP_PATH and COMM come as "\xNN".
  * @CPUMGR_CMD_OFFLINE_REFUSED_NTF: notification: taking CPUMGR_A_CPU
  *	offline was refused (protect mode): GENERATION, CPU, PID, COMM
  * @CPUMGR_CMD_CPU_OFFLINE_NTF: notification: CPUMGR_A_CPU went offline:

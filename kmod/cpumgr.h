@@ -348,6 +348,7 @@ struct cpumgr_event {
 	u8 verdict;		/* enum cpumgr_verdict */
 	u32 cpu;
 	u32 pid;
+	kuid_t uid;		/* the actor's euid, for its share of the ring */
 	char comm[TASK_COMM_LEN];
 	u64 generation;
 	u64 cgroup_id;

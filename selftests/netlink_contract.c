@@ -8,11 +8,14 @@
  * messages.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <sys/klog.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/genetlink.h>
@@ -309,6 +312,100 @@ TEST_F(contract, control_characters_escaped)
 	cpumgr_event_free(&ev);
 	snprintf(want, sizeof(want), "%s", dir);
 	EXPECT_EQ(0, rmdir(want));
+}
+
+/*
+ * A user with cgroups of its own (a delegated subtree) hammers their
+ * cpuset.cpus with a CPU another pod holds, from one process per CPU.
+ * The violations of one cgroup waiting to be sent are one event, and one
+ * user (not root) has at most 16 waiting: the ring does not overflow (no
+ * -ENOBUFS for listeners, events_dropped stays) and the listener still
+ * hears of the cgroups.  NR_CG 1: one cgroup; more: the writers go round.
+ */
+static void flood(struct __test_metadata *_metadata,
+		  FIXTURE_DATA(contract) *self, int nr_cg)
+{
+	enum { WRITES = 3000 };
+	long dropped0 = -1, dropped1 = -1, violations0 = 0, violations1 = 0;
+	int writers = self->c.n < 8 ? self->c.n : 8, seen = 0, ret;
+	struct cpumgr_event ev;
+	char path[128];
+
+	sft_write_file(CGROOT "/cgroup.subtree_control", "+cpuset");
+	for (int g = 0; g < nr_cg; g++) {
+		snprintf(path, sizeof(path), CGROOT "/flood%d", g);
+		rmdir(path);
+		ASSERT_EQ(0, mkdir(path, 0755));
+		strcat(path, "/cpuset.cpus");
+		ASSERT_EQ(0, chown(path, 65534, 65534));
+	}
+	ASSERT_EQ(0, ASSIGN("p", "c", self->c.name[1]));
+	ASSERT_EQ(0, cpumgr_nl_subscribe(NL));
+	ASSERT_TRUE(sft_read_long(&dropped0, SFT_SYSFS "/events_dropped"));
+	ASSERT_TRUE(sft_read_long(&violations0, SFT_SYSFS "/violations"));
+
+	for (int w = 0; w < writers; w++) {
+		cpu_set_t set;
+		int fd;
+
+		if (fork())
+			continue;
+		CPU_ZERO(&set);
+		CPU_SET(self->c.cpu[w], &set);
+		sched_setaffinity(0, sizeof(set), &set);
+		if (setgid(65534) || setuid(65534))
+			_exit(1);
+		for (int i = 0; i < WRITES / writers; i++) {
+			snprintf(path, sizeof(path),
+				 CGROOT "/flood%d/cpuset.cpus", i % nr_cg);
+			fd = open(path, O_WRONLY);
+			if (fd < 0)
+				_exit(2);
+			(void)!write(fd, self->c.name[1],
+				     strlen(self->c.name[1]));
+			close(fd);
+		}
+		_exit(0);
+	}
+	for (int w = 0; w < writers; w++) {
+		int status;
+
+		ASSERT_LT(0, wait(&status));
+		EXPECT_EQ(0, status);
+	}
+	ASSERT_TRUE(sft_read_long(&violations1, SFT_SYSFS "/violations"));
+	EXPECT_LE(violations0 + WRITES - writers, violations1);
+	for (;;) {
+		ret = cpumgr_nl_recv_event(NL, &ev, 2000);
+		if (ret)
+			break;
+		if (ev.type == CPUMGR_CMD_VIOLATION_NTF) {
+			EXPECT_EQ(0, strncmp("/flood", ev.assignment.cgroup_path,
+					     6));
+			seen++;
+		}
+		cpumgr_event_free(&ev);
+	}
+	EXPECT_EQ(-EAGAIN, ret);
+	ASSERT_TRUE(sft_read_long(&dropped1, SFT_SYSFS "/events_dropped"));
+	TH_LOG("%d cgroups: %ld violations, %d events, %ld dropped", nr_cg,
+	       violations1 - violations0, seen, dropped1 - dropped0);
+	EXPECT_EQ(dropped0, dropped1);
+	EXPECT_LT(0, seen);
+	for (int g = 0; g < nr_cg; g++) {
+		snprintf(path, sizeof(path), CGROOT "/flood%d", g);
+		EXPECT_EQ(0, rmdir(path));
+	}
+}
+
+TEST_F(contract, violation_flood_one_cgroup)
+{
+	flood(_metadata, self, 1);
+}
+
+TEST_F(contract, violation_flood_many_cgroups)
+{
+	flood(_metadata, self, 300);
 }
 
 /* mkdir -p of @path; 0 or -errno. */

@@ -285,6 +285,10 @@ enum cpumgr_assignment_flag {
  *	GENERATION, KIND, VERDICT, CGROUP_ID, CGROUP_PATH, PID and COMM of
  *	the task that acted, FILE, CPUS (the CPUs the cgroup may not hold).
  *	Control characters of CGROUP_PATH and COMM come as "\xNN".
+ *	Violations of a cgroup whose last one is still waiting to be sent
+ *	join it (CPUS grows, the first PID and COMM stay); a user other
+ *	than root has at most 16 waiting, and further ones are counted
+ *	(CPUMGR_A_VIOLATIONS) but not reported.
  * @CPUMGR_CMD_OFFLINE_REFUSED_NTF: notification: taking CPUMGR_A_CPU
  *	offline was refused (protect mode): GENERATION, CPU, PID, COMM
  * @CPUMGR_CMD_CPU_OFFLINE_NTF: notification: CPUMGR_A_CPU went offline:

@@ -111,13 +111,14 @@ events()
 	# first change we make counts.
 	sleep 1
 	gen=$(cat $SYSFS/generation)
+	# p3's only container: releasing it releases the pod.
 	"$CTL" assign p3 c 3 >/dev/null && "$CTL" release p3 c >/dev/null &&
 		"$CTL" release p1 >/dev/null || return 1
 	wait $pid || return 1
 	diag <"$OUT/ev"
 	[ "$(cat "$OUT/ev")" = "$(printf '%s\n' \
 		"assigned generation $((gen + 1)) p3 c cpus 3" \
-		"released generation $((gen + 2)) p3 c cpus 3" \
+		"released generation $((gen + 2)) p3 cpus 3" \
 		"released generation $((gen + 3)) p1 cpus 1-2")" ]
 }
 

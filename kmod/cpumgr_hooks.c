@@ -61,7 +61,13 @@ static const char *const cpumgr_violation_what[] = {
 	[CPUMGR_VIOLATION_FORK] = "task start through",
 };
 
-static DEFINE_PER_CPU(char [CPUMGR_EVENT_PATH_MAX], cpumgr_log_path);
+/* The cgroup path of a log line, as the kernel has it and escaped. */
+struct cpumgr_log_buf {
+	char path[CPUMGR_EVENT_PATH_MAX];
+	char escaped[4 * CPUMGR_EVENT_PATH_MAX];
+};
+
+static DEFINE_PER_CPU(struct cpumgr_log_buf, cpumgr_log_buf);
 
 /* A refusal is a warning, an audited violation a notice. */
 static __printf(2, 3) void cpumgr_log(bool refused, const char *fmt, ...)
@@ -90,18 +96,21 @@ static void cpumgr_log_violation(const struct cpumgr_view *view,
 {
 	static DEFINE_RATELIMIT_STATE(rs, DEFAULT_RATELIMIT_INTERVAL,
 				      DEFAULT_RATELIMIT_BURST);
-	char *path = this_cpu_ptr(cpumgr_log_path);
+	struct cpumgr_log_buf *b = this_cpu_ptr(&cpumgr_log_buf);
 	char whose[CPUMGR_POD_UID_MAX + CPUMGR_CONTAINER_MAX + 32];
+	char comm[4 * TASK_COMM_LEN];
 
 	if (!__ratelimit(&rs))
 		return;
-	if (cgroup_path(cgrp, path, CPUMGR_EVENT_PATH_MAX) < 0)
-		strscpy(path, "?", CPUMGR_EVENT_PATH_MAX);
+	if (cgroup_path(cgrp, b->path, sizeof(b->path)) < 0)
+		strscpy(b->path, "?", sizeof(b->path));
+	/* escaped as sysfs and the events escape them */
+	cpumgr_escape(b->escaped, sizeof(b->escaped), b->path);
+	cpumgr_escape(comm, sizeof(comm), current->comm);
 	cpumgr_rules_whose(view, s, whose, sizeof(whose));
-	cpumgr_log(refused, "%s %s in cgroup %*pE by pid %d (%s): CPUs %*pbl are %s",
-		   cpumgr_violation_what[kind], file, (int)strlen(path), path,
-		   task_tgid_nr(current), current->comm, cpumask_pr_args(bad),
-		   whose);
+	cpumgr_log(refused, "%s %s in cgroup %s by pid %d (%s): CPUs %*pbl are %s",
+		   cpumgr_violation_what[kind], file, b->escaped,
+		   task_tgid_nr(current), comm, cpumask_pr_args(bad), whose);
 }
 
 /* A violation: count, log and report it; whether to refuse the call. */

@@ -82,7 +82,7 @@ escaped_path()
 	mkdir "$BASE/pb/$esc" || return 1
 	mark
 	echo 2 >"$BASE/pb/$esc/cpuset.cpus" 2>/dev/null && return 1
-	logged 'in cgroup /rlog/pb/a\e[2Jb by pid' &&
+	logged 'in cgroup /rlog/pb/a\x1b[2Jb by pid' &&
 	! grep -q $'\e' "$OUT/log"
 }
 

@@ -350,6 +350,14 @@ int cpumgr_hooks_init(void);
 void cpumgr_hooks_exit(void);
 /* Wait for the cpuset writes checked against an older table. */
 void cpumgr_hooks_sync_writes(void);
+/* Calls the probes missed since load; whether one of them is disabled. */
+u64 cpumgr_hooks_missed(void);
+bool cpumgr_hooks_disabled(void);
+
+/* cpumgr_armed.c: whether the probes fire */
+int cpumgr_armed_init(void);
+void cpumgr_armed_exit(void);
+bool cpumgr_armed(const char **why);
 
 /* cpumgr_hotplug.c */
 int cpumgr_hotplug_init(void);
@@ -401,6 +409,8 @@ void cpumgr_notify_degraded(const struct cpumgr_container *c,
 /* A violation or a refused offline, from the event queue's worker. */
 void cpumgr_notify_event(const struct cpumgr_event *ev);
 void cpumgr_notify_lost(void);
+/* The guarantee was armed or disarmed, or probes missed calls. */
+void cpumgr_notify_armed(bool armed, const char *why, u64 missed);
 
 /* cpumgr_sysfs.c */
 int cpumgr_sysfs_init(void);

@@ -557,6 +557,26 @@ err:
 	return err;
 }
 
+u64 cpumgr_hooks_missed(void)
+{
+	u64 missed = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cpumgr_probes); i++)
+		missed += READ_ONCE(cpumgr_probes[i].nmissed);
+	return missed;
+}
+
+bool cpumgr_hooks_disabled(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cpumgr_probes); i++)
+		if (kprobe_disabled(&cpumgr_probes[i]))
+			return true;
+	return false;
+}
+
 void cpumgr_hooks_exit(void)
 {
 	unregister_kprobes(cpumgr_probe_list, ARRAY_SIZE(cpumgr_probe_list));

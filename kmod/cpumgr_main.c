@@ -103,9 +103,12 @@ static int __init cpumgr_init(void)
 	err = cpumgr_hooks_init();
 	if (err)
 		goto err_hotplug;
-	err = cpumgr_netlink_init();
+	err = cpumgr_armed_init();
 	if (err)
 		goto err_hooks;
+	err = cpumgr_netlink_init();
+	if (err)
+		goto err_armed;
 
 	pr_info("version %s loaded, %u possible CPUs, enforce=%s hotplug=%s\n",
 		CPUMGR_VERSION, nr_cpu_ids,
@@ -113,6 +116,8 @@ static int __init cpumgr_init(void)
 		cpumgr_hotplug_names[cpumgr_param_hotplug]);
 	return 0;
 
+err_armed:
+	cpumgr_armed_exit();
 err_hooks:
 	cpumgr_hooks_exit();
 err_hotplug:
@@ -134,6 +139,7 @@ err_out:
 static void __exit cpumgr_exit(void)
 {
 	cpumgr_netlink_exit();
+	cpumgr_armed_exit();
 	cpumgr_hooks_exit();
 	cpumgr_hotplug_exit();
 	cpumgr_rules_exit();

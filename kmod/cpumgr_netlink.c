@@ -336,6 +336,9 @@ struct cpumgr_state {
 	unsigned int nr_pods, nr_containers;
 	cpumask_var_t reserved, shared, exclusive, online;
 	char *root;
+	bool armed;
+	const char *unarmed;	/* why not, a string literal */
+	u64 missed;
 };
 
 static void cpumgr_state_free(struct cpumgr_state *st)
@@ -377,7 +380,25 @@ static int cpumgr_state_get(struct cpumgr_state *st)
 	cpumgr_view_shared(view, st->shared);
 	cpumask_copy(st->online, cpu_online_mask);
 	rcu_read_unlock();
+	st->armed = cpumgr_armed(&st->unarmed);
+	st->missed = cpumgr_hooks_missed();
 	return 0;
+}
+
+/* Whether the guarantee is armed, why not, the calls the probes missed. */
+static size_t cpumgr_armed_size(const char *why)
+{
+	return nla_total_size(sizeof(u8)) + cpumgr_str_size(why) +
+	       nla_total_size_64bit(sizeof(u64));
+}
+
+static int cpumgr_put_armed(struct sk_buff *skb, bool armed, const char *why,
+			    u64 missed)
+{
+	return nla_put_u8(skb, CPUMGR_A_ARMED, armed) ||
+	       (why && nla_put_string(skb, CPUMGR_A_UNARMED_REASON, why)) ||
+	       nla_put_u64_64bit(skb, CPUMGR_A_PROBES_MISSED, missed,
+				 CPUMGR_A_PAD);
 }
 
 static struct sk_buff *cpumgr_state_msg(struct genl_info *info, u8 cmd)
@@ -396,7 +417,8 @@ static struct sk_buff *cpumgr_state_msg(struct genl_info *info, u8 cmd)
 		cpumgr_cpulist_size(st.reserved) +
 		cpumgr_cpulist_size(st.shared) +
 		cpumgr_cpulist_size(st.exclusive) +
-		cpumgr_cpulist_size(st.online);
+		cpumgr_cpulist_size(st.online) +
+		cpumgr_armed_size(st.unarmed);
 	msg = genlmsg_new(size, GFP_KERNEL);
 	if (!msg)
 		goto out;
@@ -423,7 +445,8 @@ static struct sk_buff *cpumgr_state_msg(struct genl_info *info, u8 cmd)
 	    cpumgr_put_counter(msg, CPUMGR_A_OFFLINES_REFUSED,
 			       &cpumgr_counters.offlines_refused) ||
 	    cpumgr_put_counter(msg, CPUMGR_A_EVENTS_DROPPED,
-			       &cpumgr_counters.events_dropped)) {
+			       &cpumgr_counters.events_dropped) ||
+	    cpumgr_put_armed(msg, st.armed, st.unarmed, st.missed)) {
 		nlmsg_free(msg);
 		msg = NULL;
 		goto out;
@@ -961,6 +984,27 @@ void cpumgr_notify_lost(void)
 {
 	genl_set_err(&cpumgr_family, &init_net, 0, CPUMGR_MCGRP_EVENTS,
 		     -ENOBUFS);
+}
+
+void cpumgr_notify_armed(bool armed, const char *why, u64 missed)
+{
+	struct sk_buff *msg;
+	u64 generation;
+	void *hdr;
+
+	if (!cpumgr_listened())
+		return;
+	/* not a change of the table: the generation as readers see it */
+	rcu_read_lock();
+	generation = cpumgr_view_get()->generation;
+	rcu_read_unlock();
+	msg = cpumgr_event_new(cpumgr_armed_size(why), CPUMGR_CMD_ARMED_NTF,
+			       &hdr);
+	if (msg)
+		msg = cpumgr_event_end(msg, hdr,
+				       cpumgr_put_generation(msg, generation) ||
+				       cpumgr_put_armed(msg, armed, why, missed));
+	cpumgr_multicast(msg);
 }
 
 void cpumgr_notify_cpu(u8 cmd, unsigned int cpu, u64 generation)

@@ -110,6 +110,23 @@ CPUMGR_COUNTER_SHOW(violations)
 CPUMGR_COUNTER_SHOW(offlines_refused)
 CPUMGR_COUNTER_SHOW(events_dropped)
 
+/* 1 or 0, then why not: the probes are checked when this is read. */
+static ssize_t armed_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	const char *why;
+
+	if (cpumgr_armed(&why))
+		return sysfs_emit(buf, "1\n");
+	return sysfs_emit(buf, "0 %s\n", why);
+}
+
+static ssize_t probes_missed_show(struct kobject *kobj,
+				  struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", cpumgr_hooks_missed());
+}
+
 /*
  * Under the table mutex: a change adds and removes pods/ directories
  * around its commit, so only a generation read between changes brackets
@@ -182,6 +199,8 @@ static struct kobj_attribute cgroup_root_attr = __ATTR_RO(cgroup_root);
 static struct kobj_attribute violations_attr = __ATTR_RO(violations);
 static struct kobj_attribute offlines_refused_attr = __ATTR_RO(offlines_refused);
 static struct kobj_attribute events_dropped_attr = __ATTR_RO(events_dropped);
+static struct kobj_attribute armed_attr = __ATTR_RO(armed);
+static struct kobj_attribute probes_missed_attr = __ATTR_RO(probes_missed);
 
 /* One line of the topology file; returns its length. */
 static int cpumgr_format_cpu(char *line, size_t size, unsigned int cpu)
@@ -355,6 +374,8 @@ static struct attribute *cpumgr_attrs[] = {
 	&violations_attr.attr,
 	&offlines_refused_attr.attr,
 	&events_dropped_attr.attr,
+	&armed_attr.attr,
+	&probes_missed_attr.attr,
 	NULL,
 };
 

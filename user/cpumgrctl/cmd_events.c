@@ -72,6 +72,12 @@ static void print_event(const struct cpumgr_event *ev)
 		printf(" cpu %u ", ev->cpu);
 		ctl_print_assignment(&ev->assignment);
 		break;
+	case CPUMGR_CMD_ARMED_NTF:
+		printf(" %s probes-missed %llu", st->armed ? "yes" : "no",
+		       (unsigned long long)st->probes_missed);
+		if (st->unarmed_reason)
+			printf(" reason %s", st->unarmed_reason);
+		break;
 	}
 	putchar('\n');
 	/* Readers are often pipes: a line is worth nothing if it waits. */
@@ -154,6 +160,12 @@ static int print_event_json(const struct cpumgr_event *ev)
 	case CPUMGR_CMD_DEGRADED_NTF:
 		cJSON_AddNumberToObject(o, "cpu", ev->cpu);
 		add_assignment(o, &ev->assignment);
+		break;
+	case CPUMGR_CMD_ARMED_NTF:
+		cJSON_AddBoolToObject(o, "armed", st->armed);
+		add_str(o, "unarmedReason", st->unarmed_reason);
+		cJSON_AddNumberToObject(o, "probesMissed",
+					(double)st->probes_missed);
 		break;
 	}
 	text = cJSON_PrintUnformatted(o);

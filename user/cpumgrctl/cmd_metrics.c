@@ -27,6 +27,8 @@ static int fill(const struct node *n, struct cpumgr_metrics *m,
 	m->exclusive_cpus = cpuset_count(&n->exclusive);
 	m->violations = n->kst.violations;
 	m->offlines_refused = n->kst.offlines_refused;
+	m->armed = n->kst.armed;
+	m->probes_missed = n->kst.probes_missed;
 	*numa = calloc(n->nr_cpus ? n->nr_cpus : 1, sizeof(**numa));
 	if (!*numa)
 		return -1;

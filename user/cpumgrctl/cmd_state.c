@@ -32,6 +32,9 @@ static void print_human(const struct cpumgr_state *st)
 	printf("offlines refused %llu\n",
 	       (unsigned long long)st->offlines_refused);
 	printf("events dropped  %llu\n", (unsigned long long)st->events_dropped);
+	printf("guarantee       %s%s\n", st->armed ? "armed" : "NOT ARMED: ",
+	       st->armed ? "" : st->unarmed_reason ?: "?");
+	printf("probes missed   %llu\n", (unsigned long long)st->probes_missed);
 }
 
 static int print_json(const struct cpumgr_state *st)
@@ -67,6 +70,12 @@ static int print_json(const struct cpumgr_state *st)
 				(double)st->offlines_refused);
 	cJSON_AddNumberToObject(root, "eventsDropped",
 				(double)st->events_dropped);
+	cJSON_AddBoolToObject(root, "armed", st->armed);
+	if (st->unarmed_reason)
+		cJSON_AddStringToObject(root, "unarmedReason",
+					st->unarmed_reason);
+	cJSON_AddNumberToObject(root, "probesMissed",
+				(double)st->probes_missed);
 	return ctl_print_json(root);
 }
 

@@ -60,6 +60,9 @@ struct cpumgr_state {
 	uint64_t violations;
 	uint64_t offlines_refused;
 	uint64_t events_dropped;
+	bool armed;		/* the probes are in place and fire */
+	char *unarmed_reason;	/* why not; NULL when armed */
+	uint64_t probes_missed;	/* calls the probes missed since load */
 };
 
 /*

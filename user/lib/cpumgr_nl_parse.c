@@ -33,6 +33,8 @@ static struct nla_policy table_policy[CPUMGR_A_MAX + 1] = {
 	[CPUMGR_A_PID]			= { .type = NLA_U32 },
 	[CPUMGR_A_KIND]			= { .type = NLA_U32 },
 	[CPUMGR_A_VERDICT]		= { .type = NLA_U32 },
+	[CPUMGR_A_ARMED]		= { .type = NLA_U8 },
+	[CPUMGR_A_PROBES_MISSED]	= { .type = NLA_U64 },
 };
 
 static struct nla_policy cpu_policy[CPUMGR_A_CPU_MAX + 1] = {
@@ -106,7 +108,10 @@ int cmnl_parse_state(struct nlattr **tb, struct cpumgr_state *st)
 	st->violations = get_u64(tb[CPUMGR_A_VIOLATIONS]);
 	st->offlines_refused = get_u64(tb[CPUMGR_A_OFFLINES_REFUSED]);
 	st->events_dropped = get_u64(tb[CPUMGR_A_EVENTS_DROPPED]);
+	st->armed = tb[CPUMGR_A_ARMED] && nla_get_u8(tb[CPUMGR_A_ARMED]);
+	st->probes_missed = get_u64(tb[CPUMGR_A_PROBES_MISSED]);
 	err = get_str(tb[CPUMGR_A_VERSION], &st->version);
+	err = err ?: get_str(tb[CPUMGR_A_UNARMED_REASON], &st->unarmed_reason);
 	err = err ?: get_str(tb[CPUMGR_A_CGROUP_ROOT], &st->cgroup_root);
 	err = err ?: get_str(tb[CPUMGR_A_RESERVED_CPUS], &st->reserved_cpus);
 	err = err ?: get_str(tb[CPUMGR_A_SHARED_CPUS], &st->shared_cpus);
@@ -168,6 +173,7 @@ void cpumgr_state_free(struct cpumgr_state *st)
 	free(st->exclusive_cpus);
 	free(st->online_cpus);
 	free(st->cgroup_root);
+	free(st->unarmed_reason);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -262,6 +268,8 @@ const char *cpumgr_event_name(int type)
 		return "cpu-online";
 	case CPUMGR_CMD_DEGRADED_NTF:
 		return "degraded";
+	case CPUMGR_CMD_ARMED_NTF:
+		return "armed";
 	}
 	return NULL;
 }

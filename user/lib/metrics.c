@@ -126,5 +126,13 @@ int cpumgr_metrics_render(struct prom_writer *w, const struct cpumgr_metrics *m,
 		ret = one(w, "cpumgr_offlines_refused_total", PROM_COUNTER,
 			  "CPU offlines the cpumgr kernel module refused because the CPU was exclusively assigned (hotplug mode protect).",
 			  m->offlines_refused, err);
+	if (!ret)
+		ret = one(w, "cpumgr_guarantee_armed", PROM_GAUGE,
+			  "1 when the cpumgr kernel module's probes are in place and fire, 0 when the guarantee is off (kprobes disabled, kernel.ftrace_enabled=0).",
+			  m->armed, err);
+	if (!ret)
+		ret = one(w, "cpumgr_probes_missed_total", PROM_COUNTER,
+			  "Calls the cpumgr kernel module's probes missed (another kprobe was running): they went unchecked.",
+			  m->probes_missed, err);
 	return ret;
 }

@@ -107,6 +107,9 @@ struct cpumgr_metrics {
 	uint64_t violations_by[CPUMGR_METRICS_KINDS][CPUMGR_METRICS_VERDICTS];
 	/* cpumgr_offlines_refused_total */
 	uint64_t offlines_refused;
+	/* cpumgr_guarantee_armed, cpumgr_probes_missed_total */
+	bool armed;
+	uint64_t probes_missed;
 };
 
 /* Append cpumgr's families to w; NUMA nodes come out in ascending order. */

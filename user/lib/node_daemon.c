@@ -88,6 +88,28 @@ static int audit_fix(struct node *n, struct cm_error *err)
 	return ret;
 }
 
+/*
+ * Whether the kernel's guarantee is armed, said when that changes (and
+ * at the first round when it is not): at error severity when it is off.
+ */
+static void log_armed(struct node *n, bool armed, const char *why)
+{
+	static int was = -1;
+	int now = armed ? 1 : 0;
+
+	if (now == was || (was < 0 && armed)) {
+		was = now;
+		return;
+	}
+	was = now;
+	if (armed)
+		node_log(n, "the kernel's guarantee is armed again");
+	else
+		node_log_sev(n, NODE_LOG_ERR,
+			     "the kernel's guarantee is NOT ARMED: %s: cpusets and task moves go unchecked",
+			     why ?: "?");
+}
+
 /* One round under the lock. */
 static int round_once(const struct node_daemon_opts *o, unsigned int what,
 		      struct cm_error *err)
@@ -105,6 +127,7 @@ static int round_once(const struct node_daemon_opts *o, unsigned int what,
 	}
 	n.log = o->log;
 	n.log_time = true;
+	log_armed(&n, n.kst.armed, n.kst.unarmed_reason);
 	if (what & DAEMON_TOPUP) {
 		ret = node_topup(&n, err);
 		if (ret > 0)
@@ -138,6 +161,9 @@ static unsigned int wants(const struct cpumgr_event *ev)
 		       ev->kind == CPUMGR_VIOLATION_FORK ? DAEMON_RECONCILE : 0;
 	case CPUMGR_CMD_OFFLINE_REFUSED_NTF:
 		return 0;
+	case CPUMGR_CMD_ARMED_NTF:
+		/* armed again: what went unchecked meanwhile is fixed */
+		return ev->state.armed ? DAEMON_AUDIT | DAEMON_RECONCILE : 0;
 	default:
 		/* CPUs online or offline, another controller's change */
 		return DAEMON_RECONCILE;
@@ -158,6 +184,8 @@ static void log_event(const struct node_daemon_opts *o,
 	else if (ev->type == CPUMGR_CMD_CPU_ONLINE_NTF ||
 		 ev->type == CPUMGR_CMD_CPU_OFFLINE_NTF)
 		node_log(&quiet, "event %s: cpu %u", name, ev->cpu);
+	else if (ev->type == CPUMGR_CMD_ARMED_NTF)
+		log_armed(&quiet, ev->state.armed, ev->state.unarmed_reason);
 	else if (ev->type == CPUMGR_CMD_VIOLATION_NTF)
 		node_log_sev(&quiet, NODE_LOG_WARNING,
 			     "event violation: %s %s by %s[%u] on %s",

@@ -185,6 +185,12 @@ static void print_head(FILE *f, const struct node *n)
 		(unsigned long long)n->kst.generation);
 	fprintf(f, "cgroups   %s\n", n->kst.cgroup_root && n->kst.cgroup_root[0] ?
 		n->kst.cgroup_root : "(every non-root cgroup)");
+	if (n->kst.armed)
+		fprintf(f, "guarantee armed, %llu calls missed by the probes\n",
+			(unsigned long long)n->kst.probes_missed);
+	else
+		fprintf(f, "guarantee NOT ARMED: %s\n",
+			n->kst.unarmed_reason ?: "?");
 	cpuset_zero(&known);
 	for (unsigned int i = 0; i < n->nr_cpus; i++)
 		if (n->cpus[i].known)
@@ -443,6 +449,12 @@ cJSON *node_status_json(const struct node *n)
 				     n->kst.cgroup_root : "") &&
 	     cJSON_AddNumberToObject(j, "generation",
 				     (double)n->kst.generation) &&
+	     cJSON_AddBoolToObject(j, "armed", n->kst.armed) &&
+	     (n->kst.armed ||
+	      cJSON_AddStringToObject(j, "unarmedReason",
+				      n->kst.unarmed_reason ?: "")) &&
+	     cJSON_AddNumberToObject(j, "probesMissed",
+				     (double)n->kst.probes_missed) &&
 	     add_set(j, "reservedCpus", &n->reserved) &&
 	     add_set(j, "sharedCpus", &n->shared) &&
 	     add_set(j, "exclusiveCpus", &n->exclusive) &&

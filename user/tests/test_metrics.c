@@ -152,7 +152,13 @@ static const char expect_head[] =
 static const char expect_tail[] =
 	"# HELP cpumgr_offlines_refused_total CPU offlines the cpumgr kernel module refused because the CPU was exclusively assigned (hotplug mode protect).\n"
 	"# TYPE cpumgr_offlines_refused_total counter\n"
-	"cpumgr_offlines_refused_total 2\n";
+	"cpumgr_offlines_refused_total 2\n"
+	"# HELP cpumgr_guarantee_armed 1 when the cpumgr kernel module's probes are in place and fire, 0 when the guarantee is off (kprobes disabled, kernel.ftrace_enabled=0).\n"
+	"# TYPE cpumgr_guarantee_armed gauge\n"
+	"cpumgr_guarantee_armed 1\n"
+	"# HELP cpumgr_probes_missed_total Calls the cpumgr kernel module's probes missed (another kprobe was running): they went unchecked.\n"
+	"# TYPE cpumgr_probes_missed_total counter\n"
+	"cpumgr_probes_missed_total 3\n";
 
 static void filled(struct cpumgr_metrics *m)
 {
@@ -165,6 +171,8 @@ static void filled(struct cpumgr_metrics *m)
 	m->nr_numa = ARRAY_SIZE(numa);
 	m->violations = 5;
 	m->offlines_refused = 2;
+	m->armed = true;
+	m->probes_missed = 3;
 }
 
 TEST(cpumgr_metrics_text)

@@ -227,7 +227,8 @@ enum cpumgr_assignment_flag {
  * @CPUMGR_CMD_GET_STATE: reply: CPUMGR_A_VERSION, GENERATION, POLICY,
  *	OPTIONS, RESERVED_CPUS, SHARED_CPUS, EXCLUSIVE_CPUS, ONLINE_CPUS,
  *	NR_PODS, NR_ASSIGNMENTS, ENFORCE, HOTPLUG, CGROUP_ROOT (when set),
- *	VIOLATIONS, OFFLINES_REFUSED, EVENTS_DROPPED
+ *	VIOLATIONS, OFFLINES_REFUSED, EVENTS_DROPPED, ARMED, UNARMED_REASON
+ *	(when not armed), PROBES_MISSED
  * @CPUMGR_CMD_CONFIGURE: set what is present of CPUMGR_A_POLICY, OPTIONS,
  *	RESERVED_CPUS (reserved CPUs must be online), ENFORCE, HOTPLUG and
  *	CGROUP_ROOT (a cgroup directory; "" for every non-root cgroup).
@@ -298,6 +299,9 @@ enum cpumgr_assignment_flag {
  * @CPUMGR_CMD_DEGRADED_NTF: notification, one per container: offline
  *	CPUMGR_A_CPU left the container's assignment (release mode):
  *	GENERATION, CPU, POD_UID, CONTAINER, CPUS (what it still holds)
+ * @CPUMGR_CMD_ARMED_NTF: notification: the guarantee was found disarmed,
+ *	or armed again, or the probes missed more calls (checked every
+ *	armed_check_ms): GENERATION, ARMED, UNARMED_REASON, PROBES_MISSED
  *
  * Notifications are sent from process context, in generation order; the
  * ones raised where the kernel cannot sleep (violations, refused
@@ -327,6 +331,7 @@ enum cpumgr_cmd {
 	CPUMGR_CMD_CPU_OFFLINE_NTF,
 	CPUMGR_CMD_CPU_ONLINE_NTF,
 	CPUMGR_CMD_DEGRADED_NTF,
+	CPUMGR_CMD_ARMED_NTF,
 
 	__CPUMGR_CMD_MAX,
 	CPUMGR_CMD_MAX = __CPUMGR_CMD_MAX - 1
@@ -368,9 +373,17 @@ enum cpumgr_cmd {
  * @CPUMGR_A_COMM: string: a task's command name
  * @CPUMGR_A_FILE: string: the cgroup file or operation a violation went
  *	through ("cpuset.cpus", "cpuset.cpus.exclusive",
- *	"cpuset.cpus.partition", "cgroup.procs", "clone3")
+ *	"cpuset.cpus.partition", "cgroup.procs", "clone3",
+ *	"cgroup.subtree_control", "cpu/online" for a CPU offline that would
+ *	strand a cpuset's tasks)
  * @CPUMGR_A_KIND: u32: enum cpumgr_violation
  * @CPUMGR_A_VERDICT: u32: enum cpumgr_verdict
+ * @CPUMGR_A_ARMED: u8: 1 when the guarantee is armed: every probe of the
+ *	module is in place and probes fire (kprobes can be switched off
+ *	with kernel.ftrace_enabled=0 or /sys/kernel/debug/kprobes/enabled)
+ * @CPUMGR_A_UNARMED_REASON: string: why it is not, when it is not
+ * @CPUMGR_A_PROBES_MISSED: u64: calls the probes missed since load
+ *	(another kprobe was running): those went unchecked
  */
 enum cpumgr_attr {
 	CPUMGR_A_UNSPEC,
@@ -406,6 +419,9 @@ enum cpumgr_attr {
 	CPUMGR_A_FILE,
 	CPUMGR_A_KIND,
 	CPUMGR_A_VERDICT,
+	CPUMGR_A_ARMED,
+	CPUMGR_A_UNARMED_REASON,
+	CPUMGR_A_PROBES_MISSED,
 
 	__CPUMGR_A_MAX,
 	CPUMGR_A_MAX = __CPUMGR_A_MAX - 1

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Whether the guarantee is armed.  The probes that enforce it can stop
+ * firing without a word: kprobes placed on ftrace go quiet with
+ * kernel.ftrace_enabled=0, all kprobes with
+ * /sys/kernel/debug/kprobes/enabled=0, and a probe hit while another
+ * kprobe runs is missed (counted in its nmissed).  A canary, a function
+ * of this module probed the same way, is called to see whether probes
+ * fire at all; the probes' own state and missed calls come from
+ * cpumgr_hooks.c.  GET_STATE and sysfs ask when read; a work item asks
+ * every armed_check_ms and reports a change (kernel log at error level,
+ * CPUMGR_CMD_ARMED_NTF).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/compiler.h>
+#include <linux/kprobes.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/workqueue.h>
+
+#include "cpumgr.h"
+
+static unsigned int cpumgr_armed_check_ms = 10000;
+module_param_named(armed_check_ms, cpumgr_armed_check_ms, uint, 0644);
+MODULE_PARM_DESC(armed_check_ms,
+		 "how often to check that the probes fire, in ms (0: only when asked)");
+
+static atomic_t cpumgr_canary_hits;
+
+/* Probed like the hooks; calling it tells whether probes fire. */
+static noinline void cpumgr_canary(void)
+{
+	barrier();
+}
+
+static int cpumgr_canary_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	atomic_inc(&cpumgr_canary_hits);
+	return 0;
+}
+
+static struct kprobe cpumgr_canary_probe = {
+	.addr = (kprobe_opcode_t *)cpumgr_canary,
+	.pre_handler = cpumgr_canary_pre,
+};
+
+static struct {
+	struct mutex lock;		/* the canary, and what was reported */
+	struct delayed_work work;
+	bool armed;
+	u64 missed;
+} cpumgr_armed_state;
+
+/**
+ * cpumgr_armed - whether every probe is in place and fires
+ * @why: where a reason goes when not (a string literal), or NULL
+ *
+ * May sleep.  Return: true when armed.
+ */
+bool cpumgr_armed(const char **why)
+{
+	const char *reason = NULL;
+	int hits;
+
+	mutex_lock(&cpumgr_armed_state.lock);
+	hits = atomic_read(&cpumgr_canary_hits);
+	cpumgr_canary();
+	if (atomic_read(&cpumgr_canary_hits) == hits)
+		reason = "kprobes do not fire (kernel.ftrace_enabled=0 or kprobes/enabled=0)";
+	else if (cpumgr_hooks_disabled())
+		reason = "a probe of cpumgr is disabled";
+	mutex_unlock(&cpumgr_armed_state.lock);
+	if (why)
+		*why = reason;
+	return !reason;
+}
+
+static void cpumgr_armed_schedule(void)
+{
+	unsigned int ms = READ_ONCE(cpumgr_armed_check_ms);
+
+	/* with checks off, look again now and then for them to come on */
+	schedule_delayed_work(&cpumgr_armed_state.work,
+			      msecs_to_jiffies(ms ?: 10000));
+}
+
+static void cpumgr_armed_work(struct work_struct *work)
+{
+	u64 missed = cpumgr_hooks_missed();
+	const char *why;
+	bool armed;
+
+	if (!READ_ONCE(cpumgr_armed_check_ms))
+		goto out;
+	armed = cpumgr_armed(&why);
+	if (armed == cpumgr_armed_state.armed &&
+	    missed == cpumgr_armed_state.missed)
+		goto out;
+	if (!armed && cpumgr_armed_state.armed)
+		pr_err("the guarantee is not armed: %s\n", why);
+	else if (armed && !cpumgr_armed_state.armed)
+		pr_info("the guarantee is armed again\n");
+	if (missed != cpumgr_armed_state.missed)
+		pr_err("the probes missed %llu calls since load: those went unchecked\n",
+		       missed);
+	cpumgr_armed_state.armed = armed;
+	cpumgr_armed_state.missed = missed;
+	cpumgr_notify_armed(armed, why, missed);
+out:
+	cpumgr_armed_schedule();
+}
+
+int cpumgr_armed_init(void)
+{
+	int err;
+
+	mutex_init(&cpumgr_armed_state.lock);
+	INIT_DELAYED_WORK(&cpumgr_armed_state.work, cpumgr_armed_work);
+	err = register_kprobe(&cpumgr_canary_probe);
+	if (err) {
+		pr_err("cannot probe its own canary (%d)\n", err);
+		return err;
+	}
+	cpumgr_armed_state.armed = true;
+	cpumgr_armed_schedule();
+	return 0;
+}
+
+void cpumgr_armed_exit(void)
+{
+	cancel_delayed_work_sync(&cpumgr_armed_state.work);
+	unregister_kprobe(&cpumgr_canary_probe);
+}

@@ -1,0 +1,118 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The guarantee says when it is not armed (issue 12).  kprobes placed on
+# ftrace stop firing with kernel.ftrace_enabled=0, and every kprobe with
+# /sys/kernel/debug/kprobes/enabled=0, without a word: sysfs "armed",
+# GET_STATE (cpumgrctl state and status), the metrics, an "armed" event
+# and the daemon's log at error severity must say so, and say when it is
+# armed again.  A cpuset write that would be refused goes through while
+# disarmed, which is what the report is for.  Leaves the module RESET.
+
+. "$CPUMGR_TOP/selftests/sftest_lib.sh"
+
+OUT=$(mktemp -d)
+S=$OUT/state
+CG=/sys/fs/cgroup/armed
+PARAM=/sys/module/cpumgr/parameters/armed_check_ms
+KPROBES=/sys/kernel/debug/kprobes/enabled
+FTRACE=/proc/sys/kernel/ftrace_enabled
+LISTENER=
+DAEMON=
+
+cleanup()
+{
+	echo 1 >"$FTRACE" 2>/dev/null
+	[ -e "$KPROBES" ] && echo 1 >"$KPROBES" 2>/dev/null
+	for p in $LISTENER $DAEMON; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	"$CTL" reset --force --state-dir "$S" >/dev/null 2>&1
+	"$CTL" reset >/dev/null 2>&1
+	rmdir "$CG/other" "$CG/pa" "$CG" 2>/dev/null
+	echo 10000 >"$PARAM"
+	rm -rf "$OUT"
+}
+trap cleanup EXIT
+
+# FILE PATTERN: wait up to 10 s for a line of FILE to match.
+wait_for()
+{
+	local i
+
+	for ((i = 0; i < 100; i++)); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	echo "# no '$2' in $1:"
+	diag <"$1"
+	return 1
+}
+
+setup()
+{
+	[ -e "$KPROBES" ] || mount -t debugfs none /sys/kernel/debug
+	echo 100 >"$PARAM" &&
+	echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control &&
+	mkdir -p "$CG/pa" "$CG/other" &&
+	echo +cpuset >"$CG/cgroup.subtree_control" &&
+	"$CTL" init --cpu-manager-policy static --reserved-cpus 0 \
+		--state-dir "$S" >/dev/null &&
+	"$CTL" assign pa c1 2-3 >/dev/null &&
+	"$CTL" bind pa c1 --cgroup "$CG/pa" >/dev/null || return 1
+	"$CTL" events --json >"$OUT/events" 2>&1 &
+	LISTENER=$!
+	# the journal's way: stdout is the stream JOURNAL_STREAM names
+	: >"$OUT/daemon"
+	JOURNAL_STREAM=$(stat -c %d:%i "$OUT/daemon") \
+		"$CTL" daemon --reconcile-period 60s --state-dir "$S" \
+		>>"$OUT/daemon" 2>&1 &
+	DAEMON=$!
+	wait_for "$OUT/daemon" "daemon: started"
+}
+
+armed_now()
+{
+	[ "$(<"$SYSFS/armed")" = 1 ] &&
+	"$CTL" state | grep -q "^guarantee  *armed" &&
+	"$CTL" status --state-dir "$S" | grep -q "^guarantee armed" &&
+	"$CTL" metrics --state-dir "$S" | grep -q "^cpumgr_guarantee_armed 1"
+}
+
+# SWITCH: turn probes off through SWITCH, see every report say so, see
+# a violating write go through, turn them on again.
+disarmed_by()
+{
+	local a ok=0
+
+	echo 0 >"$1" || return 1
+	read -r a <"$SYSFS/armed"
+	echo "# armed: $a"
+	[ "${a%% *}" = 0 ] || ok=1
+	"$CTL" state >"$OUT/kstate" && grep -q "^guarantee  *NOT ARMED: kprobes do not fire" "$OUT/kstate" || ok=1
+	"$CTL" status --state-dir "$S" | grep -q "^guarantee NOT ARMED" || ok=1
+	"$CTL" metrics --state-dir "$S" | grep -q "^cpumgr_guarantee_armed 0" || ok=1
+	wait_for "$OUT/events" '"event":"armed","generation":[0-9]*,"armed":false' || ok=1
+	wait_for "$OUT/daemon" "^<3>.*guarantee is NOT ARMED: kprobes do not fire" || ok=1
+	# unchecked: another pod's CPUs in an unrelated cgroup
+	echo 2-3 >"$CG/other/cpuset.cpus" || ok=1
+	echo 1 >"$1" || ok=1
+	[ "$(<"$SYSFS/armed")" = 1 ] || ok=1
+	wait_for "$OUT/events" '"armed":true' || ok=1
+	wait_for "$OUT/daemon" "guarantee is armed again" || ok=1
+	# armed again: refused again
+	! echo 2-3 >"$CG/other/cpuset.cpus" 2>/dev/null || ok=1
+	echo >"$CG/other/cpuset.cpus"
+	: >"$OUT/events.old"
+	cat "$OUT/events" >>"$OUT/events.old"
+	: >"$OUT/events"
+	return $ok
+}
+
+ktap_plan 4
+check "set-up: a pod, a listener, a daemon" setup
+check "armed: sysfs, state, status, metrics" armed_now
+check "kernel.ftrace_enabled=0: reported, and armed again" disarmed_by "$FTRACE"
+check "kprobes/enabled=0: reported, and armed again" disarmed_by "$KPROBES"
+ktap_exit

@@ -12,8 +12,21 @@
 #include <linux/cpu.h>
 #include <linux/mm.h>
 #include <linux/nodemask.h>
+#include <linux/version.h>
 
 #include "cpumgr.h"
+
+/*
+ * The layout below was read from, and the selftests run on, the 6.1 and
+ * 6.12 series only.  Another kernel needs its kernel/cgroup/cpuset*.[ch]
+ * read first; CPUMGR_UNTESTED_KERNEL=1 (make variable) builds anyway.
+ */
+#define CPUMGR_SERIES (LINUX_VERSION_CODE >> 8)
+#if !defined(CPUMGR_UNTESTED_KERNEL) &&					\
+	CPUMGR_SERIES != (KERNEL_VERSION(6, 1, 0) >> 8) &&		\
+	CPUMGR_SERIES != (KERNEL_VERSION(6, 12, 0) >> 8)
+#error "struct cpuset is known for 6.1 and 6.12 only (CPUMGR_UNTESTED_KERNEL=1 builds anyway)"
+#endif
 
 /*
  * The head of struct cpuset, identical in kernel/cgroup/cpuset-internal.h
@@ -83,10 +96,25 @@ static bool cpumgr_mask_plausible(const struct cpumask *mask)
 	return !IS_ENABLED(CONFIG_CPUMASK_OFFSTACK) || virt_addr_valid(mask);
 }
 
-/* The layout above, checked where it is known: the top cpuset. */
+/* What holds for every cpuset, read with the layout above. */
+static bool cpumgr_cpuset_plausible(struct cgroup_subsys_state *css)
+{
+	struct cpumgr_cpuset_head *cs = to_head(css);
+
+	return cpumgr_mask_plausible(cs->cpus_allowed) &&
+	       cpumgr_mask_plausible(cs->effective_cpus) &&
+	       cpumask_subset(cs->cpus_allowed, cpu_possible_mask) &&
+	       cpumask_subset(cs->effective_cpus, cpu_online_mask);
+}
+
+/*
+ * The layout above, checked where it is known: the top cpuset (flags,
+ * every online CPU), and every cpuset that exists (masks within the
+ * possible and online CPUs).
+ */
 int cpumgr_cpuset_init(void)
 {
-	struct cgroup_subsys_state *css;
+	struct cgroup_subsys_state *css, *pos;
 	struct cpumgr_cpuset_head *top;
 	int err = 0;
 
@@ -97,11 +125,15 @@ int cpumgr_cpuset_init(void)
 		css = css->parent;
 	top = to_head(css);
 	if ((top->flags & CPUMGR_TOP_CPUSET_FLAGS) != CPUMGR_TOP_CPUSET_FLAGS ||
-	    !cpumgr_mask_plausible(top->cpus_allowed) ||
-	    !cpumgr_mask_plausible(top->effective_cpus) ||
-	    !cpumask_intersects(top->effective_cpus, cpu_online_mask) ||
-	    !cpumask_subset(top->effective_cpus, cpu_online_mask))
+	    !cpumgr_cpuset_plausible(css) ||
+	    !cpumask_intersects(top->effective_cpus, cpu_online_mask))
 		err = -ENOEXEC;
+	css_for_each_descendant_pre(pos, css) {
+		if (err || !cpumgr_cpuset_plausible(pos)) {
+			err = -ENOEXEC;
+			break;
+		}
+	}
 	rcu_read_unlock();
 	cpus_read_unlock();
 	if (err)

@@ -18,10 +18,16 @@
  * the table lock.  They use this CPU's scratch space, never the stack,
  * for cpumasks.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/cgroup.h>
 #include <linux/percpu.h>
+#include <linux/printk.h>
 
 #include "cpumgr.h"
+
+/* cpusets the inherit check visits below one cpuset at most */
+#define CPUMGR_INHERIT_WALK_MAX 10000
 
 enum {
 	CPUMGR_SCRATCH_HOOK_MASKS = 3,	/* for the hooks: ARG, BAD, EFF */
@@ -379,7 +385,10 @@ int cpumgr_rules_whose(const struct cpumgr_view *view,
  * Every cpuset of the subtree, @css included, that tasks run under is
  * checked against what it would then get.  (Partitions, which take CPUs
  * out of that flow, are not modelled: the result errs towards refusing.)
- * The caller is in an RCU read-side section.
+ * The walk runs with preemption off, so it stops after
+ * CPUMGR_INHERIT_WALK_MAX cpusets and then refuses every CPU the subtree
+ * could get that another pod holds: that many cgroups below one cpuset
+ * is no node's tree.  The caller is in an RCU read-side section.
  */
 bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 				struct cgroup_subsys_state *css,
@@ -389,11 +398,19 @@ bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 {
 	struct cpumask *eff = s->masks[CPUMGR_SCRATCH_INHERIT];
 	struct cgroup_subsys_state *pos, *a;
+	unsigned int nr, visited = 0;
 	const struct cpumask *allowed;
 	bool found = false;
-	unsigned int nr;
 
 	css_for_each_descendant_pre(pos, css) {
+		if (++visited > CPUMGR_INHERIT_WALK_MAX) {
+			pr_warn_ratelimited("more than %u cpusets below cgroup %llu: pods' CPUs refused there unchecked\n",
+					    CPUMGR_INHERIT_WALK_MAX,
+					    cgroup_id(css->cgroup));
+			cpumask_and(eff, cpus, view->exclusive);
+			cpumask_or(bad, bad, eff);
+			return true;
+		}
 		if (!cpumgr_cpuset_has_tasks(pos))
 			continue;
 		nr = 0;

@@ -100,6 +100,15 @@ static int run_plan(const char *ctl, const char *req, const char *out)
 	return WEXITSTATUS(status);
 }
 
+/* A plan document whose first member is "error". */
+static bool is_error(const char *doc)
+{
+	if (*doc++ != '{')
+		return false;
+	doc += strspn(doc, " \t\n");
+	return !strncmp(doc, "\"error\":", 8);
+}
+
 TEST(plan_examples)
 {
 	const char *dir = getenv("CPUMGR_EXAMPLES") ?:
@@ -146,8 +155,8 @@ TEST(plan_examples)
 		      !memcmp(want, got, want_len),
 		      "%s: output (%zu bytes) differs from the bytes of %s (%zu)",
 		      req, got_len, exp, want_len);
-		/* an expected error is a top-level "error" member */
-		CHECK(want && rc == (strstr(want, "{\n \"error\":") == want ? 2 : 0),
+		/* an expected error is a top-level "error" member, first */
+		CHECK(want && rc == (is_error(want) ? 2 : 0),
 		      "%s: exit status %d", req, rc);
 		CHECK(provenance(readme, de->d_name, n - 5),
 		      "%s: no \"| `%.*s` | kubelet|golden |\" row in %s", req,

@@ -90,6 +90,8 @@ struct cpumgr_container {
 	struct cpumgr_pod *pod;
 	char name[CPUMGR_CONTAINER_MAX + 1];
 	cpumask_var_t cpus;
+	/* what offlines took in release mode, for the CPUs coming back */
+	cpumask_var_t lost;
 	u32 flags;
 	struct cpumgr_cgroup_ref cgroup;
 	struct kobject kobj;
@@ -311,6 +313,7 @@ static inline bool cpumgr_cgroup_on_dfl(const struct cgroup *cgrp)
 /* cpumgr_cpuset.c: the kernel's cpusets, read where locks cannot be taken */
 int cpumgr_cpuset_init(void);
 struct cgroup_subsys_state *cpumgr_cpuset_css(struct cgroup *cgrp);
+struct cgroup_subsys_state *cpumgr_cpuset_top(void);
 const struct cpumask *cpumgr_cpuset_allowed(struct cgroup_subsys_state *css);
 const struct cpumask *cpumgr_cpuset_effective(struct cgroup_subsys_state *css);
 bool cpumgr_cpuset_has_tasks(struct cgroup_subsys_state *css);

@@ -96,6 +96,19 @@ static bool cpumgr_mask_plausible(const struct cpumask *mask)
 	return !IS_ENABLED(CONFIG_CPUMASK_OFFSTACK) || virt_addr_valid(mask);
 }
 
+/*
+ * The top cpuset, of whichever hierarchy cpuset is on.  The caller is in
+ * an RCU read-side section.
+ */
+struct cgroup_subsys_state *cpumgr_cpuset_top(void)
+{
+	struct cgroup_subsys_state *css = task_css(current, cpuset_cgrp_id);
+
+	while (css->parent)
+		css = css->parent;
+	return css;
+}
+
 /* What holds for every cpuset, read with the layout above. */
 static bool cpumgr_cpuset_plausible(struct cgroup_subsys_state *css)
 {
@@ -120,9 +133,7 @@ int cpumgr_cpuset_init(void)
 
 	cpus_read_lock();
 	rcu_read_lock();
-	css = task_css(current, cpuset_cgrp_id);
-	while (css->parent)
-		css = css->parent;
+	css = cpumgr_cpuset_top();
 	top = to_head(css);
 	if ((top->flags & CPUMGR_TOP_CPUSET_FLAGS) != CPUMGR_TOP_CPUSET_FLAGS ||
 	    !cpumgr_cpuset_plausible(css) ||

@@ -287,8 +287,8 @@ out:
 	return ret;
 }
 
-/* "+cpuset" or "-cpuset" among the words of a subtree_control write. */
-static bool cpumgr_toggles_cpuset(const char *buf)
+/* "-cpuset" among the words of a subtree_control write. */
+static bool cpumgr_drops_cpuset(const char *buf)
 {
 	const char *p = buf;
 	size_t len;
@@ -298,8 +298,7 @@ static bool cpumgr_toggles_cpuset(const char *buf)
 		if (!*p)
 			return false;
 		len = strcspn(p, " \t\n");
-		if (len == 7 && (p[0] == '+' || p[0] == '-') &&
-		    !strncmp(p + 1, "cpuset", 6))
+		if (len == 7 && !strncmp(p, "-cpuset", 7))
 			return true;
 		p += len;
 	}
@@ -307,9 +306,10 @@ static bool cpumgr_toggles_cpuset(const char *buf)
 
 /*
  * cgroup_subtree_control_write(of, buf, nbytes, off): turning the cpuset
- * controller off below a cgroup (or on) moves its children's tasks into
- * its own cpuset (or new ones that inherit it): they then run on its
- * effective CPUs, with no cgroup.procs write to check.
+ * controller off below a cgroup moves its children's tasks into its own
+ * cpuset: they then run on its effective CPUs, with no cgroup.procs
+ * write to check.  (Turning it on gives them new cpusets that inherit
+ * the CPUs they already run on; runtimes write "+cpuset" all the time.)
  */
 static int cpumgr_subtree_pre(struct kprobe *kp, struct pt_regs *regs)
 {
@@ -323,7 +323,8 @@ static int cpumgr_subtree_pre(struct kprobe *kp, struct pt_regs *regs)
 	bool found = false;
 	int ret = 0;
 
-	if (!cpumgr_toggles_cpuset(buf))
+	if (!(cgrp->subtree_control & BIT(cpuset_cgrp_id)) ||
+	    !cpumgr_drops_cpuset(buf))
 		return 0;
 	rcu_read_lock();
 	view = cpumgr_view_get();
@@ -411,16 +412,6 @@ static int cpumgr_fork_pre(struct kprobe *kp, struct pt_regs *regs)
 	return ret;
 }
 
-/* The top cpuset, of whichever hierarchy cpuset is on. */
-static struct cgroup_subsys_state *cpumgr_top_cpuset(void)
-{
-	struct cgroup_subsys_state *css = task_css(current, cpuset_cgrp_id);
-
-	while (css->parent)
-		css = css->parent;
-	return css;
-}
-
 /*
  * cpu_down_maps_locked(cpu, target): every offline but suspend's, before
  * the scheduler or cpusets see it coming.  An assigned CPU may not go
@@ -450,7 +441,7 @@ static int cpumgr_offline_pre(struct kprobe *kp, struct pt_regs *regs)
 	s = cpumgr_scratch_get();
 	bad = cpumgr_scratch_mask(s, CPUMGR_BAD);
 	cpumask_clear(bad);
-	victim = cpumgr_rules_check_offline(view, cpumgr_top_cpuset(), cpu,
+	victim = cpumgr_rules_check_offline(view, cpumgr_cpuset_top(), cpu,
 					    bad, s);
 	if (!victim)
 		goto out;

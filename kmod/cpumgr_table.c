@@ -256,6 +256,7 @@ void cpumgr_view_shared(const struct cpumgr_view *view, struct cpumask *shared)
 void cpumgr_container_free(struct cpumgr_container *c)
 {
 	free_cpumask_var(c->cpus);
+	free_cpumask_var(c->lost);
 	cpumgr_cgroup_ref_free(&c->cgroup);
 	kfree(c);
 }
@@ -290,7 +291,9 @@ static struct cpumgr_container *cpumgr_container_alloc(const char *name)
 
 	if (!c)
 		return NULL;
-	if (!zalloc_cpumask_var(&c->cpus, GFP_KERNEL)) {
+	if (!zalloc_cpumask_var(&c->cpus, GFP_KERNEL) ||
+	    !zalloc_cpumask_var(&c->lost, GFP_KERNEL)) {
+		free_cpumask_var(c->cpus);
 		kfree(c);
 		return NULL;
 	}
@@ -406,6 +409,14 @@ static void cpumgr_container_set(struct cpumgr_container *c,
 	cpumask_copy(c->cpus, cpus);
 	c->flags = flags;
 	spin_unlock(&cpumgr_show_lock);
+}
+
+/* A new decision (ASSIGN, RESTORE): what offlines took is forgotten. */
+static void cpumgr_container_decide(struct cpumgr_container *c,
+				    const struct cpumask *cpus, u32 flags)
+{
+	cpumgr_container_set(c, cpus, flags);
+	cpumask_clear(c->lost);
 }
 
 /* Swap a binding in; @ref gets the old one, for the caller to free. */
@@ -713,7 +724,7 @@ int cpumgr_table_assign(struct cpumgr_entry *entry,
 	}
 
 	err = 0;
-	cpumgr_container_set(c, entry->cpus, entry->flags);
+	cpumgr_container_decide(c, entry->cpus, entry->flags);
 	if (new_pod) {
 		list_add_tail(&pod->node, &tbl.pods);
 		tbl.nr_pods++;
@@ -1023,7 +1034,7 @@ static void cpumgr_restore_commit(struct cpumgr_entry *entries,
 
 	for (i = 0; i < nr; i++) {
 		c = items[i].c;
-		cpumgr_container_set(c, entries[i].cpus, entries[i].flags);
+		cpumgr_container_decide(c, entries[i].cpus, entries[i].flags);
 		cpumgr_cgroup_swap(&c->cgroup, &items[i].cgroup);
 		if (entries[i].pod_cgroup_path && !c->pod->cgroup.id)
 			cpumgr_cgroup_swap(&c->pod->cgroup,
@@ -1183,19 +1194,76 @@ out:
 
 /* CPU hotplug */
 
+/*
+ * Whether the cgroup2 cgroup @ref is bound to names @cpu in its
+ * cpuset.cpus.  (A v1 cpuset drops an offline CPU for good.)
+ */
+static bool cpumgr_cgroup_names_cpu(const struct cpumgr_cgroup_ref *ref,
+				    unsigned int cpu)
+{
+	struct cgroup_subsys_state *css;
+	struct cgroup *cgrp;
+	bool names = false;
+
+	if (!ref->id || ref->v1)
+		return false;
+	cgrp = cgroup_get_from_id(ref->id);
+	if (IS_ERR(cgrp))
+		return false;
+	rcu_read_lock();
+	css = cpumgr_cpuset_css(cgrp);
+	if (css && css->cgroup == cgrp)
+		names = cpumask_test_cpu(cpu, cpumgr_cpuset_allowed(css));
+	rcu_read_unlock();
+	cgroup_put(cgrp);
+	return names;
+}
+
+/*
+ * A CPU an offline took from a container (release mode) comes back to
+ * it when its cgroup still names the CPU: cgroup2 gives it back to the
+ * cgroup's tasks, and in the shared pool it would be handed to another
+ * pod while that container runs there.  Otherwise it joins the pool.
+ */
 int cpumgr_table_cpu_online(unsigned int cpu)
 {
+	struct cpumgr_container *c;
 	struct cpumgr_view *view;
+	struct cpumgr_pod *pod;
+	u32 flags;
 
 	mutex_lock(&tbl.lock);
 	view = cpumgr_view_alloc_grown(0, 0, 0);
-	if (view) {
-		cpumgr_commit(view);
-		cpumgr_notify_cpu(CPUMGR_CMD_CPU_ONLINE_NTF, cpu,
-				  tbl.generation);
+	if (!view) {
+		mutex_unlock(&tbl.lock);
+		return -ENOMEM;
+	}
+	list_for_each_entry(pod, &tbl.pods, node) {
+		list_for_each_entry(c, &pod->containers, node) {
+			if (!cpumask_test_and_clear_cpu(cpu, c->lost) ||
+			    !cpumgr_cgroup_names_cpu(&c->cgroup, cpu))
+				continue;
+			cpumask_copy(tbl.scratch, c->cpus);
+			__cpumask_set_cpu(cpu, tbl.scratch);
+			flags = c->flags;
+			if (cpumask_empty(c->lost))
+				flags &= ~CPUMGR_ASSIGNMENT_F_DEGRADED;
+			cpumgr_container_set(c, tbl.scratch, flags);
+			c->mark = true;
+		}
+		cpumgr_pod_update_cpus(pod);
+	}
+	cpumgr_commit(view);
+	cpumgr_notify_cpu(CPUMGR_CMD_CPU_ONLINE_NTF, cpu, tbl.generation);
+	list_for_each_entry(pod, &tbl.pods, node) {
+		list_for_each_entry(c, &pod->containers, node) {
+			if (c->mark)
+				cpumgr_notify_assigned(c, tbl.generation);
+			c->mark = false;
+		}
 	}
 	mutex_unlock(&tbl.lock);
-	return view ? 0 : -ENOMEM;
+	return 0;
 }
 
 /*
@@ -1226,6 +1294,7 @@ int cpumgr_table_cpu_offline(unsigned int cpu)
 			__cpumask_clear_cpu(cpu, tbl.scratch);
 			cpumgr_container_set(c, tbl.scratch,
 					     c->flags | CPUMGR_ASSIGNMENT_F_DEGRADED);
+			cpumask_set_cpu(cpu, c->lost);
 			c->mark = true;
 		}
 		cpumgr_pod_update_cpus(pod);

@@ -13,6 +13,9 @@
  *                  spec when the kubelet's checkpoint has the container,
  *                  the shared pool otherwise.
  * poststop: release the container; a pod with no container left goes.
+ * Without a stage argument the state's status says which: "creating"
+ * or "created" is createRuntime, "stopped" is poststop (one hooks.d
+ * file can then serve both stages).
  * Both first forget containers whose cgroup is gone (a runtime killed
  * with -9 runs no poststop).  Containers without pod annotations are left
  * alone.  A refusal is one line on stderr and exit status 1: the runtime
@@ -55,10 +58,12 @@ static int fail(const struct hook *h, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	ctl_err("oci-hook %s: container %s%s%s%s%s: %s", h->stage,
-		h->c.id[0] ? h->c.id : "?", h->c.pod_uid[0] ? " (pod " : "",
-		h->c.pod_uid, h->c.pod_uid[0] ? "/" : "",
-		h->c.pod_uid[0] ? h->c.name : "", msg);
+	if (h->c.pod_uid[0])
+		ctl_err("oci-hook %s: container %s (pod %s, container %s): %s",
+			h->stage, h->c.id, h->c.pod_uid, h->c.name, msg);
+	else
+		ctl_err("oci-hook %s: container %s: %s", h->stage,
+			h->c.id[0] ? h->c.id : "?", msg);
 	return CPUMGRCTL_EXIT_FAIL;
 }
 
@@ -85,7 +90,9 @@ static int read_input(struct hook *h)
 	config = json_load(path, &err);
 	if (!config) {
 		/* poststop may come after the bundle is gone */
-		if (!strcmp(h->stage, "poststop") && h->c.kind != OCI_UNMANAGED) {
+		if ((!strcmp(h->stage, "poststop") ||
+		     !strcmp(h->c.status, "stopped")) &&
+		    h->c.kind != OCI_UNMANAGED) {
 			cm_error_clear(&err);
 			return 0;
 		}
@@ -210,8 +217,15 @@ static int create(struct hook *h, struct node *n)
 	a.cgroup = cgroup;
 	a.pod_cgroup = pod_cgroup;
 	if (node_attach(n, &a, &err) || node_narrow_pod_cgroups(n, &err) < 0 ||
-	    node_reconcile(n, NULL, &err) < 0)
-		goto bad;
+	    node_reconcile(n, NULL, &err) < 0) {
+		fail(h, "%s", cm_error_msg(&err));
+		cm_error_clear(&err);
+		/* the runtime fails the start and runs no poststop */
+		if (node_remove(n, h->c.pod_uid, h->c.name, &err) ||
+		    node_sweep_gone(n, &err) < 0)
+			cm_error_clear(&err);
+		return CPUMGRCTL_EXIT_FAIL;
+	}
 	return CPUMGRCTL_EXIT_OK;
 bad:
 	fail(h, "%s", cm_error_msg(&err));
@@ -280,11 +294,11 @@ static int cmd_oci_hook(int argc, char **argv)
 			return ctl_usage(argv[0]);
 		}
 	}
-	if (optind != argc - 1)
+	if (optind < argc - 1)
 		return ctl_usage(argv[0]);
-	h.stage = argv[optind];
-	if (strcmp(h.stage, "createRuntime") && strcmp(h.stage, "prestart") &&
-	    strcmp(h.stage, "poststop")) {
+	h.stage = optind < argc ? argv[optind] : "(from the state)";
+	if (optind < argc && strcmp(h.stage, "createRuntime") &&
+	    strcmp(h.stage, "prestart") && strcmp(h.stage, "poststop")) {
 		ctl_err("oci-hook: stage '%s' is not createRuntime, prestart or poststop",
 			h.stage);
 		return CPUMGRCTL_EXIT_USAGE;
@@ -292,6 +306,17 @@ static int cmd_oci_hook(int argc, char **argv)
 	ret = read_input(&h);
 	if (ret)
 		return ret;
+	/* one hooks.d file for both stages: the state's status says which */
+	if (optind == argc) {
+		if (!strcmp(h.c.status, "creating") ||
+		    !strcmp(h.c.status, "created"))
+			h.stage = "createRuntime";
+		else if (!strcmp(h.c.status, "stopped"))
+			h.stage = "poststop";
+		else
+			return fail(&h, "no stage given and the state's status \"%s\" names none",
+				    h.c.status);
+	}
 	if (h.c.kind == OCI_UNMANAGED) {
 		fprintf(stderr, "cpumgrctl: oci-hook %s: container %s has no pod annotations: left alone\n",
 			h.stage, h.c.id);
@@ -319,6 +344,6 @@ static int cmd_oci_hook(int argc, char **argv)
 
 CPUMGRCTL_COMMAND(oci_hook, "oci-hook",
 		  "[--mode decide|guard] [--kubelet-state FILE] [--verbose]\n"
-		  "\t\t[--state-dir DIR] createRuntime|prestart|poststop",
+		  "\t\t[--state-dir DIR] [createRuntime|prestart|poststop]",
 		  "an OCI runtime hook: the OCI state on stdin, the bundle's config.json",
 		  cmd_oci_hook);

@@ -158,8 +158,6 @@ int node_add_container(struct node *n, const cJSON *obj, const char *name,
 		free(k.c);
 	}
 	node_counters_add(n, assigned || ret ? 1 : 0, ret ? 1 : 0, NULL);
-	if (ret)
-		cm_error_prefix(err, "pod %s container %s", pod.uid, name);
 	pod_free(&pod);
 	return ret;
 }

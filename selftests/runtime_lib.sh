@@ -62,6 +62,7 @@ rt_template()
 {
 	local mode=${1:-decide}
 
+	rm -rf "$RT/tmpl"
 	mkdir -p "$RT/tmpl" && (cd "$RT/tmpl" && runc spec) || return 1
 	/usr/bin/python3 - "$RT/tmpl/config.json" "$CTL" "$S" "$mode" \
 		>"$RT/config.tmpl" <<-'EOF'

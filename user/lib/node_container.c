@@ -114,7 +114,7 @@ int node_add_container(struct node *n, const cJSON *obj, const char *name,
 	const struct pod_container *c;
 	bool assigned = false;
 	struct node_pod *p;
-	struct kept k;
+	struct kept k = { 0 };
 	struct pod pod;
 	int ret;
 

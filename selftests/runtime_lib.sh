@@ -111,7 +111,7 @@ rt_pod()
 {
 	local path=$1 own=$2 d=$CG want
 
-	want=$(cat $SYSFS/shared_cpus)
+	want=$(cat $SYSFS/shared_cpus 2>/dev/null)
 	[ -n "$own" ] && want="$want,$own"
 	for part in ${path//\// }; do
 		d=$d/$part

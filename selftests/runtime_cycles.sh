@@ -19,10 +19,7 @@
 
 trap rt_cleanup EXIT
 
-if ! rt_have runc || ! rt_have crun; then
-	echo "# runc or crun missing (scripts/setup.sh installs them)"
-	exit 4
-fi
+rt_need runc crun
 
 CYCLES=${CPUMGR_RUNTIME_CYCLES:-50}
 ktap_plan 4

@@ -28,6 +28,31 @@ rt_have()
 	command -v "$1" >/dev/null 2>&1
 }
 
+# What runc and crun need of the kernel beyond cpusets: BPF device
+# filters on cgroup v2 (CONFIG_CGROUP_BPF) and user namespaces
+# (CONFIG_USER_NS, crun).  The debug kernel's defconfig has neither.
+rt_kernel_ok()
+{
+	[ -e /proc/self/setgroups ] &&
+		grep -q ' cgroup_bpf_prog_query$' /proc/kallsyms
+}
+
+# Skip (kselftest status 4) without the runtimes or the kernel they need.
+rt_need()
+{
+	local t
+
+	for t in "$@"; do
+		rt_have "$t" && continue
+		echo "# SKIP: $t missing (scripts/setup.sh installs it)"
+		exit 4
+	done
+	if ! rt_kernel_ok; then
+		echo "# SKIP: this kernel lacks CONFIG_CGROUP_BPF or CONFIG_USER_NS, which runc and crun need"
+		exit 4
+	fi
+}
+
 ctl()
 {
 	"$CTL" "$@" --state-dir "$S"

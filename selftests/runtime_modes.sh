@@ -10,16 +10,15 @@
 # - audit mode: under pod cgroups nobody narrowed (plain mkdir, as the
 #   kubelet leaves them) and with a spec naming another container's
 #   CPUs, every container starts, the kernel counts the violations, and
-#   the hook leaves `cpumgrctl audit` clean.
+#   the hook leaves `cpumgrctl audit` clean; containers join an
+#   admitted pod one at a time (a shared sidecar, a second exclusive
+#   container) and leave it one at a time.
 
 . "$CPUMGR_TOP/selftests/runtime_lib.sh"
 
 trap rt_cleanup EXIT
 
-if ! rt_have runc || ! rt_have crun; then
-	echo "# runc or crun missing (scripts/setup.sh installs them)"
-	exit 4
-fi
+rt_need runc crun
 
 ktap_plan 4
 
@@ -89,9 +88,30 @@ t_audit()
 	v1=$(cat $SYSFS/violations)
 	echo "# violations $v0 -> $v1"
 	[ "$v1" -gt "$v0" ] || ok=1
+	# more containers join pod ax, already admitted: a shared sidecar
+	# and a second exclusive one (in enforce mode their new cgroups
+	# would inherit the pod's CPUs: the kernel's same-pod rule)
+	rt_bundle "$RT/b-as" ax side /kubepods/podax/as 256 0
+	rt_run crun as "$RT/b-as" || { diag <"$RT/as.err"; ok=1; }
+	rt_bundle "$RT/b-a2" ax two /kubepods/podax/a2 1024 100000
+	rt_run runc a2 "$RT/b-a2" || { diag <"$RT/a2.err"; ok=1; }
+	line=$(rt_first_line x as)
+	echo "# pod ax: app '$(rt_cpus ax app)', two '$(rt_cpus ax two)' on '$(rt_first_line x a2)', side started on '$line', now on '$(cat "$CG/podax/as/cpuset.cpus.effective")'"
+	[ "$(rt_first_line x a2)" = "$(rt_cpus ax two)" ] &&
+		[ -n "$(rt_cpus ax two)" ] &&
+		rt_disjoint "$(rt_cpus ax app)" "$(rt_cpus ax two)" &&
+		rt_disjoint "$line" "$(rt_cpus ax app)" &&
+		[ "$(cat "$CG/podax/as/cpuset.cpus.effective")" = \
+		  "$(cat $SYSFS/shared_cpus)" ] || ok=1
+	# one container stops: the pod stays with the others
+	rt_stop runc a2
+	[ -z "$(rt_cpus ax two)" ] && [ -n "$(rt_cpus ax app)" ] &&
+		[ -e "$S/pods/ax.json" ] || ok=1
+	rt_stop crun as
 	rt_stop crun an
 	rt_stop runc av
 	rt_stop runc ax
+	[ ! -e "$S/pods/ax.json" ] || ok=1
 	[ $ok = 0 ]
 }
 

@@ -25,10 +25,7 @@
 
 trap rt_cleanup EXIT
 
-if ! rt_have runc || ! rt_have crun; then
-	echo "# runc or crun missing (scripts/setup.sh installs them)"
-	exit 4
-fi
+rt_need runc crun
 
 ktap_plan 9
 

@@ -12,7 +12,8 @@
  *   --mode guard:  the kubelet decided (policy static): the CPUs of the
  *                  spec when the kubelet's checkpoint has the container,
  *                  the shared pool otherwise.
- * poststop: release the container; a pod with no container left goes.
+ * poststop: release the container; a pod with no container left goes;
+ * the other containers and the pod cgroups get the grown shared pool.
  * Without a stage argument the state's status says which: "creating"
  * or "created" is createRuntime, "stopped" is poststop (one hooks.d
  * file can then serve both stages).
@@ -244,8 +245,11 @@ static int poststop(struct hook *h, struct node *n)
 		if (node_remove(n, h->c.pod_uid, h->c.name, &err))
 			goto bad;
 	}
-	/* the pod goes with its last container */
-	if (node_sweep_gone(n, &err) < 0)
+	/* the pod goes with its last container; the others get the
+	 * shared pool as it now is */
+	if (node_sweep_gone(n, &err) < 0 ||
+	    node_narrow_pod_cgroups(n, &err) < 0 ||
+	    node_reconcile(n, NULL, &err) < 0)
 		goto bad;
 	return CPUMGRCTL_EXIT_OK;
 bad:

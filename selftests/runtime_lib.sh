@@ -316,6 +316,22 @@ rt_disjoint()
 	EOF
 }
 
+# cpulist A is a subset of B.
+rt_subset()
+{
+	/usr/bin/python3 - "$1" "$2" <<-'EOF'
+	import sys
+	def cpus(t):
+	    s = set()
+	    for p in t.split(","):
+	        if p:
+	            lo, _, hi = p.partition("-")
+	            s.update(range(int(lo), int(hi or lo) + 1))
+	    return s
+	sys.exit(0 if cpus(sys.argv[1]) <= cpus(sys.argv[2]) else 1)
+	EOF
+}
+
 # Table, checkpoint, pod files and cgroups agree; audit is clean.
 rt_agree()
 {

@@ -12,7 +12,9 @@
 #   CPUs, every container starts, the kernel counts the violations, and
 #   the hook leaves `cpumgrctl audit` clean; containers join an
 #   admitted pod one at a time (a shared sidecar, a second exclusive
-#   container) and leave it one at a time.
+#   container) and leave it one at a time;
+# - the hook called by hand: a dead pid, createRuntime twice, poststop
+#   twice, a container without pod annotations.
 
 . "$CPUMGR_TOP/selftests/runtime_lib.sh"
 
@@ -20,7 +22,7 @@ trap rt_cleanup EXIT
 
 rt_need runc crun
 
-ktap_plan 4
+ktap_plan 5
 
 rt_rootfs && rt_init enforce && rt_template guard || {
 	echo "# set-up failed"
@@ -60,6 +62,47 @@ t_guard_shared()
 	[ "$line" = "$shared" ] && [ ! -e "$SYSFS/pods/gs/web" ] &&
 		rt_stop crun gs && rt_stop runc gd &&
 		[ -z "$(cat $SYSFS/exclusive_cpus)" ] && rt_agree
+}
+
+# The hook by hand, as a runtime would call it: a dead pid (the cgroup
+# then comes from linux.cgroupsPath), createRuntime twice, poststop
+# twice, a container without pod annotations.
+t_by_hand()
+{
+	local state cpus pid
+
+	rt_template decide && rt_pod podhd &&
+		echo "+cpuset +cpu" >"$CG/podhd/cgroup.subtree_control" &&
+		mkdir "$CG/podhd/hd" ||
+		{ echo "# set-up"; return 1; }
+	rt_bundle "$RT/b-hd" hd app /kubepods/podhd/hd 1024 100000
+	sleep 0 & pid=$!
+	wait $pid
+	state="{\"ociVersion\":\"1.0.2\",\"id\":\"hd\",\"status\":\"creating\",\"pid\":$pid,\"bundle\":\"$RT/b-hd\",\"annotations\":{\"io.cpumgr.pod-uid\":\"hd\",\"io.cpumgr.container-name\":\"app\"}}"
+	echo "$state" | "$CTL" oci-hook --state-dir "$S" createRuntime ||
+		{ echo "# createRuntime failed"; return 1; }
+	cpus=$(rt_cpus hd app)
+	echo "# by hand: cpus '$cpus', cgroup '$(cat "$CG/podhd/hd/cpuset.cpus")', bound '$(cat $SYSFS/pods/hd/app/cgroup)'"
+	[ -n "$cpus" ] && [ "$(cat "$CG/podhd/hd/cpuset.cpus")" = "$cpus" ] &&
+		[ "$(cat $SYSFS/pods/hd/app/cgroup)" = "$CG/podhd/hd" ] || return 1
+	# again, stage from the state's status: nothing changes
+	echo "$state" | "$CTL" oci-hook --state-dir "$S" || return 1
+	[ "$(rt_cpus hd app)" = "$cpus" ] || return 1
+	state=${state/creating/stopped}
+	for _ in 1 2; do
+		echo "$state" | "$CTL" oci-hook --state-dir "$S" poststop ||
+			return 1
+	done
+	[ ! -e "$SYSFS/pods/hd" ] && [ ! -e "$S/pods/hd.json" ] ||
+		{ echo "# poststop left it"; return 1; }
+	# no pod annotations: left alone, exit 0, one line
+	echo '{"ociVersion":"1.0.2","id":"plain","status":"creating","pid":1}' |
+		"$CTL" oci-hook --state-dir "$S" createRuntime 2>"$RT/plain.err" &&
+		grep -q "container plain has no pod annotations: left alone" \
+			"$RT/plain.err" && [ "$(wc -l <"$RT/plain.err")" = 1 ] ||
+		{ diag <"$RT/plain.err"; return 1; }
+	rmdir "$CG/podhd/hd" "$CG/podhd"
+	rt_agree
 }
 
 t_audit()
@@ -118,6 +161,8 @@ t_audit()
 check "guard: the kubelet's CPUs are assigned and bound" t_guard_exclusive
 check "guard: a container the kubelet did not pin gets the shared pool" \
 	t_guard_shared
+check "the hook by hand: dead pid, run twice, poststop twice, no annotations" \
+	t_by_hand
 check "audit: every container starts, violations are counted" t_audit
 check "audit: table, checkpoint, cgroups agree; audit clean" rt_agree
 

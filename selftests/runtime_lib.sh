@@ -125,7 +125,7 @@ rt_bundle()
 	mkdir -p "$dir"
 	sed -e "s|@ROOTFS@|$ROOTFS|; s|@UID@|$uid|; s|@NAME@|$name|" \
 	    -e "s|@CGPATH@|$cgpath|; s|@KSTATE@|$RT/kubelet_state|g" \
-	    -e "s|\"@CPU@\": 0|$cpu|" "$RT/config.tmpl" >"$dir/config.json"
+	    -e "s|\"@CPU@\": 0|$cpu|" "${RT_TMPL:-$RT/config.tmpl}" >"$dir/config.json"
 }
 
 # rt_pod PATH [OWN]: a pod cgroup below the managed root, made with a

@@ -4,6 +4,7 @@
 #
 #   make                 module for KVER (or KDIR) and the userspace
 #   make check           everything, tests in QEMU guests; ends "N passed, N failed"
+#   make test            the userspace unit tests alone, on the host (no root)
 #   make demo            the QEMU guest demo
 #   make guest           one guest: KVER=6.1 PRESET=smt8 TESTS="topology"
 #   make shell           a shell in a guest (KVER, PRESET)
@@ -42,11 +43,12 @@ MODULE_NAME := $(KVER)
 MODULE_KDIR = $(call KVER_DIR,$(KVER))/build
 endif
 
+# "+": the kbuild make inside joins this make's jobserver.
 module:
-	@scripts/build-module.sh $(MODULE_NAME) $(MODULE_KDIR)
+	+@scripts/build-module.sh $(MODULE_NAME) $(MODULE_KDIR)
 
 modules:
-	@for k in $(KERNELS); do scripts/build-module.sh $$k \
+	+@for k in $(KERNELS); do scripts/build-module.sh $$k \
 		$(call KVER_DIR,$$k)/build || exit 1; done
 
 user:
@@ -71,6 +73,21 @@ guest: user selftests module $(OUT)/guest/initramfs-$(KVER).cpio.gz
 
 shell: user selftests module $(OUT)/guest/initramfs-$(KVER).cpio.gz
 	scripts/guest-run.sh -s -k $(KVER) -p $(PRESET)
+
+# The host-only unit tests, KTAP; they read their data relative to the
+# checkout, so they run there whatever the caller's directory
+# (make -C /path/to/cpumgr test).
+test: user
+	@cd $(CURDIR) && mkdir -p $(OUT)/user/test-logs && n=0 failed=0; \
+	echo "TAP version 13"; \
+	for t in $(OUT)/user/tests/test_*; do \
+		n=$$((n + 1)); log=$(OUT)/user/test-logs/$${t##*/}.log; \
+		if "$$t" >"$$log" 2>&1; then echo "ok $$n $${t##*/}"; \
+		else echo "not ok $$n $${t##*/}"; sed 's/^/# /' "$$log"; \
+			failed=$$((failed + 1)); fi; \
+	done; \
+	echo "1..$$n"; echo "# $$((n - failed)) passed, $$failed failed"; \
+	[ $$failed = 0 ]
 
 setup:
 	scripts/setup.sh
@@ -98,4 +115,4 @@ clean:
 	rm -rf $(OUT)
 
 .PHONY: all module modules user selftests initramfs build-all guest shell \
-	setup check demo bench lint install clean
+	test setup check demo bench lint install clean

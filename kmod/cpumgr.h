@@ -19,6 +19,11 @@
 
 #define CPUMGR_VERSION "0.1.0"
 
+/* Out-of-tree builds skip Kconfig: the refusal stub and the LLC id are x86. */
+#ifndef CONFIG_X86_64
+#error "cpumgr supports x86_64 only"
+#endif
+
 /*
  * An extack message with details where the kernel can format one (6.3+);
  * older kernels get the fixed part, a string literal, alone.
@@ -30,6 +35,23 @@
 #else
 #define CPUMGR_ERR(extack, attr, msg, fmt, ...)				\
 	NL_SET_ERR_MSG_ATTR(extack, attr, msg)
+#endif
+
+/*
+ * A CPU that another pod holds.  The formatted message has to fit the
+ * kernel's 80-byte buffer with the longest pod UID and CPU number (x86_64
+ * has at most 8192 CPUs: four digits), so it goes without a prefix.
+ */
+#ifdef NL_SET_ERR_MSG_FMT
+static_assert(sizeof("CPU 8191: pod ") + CPUMGR_POD_UID_MAX <=
+	      NETLINK_MAX_FMTMSG_LEN);
+static_assert(CONFIG_NR_CPUS <= 10000);
+#define CPUMGR_ERR_POD(extack, attr, cpu, uid)				\
+	NL_SET_ERR_MSG_ATTR_POL_FMT(extack, attr, NULL, "CPU %u: pod %s",	\
+				    cpu, uid)
+#else
+#define CPUMGR_ERR_POD(extack, attr, cpu, uid)				\
+	NL_SET_ERR_MSG_ATTR(extack, attr, "CPU is assigned to another pod")
 #endif
 
 /*
@@ -96,11 +118,13 @@ struct cpumgr_view_cg {
 struct cpumgr_view_container {
 	const struct cpumask *cpus;
 	struct cpumgr_view_cg cg;
+	char name[CPUMGR_CONTAINER_MAX + 1];	/* for the refusal log */
 };
 
 struct cpumgr_view_pod {
 	const struct cpumask *cpus;
 	struct cpumgr_view_cg cg;
+	char uid[CPUMGR_POD_UID_MAX + 1];
 	unsigned int first;	/* its containers in view->containers */
 	unsigned int nr;
 };
@@ -165,6 +189,11 @@ int cpumgr_check_pod_uid(const char *uid, const struct nlattr *attr,
 			 struct netlink_ext_ack *extack);
 int cpumgr_check_container_name(const char *name, const struct nlattr *attr,
 				struct netlink_ext_ack *extack);
+/*
+ * @src into @dst (@size bytes, NUL included) with control characters
+ * escaped; returns the length, cut to fit.
+ */
+size_t cpumgr_escape(char *dst, size_t size, const char *src);
 extern const char *const cpumgr_policy_names[2];
 extern const char *const cpumgr_option_names[6];
 extern const char *const cpumgr_enforce_names[3];
@@ -257,6 +286,8 @@ struct cpumgr_container *cpumgr_table_find(const char *pod_uid,
 					   const char *container);
 /* The caller holds the table lock: the n-th assignment, in table order. */
 struct cpumgr_container *cpumgr_table_nth(unsigned long n);
+/* The caller holds the table lock: the one after @c, in table order. */
+struct cpumgr_container *cpumgr_table_next(struct cpumgr_container *c);
 
 /* Called by the kobjects' release: free a pod or container. */
 void cpumgr_pod_free(struct cpumgr_pod *pod);
@@ -293,17 +324,32 @@ struct cpumgr_scratch *cpumgr_scratch_get(void);
 struct cpumask *cpumgr_scratch_mask(struct cpumgr_scratch *s, unsigned int i);
 bool cpumgr_rules_active(const struct cpumgr_view *view);
 bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
-			const struct cpumask *cpus, struct cpumask *bad,
-			struct cpumgr_scratch *s);
+			const struct cpumask *cpus, const struct cpumask *own,
+			struct cpumask *bad, struct cpumgr_scratch *s);
 bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 				struct cgroup_subsys_state *css,
-				const struct cpumask *cpus, struct cpumask *bad,
-				struct cpumgr_scratch *s);
+				const struct cpumask *cpus,
+				const struct cpumask *own,
+				struct cpumask *bad, struct cpumgr_scratch *s);
+bool cpumgr_rules_reaches_scope(const struct cpumgr_view *view,
+				struct cgroup *cgrp, struct cpumgr_scratch *s);
+bool cpumgr_rules_check_keep(const struct cpumgr_view *view,
+			     struct cgroup *cgrp, const struct cpumask *cpus,
+			     struct cpumask *bad, struct cpumgr_scratch *s);
+struct cgroup *cpumgr_rules_check_offline(const struct cpumgr_view *view,
+					  struct cgroup_subsys_state *top,
+					  unsigned int cpu, struct cpumask *bad,
+					  struct cpumgr_scratch *s);
+/* Whose CPUs the last check found: "pod <uid> container <name>". */
+int cpumgr_rules_whose(const struct cpumgr_view *view,
+		       const struct cpumgr_scratch *s, char *buf, size_t len);
 
 /* cpumgr_hooks.c */
 void cpumgr_refused(void);	/* a bare return, in asm */
 int cpumgr_hooks_init(void);
 void cpumgr_hooks_exit(void);
+/* Wait for the cpuset writes checked against an older table. */
+void cpumgr_hooks_sync_writes(void);
 
 /* cpumgr_hotplug.c */
 int cpumgr_hotplug_init(void);
@@ -319,6 +365,7 @@ struct cpumgr_event {
 	u8 verdict;		/* enum cpumgr_verdict */
 	u32 cpu;
 	u32 pid;
+	kuid_t uid;		/* the actor's euid, for its share of the ring */
 	char comm[TASK_COMM_LEN];
 	u64 generation;
 	u64 cgroup_id;

@@ -4,6 +4,13 @@
  * offlines): the hooks copy what the event needs into a slot of a
  * preallocated ring, and a work item sends them over netlink.  A full
  * ring drops the event, counts it and tells the listeners (-ENOBUFS).
+ *
+ * Anyone with a delegated cpuset subtree can cause violations as fast as
+ * it can write, and a full ring forces every listener to read the whole
+ * state again.  So a violation of a cgroup whose last one still waits
+ * joins it (its CPUs added, the first actor kept), and the violations of
+ * one user other than root take at most CPUMGR_EVENT_USER_SLOTS slots;
+ * beyond that they are counted (violations) but not reported.
  */
 #include <linux/cgroup.h>
 #include <linux/sched.h>
@@ -14,6 +21,7 @@
 #include "cpumgr.h"
 
 #define CPUMGR_EVENT_SLOTS 128
+#define CPUMGR_EVENT_USER_SLOTS 16
 
 static struct {
 	spinlock_t lock;		/* the ring and @lost */
@@ -45,6 +53,7 @@ static void cpumgr_event_copy(struct cpumgr_event *to,
 	to->verdict = from->verdict;
 	to->cpu = from->cpu;
 	to->pid = from->pid;
+	to->uid = from->uid;
 	memcpy(to->comm, from->comm, sizeof(to->comm));
 	to->generation = from->generation;
 	to->cgroup_id = from->cgroup_id;
@@ -92,23 +101,63 @@ static void cpumgr_events_work(struct work_struct *work)
 }
 
 /*
- * A slot for a new event, with the ring locked (@flags), or NULL when the
- * ring is full: the event is dropped and counted.
+ * A slot for a new event, the ring locked by the caller (@flags), or NULL
+ * (and the ring unlocked) when it is full: the event is dropped and
+ * counted.
  */
-static struct cpumgr_event *cpumgr_event_slot(unsigned long *flags)
+static struct cpumgr_event *cpumgr_event_slot_locked(unsigned long flags)
 {
 	unsigned int tail;
 
-	spin_lock_irqsave(&cpumgr_events.lock, *flags);
 	if (cpumgr_events.count == CPUMGR_EVENT_SLOTS) {
 		cpumgr_events.lost = true;
-		spin_unlock_irqrestore(&cpumgr_events.lock, *flags);
+		spin_unlock_irqrestore(&cpumgr_events.lock, flags);
 		atomic64_inc(&cpumgr_counters.events_dropped);
 		schedule_work(&cpumgr_events.work);
 		return NULL;
 	}
 	tail = (cpumgr_events.head + cpumgr_events.count) % CPUMGR_EVENT_SLOTS;
 	return &cpumgr_events.slots[tail];
+}
+
+/* The same, locking the ring. */
+static struct cpumgr_event *cpumgr_event_slot(unsigned long *flags)
+{
+	spin_lock_irqsave(&cpumgr_events.lock, *flags);
+	return cpumgr_event_slot_locked(*flags);
+}
+
+/* What identifies the violations that are one event. */
+struct cpumgr_violation_key {
+	u64 cgroup_id;
+	const char *file;
+	kuid_t uid;
+	u8 kind, verdict;
+};
+
+/*
+ * With the ring locked: the waiting violation @key joins, if any, and
+ * whether its user may queue no other one (@over).
+ */
+static struct cpumgr_event *
+cpumgr_event_pending(const struct cpumgr_violation_key *key, bool *over)
+{
+	unsigned int i, mine = 0;
+
+	for (i = 0; i < cpumgr_events.count; i++) {
+		struct cpumgr_event *p = &cpumgr_events.slots[(cpumgr_events.head + i) %
+							      CPUMGR_EVENT_SLOTS];
+
+		if (p->cmd != CPUMGR_CMD_VIOLATION_NTF)
+			continue;
+		if (p->cgroup_id == key->cgroup_id && p->kind == key->kind &&
+		    p->verdict == key->verdict && p->file == key->file)
+			return p;
+		mine += uid_eq(p->uid, key->uid);
+	}
+	*over = !uid_eq(key->uid, GLOBAL_ROOT_UID) &&
+		mine >= CPUMGR_EVENT_USER_SLOTS;
+	return NULL;
 }
 
 static void cpumgr_event_queue(unsigned long flags)
@@ -125,6 +174,7 @@ static void cpumgr_event_actor(struct cpumgr_event *ev,
 	ev->cmd = cmd;
 	ev->generation = view->generation;
 	ev->pid = task_tgid_nr(current);
+	ev->uid = current_euid();
 	strscpy_pad(ev->comm, current->comm, sizeof(ev->comm));
 }
 
@@ -133,16 +183,35 @@ void cpumgr_event_violation(const struct cpumgr_view *view,
 			    struct cgroup *cgrp, const char *file,
 			    const struct cpumask *cpus)
 {
+	struct cpumgr_violation_key key = {
+		.cgroup_id = cgroup_id(cgrp),
+		.file = file,
+		.uid = current_euid(),
+		.kind = kind,
+		.verdict = refused ? CPUMGR_VERDICT_REFUSED :
+			CPUMGR_VERDICT_AUDITED,
+	};
 	struct cpumgr_event *ev;
 	unsigned long flags;
+	bool over = false;
 
-	ev = cpumgr_event_slot(&flags);
+	spin_lock_irqsave(&cpumgr_events.lock, flags);
+	ev = cpumgr_event_pending(&key, &over);
+	if (ev || over) {
+		if (ev) {
+			cpumask_or(ev->cpus, ev->cpus, cpus);
+			ev->generation = view->generation;
+		}
+		spin_unlock_irqrestore(&cpumgr_events.lock, flags);
+		return;
+	}
+	ev = cpumgr_event_slot_locked(flags);
 	if (!ev)
 		return;
 	cpumgr_event_actor(ev, view, CPUMGR_CMD_VIOLATION_NTF);
-	ev->kind = kind;
-	ev->verdict = refused ? CPUMGR_VERDICT_REFUSED : CPUMGR_VERDICT_AUDITED;
-	ev->cgroup_id = cgroup_id(cgrp);
+	ev->kind = key.kind;
+	ev->verdict = key.verdict;
+	ev->cgroup_id = key.cgroup_id;
 	if (cgroup_path(cgrp, ev->path, sizeof(ev->path)) < 0)
 		ev->path[0] = '\0';
 	ev->file = file;

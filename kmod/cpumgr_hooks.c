@@ -13,9 +13,17 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cgroup.h>
+#include <linux/cpu.h>
 #include <linux/kernfs.h>
 #include <linux/kprobes.h>
+#include <linux/module.h>
 #include <linux/objtool.h>
+#include <linux/percpu.h>
+#include <linux/printk.h>
+#include <linux/ratelimit.h>
+#include <linux/srcu.h>
+#include <linux/string.h>
+#include <linux/topology.h>
 #include <linux/ptrace.h>
 #include <linux/sched/task.h>
 #include <asm/linkage.h>
@@ -44,40 +52,112 @@ static int cpumgr_refuse(struct pt_regs *regs)
 	return 1;
 }
 
-/* A violation: count and report it; whether to refuse the call. */
+/* What was tried, for the kernel log line of a violation. */
+static const char *const cpumgr_violation_what[] = {
+	[CPUMGR_VIOLATION_WRITE] = "write of",
+	[CPUMGR_VIOLATION_INHERIT] = "change that tasks would inherit through",
+	[CPUMGR_VIOLATION_PARTITION] = "write of",
+	[CPUMGR_VIOLATION_ATTACH] = "task move through",
+	[CPUMGR_VIOLATION_FORK] = "task start through",
+};
+
+/* The cgroup path of a log line, as the kernel has it and escaped. */
+struct cpumgr_log_buf {
+	char path[CPUMGR_EVENT_PATH_MAX];
+	char escaped[4 * CPUMGR_EVENT_PATH_MAX];
+};
+
+static DEFINE_PER_CPU(struct cpumgr_log_buf, cpumgr_log_buf);
+
+/* A refusal is a warning, an audited violation a notice. */
+static __printf(2, 3) void cpumgr_log(bool refused, const char *fmt, ...)
+{
+	struct va_format vaf = { .fmt = fmt };
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.va = &args;
+	if (refused)
+		pr_warn("refused %pV\n", &vaf);
+	else
+		pr_notice("audited %pV\n", &vaf);
+	va_end(args);
+}
+
+/*
+ * One line per violation, rate-limited: a runtime that gets EBUSY says
+ * nothing about CPUs, and the operator's next stop is dmesg.
+ */
+static void cpumgr_log_violation(const struct cpumgr_view *view,
+				 enum cpumgr_violation kind, bool refused,
+				 struct cgroup *cgrp, const char *file,
+				 const struct cpumask *bad,
+				 const struct cpumgr_scratch *s)
+{
+	static DEFINE_RATELIMIT_STATE(rs, DEFAULT_RATELIMIT_INTERVAL,
+				      DEFAULT_RATELIMIT_BURST);
+	struct cpumgr_log_buf *b = this_cpu_ptr(&cpumgr_log_buf);
+	char whose[CPUMGR_POD_UID_MAX + CPUMGR_CONTAINER_MAX + 32];
+	char comm[4 * TASK_COMM_LEN];
+
+	if (!__ratelimit(&rs))
+		return;
+	if (cgroup_path(cgrp, b->path, sizeof(b->path)) < 0)
+		strscpy(b->path, "?", sizeof(b->path));
+	/* escaped as sysfs and the events escape them */
+	cpumgr_escape(b->escaped, sizeof(b->escaped), b->path);
+	cpumgr_escape(comm, sizeof(comm), current->comm);
+	cpumgr_rules_whose(view, s, whose, sizeof(whose));
+	cpumgr_log(refused, "%s %s in cgroup %s by pid %d (%s): CPUs %*pbl are %s",
+		   cpumgr_violation_what[kind], file, b->escaped,
+		   task_tgid_nr(current), comm, cpumask_pr_args(bad), whose);
+}
+
+/* A violation: count, log and report it; whether to refuse the call. */
 static bool cpumgr_violation(const struct cpumgr_view *view,
 			     enum cpumgr_violation kind, struct cgroup *cgrp,
-			     const char *file, const struct cpumask *bad)
+			     const char *file, const struct cpumask *bad,
+			     const struct cpumgr_scratch *s)
 {
 	bool refuse = view->enforce == CPUMGR_ENFORCE_ENFORCE;
 
 	atomic64_inc(&cpumgr_counters.violations);
+	cpumgr_log_violation(view, kind, refuse, cgrp, file, bad, s);
 	cpumgr_event_violation(view, kind, refuse, cgrp, file, bad);
 	return refuse;
 }
 
 /*
- * cpuset_write_resmask(of, buf, nbytes, off): writes of cpuset.cpus,
- * cpuset.cpus.exclusive (and cpuset.mems, not ours), v1 and v2.
+ * The cpuset writes checked and still under way.  A write checked against
+ * one table could otherwise land after a change of it (an ASSIGN making
+ * one of its CPUs exclusive) that the controller has already acted on.
+ * Every change waits for them (cpumgr_hooks_sync_writes()).
  */
-static int cpumgr_write_pre(struct kprobe *kp, struct pt_regs *regs)
+DEFINE_STATIC_SRCU(cpumgr_writes);
+
+void cpumgr_hooks_sync_writes(void)
 {
-	struct kernfs_open_file *of = (void *)regs_get_kernel_argument(regs, 0);
-	const char *buf = (const char *)regs_get_kernel_argument(regs, 1);
+	synchronize_srcu_expedited(&cpumgr_writes);
+}
+
+/* Whether a write of @buf to @of's cpuset.cpus(.exclusive) is refused. */
+static bool cpumgr_write_refused(struct kernfs_open_file *of, const char *buf)
+{
 	struct cgroup_subsys_state *css = of_css(of);
 	const char *name = of_cft(of)->name, *file;
 	enum cpumgr_violation kind = CPUMGR_VIOLATION_WRITE;
 	const struct cpumgr_view *view;
 	struct cpumask *arg, *bad, *eff;
 	struct cpumgr_scratch *s;
-	bool cpus;
-	int ret = 0;
+	bool cpus, refuse = false;
 
 	cpus = !strcmp(name, "cpus");
 	if (!cpus && strcmp(name, "cpus.exclusive"))
-		return 0;
+		return false;
 	file = cpus ? "cpuset.cpus" : "cpuset.cpus.exclusive";
 
+	/* This CPU's scratch space, and the view, for the whole check. */
+	preempt_disable();
 	rcu_read_lock();
 	view = cpumgr_view_get();
 	if (!cpumgr_rules_active(view))
@@ -91,33 +171,83 @@ static int cpumgr_write_pre(struct kprobe *kp, struct pt_regs *regs)
 	if (cpulist_parse(buf, arg))
 		goto out;
 
-	if (!cpumgr_rules_check(view, css->cgroup, arg, bad, s) && cpus &&
-	    cpumgr_cgroup_on_dfl(css->cgroup) && css->parent) {
-		/* What the cpuset, and what inherits from it, would get. */
+	if (cpumgr_rules_check(view, css->cgroup, arg, arg, bad, s) || !cpus)
+		goto report;
+	/* What the cpuset, and what inherits from it, would get. */
+	if (cpumgr_cgroup_on_dfl(css->cgroup) && css->parent) {
 		const struct cpumask *above =
 			cpumgr_cpuset_effective(css->parent);
 
 		if (!cpumask_and(eff, arg, above))
 			cpumask_copy(eff, above);
-		if (cpumgr_rules_check_inherit(view, css, eff, bad, s))
-			kind = CPUMGR_VIOLATION_INHERIT;
+	} else {
+		cpumask_copy(eff, arg);
 	}
-	if (!cpumask_empty(bad) &&
-	    cpumgr_violation(view, kind, css->cgroup, file, bad))
-		ret = cpumgr_refuse(regs);
+	if (cpumgr_rules_check_keep(view, css->cgroup, eff, bad, s))
+		goto report;
+	if (cpumgr_cgroup_on_dfl(css->cgroup) && css->parent &&
+	    cpumgr_rules_reaches_scope(view, css->cgroup, s) &&
+	    cpumgr_rules_check_inherit(view, css, eff, arg, bad, s))
+		kind = CPUMGR_VIOLATION_INHERIT;
+report:
+	refuse = !cpumask_empty(bad) &&
+		 cpumgr_violation(view, kind, css->cgroup, file, bad, s);
 out:
 	rcu_read_unlock();
+	preempt_enable();
+	return refuse;
+}
+
+/*
+ * Where cpuset_write_resmask() calls are sent: checked, then made by
+ * calling the file's write method (cpuset_write_resmask() itself, whose
+ * probe lets a call from here through), inside cpumgr_writes.  Unlike
+ * the probe, this may sleep.
+ */
+static ssize_t cpumgr_write_checked(struct kernfs_open_file *of, char *buf,
+				    size_t nbytes, loff_t off)
+{
+	ssize_t ret;
+	int idx;
+
+	idx = srcu_read_lock(&cpumgr_writes);
+	if (cpumgr_write_refused(of, buf))
+		ret = -EBUSY;
+	else
+		ret = of_cft(of)->write(of, buf, nbytes, off);
+	srcu_read_unlock(&cpumgr_writes, idx);
 	return ret;
 }
 
 /*
+ * cpuset_write_resmask(of, buf, nbytes, off): writes of cpuset.cpus,
+ * cpuset.cpus.exclusive (and cpuset.mems, not ours), v1 and v2.  The
+ * call goes to cpumgr_write_checked() instead, unless it comes from
+ * there.  (The probe sits where the function is entered, so the return
+ * address is on top of the stack.)
+ */
+static int cpumgr_write_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	unsigned long caller = *(unsigned long *)kernel_stack_pointer(regs);
+
+	if (within_module(caller, THIS_MODULE))
+		return 0;
+	instruction_pointer_set(regs, (unsigned long)cpumgr_write_checked);
+	return 1;
+}
+
+/*
  * sched_partition_write(of, buf, nbytes, off): cpuset.cpus.partition.
- * A cgroup may not change how it holds CPUs it should not hold at all.
+ * A cgroup may not change how it holds CPUs it should not hold at all,
+ * and a partition may not dissolve when the CPUs it hands back to its
+ * parent would flow on to cgroups with tasks that may not hold them.
  */
 static int cpumgr_partition_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct kernfs_open_file *of = (void *)regs_get_kernel_argument(regs, 0);
-	struct cgroup_subsys_state *css = of_css(of);
+	const char *buf = (const char *)regs_get_kernel_argument(regs, 1);
+	enum cpumgr_violation kind = CPUMGR_VIOLATION_PARTITION;
+	struct cgroup_subsys_state *css = of_css(of), *parent = css->parent;
 	const struct cpumgr_view *view;
 	struct cpumask *eff, *bad;
 	struct cpumgr_scratch *s;
@@ -133,9 +263,85 @@ static int cpumgr_partition_pre(struct kprobe *kp, struct pt_regs *regs)
 	cpumask_clear(bad);
 	cpumask_or(eff, cpumgr_cpuset_allowed(css),
 		   cpumgr_cpuset_effective(css));
-	if (cpumgr_rules_check(view, css->cgroup, eff, bad, s) &&
-	    cpumgr_violation(view, CPUMGR_VIOLATION_PARTITION, css->cgroup,
-			     "cpuset.cpus.partition", bad))
+	if (cpumgr_rules_check(view, css->cgroup, eff, NULL, bad, s))
+		goto report;
+	/* A partition holds CPUs its parent has not: they go back. */
+	if (parent && sysfs_streq(buf, "member") &&
+	    !cpumask_subset(cpumgr_cpuset_effective(css),
+			    cpumgr_cpuset_effective(parent)) &&
+	    cpumgr_rules_reaches_scope(view, parent->cgroup, s)) {
+		cpumask_or(eff, cpumgr_cpuset_effective(parent),
+			   cpumgr_cpuset_effective(css));
+		if (cpumgr_rules_check_inherit(view, parent, eff,
+					       cpumgr_cpuset_allowed(parent),
+					       bad, s))
+			kind = CPUMGR_VIOLATION_INHERIT;
+	}
+report:
+	if (!cpumask_empty(bad) &&
+	    cpumgr_violation(view, kind, css->cgroup,
+			     "cpuset.cpus.partition", bad, s))
+		ret = cpumgr_refuse(regs);
+out:
+	rcu_read_unlock();
+	return ret;
+}
+
+/* "+cpuset" or "-cpuset" among the words of a subtree_control write. */
+static bool cpumgr_toggles_cpuset(const char *buf)
+{
+	const char *p = buf;
+	size_t len;
+
+	for (;;) {
+		p = skip_spaces(p);
+		if (!*p)
+			return false;
+		len = strcspn(p, " \t\n");
+		if (len == 7 && (p[0] == '+' || p[0] == '-') &&
+		    !strncmp(p + 1, "cpuset", 6))
+			return true;
+		p += len;
+	}
+}
+
+/*
+ * cgroup_subtree_control_write(of, buf, nbytes, off): turning the cpuset
+ * controller off below a cgroup (or on) moves its children's tasks into
+ * its own cpuset (or new ones that inherit it): they then run on its
+ * effective CPUs, with no cgroup.procs write to check.
+ */
+static int cpumgr_subtree_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct kernfs_open_file *of = (void *)regs_get_kernel_argument(regs, 0);
+	const char *buf = (const char *)regs_get_kernel_argument(regs, 1);
+	struct cgroup *cgrp = of_css(of)->cgroup;
+	struct cgroup_subsys_state *css, *child;
+	const struct cpumgr_view *view;
+	struct cpumgr_scratch *s;
+	struct cpumask *bad;
+	bool found = false;
+	int ret = 0;
+
+	if (!cpumgr_toggles_cpuset(buf))
+		return 0;
+	rcu_read_lock();
+	view = cpumgr_view_get();
+	css = cpumgr_cpuset_css(cgrp);
+	if (!css || !cpumgr_rules_active(view))
+		goto out;
+	s = cpumgr_scratch_get();
+	bad = cpumgr_scratch_mask(s, CPUMGR_BAD);
+	cpumask_clear(bad);
+	list_for_each_entry_rcu(child, &cgrp->self.children, sibling) {
+		if (cgroup_is_populated(child->cgroup))
+			found |= cpumgr_rules_check(view, child->cgroup,
+						    cpumgr_cpuset_effective(css),
+						    cpu_none_mask, bad, s);
+	}
+	if (found &&
+	    cpumgr_violation(view, CPUMGR_VIOLATION_INHERIT, cgrp,
+			     "cgroup.subtree_control", bad, s))
 		ret = cpumgr_refuse(regs);
 out:
 	rcu_read_unlock();
@@ -148,6 +354,7 @@ static int cpumgr_check_entry(struct pt_regs *regs, struct cgroup *dst,
 			      enum cpumgr_violation kind, const char *file)
 {
 	const struct cpumgr_view *view = cpumgr_view_get();
+	const struct cpumask *own;
 	struct cpumgr_scratch *s;
 	struct cpumask *bad;
 
@@ -156,9 +363,11 @@ static int cpumgr_check_entry(struct pt_regs *regs, struct cgroup *dst,
 	s = cpumgr_scratch_get();
 	bad = cpumgr_scratch_mask(s, CPUMGR_BAD);
 	cpumask_clear(bad);
-	if (cpumgr_rules_check(view, dst, cpumgr_cpuset_effective(css), bad,
-			       s) &&
-	    cpumgr_violation(view, kind, dst, file, bad))
+	/* Without a cpuset of its own, @dst names none of its CPUs. */
+	own = css->cgroup == dst ? cpumgr_cpuset_allowed(css) : cpu_none_mask;
+	if (cpumgr_rules_check(view, dst, cpumgr_cpuset_effective(css), own,
+			       bad, s) &&
+	    cpumgr_violation(view, kind, dst, file, bad, s))
 		return cpumgr_refuse(regs);
 	return 0;
 }
@@ -202,24 +411,100 @@ static int cpumgr_fork_pre(struct kprobe *kp, struct pt_regs *regs)
 	return ret;
 }
 
+/* The top cpuset, of whichever hierarchy cpuset is on. */
+static struct cgroup_subsys_state *cpumgr_top_cpuset(void)
+{
+	struct cgroup_subsys_state *css = task_css(current, cpuset_cgrp_id);
+
+	while (css->parent)
+		css = css->parent;
+	return css;
+}
+
 /*
  * cpu_down_maps_locked(cpu, target): every offline but suspend's, before
- * the scheduler or cpusets see it coming.
+ * the scheduler or cpusets see it coming.  An assigned CPU may not go
+ * (protect mode), nor the last CPU of a cpuset whose tasks would then
+ * fall back onto CPUs they may not hold; in release mode that fallback
+ * is reported as an audited violation.
  */
 static int cpumgr_offline_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	unsigned int cpu = regs_get_kernel_argument(regs, 0);
+	bool protect;
 	const struct cpumgr_view *view;
+	struct cpumgr_scratch *s;
+	struct cgroup *victim;
+	struct cpumask *bad;
 	int ret = 0;
 
 	rcu_read_lock();
 	view = cpumgr_view_get();
-	if (view->hotplug == CPUMGR_HOTPLUG_PROTECT && cpu < nr_cpu_ids &&
-	    cpumask_test_cpu(cpu, view->exclusive)) {
+	protect = view->hotplug == CPUMGR_HOTPLUG_PROTECT;
+	if (cpu >= nr_cpu_ids)
+		goto out;
+	if (protect && cpumask_test_cpu(cpu, view->exclusive))
+		goto refuse;
+	if (!cpumgr_rules_active(view))
+		goto out;
+	s = cpumgr_scratch_get();
+	bad = cpumgr_scratch_mask(s, CPUMGR_BAD);
+	cpumask_clear(bad);
+	victim = cpumgr_rules_check_offline(view, cpumgr_top_cpuset(), cpu,
+					    bad, s);
+	if (!victim)
+		goto out;
+	if (!protect) {
+		atomic64_inc(&cpumgr_counters.violations);
+		cpumgr_log_violation(view, CPUMGR_VIOLATION_INHERIT, false,
+				     victim, "cpu/online", bad, s);
+		cpumgr_event_violation(view, CPUMGR_VIOLATION_INHERIT, false,
+				       victim, "cpu/online", bad);
+		goto out;
+	}
+	cpumgr_log_violation(view, CPUMGR_VIOLATION_INHERIT, true, victim,
+			     "cpu/online", bad, s);
+refuse:
+	atomic64_inc(&cpumgr_counters.offlines_refused);
+	cpumgr_event_offline_refused(view, cpu);
+	ret = cpumgr_refuse(regs);
+out:
+	rcu_read_unlock();
+	return ret;
+}
+
+/*
+ * cpuhp_smt_disable(ctrlval): smt/control "off" or "forceoff" takes every
+ * SMT sibling but the first of each core down, one after the other.
+ * Refused one CPU at a time, the siblings before an assigned one would
+ * already be down when it is met: all of them are checked first.  (A
+ * lower thread count, CPU_SMT_ENABLED here on 6.6+, is left to the check
+ * of each CPU.)
+ */
+static int cpumgr_smt_off_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	int ctrlval = regs_get_kernel_argument(regs, 0);
+	const struct cpumgr_view *view;
+	bool refused = false;
+	unsigned int cpu;
+	int ret = 0;
+
+	rcu_read_lock();
+	view = cpumgr_view_get();
+	if (view->hotplug != CPUMGR_HOTPLUG_PROTECT ||
+	    ctrlval == CPU_SMT_ENABLED)
+		goto out;
+	for_each_online_cpu(cpu) {
+		if (cpu == cpumask_first(topology_sibling_cpumask(cpu)) ||
+		    !cpumask_test_cpu(cpu, view->exclusive))
+			continue;
 		atomic64_inc(&cpumgr_counters.offlines_refused);
 		cpumgr_event_offline_refused(view, cpu);
-		ret = cpumgr_refuse(regs);
+		refused = true;
 	}
+	if (refused)
+		ret = cpumgr_refuse(regs);
+out:
 	rcu_read_unlock();
 	return ret;
 }
@@ -237,9 +522,11 @@ static void cpumgr_post(struct kprobe *kp, struct pt_regs *regs,
 static struct kprobe cpumgr_probes[] = {
 	CPUMGR_PROBE("cpuset_write_resmask", cpumgr_write_pre),
 	CPUMGR_PROBE("sched_partition_write", cpumgr_partition_pre),
+	CPUMGR_PROBE("cgroup_subtree_control_write", cpumgr_subtree_pre),
 	CPUMGR_PROBE("cgroup_attach_task", cpumgr_attach_pre),
 	CPUMGR_PROBE("cpuset_can_fork", cpumgr_fork_pre),
 	CPUMGR_PROBE("cpu_down_maps_locked", cpumgr_offline_pre),
+	CPUMGR_PROBE("cpuhp_smt_disable", cpumgr_smt_off_pre),
 };
 
 static struct kprobe *cpumgr_probe_list[ARRAY_SIZE(cpumgr_probes)];
@@ -273,5 +560,7 @@ err:
 void cpumgr_hooks_exit(void)
 {
 	unregister_kprobes(cpumgr_probe_list, ARRAY_SIZE(cpumgr_probe_list));
+	/* Calls sent to cpumgr_write_checked() or cpumgr_refused() leave. */
+	synchronize_srcu(&cpumgr_writes);
 	synchronize_rcu_tasks();
 }

@@ -68,6 +68,13 @@ module_param_cb(hotplug, &cpumgr_hotplug_ops, NULL, 0444);
 MODULE_PARM_DESC(hotplug,
 		 "offline of an assigned CPU at load and after a reset: protect (default: refused) or release");
 
+/*
+ * The family comes last and goes first: a change accepted over netlink
+ * must be enforced (hooks armed), and none may start while the module
+ * is going (its commit would take a reference on a module being
+ * unloaded).  Notifications raised before the family exists or after it
+ * is gone find no listener and are not built.
+ */
 static int __init cpumgr_init(void)
 {
 	int err;
@@ -81,12 +88,9 @@ static int __init cpumgr_init(void)
 	err = cpumgr_sysfs_init();
 	if (err)
 		goto err_table;
-	err = cpumgr_netlink_init();
-	if (err)
-		goto err_sysfs;
 	err = cpumgr_events_init();
 	if (err)
-		goto err_netlink;
+		goto err_sysfs;
 	err = cpumgr_rules_init();
 	if (err)
 		goto err_events;
@@ -99,6 +103,9 @@ static int __init cpumgr_init(void)
 	err = cpumgr_hooks_init();
 	if (err)
 		goto err_hotplug;
+	err = cpumgr_netlink_init();
+	if (err)
+		goto err_hooks;
 
 	pr_info("version %s loaded, %u possible CPUs, enforce=%s hotplug=%s\n",
 		CPUMGR_VERSION, nr_cpu_ids,
@@ -106,14 +113,14 @@ static int __init cpumgr_init(void)
 		cpumgr_hotplug_names[cpumgr_param_hotplug]);
 	return 0;
 
+err_hooks:
+	cpumgr_hooks_exit();
 err_hotplug:
 	cpumgr_hotplug_exit();
 err_rules:
 	cpumgr_rules_exit();
 err_events:
 	cpumgr_events_exit();
-err_netlink:
-	cpumgr_netlink_exit();
 err_sysfs:
 	cpumgr_sysfs_exit();
 err_table:
@@ -126,11 +133,11 @@ err_out:
 
 static void __exit cpumgr_exit(void)
 {
+	cpumgr_netlink_exit();
 	cpumgr_hooks_exit();
 	cpumgr_hotplug_exit();
 	cpumgr_rules_exit();
 	cpumgr_events_exit();
-	cpumgr_netlink_exit();
 	cpumgr_sysfs_exit();
 	cpumgr_table_exit();
 	cpumgr_topology_exit();

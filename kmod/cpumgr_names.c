@@ -5,7 +5,9 @@
  * the names of the policies, options and modes.
  */
 #include <linux/bitops.h>
+#include <linux/minmax.h>
 #include <linux/string.h>
+#include <linux/string_helpers.h>
 
 #include "cpumgr.h"
 
@@ -52,6 +54,28 @@ bad:
 	NL_SET_ERR_MSG_ATTR(extack, attr,
 			    "container name must be a DNS label (1-63 of a-z, 0-9, '-')");
 	return -EILSEQ;
+}
+
+/*
+ * Cgroup names are chosen by whoever may create cgroups (a delegated
+ * subtree: any user): a newline in one would forge lines of a sysfs file
+ * or of a listener's log.  Control characters become \xNN.
+ */
+size_t cpumgr_escape(char *dst, size_t size, const char *src)
+{
+	static const char ctrl[] =
+		"\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f"
+		"\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f"
+		"\x7f";
+	size_t len;
+
+	if (!size)
+		return 0;
+	len = string_escape_mem(src, strlen(src), dst, size - 1, ESCAPE_HEX,
+				ctrl);
+	len = min(len, size - 1);
+	dst[len] = '\0';
+	return len;
 }
 
 const char *const cpumgr_policy_names[] = {

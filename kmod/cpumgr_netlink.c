@@ -19,20 +19,29 @@ enum cpumgr_mcgrp {
 	CPUMGR_MCGRP_EVENTS,
 };
 
+/*
+ * Events name other tenants' pids, comms and cgroups: like changes, they
+ * are for CAP_SYS_ADMIN in the initial user namespace.
+ */
 static const struct genl_multicast_group cpumgr_mcgrps[] = {
-	[CPUMGR_MCGRP_EVENTS] = { .name = CPUMGR_GENL_MCGRP_EVENTS },
+	[CPUMGR_MCGRP_EVENTS] = {
+		.name = CPUMGR_GENL_MCGRP_EVENTS,
+		.flags = GENL_MCAST_CAP_SYS_ADMIN,
+	},
 };
 
 /* Policies, one per command: strict validation refuses anything else. */
 
 #define CPUMGR_GENERATION_POLICY { .type = NLA_U64 }
 #define CPUMGR_STRING_POLICY(max) { .type = NLA_NUL_STRING, .len = (max) }
+/* No length in the policy: the parser's refusal names the limit. */
+#define CPUMGR_CPULIST_POLICY { .type = NLA_NUL_STRING }
 
 static const struct nla_policy cpumgr_configure_policy[CPUMGR_A_MAX + 1] = {
 	[CPUMGR_A_GENERATION] = CPUMGR_GENERATION_POLICY,
 	[CPUMGR_A_POLICY] = NLA_POLICY_MAX(NLA_U32, CPUMGR_POLICY_MAX),
 	[CPUMGR_A_OPTIONS] = NLA_POLICY_MASK(NLA_U32, CPUMGR_OPT_ALL),
-	[CPUMGR_A_RESERVED_CPUS] = CPUMGR_STRING_POLICY(CPUMGR_CPULIST_MAX),
+	[CPUMGR_A_RESERVED_CPUS] = CPUMGR_CPULIST_POLICY,
 	[CPUMGR_A_ENFORCE] = NLA_POLICY_MAX(NLA_U32, CPUMGR_ENFORCE_MAX),
 	[CPUMGR_A_HOTPLUG] = NLA_POLICY_MAX(NLA_U32, CPUMGR_HOTPLUG_MAX),
 	[CPUMGR_A_CGROUP_ROOT] = CPUMGR_STRING_POLICY(CPUMGR_PATH_MAX),
@@ -42,7 +51,7 @@ static const struct nla_policy cpumgr_assign_policy[CPUMGR_A_MAX + 1] = {
 	[CPUMGR_A_GENERATION] = CPUMGR_GENERATION_POLICY,
 	[CPUMGR_A_POD_UID] = CPUMGR_STRING_POLICY(CPUMGR_POD_UID_MAX),
 	[CPUMGR_A_CONTAINER] = CPUMGR_STRING_POLICY(CPUMGR_CONTAINER_MAX),
-	[CPUMGR_A_CPUS] = CPUMGR_STRING_POLICY(CPUMGR_CPULIST_MAX),
+	[CPUMGR_A_CPUS] = CPUMGR_CPULIST_POLICY,
 	[CPUMGR_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, CPUMGR_ASSIGNMENT_F_USER),
 };
 
@@ -68,7 +77,7 @@ static const struct nla_policy cpumgr_get_assignment_policy[CPUMGR_A_MAX + 1] = 
 static const struct nla_policy cpumgr_entry_policy[CPUMGR_A_MAX + 1] = {
 	[CPUMGR_A_POD_UID] = CPUMGR_STRING_POLICY(CPUMGR_POD_UID_MAX),
 	[CPUMGR_A_CONTAINER] = CPUMGR_STRING_POLICY(CPUMGR_CONTAINER_MAX),
-	[CPUMGR_A_CPUS] = CPUMGR_STRING_POLICY(CPUMGR_CPULIST_MAX),
+	[CPUMGR_A_CPUS] = CPUMGR_CPULIST_POLICY,
 	[CPUMGR_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, CPUMGR_ASSIGNMENT_F_USER),
 	[CPUMGR_A_CGROUP_PATH] = CPUMGR_STRING_POLICY(CPUMGR_PATH_MAX),
 	[CPUMGR_A_POD_CGROUP_PATH] = CPUMGR_STRING_POLICY(CPUMGR_PATH_MAX),
@@ -93,6 +102,33 @@ static int cpumgr_check_admin(struct sk_buff *skb, struct genl_info *info)
 	NL_SET_ERR_MSG(info->extack,
 		       "changing the table needs CAP_SYS_ADMIN in the initial user namespace");
 	return -EPERM;
+}
+
+/*
+ * The policy's NLA_NUL_STRING only asks for a NUL somewhere: "ab\0/evil"
+ * would pass and be read as "ab".  A string must end at its first NUL.
+ */
+static int cpumgr_check_strings(struct nlattr **tb,
+				struct netlink_ext_ack *extack)
+{
+	static const int types[] = {
+		CPUMGR_A_RESERVED_CPUS, CPUMGR_A_CGROUP_ROOT,
+		CPUMGR_A_POD_UID, CPUMGR_A_CONTAINER, CPUMGR_A_CPUS,
+		CPUMGR_A_CGROUP_PATH, CPUMGR_A_POD_CGROUP_PATH,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		const struct nlattr *attr = tb[types[i]];
+
+		if (attr && strnlen(nla_data(attr), nla_len(attr)) !=
+		    nla_len(attr) - 1) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "string has a NUL before its end");
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 static bool cpumgr_missing(struct genl_info *info, const struct nlattr *nest,
@@ -121,6 +157,9 @@ static int cpumgr_parse_names(struct genl_info *info, const struct nlattr *nest,
 {
 	int err;
 
+	err = cpumgr_check_strings(tb, info->extack);
+	if (err)
+		return err;
 	if (cpumgr_missing(info, nest, tb, CPUMGR_A_POD_UID) ||
 	    (need_container &&
 	     cpumgr_missing(info, nest, tb, CPUMGR_A_CONTAINER)))
@@ -415,6 +454,9 @@ static int cpumgr_nl_configure(struct sk_buff *skb, struct genl_info *info)
 	err = cpumgr_check_admin(skb, info);
 	if (err)
 		return err;
+	err = cpumgr_check_strings(tb, info->extack);
+	if (err)
+		return err;
 	cpumgr_parse_expect(info, &expect);
 	if (!zalloc_cpumask_var(&cfg.reserved, GFP_KERNEL))
 		return -ENOMEM;
@@ -576,7 +618,14 @@ static int cpumgr_nl_get_assignment(struct sk_buff *skb,
 
 /* Where a dump goes on from, in cb->ctx. */
 struct cpumgr_dump_ctx {
-	unsigned long next;
+	unsigned long next;	/* index of the next entry */
+	/*
+	 * The next assignment (NULL: none left), valid while the table is
+	 * at @generation: every change that frees one bumps it.
+	 */
+	struct cpumgr_container *cursor;
+	u64 generation;
+	bool started;
 };
 
 static_assert(sizeof(struct cpumgr_dump_ctx) <=
@@ -598,8 +647,15 @@ static int cpumgr_nl_dump_assignments(struct sk_buff *skb,
 	cpumgr_table_lock();
 	generation = cpumgr_table_generation();
 	cb->seq = lower_32_bits(generation) ?: 1;
-	for (c = cpumgr_table_nth(ctx->next); c;
-	     c = cpumgr_table_nth(ctx->next)) {
+	/*
+	 * Resume in O(1) at the cursor; only after a change (whose messages
+	 * are marked NLM_F_DUMP_INTR anyway) count entries from the start.
+	 */
+	if (ctx->started && ctx->generation == generation)
+		c = ctx->cursor;
+	else
+		c = cpumgr_table_nth(ctx->next);
+	for (; c; c = cpumgr_table_next(c)) {
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &cpumgr_family,
 				  NLM_F_MULTI, CPUMGR_CMD_GET_ASSIGNMENT);
@@ -613,7 +669,13 @@ static int cpumgr_nl_dump_assignments(struct sk_buff *skb,
 		genlmsg_end(skb, hdr);
 		ctx->next++;
 	}
+	ctx->cursor = c;
+	ctx->generation = generation;
+	ctx->started = true;
 	cpumgr_table_unlock();
+	/* An entry too big for an empty message must not end the dump. */
+	if (c && !skb->len)
+		return -EMSGSIZE;
 	return skb->len;
 }
 
@@ -662,6 +724,8 @@ static int cpumgr_nl_dump_topology(struct sk_buff *skb,
 		ctx->next = cpu + 1;
 	}
 	cpumgr_topology_unlock();
+	if (cpu < nr_cpu_ids && !skb->len)
+		return -EMSGSIZE;
 	return skb->len;
 }
 
@@ -942,13 +1006,14 @@ void cpumgr_notify_degraded(const struct cpumgr_container *c,
 }
 
 static int cpumgr_fill_violation(struct sk_buff *msg,
-				 const struct cpumgr_event *ev)
+				 const struct cpumgr_event *ev,
+				 const char *path)
 {
 	if (nla_put_u32(msg, CPUMGR_A_KIND, ev->kind) ||
 	    nla_put_u32(msg, CPUMGR_A_VERDICT, ev->verdict) ||
 	    nla_put_u64_64bit(msg, CPUMGR_A_CGROUP_ID, ev->cgroup_id,
 			      CPUMGR_A_PAD) ||
-	    nla_put_string(msg, CPUMGR_A_CGROUP_PATH, ev->path) ||
+	    nla_put_string(msg, CPUMGR_A_CGROUP_PATH, path) ||
 	    nla_put_string(msg, CPUMGR_A_FILE, ev->file) ||
 	    cpumgr_put_cpulist(msg, CPUMGR_A_CPUS, ev->cpus))
 		return -EMSGSIZE;
@@ -958,6 +1023,8 @@ static int cpumgr_fill_violation(struct sk_buff *msg,
 void cpumgr_notify_event(const struct cpumgr_event *ev)
 {
 	bool violation = ev->cmd == CPUMGR_CMD_VIOLATION_NTF;
+	/* Path and comm escaped (cpumgr_escape()): 4 bytes a character. */
+	static char path[CPUMGR_EVENT_PATH_MAX * 4], comm[TASK_COMM_LEN * 4];
 	struct sk_buff *msg;
 	size_t size;
 	void *hdr;
@@ -965,18 +1032,21 @@ void cpumgr_notify_event(const struct cpumgr_event *ev)
 
 	if (!cpumgr_listened())
 		return;
-	size = nla_total_size(sizeof(u32)) * 2 + cpumgr_str_size(ev->comm);
+	/* Only the events worker comes here: the buffers are its own. */
+	cpumgr_escape(path, sizeof(path), ev->path);
+	cpumgr_escape(comm, sizeof(comm), ev->comm);
+	size = nla_total_size(sizeof(u32)) * 2 + cpumgr_str_size(comm);
 	if (violation)
 		size += nla_total_size(sizeof(u32)) * 2 +
 			nla_total_size_64bit(sizeof(u64)) +
-			cpumgr_str_size(ev->path) + cpumgr_str_size(ev->file) +
+			cpumgr_str_size(path) + cpumgr_str_size(ev->file) +
 			cpumgr_cpulist_size(ev->cpus);
 	msg = cpumgr_event_new(size, ev->cmd, &hdr);
 	if (msg) {
 		err = cpumgr_put_generation(msg, ev->generation) ||
 			nla_put_u32(msg, CPUMGR_A_PID, ev->pid) ||
-			nla_put_string(msg, CPUMGR_A_COMM, ev->comm) ||
-			(violation ? cpumgr_fill_violation(msg, ev) :
+			nla_put_string(msg, CPUMGR_A_COMM, comm) ||
+			(violation ? cpumgr_fill_violation(msg, ev, path) :
 			 nla_put_u32(msg, CPUMGR_A_CPU, ev->cpu));
 		msg = cpumgr_event_end(msg, hdr, err);
 	}
@@ -1065,4 +1135,7 @@ void cpumgr_netlink_exit(void)
 	genl_unregister_family(&cpumgr_family);
 }
 
-MODULE_ALIAS_GENL_FAMILY(CPUMGR_GENL_NAME);
+/*
+ * No MODULE_ALIAS_GENL_FAMILY: a family lookup by any user would load the
+ * module and arm its probes.  The node's admin loads it.
+ */

@@ -6,6 +6,13 @@
  * ancestors-or-self of P's bound pod cgroup; with strict-cpu-reservation
  * the reserved CPUs may not appear there at all.
  *
+ * One exception lets container runtimes work as they do: a cgroup2
+ * cgroup strictly below P's bound pod cgroup may hold P's CPUs that it
+ * inherits rather than names itself.  Runtimes create a container's
+ * cgroup, move its first task in and only then write its cpuset.cpus, so
+ * in between the new cgroup holds whatever its pod cgroup holds.  That
+ * stays within the pod; another pod's CPUs are refused there as anywhere.
+ *
  * Cgroups are compared by id (the directory's inode number) within one
  * hierarchy, against the view: the hooks that ask cannot sleep or take
  * the table lock.  They use this CPU's scratch space, never the stack,
@@ -25,15 +32,22 @@ enum {
 
 struct cpumgr_scratch {
 	cpumask_var_t masks[CPUMGR_SCRATCH_MASKS];
+	/* whose CPUs the last check found first: view indexes, -1 none */
+	int whose_pod, whose_container;
 	u64 chain[CPUMGR_CGROUP_DEPTH_MAX];
 	struct cgroup_subsys_state *csses[CPUMGR_CGROUP_DEPTH_MAX];
 };
 
 static DEFINE_PER_CPU(struct cpumgr_scratch, cpumgr_scratch);
 
+/* Each hook starts here: nobody's CPUs found yet. */
 struct cpumgr_scratch *cpumgr_scratch_get(void)
 {
-	return this_cpu_ptr(&cpumgr_scratch);
+	struct cpumgr_scratch *s = this_cpu_ptr(&cpumgr_scratch);
+
+	s->whose_pod = -1;
+	s->whose_container = -1;
+	return s;
 }
 
 struct cpumask *cpumgr_scratch_mask(struct cpumgr_scratch *s, unsigned int i)
@@ -139,11 +153,29 @@ static bool cpumgr_above(const struct cpumgr_view_cg *cg, u64 id, bool v1)
 	return cg->id == id || cpumgr_id_in(id, cg->ancestors, cg->depth);
 }
 
+/* The checked cgroup (@chain) is strictly below @cg. */
+static bool cpumgr_below(const struct cpumgr_view_cg *cg, const u64 *chain,
+			 unsigned int nr, bool v1)
+{
+	if (!cg->id || cg->v1 != v1 || nr < 2)
+		return false;
+	return cpumgr_id_in(cg->id, chain + 1, nr - 1);
+}
+
+static void cpumgr_whose(struct cpumgr_scratch *s, int pod, int container)
+{
+	if (s->whose_pod < 0 && s->whose_container < 0) {
+		s->whose_pod = pod;
+		s->whose_container = container;
+	}
+}
+
 /**
  * cpumgr_rules_check - what of @cpus may @cgrp not hold
  * @view: the table
  * @cgrp: the cgroup
  * @cpus: CPUs it would hold
+ * @own: which of them it names itself (its cpuset.cpus); NULL: all
  * @bad: where the CPUs it may not hold are added
  * @s: this CPU's scratch space
  *
@@ -151,8 +183,8 @@ static bool cpumgr_above(const struct cpumgr_view_cg *cg, u64 id, bool v1)
  * was added to @bad.
  */
 bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
-			const struct cpumask *cpus, struct cpumask *bad,
-			struct cpumgr_scratch *s)
+			const struct cpumask *cpus, const struct cpumask *own,
+			struct cpumask *bad, struct cpumgr_scratch *s)
 {
 	struct cpumask *others = s->masks[CPUMGR_SCRATCH_OTHERS];
 	bool v1 = !cpumgr_cgroup_on_dfl(cgrp);
@@ -178,6 +210,10 @@ bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
 		    cpumgr_above(&pod->cg, s->chain[0], v1))
 			continue;
 		cpumask_and(others, cpus, pod->cpus);
+		/* Inherited from within its own pod: see the top. */
+		if (own && cpumgr_below(&pod->cg, s->chain, nr, v1) &&
+		    !cpumask_and(others, others, own))
+			continue;
 		for (k = pod->first; k < pod->first + pod->nr; k++) {
 			const struct cpumgr_view_container *c =
 				&view->containers[k];
@@ -185,8 +221,80 @@ bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
 			if (cpumgr_related(&c->cg, s->chain, nr, v1))
 				cpumask_andnot(others, others, c->cpus);
 		}
-		if (!cpumask_empty(others)) {
-			cpumask_or(bad, bad, others);
+		if (cpumask_empty(others))
+			continue;
+		cpumask_or(bad, bad, others);
+		found = true;
+		for (k = pod->first; k < pod->first + pod->nr; k++) {
+			if (cpumask_intersects(others, view->containers[k].cpus)) {
+				cpumgr_whose(s, i, k);
+				break;
+			}
+		}
+	}
+	return found;
+}
+
+/**
+ * cpumgr_rules_reaches_scope - whether a cgroup's subtree is in scope
+ * @view: the table
+ * @cgrp: the cgroup
+ * @s: this CPU's scratch space
+ *
+ * True when @cgrp or something below it is checked: it is in scope, or
+ * the managed root is @cgrp or below it.  A write elsewhere can pass on
+ * no CPU to a checked cgroup, and its subtree need not be walked.
+ */
+bool cpumgr_rules_reaches_scope(const struct cpumgr_view *view,
+				struct cgroup *cgrp, struct cpumgr_scratch *s)
+{
+	bool v1 = !cpumgr_cgroup_on_dfl(cgrp), whole = true;
+	unsigned int nr = cpumgr_chain(cgrp, s->chain, &whole);
+
+	if (!nr)
+		return true;	/* the hierarchy's root */
+	return cpumgr_in_scope(view, s->chain, nr, whole, v1) ||
+	       cpumgr_above(&view->root, s->chain[0], v1);
+}
+
+/**
+ * cpumgr_rules_check_keep - what bound containers would lose
+ * @view: the table
+ * @cgrp: a cgroup about to get the effective CPUs @cpus
+ * @cpus: those CPUs
+ * @bad: where the CPUs a container bound at or below @cgrp would lose
+ *	 are added
+ * @s: this CPU's scratch space
+ *
+ * A container runs on its exclusive CPUs only while its cgroup and every
+ * ancestor hold them: a write of an ancestor that drops them moves its
+ * tasks elsewhere (on cgroup2, to all of the ancestor's CPUs when none of
+ * its own are left), silently.  The caller is in an RCU read-side
+ * section.  Return: whether any CPU was added to @bad.
+ */
+bool cpumgr_rules_check_keep(const struct cpumgr_view *view,
+			     struct cgroup *cgrp, const struct cpumask *cpus,
+			     struct cpumask *bad, struct cpumgr_scratch *s)
+{
+	struct cpumask *lost = s->masks[CPUMGR_SCRATCH_OTHERS];
+	bool v1 = !cpumgr_cgroup_on_dfl(cgrp), whole = true, found = false;
+	unsigned int nr, i, k;
+
+	nr = cpumgr_chain(cgrp, s->chain, &whole);
+	if (!nr || !cpumgr_in_scope(view, s->chain, nr, whole, v1))
+		return false;
+	for (i = 0; i < view->nr_pods; i++) {
+		const struct cpumgr_view_pod *pod = &view->pods[i];
+
+		for (k = pod->first; k < pod->first + pod->nr; k++) {
+			const struct cpumgr_view_container *c =
+				&view->containers[k];
+
+			if (!cpumgr_above(&c->cg, s->chain[0], v1) ||
+			    !cpumask_andnot(lost, c->cpus, cpus))
+				continue;
+			cpumask_or(bad, bad, lost);
+			cpumgr_whose(s, i, k);
 			found = true;
 		}
 	}
@@ -194,10 +302,74 @@ bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
 }
 
 /**
+ * cpumgr_rules_check_offline - what tasks would fall back onto
+ * @view: the table
+ * @top: the top cpuset
+ * @cpu: a CPU about to go offline
+ * @bad: where the CPUs some cgroup's tasks may not fall back onto are added
+ * @s: this CPU's scratch space
+ *
+ * A cpuset whose last online CPU goes away does not keep its tasks
+ * there: on cgroup2 it takes its parent's CPUs, on v1 its tasks move to
+ * the nearest ancestor with CPUs left.  Every such cpuset with tasks is
+ * checked against where they would go, as if inherited.  The caller is in
+ * an RCU read-side section.  Return: the cgroup of the first one found
+ * with CPUs it may not hold, or NULL.
+ */
+struct cgroup *cpumgr_rules_check_offline(const struct cpumgr_view *view,
+					  struct cgroup_subsys_state *top,
+					  unsigned int cpu, struct cpumask *bad,
+					  struct cpumgr_scratch *s)
+{
+	struct cpumask *dest = s->masks[CPUMGR_SCRATCH_INHERIT];
+	struct cgroup_subsys_state *pos, *a;
+	struct cgroup *found = NULL;
+
+	css_for_each_descendant_pre(pos, top) {
+		const struct cpumask *eff = cpumgr_cpuset_effective(pos);
+
+		if (!cpumask_test_cpu(cpu, eff) || cpumask_weight(eff) != 1 ||
+		    !cpumgr_cpuset_has_tasks(pos))
+			continue;
+		cpumask_clear(dest);
+		for (a = pos->parent; a && cpumask_empty(dest); a = a->parent) {
+			cpumask_copy(dest, cpumgr_cpuset_effective(a));
+			cpumask_clear_cpu(cpu, dest);
+		}
+		if (cpumgr_rules_check(view, pos->cgroup, dest, cpu_none_mask,
+				       bad, s) && !found)
+			found = pos->cgroup;
+	}
+	return found;
+}
+
+/**
+ * cpumgr_rules_whose - whose CPUs the last check of this CPU found
+ * @view: the view that check used
+ * @s: this CPU's scratch space
+ * @buf: where the text goes
+ * @len: its size
+ *
+ * Return: the length written, as snprintf().
+ */
+int cpumgr_rules_whose(const struct cpumgr_view *view,
+		       const struct cpumgr_scratch *s, char *buf, size_t len)
+{
+	if (s->whose_pod < 0 || s->whose_pod >= view->nr_pods ||
+	    s->whose_container < 0 ||
+	    s->whose_container >= view->nr_containers)
+		return scnprintf(buf, len, "reserved CPUs");
+	return scnprintf(buf, len, "pod %s container %s",
+			 view->pods[s->whose_pod].uid,
+			 view->containers[s->whose_container].name);
+}
+
+/**
  * cpumgr_rules_check_inherit - what populated cpusets would inherit
  * @view: the table
  * @css: a cgroup2 cpuset about to get the effective CPUs @cpus
  * @cpus: those CPUs
+ * @own: the CPUs @css is about to name itself
  * @bad: where the CPUs some cpuset with tasks may not hold are added
  * @s: this CPU's scratch space
  *
@@ -211,8 +383,9 @@ bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
  */
 bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 				struct cgroup_subsys_state *css,
-				const struct cpumask *cpus, struct cpumask *bad,
-				struct cpumgr_scratch *s)
+				const struct cpumask *cpus,
+				const struct cpumask *own,
+				struct cpumask *bad, struct cpumgr_scratch *s)
 {
 	struct cpumask *eff = s->masks[CPUMGR_SCRATCH_INHERIT];
 	struct cgroup_subsys_state *pos, *a;
@@ -236,7 +409,9 @@ bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 					cpumask_and(eff, eff, allowed);
 			}
 		}
-		found |= cpumgr_rules_check(view, pos->cgroup, eff, bad, s);
+		found |= cpumgr_rules_check(view, pos->cgroup, eff,
+					    pos == css ? own :
+					    cpumgr_cpuset_allowed(pos), bad, s);
 	}
 	return found;
 }

@@ -75,12 +75,27 @@ static ssize_t hotplug_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return len;
 }
 
+/* A path, escaped, and a newline; cut to a page if it must be. */
+static ssize_t cpumgr_path_show(char *buf, const char *path)
+{
+	size_t len = cpumgr_escape(buf, PAGE_SIZE - 1, path ?: "");
+
+	buf[len++] = '\n';
+	return len;
+}
+
 static ssize_t cgroup_root_show(struct kobject *kobj,
 				struct kobj_attribute *attr, char *buf)
 {
-	/* A path is at most CPUMGR_PATH_MAX: it and a newline fit a page. */
-	cpumgr_table_root_path(buf, PAGE_SIZE - 1);
-	return strlcat(buf, "\n", PAGE_SIZE);
+	char *path = kmalloc(CPUMGR_PATH_MAX + 1, GFP_KERNEL);
+	ssize_t len;
+
+	if (!path)
+		return -ENOMEM;
+	cpumgr_table_root_path(path, CPUMGR_PATH_MAX + 1);
+	len = cpumgr_path_show(buf, path);
+	kfree(path);
+	return len;
 }
 
 #define CPUMGR_COUNTER_SHOW(name)					\
@@ -231,12 +246,16 @@ static ssize_t pod_cgroup_show(struct kobject *kobj,
 	ssize_t len;
 
 	spin_lock(&cpumgr_show_lock);
-	len = sysfs_emit(buf, "%s\n", pod->cgroup.path ?: "");
+	len = cpumgr_path_show(buf, pod->cgroup.path);
 	spin_unlock(&cpumgr_show_lock);
 	return len;
 }
 
-static struct kobj_attribute pod_cgroup_attr = __ATTR_RO(pod_cgroup);
+/*
+ * Pod UIDs, container names and host cgroup paths are the node admin's
+ * business, not every container's that mounts /sys: root only.
+ */
+static struct kobj_attribute pod_cgroup_attr = __ATTR_RO_MODE(pod_cgroup, 0400);
 
 static struct attribute *cpumgr_pod_attrs[] = {
 	&pod_cgroup_attr.attr,
@@ -278,7 +297,7 @@ static ssize_t cgroup_show(struct kobject *kobj, struct kobj_attribute *attr,
 	ssize_t len;
 
 	spin_lock(&cpumgr_show_lock);
-	len = sysfs_emit(buf, "%s\n", to_container(kobj)->cgroup.path ?: "");
+	len = cpumgr_path_show(buf, to_container(kobj)->cgroup.path);
 	spin_unlock(&cpumgr_show_lock);
 	return len;
 }
@@ -299,9 +318,9 @@ static ssize_t flags_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  flags & CPUMGR_ASSIGNMENT_F_DEGRADED ? "degraded" : "");
 }
 
-static struct kobj_attribute cpus_attr = __ATTR_RO(cpus);
-static struct kobj_attribute cgroup_attr = __ATTR_RO(cgroup);
-static struct kobj_attribute flags_attr = __ATTR_RO(flags);
+static struct kobj_attribute cpus_attr = __ATTR_RO_MODE(cpus, 0400);
+static struct kobj_attribute cgroup_attr = __ATTR_RO_MODE(cgroup, 0400);
+static struct kobj_attribute flags_attr = __ATTR_RO_MODE(flags, 0400);
 
 static struct attribute *cpumgr_container_attrs[] = {
 	&cpus_attr.attr,
@@ -349,6 +368,8 @@ static const struct attribute_group cpumgr_group = {
 	.bin_attrs = cpumgr_bin_attrs,
 };
 
+static const struct attribute cpumgr_pods_dir = { .name = "pods" };
+
 int cpumgr_sysfs_init(void)
 {
 	int err;
@@ -364,7 +385,18 @@ int cpumgr_sysfs_init(void)
 		err = -ENOMEM;
 		goto err_group;
 	}
+	/*
+	 * Its entries' names are pod UIDs and container names: pods/ is
+	 * root only.  sysfs has no mode for a kobject's directory, but
+	 * sysfs_chmod_file() finds any child by name, a directory too.
+	 */
+	err = sysfs_chmod_file(cpumgr_kobj, &cpumgr_pods_dir, 0700);
+	if (err)
+		goto err_pods;
 	return 0;
+
+err_pods:
+	kobject_put(cpumgr_pods_kobj);
 
 err_group:
 	sysfs_remove_group(cpumgr_kobj, &cpumgr_group);

@@ -49,6 +49,8 @@ static void cpumgr_write_unlock(void)
 {
 	mutex_unlock(&tbl.lock);
 	cpus_read_unlock();
+	/* Checked against the table as it was, they must not land after. */
+	cpumgr_hooks_sync_writes();
 }
 
 void cpumgr_table_lock(void)
@@ -205,6 +207,7 @@ static void cpumgr_view_fill(struct cpumgr_view *view)
 			break;
 		cpumask_copy(mask, pod->cpus);
 		vp->cpus = mask;
+		strscpy(vp->uid, pod->uid, sizeof(vp->uid));
 		cpumgr_view_set_cg(view, &vp->cg, &pod->cgroup, &nr_ids);
 		vp->first = nc;
 		list_for_each_entry(c, &pod->containers, node) {
@@ -215,6 +218,7 @@ static void cpumgr_view_fill(struct cpumgr_view *view)
 			mask = cpumgr_view_mask(view, view->cap.pods + nc);
 			cpumask_copy(mask, c->cpus);
 			vc->cpus = mask;
+			strscpy(vc->name, c->name, sizeof(vc->name));
 			cpumgr_view_set_cg(view, &vc->cg, &c->cgroup, &nr_ids);
 			nc++;
 		}
@@ -370,6 +374,21 @@ struct cpumgr_container *cpumgr_table_nth(unsigned long n)
 	return NULL;
 }
 
+struct cpumgr_container *cpumgr_table_next(struct cpumgr_container *c)
+{
+	struct cpumgr_pod *pod = c->pod;
+
+	lockdep_assert_held(&tbl.lock);
+	if (!list_is_last(&c->node, &pod->containers))
+		return list_next_entry(c, node);
+	list_for_each_entry_continue(pod, &tbl.pods, node) {
+		if (!list_empty(&pod->containers))
+			return list_first_entry(&pod->containers,
+						struct cpumgr_container, node);
+	}
+	return NULL;
+}
+
 static void cpumgr_pod_update_cpus(struct cpumgr_pod *pod)
 {
 	struct cpumgr_container *c;
@@ -406,7 +425,7 @@ static int cpumgr_check_expect(const struct cpumgr_expect *expect,
 	if (!expect || !expect->set || expect->generation == tbl.generation)
 		return 0;
 	CPUMGR_ERR(extack, expect->attr, "generation is stale",
-		   "expected %llu, table is at %llu", expect->generation,
+		   "expected %llu, now %llu", expect->generation,
 		   tbl.generation);
 	return -ESTALE;
 }
@@ -462,7 +481,7 @@ static int cpumgr_check_assignable(const struct cpumask *cpus,
 		if (!cpumask_subset(topology_sibling_cpumask(cpu), cpus)) {
 			CPUMGR_ERR(extack, attr,
 				   "full-pcpus-only: CPUs are not whole cores",
-				   "CPU %u without its siblings %*pbl", cpu,
+				   "CPU %u needs %*pbl", cpu,
 				   cpumask_pr_args(topology_sibling_cpumask(cpu)));
 			return -EDOM;
 		}
@@ -481,9 +500,8 @@ static int cpumgr_check_other_pods(const struct cpumask *cpus,
 		if (!strcmp(pod->uid, uid) ||
 		    !cpumask_intersects(cpus, pod->cpus))
 			continue;
-		CPUMGR_ERR(extack, attr, "CPU is assigned to another pod",
-			   "CPU %u to pod %s",
-			   cpumask_first_and(cpus, pod->cpus), pod->uid);
+		CPUMGR_ERR_POD(extack, attr,
+			       cpumask_first_and(cpus, pod->cpus), pod->uid);
 		return -EBUSY;
 	}
 	return 0;
@@ -568,9 +586,9 @@ static int cpumgr_check_config(const struct cpumgr_config *cfg,
 		return 0;
 	if (policy != tbl.policy || options != tbl.options ||
 	    !cpumask_equal(reserved, tbl.reserved)) {
-		CPUMGR_ERR(extack, NULL,
-			   "policy, options and reserved CPUs cannot change while assignments exist: RESET first",
-			   "%u assignments", tbl.nr_containers);
+		/* Too long for a formatted message (80 bytes on 6.3+). */
+		NL_SET_ERR_MSG(extack,
+			       "policy, options and reserved CPUs cannot change while assignments exist: RESET first");
 		return -ENOTEMPTY;
 	}
 	return 0;
@@ -770,7 +788,9 @@ int cpumgr_table_release(const char *pod_uid, const char *container,
 	cpumgr_commit(view);
 	view = NULL;
 	*generation = tbl.generation;
-	cpumgr_notify_released(pod_uid, container, tbl.scratch, tbl.generation);
+	/* A container only when the pod stays: its last one takes the pod. */
+	cpumgr_notify_released(pod_uid, c ? container : NULL, tbl.scratch,
+			       tbl.generation);
 	if (c)
 		cpumgr_container_put(c);
 	else
@@ -890,9 +910,8 @@ static int cpumgr_check_restore(struct cpumgr_entry *entries, unsigned int nr,
 		}
 		for_each_cpu(cpu, e->cpus) {
 			if (owner[cpu] && strcmp(owner[cpu], e->pod_uid)) {
-				CPUMGR_ERR(extack, e->cpus_attr,
-					   "CPU is assigned to another pod",
-					   "CPU %u to pod %s", cpu, owner[cpu]);
+				CPUMGR_ERR_POD(extack, e->cpus_attr, cpu,
+					       owner[cpu]);
 				return -EBUSY;
 			}
 			owner[cpu] = e->pod_uid;

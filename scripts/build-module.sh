@@ -33,7 +33,13 @@ if ! make -C "$dest/kmod" KDIR="$kdir" >"$dest/build.log" 2>&1; then
 	die "module build for $name failed"
 fi
 # Compiler warnings are errors here, whatever the kernel's flags say.
-if grep -E 'warning:|error:' "$dest/build.log" >&2; then
+# Only the compiler's and modpost's own lines: under make -jN, make
+# itself warns too ("jobserver unavailable"), which is not ours.
+diagnostics()
+{
+	grep -vE '^g?make(\[[0-9]+\])?: ' "$1" | grep -E 'warning:|error:'
+}
+if diagnostics "$dest/build.log" >&2; then
 	die "module build for $name has warnings"
 fi
 modinfo -F vermagic "$dest/kmod/cpumgr.ko" | cut -d' ' -f1 >"$dest/release"
@@ -48,6 +54,6 @@ if ! make -C "$kdir" M="$dest/testmod" modules >"$dest/testmod.log" 2>&1; then
 	cat "$dest/testmod.log" >&2
 	die "test module build for $name failed"
 fi
-if grep -E 'warning:|error:' "$dest/testmod.log" >&2; then
+if diagnostics "$dest/testmod.log" >&2; then
 	die "test module build for $name has warnings"
 fi

@@ -19,9 +19,8 @@
 #               vCPU in turn) or multi (a host thread per vCPU)
 #   -a ARGS     more kernel command line, after the runner's own (which
 #               has mitigations=off: "-a mitigations=auto" undoes it)
-#   -o DIR      where console.log and ktap.log go, not under /tmp, /run,
-#               /var/tmp or /dev/shm (tmpfs in the guest)
-#                (default build/guest/KERNEL-PRESET)
+#   -o DIR      where console.log and ktap.log go
+#               (default build/guest/KERNEL-PRESET)
 #   -r          run from a copy in RAM of what the selftests need (bash,
 #               busybox, cpumgrctl, the module, the selftests) instead of
 #               the host root: for selftests that suspend the guest
@@ -50,14 +49,38 @@ SPLATS='WARNING: CPU:|BUG:|Call Trace:|KASAN:|UBSAN:|possible circular locking|p
 kernel=6.1 preset=smt8 timeout= out= shell= quiet= command=scripts/guest/run-tests.sh
 tcg=single cmdline= ram_root=
 
-# WHAT PATH: die unless the guest sees PATH as the host does (it mounts
-# its own tmpfs on these).
-guest_sees()
+# The guest mounts its own tmpfs on these; a host directory under one
+# of them (a checkout in /tmp) is bound back over it in the guest.
+TMPFS_DIRS="/tmp /run /var/tmp /dev/shm"
+
+# PATH...: the ones under a guest tmpfs, the innermost left out when an
+# outer one is kept, comma-separated for the kernel command line.
+kept_paths()
 {
-	case $(realpath -m "$2") in
-	/tmp|/tmp/*|/run|/run/*|/var/tmp|/var/tmp/*|/dev/shm|/dev/shm/*)
-		die "$1: under a directory the guest keeps its own tmpfs on; use another" ;;
-	esac
+	local p d k
+	local -a keep=()
+
+	for p in "$@"; do
+		p=$(realpath -m "$p")
+		for d in $TMPFS_DIRS; do
+			case $p in
+			"$d"/*) ;;
+			*) continue ;;
+			esac
+			case $p in
+			*[[:space:],]*) die "$p: a path with a blank or a comma cannot be shared with the guest" ;;
+			esac
+			keep+=("$p")
+		done
+	done
+	for p in "${keep[@]}"; do
+		for k in "${keep[@]}"; do
+			case $p in
+			"$k"/*) continue 2 ;;
+			esac
+		done
+		echo "$p"
+	done | sort -u | paste -sd, -
 }
 
 usage()
@@ -185,7 +208,7 @@ finish_ktap()
 
 main()
 {
-	local opt kdir release module mem_mb=1024 status=0 qemu_pid initrd
+	local opt kdir release module mem_mb=1024 status=0 qemu_pid initrd keep
 	local -a qemu_args
 
 	while getopts "k:p:t:T:a:o:c:rsqlh" opt; do
@@ -218,10 +241,7 @@ main()
 	out=${out:-$CPUMGR_OUT/guest/$kernel-$preset}
 	# The guest reads run.sh from there by its absolute path, over 9p.
 	out=$(realpath -m "$out")
-	guest_sees "-o $out" "$out"
-	guest_sees "the checkout" "$CPUMGR_TOP"
-	guest_sees "CPUMGR_OUT" "$CPUMGR_OUT"
-	guest_sees "CPUMGR_CACHE" "$CPUMGR_CACHE"
+	keep=$(kept_paths "$out" "$CPUMGR_TOP" "$CPUMGR_OUT" "$CPUMGR_CACHE")
 	[ "$kernel" = debug ] && mem_mb=2048
 	[ "$preset" = big64 ] && mem_mb=$((mem_mb * 2))
 	timeout=${timeout:-$([ "$kernel" = debug ] && echo 2400 || echo 1800)}
@@ -256,6 +276,7 @@ main()
 	local append="console=ttyS0 panic=-1 oops=panic nowatchdog no_timer_check"
 	append+=" acpi=noirq mitigations=off rcupdate.rcu_cpu_stall_suppress=1"
 	append+=" cpumgr.run=$out/run.sh$cmdline"
+	[ -z "$keep" ] || append+=" cpumgr.keep=$keep"
 
 	if [ -n "$shell" ]; then
 		append+=" cpumgr.shell=1"

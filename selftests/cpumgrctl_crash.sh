@@ -188,11 +188,8 @@ after_kill()
 	local cmd
 
 	syncs=$((syncs + 1))
-	if [ $((RANDOM % 2)) = 0 ]; then
-		cmd="status --json"
-	else
-		cmd="reconcile"
-	fi
+	# status only reads (no lock, no sync): a writer syncs
+	cmd="reconcile"
 	# shellcheck disable=SC2086
 	if ! ctl $cmd >"$OUT/o" 2>"$OUT/e"; then
 		echo "sync by '$cmd' after a kill failed:" | diag
@@ -345,13 +342,13 @@ t_init()
 	ctl init --cpu-manager-policy static --reserved-cpus 0 \
 		--cgroup-root "$CG" >"$OUT/o" 2>"$OUT/e" || { shows; return 1; }
 	# the first kill delays span a command's run time here
-	ctl status --json >/dev/null || return 1
+	ctl reconcile >/dev/null || return 1
 	now_ms
 	t0=$NOW
-	ctl status --json >/dev/null || return 1
+	ctl reconcile >/dev/null || return 1
 	now_ms
 	KILL_MS=$((NOW - t0 + 1))
-	echo "seed $SEED (CPUMGR_CRASH_SEED=$SEED repeats the pods), $CYCLES cycles, status takes ${KILL_MS} ms" |
+	echo "seed $SEED (CPUMGR_CRASH_SEED=$SEED repeats the pods), $CYCLES cycles, reconcile takes ${KILL_MS} ms" |
 		diag
 	start_daemon
 }
@@ -444,9 +441,9 @@ t_reload()
 	before=$("$CTL" dump | sort)
 	CPUMGR_STATE_DIR=/nonexistent "$CTL" reset >/dev/null || return 1
 	rmmod cpumgr && insmod "$CPUMGR_MODULE" || return 1
-	killable status
+	killable reconcile
 	echo "first command after the reload: exit $?" | diag
-	ctl status >"$OUT/o" 2>"$OUT/e" || { shows; return 1; }
+	ctl reconcile >"$OUT/o" 2>"$OUT/e" || { shows; return 1; }
 	after=$("$CTL" dump | sort)
 	[ "$before" = "$after" ] ||
 		{ printf '%s\n---\n%s\n' "$before" "$after" | diag; return 1; }

@@ -20,8 +20,8 @@ sysfs = lambda f: open("/sys/kernel/cpumgr/" + f).read().strip()
 sys.exit(0 if s["policy"] == sysfs("policy") == "static" and
 	  s["generation"] == int(sysfs("generation")) and
 	  s["options"] == [] and s["version"] == sysfs("version") and
-	  s["shared_cpus"] == sysfs("shared_cpus") and
-	  s["exclusive_cpus"] == "" and s["nr_pods"] == 0 and
+	  s["sharedCpus"] == sysfs("shared_cpus") and
+	  s["exclusiveCpus"] == "" and s["podCount"] == 0 and
 	  s["enforce"] == sysfs("enforce") and
 	  s["hotplug"] == sysfs("hotplug") else 1)' \
 		"$OUT/state" || { diag <"$OUT/state"; return 1; }
@@ -52,7 +52,7 @@ assign_and_dump()
 	python3 -c '
 import json, sys
 d = sorted(json.load(open(sys.argv[1])), key=lambda a: a["container"])
-sys.exit(0 if [(a["pod_uid"], a["container"], a["cpus"], a["flags"])
+sys.exit(0 if [(a["podUID"], a["container"], a["cpus"], a["flags"])
 	       for a in d] == [("p1", "app", "1", []),
 			       ("p1", "init", "1-2", ["init"])] else 1)' \
 		"$OUT/dump.json" ||
@@ -111,13 +111,14 @@ events()
 	# first change we make counts.
 	sleep 1
 	gen=$(cat $SYSFS/generation)
+	# p3's only container: releasing it releases the pod.
 	"$CTL" assign p3 c 3 >/dev/null && "$CTL" release p3 c >/dev/null &&
 		"$CTL" release p1 >/dev/null || return 1
 	wait $pid || return 1
 	diag <"$OUT/ev"
 	[ "$(cat "$OUT/ev")" = "$(printf '%s\n' \
 		"assigned generation $((gen + 1)) p3 c cpus 3" \
-		"released generation $((gen + 2)) p3 c cpus 3" \
+		"released generation $((gen + 2)) p3 cpus 3" \
 		"released generation $((gen + 3)) p1 cpus 1-2")" ]
 }
 

@@ -24,6 +24,7 @@
 #             On=v    write v to cpuN/online
 #             Hn=on|off  write cpuN/hotplug/target
 #             Son|Soff   write smt/control
+#             U+ctrl|U-ctrl  write the target's cgroup.subtree_control
 #   errno     0 or the errno name the action fails with (EBUSY)
 #   eff       the target's effective CPUs afterwards ("." unchecked)
 #   counters  "V O": how much violations and offlines_refused grew
@@ -224,6 +225,14 @@ setup_root_mx()
 {
 	v2_base && mkdir "$CG2/mxout" &&
 	ctl configure --policy static --cgroup-root "$BASE" && two_pods
+}
+
+# mx a partition root with the pods' CPUs, a populated sibling mxout
+# beside it: dissolving the partition would hand it those CPUs.
+setup_partition()
+{
+	v2_base && mkdir "$CG2/mxout" && ctl configure --policy static &&
+	two_pods
 }
 
 setup_root_pb()

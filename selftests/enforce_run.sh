@@ -19,6 +19,7 @@ do_action()
 	H*)	v=${a#H}; f=$CPUDIR/cpu${v%=*}/hotplug/target; v=${v#*=}
 		if [ "$v" = on ]; then v=$ONLINE_STATE; else v=0; fi ;;
 	S*)	f=$CPUDIR/smt/control; v=${a#S} ;;
+	U*)	f=$T_DIR/cgroup.subtree_control; v=${a#U} ;;
 	*)	echo "unknown action $a"; return 1 ;;
 	esac
 	echo "$v" >"$f"

@@ -3,7 +3,8 @@
  * Who may change the table: every mutating command needs CAP_SYS_ADMIN in
  * the initial user namespace (-EPERM otherwise, with an extack message,
  * and nothing changes), reads are open, and the family lives in the
- * initial network namespace only.  Each caller runs in a child process:
+ * initial network namespace only.  The events group needs CAP_SYS_ADMIN
+ * too, and sysfs pods/ is root's; the node files are for everyone.  Each caller runs in a child process:
  * uid 65534, root without CAP_SYS_ADMIN, root with CAP_SYS_ADMIN alone,
  * root in a new network namespace.  (Root of a new user namespace is not
  * tried: the guest runs the tests in a chroot, where unshare() of a user
@@ -14,6 +15,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -154,6 +156,30 @@ static int become(enum caller who)
 	return -1;
 }
 
+/* What uid 65534 may read of sysfs: the node's files, not pods/. */
+static void sysfs_for_nobody(void)
+{
+	static const char *const open_files[] = {
+		"topology", "shared_cpus", "exclusive_cpus", "reserved_cpus",
+		"policy", "generation", "cgroup_root",
+	};
+	char *text;
+
+	for (size_t i = 0; i < sizeof(open_files) / sizeof(open_files[0]);
+	     i++) {
+		text = sft_read_file(SFT_SYSFS "/%s", open_files[i]);
+		CHILD_CHECK(text, "%s: %m", open_files[i]);
+		free(text);
+	}
+	CHILD_CHECK(access(SFT_SYSFS "/pods", R_OK) && errno == EACCES,
+		    "pods/ can be listed");
+	CHILD_CHECK(access(SFT_SYSFS "/pods", X_OK) && errno == EACCES,
+		    "pods/ can be entered");
+	text = sft_read_file(SFT_SYSFS "/pods/held/c/cpus");
+	CHILD_CHECK(!text, "pods/held/c/cpus: %s", text);
+	free(text);
+}
+
 /* Run in a child: become `who`, connect (after, so the socket is its). */
 static int child(enum caller who, const char *free_cpu)
 {
@@ -180,6 +206,11 @@ static int child(enum caller who, const char *free_cpu)
 		return 101;
 	}
 	reads_work(nl);
+	if (who == NOBODY)
+		sysfs_for_nobody();
+	err = cpumgr_nl_subscribe(nl);
+	CHILD_CHECK(err == (who == ONLY_SYS_ADMIN ? 0 : -EPERM),
+		    "events subscription: %d %s", err, cpumgr_nl_errmsg(nl));
 	if (who == ONLY_SYS_ADMIN) {
 		/* CAP_SYS_ADMIN is what the header asks for, and enough. */
 		CHILD_CHECK(!cpumgr_nl_assign(nl, "x", "c", free_cpu, 0, NULL,
@@ -228,6 +259,21 @@ static void check_caller(struct __test_metadata *_metadata,
 	}
 	sft_table_free(&before);
 	sft_table_free(&after);
+}
+
+/* As root: the modes that keep pods/ to root. */
+TEST_F(perm, sysfs_modes)
+{
+	struct stat st;
+
+	ASSERT_EQ(0, stat(SFT_SYSFS "/pods", &st));
+	EXPECT_EQ(0700U, st.st_mode & 07777);
+	ASSERT_EQ(0, stat(SFT_SYSFS "/pods/held/c/cpus", &st));
+	EXPECT_EQ(0400U, st.st_mode & 07777);
+	ASSERT_EQ(0, stat(SFT_SYSFS "/pods/held/pod_cgroup", &st));
+	EXPECT_EQ(0400U, st.st_mode & 07777);
+	ASSERT_EQ(0, stat(SFT_SYSFS "/topology", &st));
+	EXPECT_EQ(0444U, st.st_mode & 07777);
 }
 
 TEST_F(perm, uid_65534)

@@ -125,7 +125,8 @@ TEST_F(refuse, erange)
 
 /*
  * Strings one byte over their limits: refused by the netlink policy
- * (-EINVAL, "Attribute failed policy validation"), as the header says.
+ * (-EINVAL, "Attribute failed policy validation"), or for cpulists by
+ * their parser (-EINVAL too), as the header says.
  */
 TEST_F(refuse, strings_over_their_limits)
 {

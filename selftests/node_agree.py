@@ -46,27 +46,27 @@ def load(path):
 
 def check_table(dump, state):
     """The kernel's own sets: nothing booked twice, pools that add up."""
-    online = cpus(state["online_cpus"])
-    reserved = cpus(state["reserved_cpus"])
-    shared = cpus(state["shared_cpus"])
-    exclusive = cpus(state["exclusive_cpus"])
+    online = cpus(state["onlineCpus"])
+    reserved = cpus(state["reservedCpus"])
+    shared = cpus(state["sharedCpus"])
+    exclusive = cpus(state["exclusiveCpus"])
     owner = {}
     union = set()
     for a in dump:
         s = cpus(a["cpus"])
         union |= s
         if not s:
-            bad.append("%s/%s has no CPUs" % (a["pod_uid"], a["container"]))
+            bad.append("%s/%s has no CPUs" % (a["podUID"], a["container"]))
         if s & reserved:
             bad.append("%s/%s holds reserved CPUs %s" %
-                       (a["pod_uid"], a["container"], fmt(s & reserved)))
+                       (a["podUID"], a["container"], fmt(s & reserved)))
         for c in s:
-            other = owner.setdefault(c, a["pod_uid"])
-            if other != a["pod_uid"]:
+            other = owner.setdefault(c, a["podUID"])
+            if other != a["podUID"]:
                 bad.append("CPU %d is booked by pods %s and %s" %
-                           (c, other, a["pod_uid"]))
+                           (c, other, a["podUID"]))
     if union != exclusive:
-        bad.append("assignments hold %s, exclusive_cpus says %s" %
+        bad.append("assignments hold %s, exclusiveCpus says %s" %
                    (fmt(union), fmt(exclusive)))
     if exclusive & shared:
         bad.append("exclusive and shared overlap: %s" % fmt(exclusive & shared))
@@ -81,7 +81,7 @@ def check_checkpoint(dump, shared, state_dir):
     cp = load(os.path.join(state_dir, "cpu_manager_state"))
     entries = {}
     for a in dump:
-        entries.setdefault(a["pod_uid"], {})[a["container"]] = cpus(a["cpus"])
+        entries.setdefault(a["podUID"], {})[a["container"]] = cpus(a["cpus"])
     have = {p: {c: cpus(v) for c, v in cs.items()}
             for p, cs in (cp.get("entries") or {}).items()}
     if have != entries:
@@ -106,7 +106,7 @@ def effective(cgroup):
 
 
 def check_model(dump, shared, files, model):
-    kernel = {(a["pod_uid"], a["container"]): a for a in dump}
+    kernel = {(a["podUID"], a["container"]): a for a in dump}
     want = set()
     for line in model:
         uid, name, kind, n, cg = line.split()
@@ -144,13 +144,13 @@ def check_model(dump, shared, files, model):
                        (uid, name, len(mine), fmt(mine), n))
         if cg == "-":
             continue
-        if a.get("cgroup_path") != cg:
+        if a.get("cgroupPath") != cg:
             bad.append("%s/%s: the kernel binds %r, not %s" %
-                       (uid, name, a.get("cgroup_path"), cg))
+                       (uid, name, a.get("cgroupPath"), cg))
         pod_cg = rec.get("podCgroup") or None
-        if a.get("pod_cgroup_path") != pod_cg:
+        if a.get("podCgroupPath") != pod_cg:
             bad.append("%s/%s: the kernel binds pod cgroup %r, not %r" %
-                       (uid, name, a.get("pod_cgroup_path"), pod_cg))
+                       (uid, name, a.get("podCgroupPath"), pod_cg))
         if effective(cg) != mine:
             bad.append("%s/%s: %s runs on %s, owns %s" %
                        (uid, name, cg, fmt(effective(cg)), fmt(mine)))

@@ -6,6 +6,8 @@
 #ifndef CPUMGRCTL_CMD_H
 #define CPUMGRCTL_CMD_H
 
+#include <stdbool.h>
+
 struct cpumgrctl_cmd {
 	const char *name;
 	const char *args;	/* synopsis after the name, for usage */
@@ -27,11 +29,17 @@ enum {
 	CPUMGRCTL_EXIT_OK = 0,
 	CPUMGRCTL_EXIT_FAIL = 1,	/* the operation failed */
 	CPUMGRCTL_EXIT_USAGE = 2,	/* bad arguments or bad input */
+	CPUMGRCTL_EXIT_FOUND = 3,	/* audit: offenders found */
 };
 
-/* Print "cpumgrctl: <msg>" on stderr. */
+/* Print "cpumgrctl: <msg>" on stderr ("<3>cpumgrctl: ..." with
+ * ctl_err_severity, for the journal). */
+extern bool ctl_err_severity;
 void ctl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Print the usage of one subcommand on stderr; returns CPUMGRCTL_EXIT_USAGE. */
+/*
+ * Print the usage of one subcommand on stderr; returns CPUMGRCTL_EXIT_USAGE.
+ * (main.c answers COMMAND --help on stdout before the command runs.)
+ */
 int ctl_usage(const char *name);
 
 #endif

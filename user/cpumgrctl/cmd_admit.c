@@ -17,7 +17,7 @@ static void print_human(const cJSON *out)
 	const cJSON *pod, *c;
 
 	cJSON_ArrayForEach(pod, out) {
-		const char *uid = cJSON_GetObjectItem(pod, "pod")->valuestring;
+		const char *uid = cJSON_GetObjectItem(pod, "podUID")->valuestring;
 
 		cJSON_ArrayForEach(c, cJSON_GetObjectItem(pod, "containers")) {
 			printf("%s %s %s %s\n", uid,

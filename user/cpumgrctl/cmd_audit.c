@@ -2,40 +2,90 @@
 /*
  * cpumgrctl audit: check every cgroup of the managed tree against the
  * kernel's rule by what its tasks can actually run on
- * (cpuset.cpus.effective), inherited CPUs included.  Exit 1 with one
- * line per offender, 0 when the node is clean.
+ * (cpuset.cpus.effective), inherited CPUs included.  Exit 3 with one
+ * line per offender, 0 when the node is clean, 1 when it could not run.
+ * Reads only: no lock, no sync, any user who can read the tree.
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cmd.h"
+#include "ctl_nl.h"
 #include "ctl_node.h"
+
+/* {"clean", "checked", "cgroupRoot", "offenders": [{cgroup, cpus, owner}]} */
+static cJSON *audit_json(const struct node_audit *a, const char *root)
+{
+	cJSON *j = cJSON_CreateObject(), *list;
+	bool ok = j && cJSON_AddBoolToObject(j, "clean", !a->nr) &&
+		  cJSON_AddNumberToObject(j, "checked", a->checked) &&
+		  cJSON_AddStringToObject(j, "cgroupRoot", root) &&
+		  (list = cJSON_AddArrayToObject(j, "offenders"));
+
+	for (unsigned int i = 0; ok && i < a->nr; i++) {
+		/* owned by the list from here, freed with it */
+		cJSON *o = cJSON_CreateObject();
+		char *cpus = cpuset_to_str(&a->v[i].cpus);
+
+		if (o && !cJSON_AddItemToArray(list, o)) {
+			cJSON_Delete(o);
+			o = NULL;
+		}
+		ok = o && cpus &&
+		     cJSON_AddStringToObject(o, "cgroup", a->v[i].name) &&
+		     cJSON_AddStringToObject(o, "cpus", cpus) &&
+		     cJSON_AddStringToObject(o, "owner", a->v[i].owner);
+		free(cpus);
+	}
+	if (!ok) {
+		cJSON_Delete(j);
+		return NULL;
+	}
+	return j;
+}
 
 static int cmd_audit(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
 		CTL_STATE_DIR_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cm_error err = { 0 };
 	struct node_audit a;
 	const char *dir = NULL;
+	bool json = false;
 	struct node n;
 	int opt, ret;
 
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (opt != CTL_OPT_STATE_DIR)
+		if (opt == 'j')
+			json = true;
+		else if (opt == CTL_OPT_STATE_DIR)
+			dir = optarg;
+		else
 			return ctl_usage(argv[0]);
-		dir = optarg;
 	}
 	if (optind != argc)
 		return ctl_usage(argv[0]);
-	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG);
+	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG | NODE_READ_ONLY);
 	if (ret)
 		return ret;
 	if (node_audit(&n, &a, &err))
 		return ctl_node_fail(&n, &err, "audit");
+	if (json) {
+		cJSON *j = audit_json(&a, n.cfg.cgroup_root);
+
+		ret = a.nr ? CPUMGRCTL_EXIT_FOUND : CPUMGRCTL_EXIT_OK;
+		node_audit_free(&a);
+		node_close(&n);
+		if (!j) {
+			ctl_err("audit: out of memory");
+			return CPUMGRCTL_EXIT_FAIL;
+		}
+		return ctl_print_json(j) ?: ret;
+	}
 	for (unsigned int i = 0; i < a.nr; i++) {
 		char *cpus = cpuset_to_str(&a.v[i].cpus);
 
@@ -46,12 +96,12 @@ static int cmd_audit(int argc, char **argv)
 	if (!a.nr)
 		printf("audit: clean, %u cgroups checked under %s\n",
 		       a.checked, n.cfg.cgroup_root);
-	ret = a.nr ? CPUMGRCTL_EXIT_FAIL : CPUMGRCTL_EXIT_OK;
+	ret = a.nr ? CPUMGRCTL_EXIT_FOUND : CPUMGRCTL_EXIT_OK;
 	node_audit_free(&a);
 	node_close(&n);
 	return ret;
 }
 
-CPUMGRCTL_COMMAND(audit, "audit", "[--state-dir DIR]",
-		  "list cgroups that can run on CPUs they may not hold (exit 1 if any)",
+CPUMGRCTL_COMMAND(audit, "audit", "[--json] [--state-dir DIR]",
+		  "list cgroups that can run on CPUs they may not hold (exit 3 if any)",
 		  cmd_audit);

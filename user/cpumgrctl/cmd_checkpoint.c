@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "ctl_nl.h"
 #include "ctl_node.h"
 #include "json_util.h"
 
@@ -53,6 +54,71 @@ static int verify(struct node *n, const char *path, struct checkpoint *cp,
 		cm_error_prefix(err, "%s", path);
 		checkpoint_free(cp);
 	}
+	return ret;
+}
+
+/* A node to check against: a state directory that init configured. */
+static bool node_configured(const char *dir)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", ctl_state_dir(dir),
+		 NODE_CONFIG_FILE);
+	return !access(path, F_OK);
+}
+
+/*
+ * verify's verdict: a line, or with --json {"file", "valid", "checked":
+ * "format" or "node", and "policyName", "assignments", "version" or
+ * "error"}.  The error is on stderr too.  Returns the exit status.
+ */
+static int verdict(const char *path, const struct checkpoint *cp,
+		   const char *error, bool node, bool json)
+{
+	cJSON *j;
+
+	if (error)
+		ctl_err("verify: %s", error);
+	if (!json) {
+		if (!error)
+			printf("%s: valid: policy %s, %u assignments%s%s\n",
+			       path, cp->policy, cp->state.nr,
+			       cp->version == CHECKPOINT_V1 ? " (v1)" : "",
+			       node ? "" : " (format and checksum: no node configured)");
+		return error ? CPUMGRCTL_EXIT_USAGE : CPUMGRCTL_EXIT_OK;
+	}
+	j = cJSON_CreateObject();
+	if (!j || !cJSON_AddStringToObject(j, "file", path) ||
+	    !cJSON_AddBoolToObject(j, "valid", !error) ||
+	    !cJSON_AddStringToObject(j, "checked", node ? "node" : "format") ||
+	    (error ? !cJSON_AddStringToObject(j, "error", error) :
+		     (!cJSON_AddStringToObject(j, "policyName", cp->policy) ||
+		      !cJSON_AddNumberToObject(j, "assignments", cp->state.nr) ||
+		      !cJSON_AddNumberToObject(j, "version",
+					       cp->version == CHECKPOINT_V1 ?
+					       1 : 2)))) {
+		cJSON_Delete(j);
+		ctl_err("verify: out of memory");
+		return CPUMGRCTL_EXIT_FAIL;
+	}
+	return ctl_print_json(j) ?: (error ? CPUMGRCTL_EXIT_USAGE :
+					     CPUMGRCTL_EXIT_OK);
+}
+
+/* No node: the file's format and checksum only. */
+static int verify_file(const char *path, bool json)
+{
+	struct cm_error err = { 0 };
+	struct checkpoint cp;
+	int ret;
+
+	if (read_checkpoint(path, &cp, &err)) {
+		ret = verdict(path, NULL, cm_error_msg(&err), false, json);
+		cm_error_clear(&err);
+		return ret;
+	}
+	ret = verdict(path, &cp, NULL, false, json);
+	checkpoint_free(&cp);
 	return ret;
 }
 
@@ -118,19 +184,22 @@ static int cmd_checkpoint(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "force", no_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, 'j' },
 		CTL_STATE_DIR_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = NULL, *verb, *file;
 	struct cm_error err = { 0 };
 	struct checkpoint cp;
-	bool force = false;
+	bool force = false, json = false;
 	struct node n;
 	int opt, ret;
 
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		if (opt == 'f')
 			force = true;
+		else if (opt == 'j')
+			json = true;
 		else if (opt == CTL_OPT_STATE_DIR)
 			dir = optarg;
 		else
@@ -143,22 +212,31 @@ static int cmd_checkpoint(int argc, char **argv)
 	if (strcmp(verb, "export") && (strcmp(verb, "verify") &&
 				       strcmp(verb, "import")))
 		return ctl_usage(argv[0]);
-	if (strcmp(verb, "export") && !file)
+	if ((strcmp(verb, "export") && !file) ||
+	    (json && strcmp(verb, "verify")))
 		return ctl_usage(argv[0]);
+	if (!strcmp(verb, "verify") && !node_configured(dir))
+		return verify_file(file, json);
 	/* the stored checkpoint may be the bad one: repair nothing yet */
-	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG | NODE_NO_SYNC);
+	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG |
+			    (strcmp(verb, "import") ? NODE_READ_ONLY :
+						      NODE_NO_SYNC));
 	if (ret)
 		return ret;
 	if (!strcmp(verb, "export")) {
 		ret = do_export(&n, file, &err);
 	} else if (!strcmp(verb, "verify")) {
+		/* a checkpoint that does not pass is bad input */
 		ret = verify(&n, file, &cp, &err);
-		if (!ret) {
-			printf("%s: valid: policy %s, %u assignments%s\n",
-			       file, cp.policy, cp.state.nr,
-			       cp.version == CHECKPOINT_V1 ? " (v1)" : "");
-			checkpoint_free(&cp);
+		node_close(&n);
+		if (ret) {
+			ret = verdict(file, NULL, cm_error_msg(&err), true, json);
+			cm_error_clear(&err);
+			return ret;
 		}
+		ret = verdict(file, &cp, NULL, true, json);
+		checkpoint_free(&cp);
+		return ret;
 	} else {
 		ret = do_import(&n, file, force, &err);
 	}
@@ -169,6 +247,6 @@ static int cmd_checkpoint(int argc, char **argv)
 }
 
 CPUMGRCTL_COMMAND(checkpoint, "checkpoint",
-		  "export [FILE] | verify FILE | import FILE [--force] [--state-dir DIR]",
+		  "export [FILE] | verify FILE [--json] | import FILE [--force] [--state-dir DIR]",
 		  "the kernel's table as a kubelet cpu_manager_state checkpoint, and back",
 		  cmd_checkpoint);

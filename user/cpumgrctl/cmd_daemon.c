@@ -4,14 +4,36 @@
  * assignments that lost CPUs to a release-mode offline, give the shared
  * set back to containers when a CPU comes online, fix what an audited
  * violation broke, reconcile after every change and every period.
+ * When its stdout or stderr is the journal (JOURNAL_STREAM), every line
+ * starts with its sd-daemon severity: <3> error, <4> warning, <6> info.
  */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "ctl_node.h"
 #include "kubeletconfig.h"
 #include "node_daemon.h"
+
+/*
+ * Is f the journal?  systemd sets JOURNAL_STREAM to "DEV:INODE" of the
+ * stream it connected stdout/stderr to.
+ */
+static bool is_journal(FILE *f)
+{
+	const char *js = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat st;
+
+	if (!js || sscanf(js, "%llu:%llu", &dev, &ino) != 2 ||
+	    fstat(fileno(f), &st))
+		return false;
+	return (unsigned long long)st.st_dev == dev &&
+	       (unsigned long long)st.st_ino == ino;
+}
 
 static int cmd_daemon(int argc, char **argv)
 {
@@ -26,6 +48,7 @@ static int cmd_daemon(int argc, char **argv)
 	struct cm_error err = { 0 };
 	const char *dir = NULL, *period = NULL;
 	int64_t ns = 0;
+	bool journal;
 	struct node n;
 	int opt, ret;
 
@@ -49,6 +72,10 @@ static int cmd_daemon(int argc, char **argv)
 		cm_error_clear(&err);
 		return CPUMGRCTL_EXIT_USAGE;
 	}
+	/* the journal takes sd-daemon severity prefixes ("<3>...") */
+	journal = is_journal(stdout) || is_journal(stderr);
+	node_log_severity(journal);
+	ctl_err_severity = journal;
 	o.dir = ctl_state_dir(dir);
 	/* fail now, not in the first round: no config, no module */
 	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG);

@@ -9,7 +9,7 @@ static cJSON *assignment_json(const struct cpumgr_assignment *a)
 {
 	cJSON *o = cJSON_CreateObject(), *flags;
 
-	cJSON_AddStringToObject(o, "pod_uid", a->pod_uid);
+	cJSON_AddStringToObject(o, "podUID", a->pod_uid);
 	cJSON_AddStringToObject(o, "container", a->container);
 	cJSON_AddStringToObject(o, "cpus", a->cpus);
 	flags = cJSON_AddArrayToObject(o, "flags");
@@ -17,12 +17,12 @@ static cJSON *assignment_json(const struct cpumgr_assignment *a)
 		cJSON_AddItemToArray(flags, cJSON_CreateString("init"));
 	cJSON_AddNumberToObject(o, "generation", (double)a->generation);
 	if (a->cgroup_path) {
-		cJSON_AddStringToObject(o, "cgroup_path", a->cgroup_path);
-		cJSON_AddNumberToObject(o, "cgroup_id", (double)a->cgroup_id);
+		cJSON_AddStringToObject(o, "cgroupPath", a->cgroup_path);
+		cJSON_AddNumberToObject(o, "cgroupID", (double)a->cgroup_id);
 	}
 	if (a->pod_cgroup_path) {
-		cJSON_AddStringToObject(o, "pod_cgroup_path", a->pod_cgroup_path);
-		cJSON_AddNumberToObject(o, "pod_cgroup_id",
+		cJSON_AddStringToObject(o, "podCgroupPath", a->pod_cgroup_path);
+		cJSON_AddNumberToObject(o, "podCgroupID",
 					(double)a->pod_cgroup_id);
 	}
 	return o;

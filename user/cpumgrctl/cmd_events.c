@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cpumgrctl events: follow the kernel's notifications and print one line
- * each, the way `ip monitor` does.
+ * each, the way `ip monitor` does; --json: one JSON object per line.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
@@ -77,18 +78,112 @@ static void print_event(const struct cpumgr_event *ev)
 	fflush(stdout);
 }
 
+static void add_str(cJSON *o, const char *k, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, k, v);
+}
+
+/* The assignment's fields, named as dump --json names them. */
+static void add_assignment(cJSON *o, const struct cpumgr_assignment *a)
+{
+	if (a->pod_uid[0])
+		cJSON_AddStringToObject(o, "podUID", a->pod_uid);
+	if (a->container[0])
+		cJSON_AddStringToObject(o, "container", a->container);
+	add_str(o, "cpus", a->cpus);
+	if (a->flags & CPUMGR_ASSIGNMENT_F_INIT)
+		cJSON_AddBoolToObject(o, "init", true);
+	add_str(o, "cgroupPath", a->cgroup_path);
+	add_str(o, "podCgroupPath", a->pod_cgroup_path);
+}
+
+/* One compact JSON object per event and line, the type as the line's. */
+static int print_event_json(const struct cpumgr_event *ev)
+{
+	const struct cpumgr_state *st = &ev->state;
+	cJSON *o = cJSON_CreateObject(), *opts;
+	const char *name = cpumgr_event_name(ev->type);
+	char *text;
+
+	if (!o)
+		return -ENOMEM;
+	if (name)
+		cJSON_AddStringToObject(o, "event", name);
+	else
+		cJSON_AddNumberToObject(o, "event", ev->type);
+	cJSON_AddNumberToObject(o, "generation", (double)ev->generation);
+	switch (ev->type) {
+	case CPUMGR_CMD_ASSIGNED_NTF:
+	case CPUMGR_CMD_RELEASED_NTF:
+	case CPUMGR_CMD_BOUND_NTF:
+		add_assignment(o, &ev->assignment);
+		break;
+	case CPUMGR_CMD_CONFIGURED_NTF:
+		add_str(o, "policy", cpumgr_policy_name(st->policy) ?: "unknown");
+		opts = cJSON_AddArrayToObject(o, "options");
+		for (uint32_t bit = 1; opts && bit; bit <<= 1)
+			if ((st->options & bit) && cpumgr_option_name(bit))
+				cJSON_AddItemToArray(opts, cJSON_CreateString(
+						cpumgr_option_name(bit)));
+		add_str(o, "reservedCpus", st->reserved_cpus ?: "");
+		break;
+	case CPUMGR_CMD_RESTORED_NTF:
+		cJSON_AddNumberToObject(o, "podCount", st->nr_pods);
+		cJSON_AddNumberToObject(o, "assignmentCount",
+					st->nr_assignments);
+		break;
+	case CPUMGR_CMD_VIOLATION_NTF:
+		add_str(o, "kind", cpumgr_violation_name(ev->kind));
+		add_str(o, "verdict", cpumgr_verdict_name(ev->verdict));
+		add_str(o, "cgroup", ev->assignment.cgroup_path ?: "");
+		cJSON_AddNumberToObject(o, "pid", ev->pid);
+		cJSON_AddStringToObject(o, "comm", ev->comm);
+		cJSON_AddStringToObject(o, "file", ev->file);
+		add_str(o, "cpus", ev->assignment.cpus ?: "");
+		break;
+	case CPUMGR_CMD_OFFLINE_REFUSED_NTF:
+		cJSON_AddNumberToObject(o, "cpu", ev->cpu);
+		cJSON_AddNumberToObject(o, "pid", ev->pid);
+		cJSON_AddStringToObject(o, "comm", ev->comm);
+		break;
+	case CPUMGR_CMD_CPU_OFFLINE_NTF:
+	case CPUMGR_CMD_CPU_ONLINE_NTF:
+		cJSON_AddNumberToObject(o, "cpu", ev->cpu);
+		break;
+	case CPUMGR_CMD_DEGRADED_NTF:
+		cJSON_AddNumberToObject(o, "cpu", ev->cpu);
+		add_assignment(o, &ev->assignment);
+		break;
+	}
+	text = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	if (!text)
+		return -ENOMEM;
+	puts(text);
+	free(text);
+	fflush(stdout);
+	return 0;
+}
+
 static int cmd_events(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "count", required_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool json = false;
 	uint64_t count = 0, seen = 0;
 	struct cpumgr_event ev;
 	struct cpumgr_nl *nl;
 	int opt, err;
 
-	while ((opt = getopt_long(argc, argv, "c:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:j", longopts, NULL)) != -1) {
+		if (opt == 'j') {
+			json = true;
+			continue;
+		}
 		if (opt != 'c')
 			return ctl_usage(argv[0]);
 		if (!ctl_parse_u64("--count", optarg, &count) || !count) {
@@ -113,7 +208,14 @@ static int cmd_events(int argc, char **argv)
 		}
 		if (err)
 			return ctl_nl_fail(nl, "receive events");
-		print_event(&ev);
+		if (!json)
+			print_event(&ev);
+		else if (print_event_json(&ev)) {
+			cpumgr_event_free(&ev);
+			ctl_err("events: out of memory");
+			cpumgr_nl_close(nl);
+			return CPUMGRCTL_EXIT_FAIL;
+		}
 		cpumgr_event_free(&ev);
 		seen++;
 	}
@@ -121,6 +223,6 @@ static int cmd_events(int argc, char **argv)
 	return CPUMGRCTL_EXIT_OK;
 }
 
-CPUMGRCTL_COMMAND(events, "events", "[--count N]",
-		  "print the kernel's notifications as they come, one line each",
+CPUMGRCTL_COMMAND(events, "events", "[--count N] [--json]",
+		  "print the kernel's notifications as they come, one line (--json: one object) each",
 		  cmd_events);

@@ -67,7 +67,7 @@ static int pod_hints(struct node *n, const struct pod *pod, const char *only,
 	struct hint_list l;
 
 	cJSON_AddItemToArray(out, pj);
-	cJSON_AddStringToObject(pj, "pod", pod->uid);
+	cJSON_AddStringToObject(pj, "podUID", pod->uid);
 	if (cpu_policy_pod_hints(&n->policy, &n->state, pod, &l, err))
 		return -1;
 	cJSON_AddItemToObject(pj, "hints", hints_json(&l));
@@ -137,7 +137,7 @@ static int cmd_hints(int argc, char **argv)
 			pod_list_free(&list);
 			return CPUMGRCTL_EXIT_USAGE;
 		}
-	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG);
+	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG | NODE_READ_ONLY);
 	if (ret) {
 		pod_list_free(&list);
 		return ret;

@@ -18,7 +18,8 @@
 
 enum {
 	OPT_CONFIG = 0x200, OPT_ROOT, OPT_MOUNT, OPT_ENFORCE, OPT_HOTPLUG,
-	OPT_QUOTA, OPT_NO_QUOTA_EXCL, OPT_FORCE, OPT_KUBELET,
+	OPT_QUOTA, OPT_NO_QUOTA_EXCL, OPT_FORCE, OPT_KUBELET, OPT_DRY_RUN,
+	OPT_STRICT,
 };
 
 static const struct option longopts[] = {
@@ -39,6 +40,8 @@ static const struct option longopts[] = {
 	{ "disable-cpu-quota-with-exclusive-cpus", required_argument, NULL,
 	  OPT_NO_QUOTA_EXCL },
 	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "strict", no_argument, NULL, OPT_STRICT },
 	CTL_STATE_DIR_OPTION,
 	{ NULL, 0, NULL, 0 },
 };
@@ -46,7 +49,7 @@ static const struct option longopts[] = {
 struct init_args {
 	const char *state_dir, *config, *root, *mount;
 	int enforce, hotplug, quota, no_quota_excl;
-	bool force;
+	bool force, dry_run, strict;
 	/* the kubelet flags, in order, applied over the file */
 	unsigned int nr;
 	const char *flag[32], *value[32];
@@ -131,6 +134,12 @@ static int parse_args(int argc, char **argv, struct init_args *a)
 		case OPT_FORCE:
 			a->force = true;
 			break;
+		case OPT_DRY_RUN:
+			a->dry_run = true;
+			break;
+		case OPT_STRICT:
+			a->strict = true;
+			break;
 		case CTL_OPT_STATE_DIR:
 			a->state_dir = optarg;
 			break;
@@ -147,7 +156,11 @@ static int parse_args(int argc, char **argv, struct init_args *a)
 	return 0;
 }
 
-/* The kubelet's view: file, then flags, then what the CPU manager gets. */
+/*
+ * The kubelet's view: file, then flags, then what the CPU manager gets.
+ * Fields no KubeletConfiguration has are named on stderr (an error
+ * under --strict).
+ */
 static int kubelet_view(const struct init_args *a, struct kubelet_config *kc,
 			struct cm_error *err)
 {
@@ -155,10 +168,55 @@ static int kubelet_view(const struct init_args *a, struct kubelet_config *kc,
 		return cm_errorf(err, "out of memory");
 	if (a->config && kubelet_config_load(kc, a->config, err))
 		return -EINVAL;
+	for (unsigned int i = 0; i < kc->unknown.nr; i++)
+		fprintf(stderr, "cpumgrctl: %s: %s: unknown field \"%s\"%s\n",
+			a->strict ? "error" : "warning", a->config,
+			kc->unknown.kv[i].key,
+			a->strict ? "" : " (ignored, as the kubelet does)");
+	if (a->strict && kc->unknown.nr)
+		return cm_errorf(err, "%s: %u unknown field%s (--strict)",
+				 a->config, kc->unknown.nr,
+				 kc->unknown.nr > 1 ? "s" : "");
 	for (unsigned int i = 0; i < a->nr; i++)
 		if (kubelet_config_flag(kc, a->flag[i], a->value[i], err))
 			return -EINVAL;
 	return kubelet_config_finish(kc, err);
+}
+
+/*
+ * --dry-run: the flags and the file as the kubelet reads them, and the
+ * reserved CPUs against this machine's CPUs (sysfs), with no module.
+ */
+static int dry_run(const struct init_args *a, struct kubelet_config *kc)
+{
+	struct cm_error err = { 0 };
+	struct topology *t;
+	char *reserved;
+
+	t = topology_load_sysfs("/sys", &err);
+	if (!t) {
+		fprintf(stderr, "cpumgrctl: warning: reserved CPUs not checked: %s\n",
+			cm_error_msg(&err));
+		cm_error_clear(&err);
+	} else if (kubelet_config_check_topology(kc, t, &err)) {
+		topology_free(t);
+		ctl_err("init: %s", cm_error_msg(&err));
+		cm_error_clear(&err);
+		return CPUMGRCTL_EXIT_USAGE;
+	}
+	topology_free(t);
+	reserved = cpuset_to_str(&kc->policy.reserved_cpus);
+	printf("dry run: valid: policy %s, topology-manager-policy %s, ",
+	       kc->cpu_manager_policy, kc->topology_manager_policy);
+	if (kc->policy.has_reserved_cpus)
+		printf("reserved CPUs %s\n", reserved ? reserved : "?");
+	else if (kc->reserved_milli)
+		printf("reserved %lld millicores (%d CPUs, chosen at init)\n",
+		       (long long)kc->reserved_milli, kc->policy.num_reserved);
+	else
+		printf("no reserved CPUs\n");
+	free(reserved);
+	return CPUMGRCTL_EXIT_OK;
 }
 
 static void fill_config(const struct init_args *a,
@@ -205,24 +263,18 @@ static int make_root(struct node *n, struct cm_error *err)
 }
 
 static int run(struct node *n, const struct init_args *a,
-	       struct cm_error *err)
+	       struct kubelet_config *kc, struct cm_error *err)
 {
-	struct kubelet_config kc;
 	struct cpu_policy p;
 	int ret;
 
-	ret = kubelet_view(a, &kc, err);
+	ret = kubelet_config_check_topology(kc, n->topo, err);
 	if (!ret)
-		ret = kubelet_config_check_topology(&kc, n->topo, err);
-	if (!ret)
-		ret = cpu_policy_init(&p, n->topo, &kc.policy, err);
-	if (ret) {
-		kubelet_config_free(&kc);
+		ret = cpu_policy_init(&p, n->topo, &kc->policy, err);
+	if (ret)
 		return ret;
-	}
-	fill_config(a, &kc, &p, &n->cfg);
+	fill_config(a, kc, &p, &n->cfg);
 	cpu_policy_destroy(&p);
-	kubelet_config_free(&kc);
 	n->has_config = true;
 	ret = make_root(n, err);
 	/* the kernel has the last word: it refuses while pods hold CPUs */
@@ -238,6 +290,7 @@ static int run(struct node *n, const struct init_args *a,
 static int cmd_init(int argc, char **argv)
 {
 	struct cm_error err = { 0 };
+	struct kubelet_config kc;
 	struct init_args a;
 	struct node n;
 	char *reserved;
@@ -245,12 +298,28 @@ static int cmd_init(int argc, char **argv)
 
 	if (parse_args(argc, argv, &a))
 		return CPUMGRCTL_EXIT_USAGE;
+	/* every input is checked before anything touches the node */
+	if (kubelet_view(&a, &kc, &err)) {
+		ctl_err("init: %s", cm_error_msg(&err));
+		cm_error_clear(&err);
+		kubelet_config_free(&kc);
+		return CPUMGRCTL_EXIT_USAGE;
+	}
+	if (a.dry_run) {
+		ret = dry_run(&a, &kc);
+		kubelet_config_free(&kc);
+		return ret;
+	}
 	/* bring back what a reloaded module lost before changing it */
 	ret = ctl_node_open(&n, a.state_dir,
 			    NODE_CREATE | (a.force ? NODE_FORCE : 0));
-	if (ret)
+	if (ret) {
+		kubelet_config_free(&kc);
 		return ret;
-	if (run(&n, &a, &err))
+	}
+	ret = run(&n, &a, &kc, &err);
+	kubelet_config_free(&kc);
+	if (ret)
 		return ctl_node_fail(&n, &err, "init");
 	reserved = cpuset_to_str(&n.cfg.reserved);
 	printf("policy %s reserved %s enforce %s hotplug %s cgroup-root %s\n",
@@ -268,6 +337,7 @@ CPUMGRCTL_COMMAND(init, "init",
 		  "\t\t[--reserved-cpus LIST] [--kube-reserved cpu=Q,...] [--system-reserved cpu=Q,...]\n"
 		  "\t\t[--topology-manager-policy P] [--config KUBELETCONFIG] [--cgroup-root PATH]\n"
 		  "\t\t[--enforce off|audit|enforce] [--hotplug protect|release] [--cpu-cfs-quota BOOL]\n"
-		  "\t\t[--disable-cpu-quota-with-exclusive-cpus BOOL] [--force] [--state-dir DIR]",
+		  "\t\t[--disable-cpu-quota-with-exclusive-cpus BOOL] [--force] [--dry-run] [--strict]\n"
+		  "\t\t[--state-dir DIR]",
 		  "configure the node's CPU manager and the module, kubelet style",
 		  cmd_init);

@@ -73,7 +73,7 @@ static int cmd_metrics(int argc, char **argv)
 	}
 	if (optind != argc)
 		return ctl_usage(argv[0]);
-	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG);
+	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG | NODE_READ_ONLY);
 	if (ret)
 		return ret;
 	prom_init(&w);

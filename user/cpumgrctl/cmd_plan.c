@@ -16,13 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cJSON.h>
 
 #include "alloc.h"
 #include "cmd.h"
-#include "json_out.h"
 #include "json_util.h"
 #include "options.h"
 #include "pod.h"
@@ -50,12 +48,17 @@ struct plan {
 	unsigned int nr_steps;
 };
 
+/* cJSON's layout and a newline, as every other command prints JSON. */
 static void print_result(cJSON *res)
 {
-	json_print(stdout, res);
-	/* the exact layout of the examples when piped, a newline for people */
-	if (isatty(STDOUT_FILENO))
-		fputc('\n', stdout);
+	char *text = cJSON_Print(res);
+
+	if (text) {
+		puts(text);
+		free(text);
+	} else {
+		ctl_err("plan: out of memory");
+	}
 	fflush(stdout);
 }
 

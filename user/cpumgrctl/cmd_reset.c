@@ -4,11 +4,13 @@
  * to its state after load (the counters stay).  With a state directory
  * (one init made), pods admitted there are not dropped silently: reset
  * lists them and refuses unless --force, which also clears the pod files
- * and the checkpoint's entries (the configuration stays).
+ * and the checkpoint's entries (the configuration stays).  Only when no
+ * state directory exists is it the kernel's RESET alone.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "ctl_nl.h"
@@ -22,14 +24,18 @@ static int reset_node(const char *dir, bool force, const uint64_t *expect,
 	struct node n;
 
 	*done = false;
-	if (node_open(&n, ctl_state_dir(dir), NODE_NO_SYNC, &err)) {
-		/* no state directory: the kernel alone, as before */
-		cm_error_clear(&err);
-		if (dir) {
-			ctl_err("reset: cannot open the state directory %s", dir);
-			return CPUMGRCTL_EXIT_FAIL;
-		}
+	/*
+	 * No state directory at all (and none asked for): the kernel
+	 * alone.  Any other failure to open it (a bad config.json or pod
+	 * file, the lock, cgroups, the module) stops the reset: it must
+	 * not skip the guard for admitted pods.
+	 */
+	if (!dir && access(ctl_state_dir(NULL), F_OK) && errno == ENOENT)
 		return CPUMGRCTL_EXIT_OK;
+	if (node_open(&n, ctl_state_dir(dir), NODE_NO_SYNC, &err)) {
+		ctl_err("reset: %s", cm_error_msg(&err));
+		cm_error_clear(&err);
+		return CPUMGRCTL_EXIT_FAIL;
 	}
 	*done = true;
 	if (n.has_config && !force && (n.nr_pods || n.nr_as)) {

@@ -51,21 +51,21 @@ static int print_json(const struct cpumgr_state *st)
 			cJSON_AddItemToArray(opts,
 				cJSON_CreateString(cpumgr_option_name(bit)));
 	}
-	cJSON_AddStringToObject(root, "online_cpus", st->online_cpus ?: "");
-	cJSON_AddStringToObject(root, "reserved_cpus", st->reserved_cpus ?: "");
-	cJSON_AddStringToObject(root, "shared_cpus", st->shared_cpus ?: "");
-	cJSON_AddStringToObject(root, "exclusive_cpus", st->exclusive_cpus ?: "");
-	cJSON_AddNumberToObject(root, "nr_pods", st->nr_pods);
-	cJSON_AddNumberToObject(root, "nr_assignments", st->nr_assignments);
+	cJSON_AddStringToObject(root, "onlineCpus", st->online_cpus ?: "");
+	cJSON_AddStringToObject(root, "reservedCpus", st->reserved_cpus ?: "");
+	cJSON_AddStringToObject(root, "sharedCpus", st->shared_cpus ?: "");
+	cJSON_AddStringToObject(root, "exclusiveCpus", st->exclusive_cpus ?: "");
+	cJSON_AddNumberToObject(root, "podCount", st->nr_pods);
+	cJSON_AddNumberToObject(root, "assignmentCount", st->nr_assignments);
 	cJSON_AddStringToObject(root, "enforce",
 				cpumgr_enforce_name(st->enforce) ?: "");
 	cJSON_AddStringToObject(root, "hotplug",
 				cpumgr_hotplug_name(st->hotplug) ?: "");
-	cJSON_AddStringToObject(root, "cgroup_root", st->cgroup_root ?: "");
+	cJSON_AddStringToObject(root, "cgroupRoot", st->cgroup_root ?: "");
 	cJSON_AddNumberToObject(root, "violations", (double)st->violations);
-	cJSON_AddNumberToObject(root, "offlines_refused",
+	cJSON_AddNumberToObject(root, "offlinesRefused",
 				(double)st->offlines_refused);
-	cJSON_AddNumberToObject(root, "events_dropped",
+	cJSON_AddNumberToObject(root, "eventsDropped",
 				(double)st->events_dropped);
 	return ctl_print_json(root);
 }

@@ -33,7 +33,7 @@ static int cmd_status(int argc, char **argv)
 	}
 	if (optind != argc)
 		return ctl_usage(argv[0]);
-	ret = ctl_node_open(&n, dir, 0);
+	ret = ctl_node_open(&n, dir, NODE_READ_ONLY);
 	if (ret)
 		return ret;
 	if (!json) {

@@ -81,6 +81,8 @@ static void layout_ws(struct ws_layout *l, const struct topology *t,
 	ws->best_rem = carve(l, nsp * sizeof(unsigned int));
 	ws->local_rem = carve(l, nsp * sizeof(unsigned int));
 	ws->cidx = carve(l, nsp * sizeof(unsigned int));
+	ws->best_cidx = carve(l, nsp * sizeof(unsigned int));
+	ws->local_rem_idx = carve(l, nsp * sizeof(unsigned int));
 	ws->idx = carve(l, nsp * sizeof(unsigned int));
 	ws->sub_idx = carve(l, nsp * sizeof(unsigned int));
 	ws->after = carve(l, t->nr[TOPO_NUMA] * sizeof(long));

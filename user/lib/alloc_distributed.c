@@ -5,6 +5,9 @@
  * the combination (and the nodes for the remainder) that leaves the free
  * CPUs per NUMA node most balanced (lowest standard deviation, rounded to
  * three decimals like the kubelet), first found wins ties.
+ *
+ * The combination the kubelet saves is not always the one it chose: see
+ * go_own_prefix().
  */
 #include <errno.h>
 #include <float.h>
@@ -51,6 +54,50 @@ static bool comb_next(unsigned int *idx, unsigned int n, unsigned int k)
 	for (unsigned int j = (unsigned int)i + 1; j < k; j++)
 		idx[j] = idx[j - 1] + 1;
 	return true;
+}
+
+/*
+ * The kubelet enumerates k-combinations recursively, each level passing
+ * append(accum, x) to the next, and saves the callback's slice as the
+ * best one found.  append() writes into accum's backing array whenever
+ * it has room, so every combination that shares the leading elements
+ * stored before the last reallocation shares one array with it: the
+ * saved slice's later elements are overwritten by each combination
+ * enumerated after it with the same leading elements, and the kubelet
+ * allocates from what the slice holds in the end.
+ *
+ * Go grows a slice of 8-byte ints from capacity 0 to 1, 2, 4, 8, ...
+ * (doubling; these sizes are malloc size classes of the Go runtime up
+ * to 512 elements, past any machine's NUMA node count), so lengths 1,
+ * 2, 3, 5, 9, 17, ... reallocate.  Returns how many leading elements of
+ * a k-combination live in an array of their own: 1, 2, 3, 3, 5, 5, 5,
+ * 5, 9, ... for k = 1, 2, 3, ...
+ */
+static unsigned int go_own_prefix(unsigned int k)
+{
+	unsigned int cap = 0, own = 0;
+
+	for (unsigned int len = 1; len <= k; len++) {
+		if (len > cap) {
+			cap = cap ? 2 * cap : 1;
+			own = len;
+		}
+	}
+	return own;
+}
+
+/*
+ * The enumeration just wrote combination cur (positions idx) into the
+ * array shared with the saved combination saved (positions saved_idx)
+ * if both have the same own prefix: mirror that write.
+ */
+static void go_alias(unsigned int *saved, const unsigned int *saved_idx,
+		     const unsigned int *cur, const unsigned int *idx,
+		     unsigned int k, unsigned int own)
+{
+	if (memcmp(saved_idx, idx, own * sizeof(*idx)))
+		return;
+	memcpy(saved + own, cur + own, (k - own) * sizeof(*cur));
 }
 
 struct dist {
@@ -103,6 +150,7 @@ static void try_combo(struct dist *d, const unsigned int *combo,
 	unsigned int nr = 0;
 	double local_best = DBL_MAX;
 	unsigned int local_rem_n = 0;
+	bool saved_this_k;
 
 	memset(ws->mark, 0, a->t->nr[TOPO_NUMA]);
 	for (unsigned int i = 0; i < k; i++) {
@@ -130,6 +178,9 @@ static void try_combo(struct dist *d, const unsigned int *combo,
 	if (remainder == 0)
 		local_best = balance(ws->after, d->uniq, d->nu);
 	for (unsigned int kk = nr; remainder > 0 && kk >= 1; kk--) {
+		unsigned int own = go_own_prefix(kk);
+
+		saved_this_k = false;
 		comb_first(ws->sub_idx, kk);
 		do {
 			long sum = 0;
@@ -139,6 +190,9 @@ static void try_combo(struct dist *d, const unsigned int *combo,
 				ws->subset[i] = ws->rem_combo[ws->sub_idx[i]];
 				sum += ws->after[ws->subset[i]];
 			}
+			if (saved_this_k)
+				go_alias(ws->local_rem, ws->local_rem_idx,
+					 ws->subset, ws->sub_idx, kk, own);
 			if (sum < remainder)
 				continue;
 			memcpy(ws->local, ws->after,
@@ -152,6 +206,9 @@ static void try_combo(struct dist *d, const unsigned int *combo,
 				local_rem_n = kk;
 				memcpy(ws->local_rem, ws->subset,
 				       kk * sizeof(unsigned int));
+				memcpy(ws->local_rem_idx, ws->sub_idx,
+				       kk * sizeof(unsigned int));
+				saved_this_k = true;
 			}
 		} while (comb_next(ws->sub_idx, nr, kk));
 	}
@@ -160,6 +217,7 @@ static void try_combo(struct dist *d, const unsigned int *combo,
 		d->best_k = k;
 		d->best_rem_n = local_rem_n;
 		memcpy(ws->best_combo, combo, k * sizeof(unsigned int));
+		memcpy(ws->best_cidx, ws->cidx, k * sizeof(unsigned int));
 		memcpy(ws->best_rem, ws->local_rem,
 		       local_rem_n * sizeof(unsigned int));
 	}
@@ -271,14 +329,20 @@ int alloc_distributed(struct alloc_ws *ws, const uint64_t *avail,
 	numa_range(&d, &min_k, &max_k);
 
 	for (unsigned int k = min_k; k <= max_k && k <= d.nn; k++) {
+		unsigned int own = go_own_prefix(k);
+
 		d.best = DBL_MAX;
 		d.best_k = 0;
 		comb_first(ws->cidx, k);
 		do {
-			if (d.best == 0)
-				break;
 			for (unsigned int i = 0; i < k; i++)
 				ws->combo[i] = ws->numas[ws->cidx[i]];
+			/* written before the callback looks at anything */
+			if (d.best_k)
+				go_alias(ws->best_combo, ws->best_cidx,
+					 ws->combo, ws->cidx, k, own);
+			if (d.best == 0)
+				break;
 			try_combo(&d, ws->combo, k);
 		} while (comb_next(ws->cidx, d.nn, k));
 		if (d.best_k)

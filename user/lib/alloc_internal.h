@@ -39,6 +39,7 @@ struct alloc_ws {
 	/* takeByTopologyNUMADistributed */
 	unsigned int *numas, *combo, *best_combo, *rem_combo, *subset;
 	unsigned int *best_rem, *local_rem, *idx, *sub_idx, *cidx;
+	unsigned int *best_cidx, *local_rem_idx; /* positions of the saved */
 	long *after, *local;
 	unsigned char *mark;
 	size_t size;

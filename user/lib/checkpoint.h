@@ -110,6 +110,12 @@ struct checkpoint_store {
 	int dir_fd;
 	int lock_fd;		/* -1 while not locked */
 	unsigned int stale_removed;	/* temp files cleaned at lock time */
+	/*
+	 * Called once, at once, when the lock is held by another process
+	 * and the lock waits for it (holder: its pid, 0 if unknown).
+	 */
+	void (*waiting)(void *arg, long holder);
+	void *waiting_arg;
 };
 
 /*

@@ -201,6 +201,10 @@ int checkpoint_store_lock(struct checkpoint_store *st, int timeout_ms,
 					  st->dir, st->name);
 			return timeout_ms ? -ETIMEDOUT : -EWOULDBLOCK;
 		}
+		if (st->waiting) {
+			st->waiting(st->waiting_arg, holder_pid(fd));
+			st->waiting = NULL;
+		}
 		nanosleep(&ts, NULL);
 	}
 	/* who holds it, for the message of whoever waits */
@@ -209,6 +213,7 @@ int checkpoint_store_lock(struct checkpoint_store *st, int timeout_ms,
 		/* only informative: the lock itself is held */
 	}
 	st->lock_fd = fd;
+	st->waiting = NULL;
 	st->stale_removed = remove_stale(st);
 	return 0;
 }

@@ -235,7 +235,8 @@ int cpumgr_nl_send_raw(struct cpumgr_nl *nl, struct nlmsghdr *req);
 
 /*
  * Events.  cpumgr_nl_subscribe() joins the "events" group on a socket of
- * its own (replies to commands never mix with events).  The fd is
+ * its own (replies to commands never mix with events); -EPERM without
+ * CAP_SYS_ADMIN in the initial user namespace.  The fd is
  * pollable (POLLIN).  cpumgr_nl_recv_event() waits up to timeout_ms (-1:
  * forever, 0: not at all) and returns 0 with one event in *ev (free it
  * with cpumgr_event_free()), -EAGAIN when none came, -ENOBUFS when the

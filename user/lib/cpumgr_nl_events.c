@@ -42,8 +42,10 @@ int cpumgr_nl_subscribe(struct cpumgr_nl *nl)
 		err = nl_socket_add_membership(sk, nl->events_group);
 	if (err) {
 		nl_socket_free(sk);
-		return cmnl_fail(nl, -EIO, "cannot join the \"%s\" group: %s",
-			       CPUMGR_GENL_MCGRP_EVENTS, nl_geterror(err));
+		/* The group is for CAP_SYS_ADMIN, like changes. */
+		return cmnl_fail(nl, err == -NLE_PERM ? -EPERM : -EIO,
+				 "cannot join the \"%s\" group: %s",
+				 CPUMGR_GENL_MCGRP_EVENTS, nl_geterror(err));
 	}
 	fd = nl_socket_get_fd(sk);
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)))

@@ -32,7 +32,19 @@ int json_only(const cJSON *obj, const char *const *allowed,
  * NUL); NULL on allocation failure.
  */
 char *file_slurp(FILE *f, size_t *len);
-/* Read a whole file (or stdin for "-") and parse it. */
+/*
+ * Read a whole file (or stdin for "-") and parse it.  The tree's values
+ * live in memory of json_load()'s own, given back when the last of them
+ * is freed (cJSON_Delete() as usual); values added later are malloc'ed.
+ */
 cJSON *json_load(const char *path, struct cm_error *err);
+/*
+ * Parse a NUL-terminated text as json_load() does; errors read
+ * "NAME: invalid JSON at byte N".
+ */
+cJSON *json_parse_text(const char *text, const char *name,
+		       struct cm_error *err);
+/* Bytes json_load() holds for values not yet freed (tests, benchmarks). */
+size_t json_load_held(void);
 
 #endif

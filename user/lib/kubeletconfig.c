@@ -92,6 +92,7 @@ void kubelet_config_free(struct kubelet_config *c)
 	kv_clear(&c->policy_options);
 	kv_clear(&c->kube_reserved);
 	kv_clear(&c->system_reserved);
+	kv_clear(&c->unknown);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -360,10 +361,88 @@ static int check_kind(const cJSON *obj, struct cm_error *err)
 	return 0;
 }
 
+/*
+ * The fields of KubeletConfiguration (kubelet.config.k8s.io/v1beta1) as
+ * the Kubernetes API reference lists them, up to 1.33.  A field not
+ * among them is most likely a typo the kubelet's lenient decoding
+ * would ignore.
+ */
+static const char *const known_fields[] = {
+	"kind", "apiVersion", "enableServer", "staticPodPath", "podLogsDir",
+	"syncFrequency", "fileCheckFrequency", "httpCheckFrequency",
+	"staticPodURL", "staticPodURLHeader", "address", "port",
+	"readOnlyPort", "tlsCertFile", "tlsPrivateKeyFile", "tlsCipherSuites",
+	"tlsMinVersion", "rotateCertificates", "serverTLSBootstrap",
+	"authentication", "authorization", "registryPullQPS", "registryBurst",
+	"imagePullCredentialsVerificationPolicy",
+	"preloadedImagesVerificationAllowlist", "eventRecordQPS",
+	"eventBurst", "enableDebuggingHandlers", "enableContentionProfiling",
+	"healthzPort", "healthzBindAddress", "oomScoreAdj", "clusterDomain",
+	"clusterDNS", "streamingConnectionIdleTimeout",
+	"nodeStatusUpdateFrequency", "nodeStatusReportFrequency",
+	"nodeLeaseDurationSeconds", "imageMinimumGCAge", "imageMaximumGCAge",
+	"imageGCHighThresholdPercent", "imageGCLowThresholdPercent",
+	"volumeStatsAggPeriod", "kubeletCgroups", "systemCgroups",
+	"cgroupRoot", "cgroupsPerQOS", "cgroupDriver", "cpuManagerPolicy",
+	"singleProcessOOMKill", "cpuManagerPolicyOptions",
+	"cpuManagerReconcilePeriod", "memoryManagerPolicy",
+	"topologyManagerPolicy", "topologyManagerScope",
+	"topologyManagerPolicyOptions", "qosReserved",
+	"runtimeRequestTimeout", "hairpinMode", "maxPods", "podCIDR",
+	"podPidsLimit", "resolvConf", "runOnce", "cpuCFSQuota",
+	"cpuCFSQuotaPeriod", "nodeStatusMaxImages", "maxOpenFiles",
+	"contentType", "kubeAPIQPS", "kubeAPIBurst", "serializeImagePulls",
+	"maxParallelImagePulls", "evictionHard", "evictionSoft",
+	"evictionSoftGracePeriod", "evictionPressureTransitionPeriod",
+	"evictionMaxPodGracePeriod", "evictionMinimumReclaim",
+	"mergeDefaultEvictionSettings", "podsPerCore",
+	"enableControllerAttachDetach", "protectKernelDefaults",
+	"makeIPTablesUtilChains", "iptablesMasqueradeBit", "iptablesDropBit",
+	"featureGates", "failSwapOn", "memorySwap", "containerLogMaxSize",
+	"containerLogMaxFiles", "containerLogMaxWorkers",
+	"containerLogMonitorInterval",
+	"configMapAndSecretChangeDetectionStrategy", "systemReserved",
+	"kubeReserved", "reservedSystemCPUs", "showHiddenMetricsForVersion",
+	"systemReservedCgroup", "kubeReservedCgroup",
+	"enforceNodeAllocatable", "allowedUnsafeSysctls", "volumePluginDir",
+	"providerID", "kernelMemcgNotification", "logging",
+	"enableSystemLogHandler", "enableSystemLogQuery",
+	"shutdownGracePeriod", "shutdownGracePeriodCriticalPods",
+	"shutdownGracePeriodByPodPriority", "crashLoopBackOff",
+	"reservedMemory", "enableProfilingHandler", "enableDebugFlagsHandler",
+	"seccompDefault", "memoryThrottlingFactor", "registerWithTaints",
+	"registerNode", "tracing", "localStorageCapacityIsolation",
+	"containerRuntimeEndpoint", "imageServiceEndpoint", "failCgroupV1",
+	"userNamespaces", NULL,
+};
+
+static bool known_field(const char *name)
+{
+	for (const char *const *f = known_fields; *f; f++)
+		if (!strcmp(*f, name))
+			return true;
+	return false;
+}
+
+static int note_unknown(struct kubelet_config *c, const cJSON *obj)
+{
+	const cJSON *m;
+
+	cJSON_ArrayForEach(m, obj)
+		if (m->string && !known_field(m->string) &&
+		    kv_set(&c->unknown, m->string, ""))
+			return -ENOMEM;
+	return 0;
+}
+
 int kubelet_config_from_json(struct kubelet_config *c, const cJSON *obj,
 			     struct cm_error *err)
 {
-	if (check_kind(obj, err) ||
+	if (check_kind(obj, err))
+		return -EINVAL;
+	if (note_unknown(c, obj))
+		return cm_errorf(err, "out of memory"), -ENOMEM;
+	if (
 	    read_str(obj, "cpuManagerPolicy", &c->cpu_manager_policy, err) ||
 	    read_map(obj, "cpuManagerPolicyOptions", &c->policy_options, err) ||
 	    read_duration(obj, "cpuManagerReconcilePeriod",

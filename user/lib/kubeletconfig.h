@@ -15,7 +15,8 @@
  *   --cpu-manager-reconcile-period cpuManagerReconcilePeriod (10s)
  *
  * Other fields are ignored as the kubelet's lenient decoding ignores
- * unknown ones; a field of the wrong type is an error with encoding/json's
+ * unknown ones; fields KubeletConfiguration does not have at all (a
+ * typo) are listed in unknown, for a warning; a field of the wrong type is an error with encoding/json's
  * text, as a map flag given again replaces the file's map.
  * kubelet_config_finish() then derives the CPU manager's configuration
  * as cmd/kubelet and NewManager() do: an explicit reservedSystemCPUs
@@ -51,6 +52,7 @@ struct kubelet_config {
 	struct kv_list policy_options, kube_reserved, system_reserved;
 	int64_t reconcile_period_ns;
 	unsigned int flags_seen;	/* map flags that replaced the file's */
+	struct kv_list unknown;		/* fields no KubeletConfiguration has */
 
 	/* derived by kubelet_config_finish() */
 	struct policy_config policy;	/* for cpu_policy_init() */

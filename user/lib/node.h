@@ -119,6 +119,7 @@ struct node {
 	struct node_pod *pods;
 	unsigned int nr_pods;
 
+	bool read_only;			/* NODE_READ_ONLY: no lock held */
 	FILE *log;			/* one line per repair or change */
 	bool log_time;			/* prefix log lines with a timestamp */
 };
@@ -128,11 +129,15 @@ enum {
 	NODE_FORCE		= 1 << 1,	/* overwrite a bad checkpoint */
 	NODE_NO_SYNC		= 1 << 2,	/* read, repair nothing */
 	NODE_CREATE		= 1 << 3,	/* create the state directory */
+	/* no lock, no sync, no change: for readers, any user */
+	NODE_READ_ONLY		= 1 << 4,
 };
 
 /*
- * Open the state directory, take its lock, connect to the kernel, read
- * its table and sync (node_sync()).  On failure everything is released
+ * Open the state directory, take its lock (saying at once on n->log,
+ * stderr, when it waits for another holder), connect to the kernel,
+ * read its table and sync (node_sync()).  NODE_READ_ONLY takes no lock
+ * and syncs nothing.  On failure everything is released
  * and err says why.
  */
 int node_open(struct node *n, const char *dir, unsigned int flags,
@@ -164,8 +169,19 @@ int node_policy(struct node *n, struct cm_error *err);
 /* "what: strerror: extack" of the connection's last failure; -errno. */
 int node_nl_error(struct node *n, const char *what, struct cm_error *err);
 
+/* One line on n->log (none when NULL); node_log() is NODE_LOG_INFO. */
 void node_log(struct node *n, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* sd-daemon(3) severities, as syslog's */
+enum {
+	NODE_LOG_ERR		= 3,
+	NODE_LOG_WARNING	= 4,
+	NODE_LOG_INFO		= 6,
+};
+void node_log_sev(struct node *n, int sev, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Start every log line with its sd-daemon prefix ("<3>"), process-wide. */
+void node_log_severity(bool on);
 
 /* ---- the kernel's view ---- */
 
@@ -226,6 +242,15 @@ int node_cgroup_name(const struct node *n, const char *path, char *name,
 /* The absolute directory of a cgroup name, as the kernel binds it. */
 int node_cgroup_path(const struct node *n, const char *name, char *path,
 		     size_t len, struct cm_error *err);
+
+/*
+ * Give the managed root's children, and its QoS cgroups' children, the
+ * shared pool plus the exclusive CPUs bound at or below them, so that a
+ * cgroup a runtime creates there inherits nothing it may not hold (see
+ * node_narrow.c).  Returns the number of cgroups changed; a cgroup that
+ * cannot be changed is logged and skipped.
+ */
+int node_narrow(struct node *n, struct cm_error *err);
 
 /* ---- commands ---- */
 

@@ -145,7 +145,7 @@ static int add_result(const struct node *n, const struct pod *pod,
 	bool ok;
 
 	node_shared_pool(n, &shared);
-	ok = r && cJSON_AddStringToObject(r, "pod", pod->uid) &&
+	ok = r && cJSON_AddStringToObject(r, "podUID", pod->uid) &&
 	     cJSON_AddStringToObject(r, "name", pod->name ? pod->name : "") &&
 	     cJSON_AddStringToObject(r, "namespace", pod->ns ? pod->ns : "") &&
 	     cJSON_AddStringToObject(r, "qos", pod_qos_name(pod_qos(pod)));
@@ -229,6 +229,9 @@ int node_admit(struct node *n, const cJSON *docs, const char *src,
 							    "",
 					list.pods[i].uid);
 	}
+	/* the shared pool shrank: new cgroups must not inherit it as it was */
+	if (!ret && node_narrow(n, err) < 0)
+		ret = -EIO;
 out:
 	free(objs);
 	pod_list_free(&list);

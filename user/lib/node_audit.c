@@ -4,8 +4,10 @@
  * every cgroup's effective CPUs, which is what the tasks in it can run
  * on, written or inherited.  A CPU assigned to container K of pod P may
  * appear only in K's bound cgroup and its descendants, K's ancestors,
- * and the ancestors-or-self of P's bound pod cgroup; with strict
- * reservation, reserved CPUs may appear nowhere in scope.
+ * and the ancestors-or-self of P's bound pod cgroup, or below P's pod
+ * cgroup where inherited rather than named; with strict reservation,
+ * reserved CPUs may appear nowhere in scope.  A bound container must run
+ * on all of its CPUs.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -73,11 +75,12 @@ static void add_owner(char *buf, size_t len, const char *who)
 	snprintf(buf + used, len - used, "%s%s", used ? ", " : "", who);
 }
 
-/* What the pod of assignment i forbids cgroup name to hold. */
+/* What the pod of assignment i forbids the cgroup of e to hold. */
 static void check_pod(const struct audit_ctx *c, size_t first,
-		      const char *name, const struct cpuset *eff,
-		      struct node_offender *o)
+		      const struct cg_walk_entry *e, struct node_offender *o)
 {
+	const char *name = e->name;
+	const struct cpuset *eff = e->effective;
 	const char *uid = c->as[first].pod_uid;
 	const char *pod_cg = NULL;
 	struct cpuset pod, others;
@@ -102,6 +105,17 @@ static void check_pod(const struct audit_ctx *c, size_t first,
 			continue;
 		if (at_or_below(name, cg) || at_or_below(cg, name))
 			cpuset_andnot(&others, &others, &c->cpus[i]);
+	}
+	/* below its pod cgroup, what it inherits rather than names is fine */
+	if (!cpuset_empty(&others) && pod_cg && strcmp(pod_cg, name) &&
+	    at_or_below(name, pod_cg)) {
+		struct cm_error err = { 0 };
+		struct cpuset own;
+
+		if (e->inherited || cg_get_cpus(c->cg, name, &own, &err))
+			cpuset_zero(&own);
+		cm_error_clear(&err);
+		cpuset_and(&others, &others, &own);
 	}
 	if (cpuset_empty(&others))
 		return;
@@ -139,7 +153,23 @@ static int visit(const struct cg_walk_entry *e, void *arg)
 		for (size_t j = 0; j < i && first; j++)
 			first = strcmp(c->as[j].pod_uid, c->as[i].pod_uid);
 		if (first)
-			check_pod(c, i, e->name, e->effective, &o);
+			check_pod(c, i, e, &o);
+	}
+	/* a bound container that does not run on all of its CPUs */
+	for (size_t i = 0; i < c->nr_as; i++) {
+		const char *cg = name_of(c->cg, c->as[i].cgroup_path);
+		struct cpuset missing;
+		char who[160];
+
+		if (!cg || strcmp(cg, e->name))
+			continue;
+		cpuset_andnot(&missing, &c->cpus[i], e->effective);
+		if (cpuset_empty(&missing))
+			continue;
+		cpuset_or(&o.cpus, &o.cpus, &missing);
+		snprintf(who, sizeof(who), "%s/%s, which does not run on them",
+			 c->as[i].pod_uid, c->as[i].container);
+		add_owner(o.owner, sizeof(o.owner), who);
 	}
 	if (cpuset_empty(&o.cpus))
 		return 0;

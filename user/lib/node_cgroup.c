@@ -295,6 +295,12 @@ int node_attach(struct node *n, const struct node_attach *a,
 	strcpy(p->c[k].cgroup, cpath);
 	if (a->pod_cgroup)
 		strcpy(p->pod_cgroup, ppath);
+	/*
+	 * The pod cgroup first gets the pod's CPUs (v2: a cgroup's CPUs
+	 * are its own within its parent's, or all of its parent's).
+	 */
+	if (node_narrow(n, err) < 0)
+		return -EIO;
 	ret = node_apply_container(n, p, (unsigned int)k, true, err);
 	if (ret >= 0)
 		ret = node_apply_pod(n, p, true, err);

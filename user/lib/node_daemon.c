@@ -5,13 +5,25 @@
  * stays usable), syncs with the kernel, tops up degraded assignments,
  * fixes what the audit finds after a violation, and reconciles.  A
  * signal ends it between rounds, so the checkpoint it leaves is whole.
+ *
+ * Between rounds it watches the managed root and its QoS cgroups
+ * (inotify): a cgroup created there gets the shared pool at once, before
+ * a runtime can move a task in, and a round follows (node_narrow.c says
+ * why).  A task move the kernel refused asks for a round too, so that a
+ * runtime's retry finds the cgroup narrowed.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <dirent.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "node.h"
 #include "node_daemon.h"
@@ -51,8 +63,9 @@ static int fix_offender(struct node *n, const struct node_offender *o,
 	if (ret)
 		return ret;
 	text = cpuset_to_str(&want);
-	node_log(n, "audit: %s held CPUs of %s: cpuset.cpus %s", o->name,
-		 o->owner, text ? text : "?");
+	node_log_sev(n, NODE_LOG_WARNING,
+		     "audit: %s held CPUs of %s: cpuset.cpus %s", o->name,
+		     o->owner, text ? text : "?");
 	free(text);
 	return 0;
 }
@@ -118,8 +131,11 @@ static unsigned int wants(const struct cpumgr_event *ev)
 	case CPUMGR_CMD_DEGRADED_NTF:
 		return DAEMON_TOPUP | DAEMON_RECONCILE;
 	case CPUMGR_CMD_VIOLATION_NTF:
-		return ev->verdict == CPUMGR_VERDICT_AUDITED ?
-		       DAEMON_AUDIT | DAEMON_RECONCILE : 0;
+		if (ev->verdict == CPUMGR_VERDICT_AUDITED)
+			return DAEMON_AUDIT | DAEMON_RECONCILE;
+		/* a runtime's task refused on a cgroup not yet narrowed */
+		return ev->kind == CPUMGR_VIOLATION_ATTACH ||
+		       ev->kind == CPUMGR_VIOLATION_FORK ? DAEMON_RECONCILE : 0;
 	case CPUMGR_CMD_OFFLINE_REFUSED_NTF:
 		return 0;
 	default:
@@ -143,10 +159,11 @@ static void log_event(const struct node_daemon_opts *o,
 		 ev->type == CPUMGR_CMD_CPU_OFFLINE_NTF)
 		node_log(&quiet, "event %s: cpu %u", name, ev->cpu);
 	else if (ev->type == CPUMGR_CMD_VIOLATION_NTF)
-		node_log(&quiet, "event violation: %s %s by %s[%u] on %s",
-			 cpumgr_violation_name(ev->kind) ?: "?",
-			 cpumgr_verdict_name(ev->verdict) ?: "?", ev->comm,
-			 ev->pid, ev->assignment.cgroup_path ?: "?");
+		node_log_sev(&quiet, NODE_LOG_WARNING,
+			     "event violation: %s %s by %s[%u] on %s",
+			     cpumgr_violation_name(ev->kind) ?: "?",
+			     cpumgr_verdict_name(ev->verdict) ?: "?", ev->comm,
+			     ev->pid, ev->assignment.cgroup_path ?: "?");
 }
 
 /* Drain the socket: what the events ask for, all of it on -ENOBUFS. */
@@ -164,10 +181,136 @@ static unsigned int drain(struct cpumgr_nl *ev_nl,
 		cpumgr_event_free(&ev);
 	}
 	if (ret == -ENOBUFS) {
-		node_log(&quiet, "events were lost: reading everything again");
+		node_log_sev(&quiet, NODE_LOG_WARNING,
+			     "events were lost: reading everything again");
 		what |= DAEMON_ALL;
 	}
 	return what;
+}
+
+/* The directories watched for new cgroups: the root, its QoS cgroups. */
+#define WATCH_MAX 16
+
+struct watch {
+	int fd;
+	unsigned int nr;
+	int wd[WATCH_MAX];
+	char dir[WATCH_MAX][PATH_MAX];
+	bool qos_level[WATCH_MAX];	/* the root: QoS cgroups appear here */
+};
+
+static void watch_add(struct watch *w, const char *dir, bool qos_level)
+{
+	int wd;
+
+	if (w->nr == WATCH_MAX ||
+	    strlen(dir) >= sizeof(w->dir[0]))
+		return;
+	wd = inotify_add_watch(w->fd, dir, IN_CREATE | IN_ONLYDIR);
+	if (wd < 0)
+		return;
+	for (unsigned int i = 0; i < w->nr; i++)
+		if (w->wd[i] == wd)
+			return;
+	w->wd[w->nr] = wd;
+	strcpy(w->dir[w->nr], dir);
+	w->qos_level[w->nr++] = qos_level;
+}
+
+/*
+ * A new cgroup gets the shared pool as the module sees it now: no lock,
+ * no netlink, nothing bound there yet.  The round after it corrects
+ * what changed meanwhile.
+ */
+static void narrow_new(const struct node_daemon_opts *o, const char *dir)
+{
+	struct node quiet = { .log = o->log, .log_time = true };
+	char path[PATH_MAX * 2 + 32], cpus[4096];
+	ssize_t len;
+	int fd;
+
+	fd = open("/sys/kernel/cpumgr/shared_cpus", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	len = read(fd, cpus, sizeof(cpus) - 1);
+	close(fd);
+	if (len <= 0)
+		return;
+	cpus[len] = '\0';
+	snprintf(path, sizeof(path), "%s/cpuset.cpus", dir);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (write(fd, cpus, (size_t)len) == len)
+		node_log(&quiet, "%s: new, cpuset.cpus %.*s", dir,
+			 (int)strcspn(cpus, "\n"), cpus);
+	close(fd);
+}
+
+/* Read the watch: narrow what was created; whether anything was. */
+static bool watch_read(struct watch *w, const struct node_daemon_opts *o)
+{
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	char path[PATH_MAX * 2];
+	bool created = false;
+	ssize_t len;
+
+	while ((len = read(w->fd, buf, sizeof(buf))) > 0) {
+		for (char *p = buf; p < buf + len;) {
+			const struct inotify_event *e = (const void *)p;
+
+			p += sizeof(*e) + e->len;
+			if (!(e->mask & IN_ISDIR) || !e->len)
+				continue;
+			for (unsigned int i = 0; i < w->nr; i++) {
+				if (w->wd[i] != e->wd)
+					continue;
+				snprintf(path, sizeof(path), "%s/%s", w->dir[i],
+					 e->name);
+				narrow_new(o, path);
+				if (w->qos_level[i] && node_qos_cgroup(e->name))
+					watch_add(w, path, false);
+				created = true;
+			}
+		}
+	}
+	return created;
+}
+
+/* Watch the managed root and its QoS cgroups (cgroup2, a root set). */
+static void watch_open(struct watch *w, const struct node_daemon_opts *o)
+{
+	char root[PATH_MAX], path[PATH_MAX * 2];
+	struct cm_error err = { 0 };
+	struct dirent *d;
+	struct node n;
+	DIR *dir;
+
+	w->fd = -1;
+	w->nr = 0;
+	if (node_open(&n, o->dir, NODE_NEED_CONFIG | NODE_READ_ONLY, &err)) {
+		cm_error_clear(&err);
+		return;
+	}
+	strcpy(root, n.cfg.cgroup_root);
+	if (n.cg.version != 2 || !n.root_name[0]) {
+		node_close(&n);
+		return;
+	}
+	node_close(&n);
+	w->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (w->fd < 0)
+		return;
+	watch_add(w, root, true);
+	dir = opendir(root);
+	while (dir && (d = readdir(dir))) {
+		if (d->d_type == DT_DIR && node_qos_cgroup(d->d_name)) {
+			snprintf(path, sizeof(path), "%s/%s", root, d->d_name);
+			watch_add(w, path, false);
+		}
+	}
+	if (dir)
+		closedir(dir);
 }
 
 int node_daemon(const struct node_daemon_opts *o, struct cm_error *err)
@@ -177,6 +320,7 @@ int node_daemon(const struct node_daemon_opts *o, struct cm_error *err)
 	int64_t period = o->period_ms > 0 ? o->period_ms : 10000, next;
 	struct cpumgr_nl *ev_nl;
 	unsigned int what = DAEMON_ALL;
+	struct watch w;
 	char *msg = NULL;
 	int ret = 0;
 
@@ -198,12 +342,15 @@ int node_daemon(const struct node_daemon_opts *o, struct cm_error *err)
 		cpumgr_nl_close(ev_nl);
 		return -EIO;
 	}
-	node_log(&quiet, "daemon: started, state %s, reconcile every %lld ms",
-		 o->dir, (long long)period);
+	watch_open(&w, o);
+	node_log(&quiet, "daemon: started, state %s, reconcile every %lld ms%s",
+		 o->dir, (long long)period,
+		 w.nr ? ", watching the managed root for new cgroups" : "");
 	next = now_ms();
 	while (!stop_signal) {
-		struct pollfd pfd = {
-			.fd = cpumgr_nl_event_fd(ev_nl), .events = POLLIN,
+		struct pollfd pfd[2] = {
+			{ .fd = cpumgr_nl_event_fd(ev_nl), .events = POLLIN },
+			{ .fd = w.fd, .events = POLLIN },
 		};
 		int64_t wait;
 
@@ -215,7 +362,8 @@ int node_daemon(const struct node_daemon_opts *o, struct cm_error *err)
 			ret = round_once(o, what, err);
 			if (ret) {
 				/* say so, and try again next round */
-				node_log(&quiet, "daemon: %s", cm_error_msg(err));
+				node_log_sev(&quiet, NODE_LOG_ERR, "daemon: %s",
+					     cm_error_msg(err));
 				cm_error_clear(err);
 			}
 			what = 0;
@@ -224,9 +372,15 @@ int node_daemon(const struct node_daemon_opts *o, struct cm_error *err)
 			continue;
 		}
 		wait = next - now_ms();
-		if (poll(&pfd, 1, wait < 0 ? 0 : (int)wait) > 0)
+		if (poll(pfd, w.fd < 0 ? 1 : 2, wait < 0 ? 0 : (int)wait) <= 0)
+			continue;
+		if (pfd[1].revents && watch_read(&w, o))
+			what |= DAEMON_RECONCILE;
+		if (pfd[0].revents)
 			what |= drain(ev_nl, o);
 	}
+	if (w.fd >= 0)
+		close(w.fd);
 	cpumgr_nl_close(ev_nl);
 	if (stop_signal)
 		node_log(&quiet, "daemon: signal %d, exiting", (int)stop_signal);

@@ -182,7 +182,8 @@ int node_load_pods(struct node *n, struct cm_error *err)
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		/* temp files of a writer that died: we hold the lock */
 		if (is_temp(de->d_name)) {
-			unlink(path);
+			if (!n->read_only)
+				unlink(path);
 			continue;
 		}
 		if (len < 6 || strcmp(de->d_name + len - 5, ".json"))

@@ -67,6 +67,8 @@ int node_remove(struct node *n, const char *uid, const char *container,
 		p->c[k].cgroup[0] = '\0';
 		ret = node_save_pod(n, p, err);
 	}
+	if (!ret && node_narrow(n, err) < 0)
+		ret = -EIO;
 	if (ret)
 		return ret;
 	text = cpuset_to_str(&freed);
@@ -163,6 +165,11 @@ int node_reconcile(struct node *n, const struct pod_list *active,
 			return ret;
 		changes += ret;
 	}
+	/* the pod cgroups first: a container's CPUs are within its pod's */
+	ret = node_narrow(n, err);
+	if (ret < 0)
+		return ret;
+	changes += ret;
 	for (unsigned int i = 0; i < n->nr_pods; i++) {
 		const struct node_pod *p = &n->pods[i];
 		bool attached = false;

@@ -367,8 +367,8 @@ static bool add_set(cJSON *o, const char *k, const struct cpuset *s)
 static cJSON *row_json(const struct row *r)
 {
 	cJSON *j = cJSON_CreateObject();
-	bool ok = j && cJSON_AddStringToObject(j, "pod", r->uid) &&
-		  cJSON_AddStringToObject(j, "name", r->pod) &&
+	bool ok = j && cJSON_AddStringToObject(j, "podUID", r->uid) &&
+		  cJSON_AddStringToObject(j, "podName", r->pod) &&
 		  cJSON_AddStringToObject(j, "container", r->container) &&
 		  cJSON_AddStringToObject(j, "qos", r->qos) &&
 		  cJSON_AddStringToObject(j, "cgroup", r->cgroup) &&
@@ -439,14 +439,14 @@ cJSON *node_status_json(const struct node *n)
 				     cpumgr_enforce_name(n->kst.enforce) ?: "") &&
 	     cJSON_AddStringToObject(j, "hotplug",
 				     cpumgr_hotplug_name(n->kst.hotplug) ?: "") &&
-	     cJSON_AddStringToObject(j, "cgroup_root", n->kst.cgroup_root ?
+	     cJSON_AddStringToObject(j, "cgroupRoot", n->kst.cgroup_root ?
 				     n->kst.cgroup_root : "") &&
 	     cJSON_AddNumberToObject(j, "generation",
 				     (double)n->kst.generation) &&
-	     add_set(j, "reserved", &n->reserved) &&
-	     add_set(j, "shared", &n->shared) &&
-	     add_set(j, "exclusive", &n->exclusive) &&
-	     add_set(j, "online", &n->online) &&
+	     add_set(j, "reservedCpus", &n->reserved) &&
+	     add_set(j, "sharedCpus", &n->shared) &&
+	     add_set(j, "exclusiveCpus", &n->exclusive) &&
+	     add_set(j, "onlineCpus", &n->online) &&
 	     (rows = cJSON_AddArrayToObject(j, "containers")) &&
 	     (cpus = cJSON_AddArrayToObject(j, "cpus"));
 	for (uint32_t b = 1; ok && (b & CPUMGR_OPT_ALL); b <<= 1)

@@ -19,12 +19,19 @@
 #include "node.h"
 #include "node_internal.h"
 
-void node_log(struct node *n, const char *fmt, ...)
-{
-	va_list ap;
+static bool log_severity;
 
+void node_log_severity(bool on)
+{
+	log_severity = on;
+}
+
+static void vlog(struct node *n, int sev, const char *fmt, va_list ap)
+{
 	if (!n->log)
 		return;
+	if (log_severity)
+		fprintf(n->log, "<%d>", sev);
 	if (n->log_time) {
 		char stamp[40];
 		struct timespec ts;
@@ -35,11 +42,27 @@ void node_log(struct node *n, const char *fmt, ...)
 		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);
 		fprintf(n->log, "%s.%03ldZ ", stamp, ts.tv_nsec / 1000000);
 	}
-	va_start(ap, fmt);
 	vfprintf(n->log, fmt, ap);
-	va_end(ap);
 	fputc('\n', n->log);
 	fflush(n->log);
+}
+
+void node_log(struct node *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(n, NODE_LOG_INFO, fmt, ap);
+	va_end(ap);
+}
+
+void node_log_sev(struct node *n, int sev, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(n, sev, fmt, ap);
+	va_end(ap);
 }
 
 /* Temp files of our own writers that died mid-write (we hold the lock). */
@@ -70,6 +93,30 @@ static int open_cgroups(struct node *n, struct cm_error *err)
 				sizeof(n->root_name), err);
 }
 
+static bool kernel_configured(const struct node *n);
+
+static void lock_waiting(void *arg, long holder)
+{
+	struct node *n = arg;
+
+	if (holder > 0)
+		node_log(n, "waiting for the lock held by pid %ld (%s/.%s.lock)",
+			 holder, n->dir, CHECKPOINT_FILE);
+	else
+		node_log(n, "waiting for the lock held by another process (%s/.%s.lock)",
+			 n->dir, CHECKPOINT_FILE);
+}
+
+/* Read-only: say what a sync would repair, repair nothing. */
+static void note_unsynced(struct node *n)
+{
+	if (!n->has_config)
+		return;
+	if (!kernel_configured(n))
+		node_log(n, "note: the module does not run the configuration of %s/%s; the next command that changes the node configures it",
+			 n->dir, NODE_CONFIG_FILE);
+}
+
 int node_open(struct node *n, const char *dir, unsigned int flags,
 	      struct cm_error *err)
 {
@@ -88,10 +135,19 @@ int node_open(struct node *n, const char *dir, unsigned int flags,
 				    err);
 	if (ret)
 		return ret;
-	ret = checkpoint_store_lock(&n->store, NODE_LOCK_TIMEOUT_MS, err);
-	if (!ret) {
-		remove_stale(dir);
+	n->read_only = flags & NODE_READ_ONLY;
+	if (n->read_only) {
+		/* every file is replaced atomically: readers need no lock */
 		ret = node_load_config(n, err);
+	} else {
+		n->store.waiting = lock_waiting;
+		n->store.waiting_arg = n;
+		ret = checkpoint_store_lock(&n->store, NODE_LOCK_TIMEOUT_MS,
+					    err);
+		if (!ret) {
+			remove_stale(dir);
+			ret = node_load_config(n, err);
+		}
 	}
 	if (!ret && (flags & NODE_NEED_CONFIG) && !n->has_config)
 		ret = cm_errorf(err, "%s/%s: not found: run 'cpumgrctl init' first",
@@ -110,7 +166,9 @@ int node_open(struct node *n, const char *dir, unsigned int flags,
 		goto fail;
 	}
 	ret = node_refresh(n, err);
-	if (!ret && !(flags & NODE_NO_SYNC))
+	if (!ret && (flags & NODE_READ_ONLY))
+		note_unsynced(n);
+	else if (!ret && !(flags & NODE_NO_SYNC))
 		ret = node_sync(n, flags, err);
 	if (!ret)
 		return 0;
@@ -136,6 +194,22 @@ void node_close(struct node *n)
 	checkpoint_store_close(&n->store);
 	memset(n, 0, sizeof(*n));
 	n->store.dir_fd = n->store.lock_fd = -1;
+}
+
+/* The kernel refused the cgroup root: say which and why. */
+static int root_error(struct node *n, const char *root, struct cm_error *err)
+{
+	struct stat st;
+
+	node_nl_error(n, "configure", err);
+	if (stat(root, &st))
+		return cm_errorf(err, "configure: cgroup root %s: %s", root,
+				 strerror(errno)), -ENOTDIR;
+	if (!S_ISDIR(st.st_mode))
+		return cm_errorf(err, "configure: cgroup root %s: %s", root,
+				 strerror(ENOTDIR)), -ENOTDIR;
+	cm_error_prefix(err, "cgroup root %s", root);
+	return -ENOTDIR;
 }
 
 int node_configure(struct node *n, struct cm_error *err)
@@ -165,8 +239,21 @@ int node_configure(struct node *n, struct cm_error *err)
 		return -EINVAL;
 	}
 	kc.cgroup_root = root;
+	/* the root is created when missing (a reboot, a cgroup removed) */
+	if (root[0] && access(root, F_OK) && errno == ENOENT) {
+		ret = cg_create(&n->cg, n->root_name, NULL, err);
+		if (ret) {
+			free(reserved);
+			cm_error_prefix(err, "cannot create the managed cgroup root %s",
+					root);
+			return ret;
+		}
+		node_log(n, "created the managed cgroup root %s", root);
+	}
 	ret = cpumgr_nl_configure(n->nl, &kc, NULL, NULL);
 	free(reserved);
+	if (ret == -ENOTDIR && root[0])
+		return root_error(n, root, err);
 	if (ret)
 		return node_nl_error(n, "configure", err);
 	return node_refresh(n, err);

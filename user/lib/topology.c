@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,32 +96,41 @@ static int map_build(struct topo_map *m, unsigned int nr_groups,
 	return 0;
 }
 
-/* Dense group index of every CPU at one level, ids ascending. */
+/*
+ * Dense group index of every CPU at one level, ids ascending.  Ids are
+ * below CPUSET_MAX_CPUS (check_records()): lut, that many ints, maps an
+ * id to its index without sorting.
+ */
 static int build_level(struct topology *t, const struct topo_cpu_info *c,
-		       enum topo_level lvl)
+		       enum topo_level lvl, int *lut)
 {
 	unsigned int n = t->nr_cpus, k = 0;
-	int *ids = malloc(n * sizeof(*ids));
+	int max = 0, *ids;
 
+	for (unsigned int i = 0; i < n; i++)
+		if (field(&c[i], lvl) > max)
+			max = field(&c[i], lvl);
+	memset(lut, 0, (max + 1) * sizeof(*lut));
+	for (unsigned int i = 0; i < n; i++)
+		lut[field(&c[i], lvl)] = 1;
+	for (int id = 0; id <= max; id++)
+		k += lut[id];
+	ids = malloc(k * sizeof(*ids));
 	if (!ids)
 		return -ENOMEM;
-	for (unsigned int i = 0; i < n; i++)
-		ids[i] = field(&c[i], lvl);
-	qsort(ids, n, sizeof(*ids), cmp_int);
-	for (unsigned int i = 0; i < n; i++)
-		if (!k || ids[k - 1] != ids[i])
-			ids[k++] = ids[i];
+	k = 0;
+	for (int id = 0; id <= max; id++)
+		if (lut[id]) {
+			lut[id] = (int)k;
+			ids[k++] = id;
+		}
 	t->nr[lvl] = k;
 	t->id[lvl] = ids;
 	t->cpu_group[lvl] = malloc(n * sizeof(unsigned int));
 	if (!t->cpu_group[lvl])
 		return -ENOMEM;
-	for (unsigned int i = 0; i < n; i++) {
-		int key = field(&c[i], lvl);
-		int *hit = bsearch(&key, ids, k, sizeof(*ids), cmp_int);
-
-		t->cpu_group[lvl][i] = (unsigned int)(hit - ids);
-	}
+	for (unsigned int i = 0; i < n; i++)
+		t->cpu_group[lvl][i] = (unsigned int)lut[field(&c[i], lvl)];
 	return map_build(&t->cpus_of[lvl], k, t->cpu_group[lvl], n);
 }
 
@@ -144,6 +154,37 @@ static int check_records(const struct topo_cpu_info *c, unsigned int n,
 		if (i && c[i].cpu == c[i - 1].cpu)
 			return cm_errorf(err, "cpu %d listed twice", c[i].cpu);
 	}
+	return 0;
+}
+
+/*
+ * The records into out in ascending CPU order when they are all valid
+ * (every id in range, no CPU twice): placed by CPU number through lut
+ * (CPUSET_MAX_CPUS ints), no sort.  Returns nonzero, out unspecified,
+ * when one is not.
+ */
+static int in_cpu_order(const struct topo_cpu_info *c, unsigned int n,
+			struct topo_cpu_info *out, int *lut)
+{
+	uint64_t seen[CPUSET_MAX_CPUS / 64] = { 0 };
+	unsigned int k = 0;
+
+	if (!n)
+		return -EINVAL;
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int cpu = (unsigned int)c[i].cpu;
+
+		for (int l = 0; l < TOPO_NR_LEVELS; l++)
+			if ((unsigned int)field(&c[i], l) >= CPUSET_MAX_CPUS)
+				return -EINVAL;
+		if (cpu >= CPUSET_MAX_CPUS || (seen[cpu / 64] >> (cpu % 64)) & 1)
+			return -EINVAL;
+		seen[cpu / 64] |= UINT64_C(1) << (cpu % 64);
+		lut[cpu] = (int)i;
+	}
+	for (unsigned int w = 0; w < CPUSET_MAX_CPUS / 64; w++)
+		for (uint64_t word = seen[w]; word; word &= word - 1)
+			out[k++] = c[lut[w * 64 + __builtin_ctzll(word)]];
 	return 0;
 }
 
@@ -293,6 +334,7 @@ struct topology *topology_new(const struct topo_cpu_info *cpus,
 {
 	struct topo_cpu_info *c = NULL;
 	struct topology *t;
+	int *lut = NULL;
 
 	if (nr > CPUSET_MAX_CPUS) {
 		cm_errorf(err, "topology has %u CPUs, more than %d", nr,
@@ -304,11 +346,17 @@ struct topology *topology_new(const struct topo_cpu_info *cpus,
 		c = malloc(nr * sizeof(*c));
 	if (!t || (nr && !c))
 		goto nomem;
-	if (nr)
-		memcpy(c, cpus, nr * sizeof(*c));
-	qsort(c, nr, sizeof(*c), cmp_info);
-	if (check_records(c, nr, err))
-		goto fail;
+	lut = malloc(CPUSET_MAX_CPUS * sizeof(*lut));
+	if (!lut)
+		goto nomem;
+	if (in_cpu_order(cpus, nr, c, lut)) {
+		/* something to refuse: find it in CPU order, as always */
+		if (nr)
+			memcpy(c, cpus, nr * sizeof(*c));
+		qsort(c, nr, sizeof(*c), cmp_info);
+		if (check_records(c, nr, err))
+			goto fail;
+	}
 
 	t->nr_cpus = nr;
 	t->max_cpu = c[nr - 1].cpu;
@@ -325,7 +373,7 @@ struct topology *topology_new(const struct topo_cpu_info *cpus,
 		cpuset_set(&t->cpus, c[i].cpu);
 	}
 	for (int l = 0; l < TOPO_NR_LEVELS; l++)
-		if (build_level(t, c, l))
+		if (build_level(t, c, l, lut))
 			goto nomem;
 	if (build_core_maps(t, err))
 		goto fail;
@@ -334,11 +382,13 @@ struct topology *topology_new(const struct topo_cpu_info *cpus,
 	    build_socket_view(t))
 		goto nomem;
 	free(c);
+	free(lut);
 	return t;
 nomem:
 	cm_errorf(err, "out of memory building the topology");
 fail:
 	free(c);
+	free(lut);
 	topology_free(t);
 	return NULL;
 }

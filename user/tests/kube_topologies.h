@@ -52,6 +52,19 @@ enum kube_topo {
 	TOPO_SINGLE_SOCKET_UNCORE,
 	/* topology.Discover() of returnMachineInfo() (topology_hints_test.go) */
 	TOPO_HINTS_MACHINE_INFO,
+	/*
+	 * Not a kubelet table: the machine of a case the kubelet computed
+	 * outside its tests (4 sockets x 2 NUMA nodes x 6 cores, no SMT,
+	 * NUMA node ids interleaved across the sockets).
+	 */
+	TOPO_QUAD_SOCKET_INTERLEAVED_NUMA,
+	/*
+	 * Not kubelet tables either: machines for the cases that follow
+	 * the kubelet's aliased combinations further (no SMT, 8 CPUs per
+	 * NUMA node, CPUs numbered node by node).
+	 */
+	TOPO_TRI_SOCKET_TWELVE_NUMA,		/* node n on socket n % 3 */
+	TOPO_FIVE_SOCKET_ELEVEN_NUMA,		/* nodes 0-3 alone, 4-10 on socket 4 */
 	TOPO_NR_KUBE,
 };
 
@@ -285,6 +298,26 @@ static inline unsigned int kube_topo_cpus(enum kube_topo which,
 		for (i = 0; i < 12; i++)
 			kube_cpu(&c[n++], i, i % 6, (i % 6) / 3, (i % 6) / 3,
 				 (i % 6) / 3);
+		break;
+	case TOPO_QUAD_SOCKET_INTERLEAVED_NUMA:
+		/*
+		 * CPUs numbered socket by socket, 12 per socket; socket s
+		 * holds NUMA node s (its first 6 CPUs) and NUMA node s + 4
+		 * (its last 6): nodes 0-3 are the first halves of sockets
+		 * 0-3, nodes 4-7 the second halves.  One L3 per socket.
+		 */
+		for (i = 0; i < 48; i++)
+			kube_cpu(&c[n++], i, i, i / 12, i / 12 + 4 * (i % 12 / 6),
+				 i / 12);
+		break;
+	case TOPO_TRI_SOCKET_TWELVE_NUMA:
+		for (i = 0; i < 96; i++)
+			kube_cpu(&c[n++], i, i, i / 8 % 3, i / 8, i / 8 % 3);
+		break;
+	case TOPO_FIVE_SOCKET_ELEVEN_NUMA:
+		for (i = 0; i < 88; i++)
+			kube_cpu(&c[n++], i, i, i / 8 < 4 ? i / 8 : 4, i / 8,
+				 i / 8 < 4 ? i / 8 : 4);
 		break;
 	default:
 		break;

@@ -289,6 +289,32 @@ static const struct take_case distributed_cases[] = {
 	{ "allocate 31 full cores with 14 CPUs distributed across each NUMA node and 2 CPUs spilling over to each of NUMA 0, 2, 3 (to keep balance with cpuGroupSize 2)", TOPO_DUAL_SOCKET_MULTI_NUMA_HT, "0-8,10-18,20-39,40-48,50-58,60-79", 62, 2, false, false, NULL, "0-7,10-16,20-27,30-37,40-47,50-56,60-67,70-77" },
 	{ "ensure bestRemainder chosen with NUMA nodes that have enough CPUs to satisfy the request", TOPO_DUAL_SOCKET_MULTI_NUMA_HT, "0-3,10-13,20-23,30-36,40-43,50-53,60-63,70-76", 34, 1, false, false, NULL, "0-3,10-13,20-23,30-34,40-43,50-53,60-63,70-74" },
 	{ "ensure previous failure encountered on live machine has been fixed (1/1)", TOPO_DUAL_SOCKET_MULTI_NUMA_HT_LARGE, "0,128,30,31,158,159,43-47,171-175,62,63,190,191,75-79,203-207,94,96,222,223,101-111,229-239,126,127,254,255", 28, 1, false, false, NULL, "43-47,75-79,96,101-105,171-174,203-206,229-232" },
+	/*
+	 * Computed by the kubelet, not in its tables.  Every 4-node
+	 * combination balances equally, so the first one (NUMA order
+	 * 0, 4, 1, 5, 2, 6, 3, 7) wins, but the kubelet's saved combo
+	 * shares its 4th slot with the combos enumerated after it: the
+	 * even distribution comes from nodes 0, 4, 1 and 7, the remainder
+	 * from 0, 4, 1.
+	 */
+	{ "19 CPUs over 4 of 8 interleaved NUMA nodes: the saved combo's last slot aliased", TOPO_QUAD_SOCKET_INTERLEAVED_NUMA, "0-47", 19, 1, false, false, NULL, "0-4,6-10,12-16,42-45" },
+	/*
+	 * Derived by hand from the kubelet's code, not run through it.
+	 * NUMA order 5, 2, 8, 10, 1, 7, 9, 3, 0, 6; the one feasible 6-node
+	 * combination 2, 8, 1, 7, 0, 6 gets 5 CPUs each; the remainder of 5
+	 * balances best over 2, 8, 1, 7 (first of the ties), a 4-element
+	 * subset whose last slot the later subsets 2, 8, 1, 0 and 2, 8, 1, 6
+	 * overwrite: the remainder comes from 2, 8, 1, 6, 8.
+	 */
+	{ "35 CPUs over 6 NUMA nodes: the saved remainder subset's last slot aliased", TOPO_TRI_SOCKET_TWELVE_NUMA, "0-1,3-5,7-14,16,18-21,23,25,27,29-30,44,48-53,56-71,73,78-80", 35, 1, false, false, NULL, "0-1,3-5,8-13,16,18-21,23,48-53,56-60,64-70" },
+	/*
+	 * Derived by hand as well.  No 3 nodes can take 8 CPUs each; nodes
+	 * 0-3 taking 6 each leaves one free CPU on every node (balance 0),
+	 * and the next combination, 0, 1, 2, 4, breaks the loop after
+	 * writing node 4 into the saved one's last slot: the kubelet asks
+	 * node 4 (one free CPU) for 6, gets nothing and fails.
+	 */
+	{ "24 CPUs, balance 0 found: the combination that breaks the loop still overwrites the saved one", TOPO_FIVE_SOCKET_ELEVEN_NUMA, "0-6,8-14,16-22,24-30,32,40,48,56,64,72,80", 24, 1, false, false, "accounting error, not enough CPUs allocated, remaining: 6", "" },
 };
 
 static void run_take_cases(struct __test_metadata *_metadata,

@@ -25,18 +25,13 @@
 #include "json_util.h"
 #include "test_util.h"
 
-static const char *data_dir(void)
-{
-	return getenv("CPUMGR_TEST_DATA") ?: "user/tests/data";
-}
-
 static char *fixture(const char *name, size_t *len)
 {
 	char path[512];
 	char *buf;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/checkpoint/%s", data_dir(), name);
+	snprintf(path, sizeof(path), "%s/checkpoint/%s", test_data_dir(), name);
 	f = fopen(path, "r");
 	if (!f)
 		return NULL;

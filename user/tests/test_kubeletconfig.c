@@ -15,11 +15,6 @@
 #include "kubeletconfig.h"
 #include "test_util.h"
 
-static const char *data_dir(void)
-{
-	return getenv("CPUMGR_TEST_DATA") ?: "user/tests/data";
-}
-
 /* Apply "flag=value" strings, then finish(); the first error's code. */
 static int from_flags(struct kubelet_config *c, const char *const *flags,
 		      struct cm_error *err)
@@ -45,7 +40,7 @@ static int from_file(struct kubelet_config *c, const char *file,
 	char path[512];
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/kubelet/%s", data_dir(), file);
+	snprintf(path, sizeof(path), "%s/kubelet/%s", test_data_dir(), file);
 	if (kubelet_config_init(c))
 		return -ENOMEM;
 	ret = kubelet_config_load(c, path, err);
@@ -224,7 +219,7 @@ TEST(json_file_with_reserved_cpus_end_to_end)
 	EXPECT_TRUE(c.policy.opts.distribute_numa);
 	EXPECT_TRUE(c.policy.opts.strict_reservation);
 
-	snprintf(path, sizeof(path), "%s/sysfs-2s2c2t", data_dir());
+	snprintf(path, sizeof(path), "%s/sysfs-2s2c2t", test_data_dir());
 	t = topology_load_sysfs(path, &err);
 	ASSERT_NE(NULL, t);
 	EXPECT_EQ(0, kubelet_config_check_topology(&c, t, &err));

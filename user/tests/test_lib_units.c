@@ -3,7 +3,7 @@
  * Unit tests of the library's pieces: cpulists, quantities, pods and
  * their QoS class, policy options, topology loaders, the none policy,
  * topology hints and the all-or-nothing pod add.  Fixture files live in
- * user/tests/data ($CPUMGR_TEST_DATA overrides).
+ * user/tests/data of the source tree ($CPUMGR_TEST_DATA overrides).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,11 +17,6 @@
 #include "quantity.h"
 #include "test_util.h"
 #include "topology_json.h"
-
-static const char *data_dir(void)
-{
-	return getenv("CPUMGR_TEST_DATA") ?: "user/tests/data";
-}
 
 TEST(cpulist_parse_and_print)
 {
@@ -104,7 +99,7 @@ TEST(quantities)
 	cm_error_clear(&err);
 }
 
-/* The QoS examples of the kubelet documentation (shared/examples/pods). */
+/* The QoS examples of the kubelet documentation (examples/pods). */
 TEST(pod_qos_and_guaranteed_cpus)
 {
 	static const struct {
@@ -255,7 +250,7 @@ TEST(topology_loaders)
 		cJSON_Delete(j);
 	}
 	snprintf(json, sizeof(json), "{\"sysfs\":\"%s/sysfs-2s2c2t\"}",
-		 data_dir());
+		 test_data_dir());
 	{
 		cJSON *j = cJSON_Parse(json);
 

@@ -4,6 +4,22 @@
 #define CPUMGR_TESTS_TEST_UTIL_H
 
 #include <stdbool.h>
+#include <stdlib.h>
+
+/*
+ * The source tree the tests were built from (user/Makefile passes it), so
+ * that fixtures are found whatever the working directory; "." only for a
+ * build without it (a checker's).
+ */
+#ifndef CPUMGR_SRC_TOP
+#define CPUMGR_SRC_TOP "."
+#endif
+
+/* user/tests/data of that tree; $CPUMGR_TEST_DATA overrides. */
+static inline const char *test_data_dir(void)
+{
+	return getenv("CPUMGR_TEST_DATA") ?: CPUMGR_SRC_TOP "/user/tests/data";
+}
 
 /*
  * EXPECT_TRUE(cond) that explains itself only when it fails (and reads

@@ -17,11 +17,6 @@
 #include "test_util.h"
 #include "yaml_json.h"
 
-static const char *data_dir(void)
-{
-	return getenv("CPUMGR_TEST_DATA") ?: "user/tests/data";
-}
-
 /* Compact JSON, numbers as the text the reader kept. */
 static void dump_into(struct strbuf *sb, const cJSON *j)
 {
@@ -282,7 +277,7 @@ static int load(const char *file, struct pod_list *l, struct cm_error *err)
 {
 	char path[512];
 
-	snprintf(path, sizeof(path), "%s/pods/%s", data_dir(), file);
+	snprintf(path, sizeof(path), "%s/pods/%s", test_data_dir(), file);
 	return pod_list_load(path, l, err);
 }
 

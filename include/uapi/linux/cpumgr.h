@@ -5,13 +5,15 @@
  *
  * The family is "cpumgr" (CPUMGR_GENL_NAME), version CPUMGR_GENL_VERSION,
  * in the initial network namespace only.  Its multicast group "events"
- * (CPUMGR_GENL_MCGRP_EVENTS) carries one notification per change.  A YNL
+ * (CPUMGR_GENL_MCGRP_EVENTS) carries one notification per change; joining
+ * it needs CAP_SYS_ADMIN in the initial user namespace (-EPERM).  A YNL
  * description of the family lives beside this header (cpumgr.yaml).
  *
  * CPU sets travel as cpulist strings, the syntax of sysfs and cgroup
  * files: comma-separated decimal CPU numbers and ranges "a-b" (a <= b),
- * no spaces, no empty elements ("0-3,8").  The empty string is the empty
- * set.
+ * no spaces, no empty elements ("0-3,8"); "N" stands for the last
+ * possible CPU, as in cpuset.cpus ("4-N").  The empty string is the
+ * empty set.  A string attribute ends at its only NUL, its last byte.
  *
  * The table:
  *   policy      none or static (enum cpumgr_policy)
@@ -57,7 +59,10 @@
  *   -EINVAL      malformed request: a missing attribute, an attribute of
  *                the wrong type or size, a string longer than its limit
  *                (the netlink policy refuses these: "Attribute failed
- *                policy validation"), a cpulist that is not valid syntax
+ *                policy validation"; a cpulist over CPUMGR_CPULIST_MAX
+ *                says "cpulist is longer than 32768 bytes"), a string
+ *                with a NUL before its last byte ("string has a NUL
+ *                before its end"), a cpulist that is not valid syntax
  *                ("3-1", "a", ",,", "1,")
  *   -ERANGE      a CPU number >= the number of possible CPUs
  *   -ENODEV      a CPU that is not present
@@ -250,7 +255,10 @@ enum cpumgr_assignment_flag {
  *	An assignment message holds CPUMGR_A_POD_UID, CONTAINER, CPUS, FLAGS,
  *	GENERATION and, when bound, CGROUP_PATH + CGROUP_ID and
  *	POD_CGROUP_PATH + POD_CGROUP_ID.  A dump that raced with a change
- *	carries NLM_F_DUMP_INTR: read it again.
+ *	carries NLM_F_DUMP_INTR: read it again.  A dump ends with -EMSGSIZE
+ *	when an assignment does not fit one message of the reader's buffer
+ *	(two bound cgroup paths of up to 4095 bytes make one of over 8 KiB):
+ *	read with a larger buffer.
  * @CPUMGR_CMD_RESTORE: replace every assignment with the nested
  *	CPUMGR_A_ASSIGNMENT entries (each: POD_UID, CONTAINER, CPUS, and
  *	optional FLAGS, CGROUP_PATH, POD_CGROUP_PATH), all or nothing: one
@@ -263,8 +271,9 @@ enum cpumgr_assignment_flag {
  *	GENERATION.  Reply: GENERATION.
  * @CPUMGR_CMD_ASSIGNED_NTF: notification: an ASSIGN (the assignment)
  * @CPUMGR_CMD_RELEASED_NTF: notification: a RELEASE: GENERATION, POD_UID,
- *	CONTAINER (absent for a whole pod), CPUS (the CPUs given back to
- *	the shared pool)
+ *	CONTAINER (absent when the whole pod went: a RELEASE of the pod, or
+ *	of its last container), CPUS (the CPUs given back to the shared
+ *	pool)
  * @CPUMGR_CMD_BOUND_NTF: notification: a BIND: GENERATION, POD_UID,
  *	CONTAINER, CGROUP_PATH, POD_CGROUP_PATH as requested
  * @CPUMGR_CMD_CONFIGURED_NTF: notification: a CONFIGURE (the state, as
@@ -274,7 +283,12 @@ enum cpumgr_assignment_flag {
  * @CPUMGR_CMD_RESET_NTF: notification: a RESET: GENERATION
  * @CPUMGR_CMD_VIOLATION_NTF: notification: a violation of exclusivity:
  *	GENERATION, KIND, VERDICT, CGROUP_ID, CGROUP_PATH, PID and COMM of
- *	the task that acted, FILE, CPUS (the CPUs the cgroup may not hold)
+ *	the task that acted, FILE, CPUS (the CPUs the cgroup may not hold).
+ *	Control characters of CGROUP_PATH and COMM come as "\xNN".
+ *	Violations of a cgroup whose last one is still waiting to be sent
+ *	join it (CPUS grows, the first PID and COMM stay); a user other
+ *	than root has at most 16 waiting, and further ones are counted
+ *	(CPUMGR_A_VIOLATIONS) but not reported.
  * @CPUMGR_CMD_OFFLINE_REFUSED_NTF: notification: taking CPUMGR_A_CPU
  *	offline was refused (protect mode): GENERATION, CPU, PID, COMM
  * @CPUMGR_CMD_CPU_OFFLINE_NTF: notification: CPUMGR_A_CPU went offline:

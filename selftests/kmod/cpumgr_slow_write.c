@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cpumgr_slow_write: a test module for selftests/write_race.sh.  It holds
+ * a cpuset.cpus write of one cgroup (by name) for a while after cpumgr
+ * has checked it, so that the test can change cpumgr's table meanwhile.
+ * cpumgr sends the call through its own checking function, which calls
+ * cpuset_write_resmask() again: the same task entering it a second time
+ * is that checked call.  Loaded after cpumgr, this probe runs first where
+ * the function is entered, so it sees both entries.  "waiting" reads 1
+ * while the write is held.
+ *
+ * Parameters: cgroup, the directory name; delay_ms, how long to hold it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/delay.h>
+#include <linux/kernfs.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+
+static char *cgroup = "slow";
+module_param(cgroup, charp, 0444);
+MODULE_PARM_DESC(cgroup, "the cgroup whose cpuset.cpus writes are slowed");
+
+static unsigned int delay_ms = 1000;
+module_param(delay_ms, uint, 0444);
+MODULE_PARM_DESC(delay_ms, "how long the checked write is held");
+
+static int waiting;
+module_param(waiting, int, 0444);
+MODULE_PARM_DESC(waiting, "1 while a write is held");
+
+static struct task_struct *entered;	/* the first entry's task */
+
+static int slow_write_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct kernfs_open_file *of = (void *)regs_get_kernel_argument(regs, 0);
+	struct kernfs_node *kn = of->kn;
+
+	if (strcmp(kn->name, "cpuset.cpus") || !kn->parent ||
+	    strcmp(kn->parent->name, cgroup))
+		return 0;
+	if (READ_ONCE(entered) != current) {
+		WRITE_ONCE(entered, current);
+		return 0;
+	}
+	WRITE_ONCE(entered, NULL);
+	WRITE_ONCE(waiting, 1);
+	mdelay(delay_ms);
+	WRITE_ONCE(waiting, 0);
+	return 0;
+}
+
+static struct kprobe slow_write_probe = {
+	.symbol_name = "cpuset_write_resmask",
+	.pre_handler = slow_write_pre,
+};
+
+static int __init slow_write_init(void)
+{
+	return register_kprobe(&slow_write_probe);
+}
+
+static void __exit slow_write_exit(void)
+{
+	unregister_kprobe(&slow_write_probe);
+}
+
+module_init(slow_write_init);
+module_exit(slow_write_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Slows down one cgroup's cpuset.cpus writes, to test cpumgr");

@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Check, then commit (issue 12): a cpuset.cpus write is checked against
+# the table before cpuset_write_resmask() does its work, so a change of
+# the table (an ASSIGN making one of its CPUs exclusive) could come in
+# between and return before the write lands, after which the controller
+# would act on a tree the write then changes.  cpumgr's changes wait for
+# the writes checked against an older table.  selftests/kmod's
+# cpumgr_slow_write.ko holds one checked write for a few seconds; an
+# ASSIGN made meanwhile must return only once that write has landed.
+# Leaves the module RESET.
+
+. "$CPUMGR_TOP/selftests/sftest_lib.sh"
+
+SLOW=${CPUMGR_MODULE%/kmod/cpumgr.ko}/testmod/cpumgr_slow_write.ko
+CG=/sys/fs/cgroup/wrace
+OUT=$(mktemp -d)
+PARAMS=/sys/module/cpumgr_slow_write/parameters
+
+cleanup()
+{
+	wait
+	rmmod cpumgr_slow_write 2>/dev/null
+	"$CTL" reset >/dev/null 2>&1
+	rmdir "$CG/slow" "$CG" 2>/dev/null
+	rm -rf "$OUT"
+}
+trap cleanup EXIT
+
+setup()
+{
+	echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control &&
+	mkdir -p "$CG/slow" &&
+	echo +cpuset >"$CG/cgroup.subtree_control" &&
+	"$CTL" configure --policy static >/dev/null &&
+	"$CTL" assign p0 c0 7 >/dev/null &&
+	insmod "$SLOW" cgroup=slow
+}
+
+assign_waits()
+{
+	local i cpus held
+
+	(echo 2-3 >"$CG/slow/cpuset.cpus") &
+	# until the write, checked, is held
+	for ((i = 0; i < 100; i++)); do
+		[ "$(<"$PARAMS/waiting")" = 1 ] && break
+		sleep 0.05
+	done
+	cpus=$(<"$CG/slow/cpuset.cpus")
+	if [ "$(<"$PARAMS/waiting")" != 1 ] || [ -n "$cpus" ]; then
+		echo "# the write was not held"
+		return 1
+	fi
+	"$CTL" assign p1 c1 2-3 >"$OUT/assign" 2>&1 || {
+		diag <"$OUT/assign"
+		return 1
+	}
+	# builtins only: what the ASSIGN left, before anything else runs
+	held=$(<"$PARAMS/waiting")
+	cpus=$(<"$CG/slow/cpuset.cpus")
+	wait
+	echo "# after the ASSIGN: write held $held, cpuset.cpus '$cpus'"
+	[ "$held" = 0 ] && [ "$cpus" = 2-3 ]
+}
+
+landed()
+{
+	[ "$(<"$CG/slow/cpuset.cpus")" = 2-3 ] &&
+	[ "$(<"$SYSFS/pods/p1/c1/cpus")" = 2-3 ]
+}
+
+ktap_plan 3
+check "set-up: a slowed cgroup, an assignment" setup
+check "an ASSIGN returns after the write checked before it landed" assign_waits
+check "both took effect" landed
+ktap_exit

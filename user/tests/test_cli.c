@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cpumgrctl's command line, on the host (no module): every subcommand's
+ * --help, --version, the global options, help's two sections, exit
+ * codes, init --dry-run and KubeletConfiguration typos, checkpoint
+ * verify without a node; and the library parts behind them: the lock
+ * wait that says at once whom it waits for, unknown KubeletConfiguration
+ * fields.  The binary is the cpumgrctl next to this test's directory
+ * (build/user/cpumgrctl).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#include "checkpoint.h"
+#include "json_util.h"
+#include "kubeletconfig.h"
+#include "test_util.h"
+
+struct run {
+	int status;		/* exit status, -1 if it did not exit */
+	char out[16384], err[4096];
+};
+
+static const char *ctl_path(void)
+{
+	static char path[PATH_MAX + 16];
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (path[0])
+		return path;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n < 0)
+		abort();
+	exe[n] = '\0';
+	/* build/user/tests/test_cli -> build/user/cpumgrctl */
+	*strrchr(exe, '/') = '\0';
+	*strrchr(exe, '/') = '\0';
+	snprintf(path, sizeof(path), "%s/cpumgrctl", exe);
+	return path;
+}
+
+/* The checkout's user/tests/data, wherever the test runs from. */
+static const char *data_dir(void)
+{
+	static char path[PATH_MAX + 64];
+	const char *env = getenv("CPUMGR_TEST_DATA");
+
+	if (env)
+		return env;
+	/* build/user/cpumgrctl -> build/user/../../user/tests/data */
+	snprintf(path, sizeof(path), "%s", ctl_path());
+	*strrchr(path, '/') = '\0';
+	strcat(path, "/../../user/tests/data");
+	return access(path, F_OK) ? "user/tests/data" : path;
+}
+
+static void slurp_fd(int fd, char *buf, size_t size)
+{
+	size_t len = 0;
+	ssize_t n;
+
+	while (len + 1 < size && (n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += (size_t)n;
+	buf[len] = '\0';
+	close(fd);
+}
+
+/* cpumgrctl ARGS... (NULL-terminated), no state directory unless env. */
+static void ctl(struct run *r, const char *state_dir, ...)
+{
+	char out_name[] = "/tmp/cpumgr-cli-out.XXXXXX";
+	char err_name[] = "/tmp/cpumgr-cli-err.XXXXXX";
+	const char *argv[32] = { "cpumgrctl" };
+	int out = mkstemp(out_name), err = mkstemp(err_name), st;
+	unsigned int i = 1;
+	va_list ap;
+	pid_t pid;
+
+	if (out < 0 || err < 0)
+		abort();
+	unlink(out_name);
+	unlink(err_name);
+	va_start(ap, state_dir);
+	while (i < 31 && (argv[i] = va_arg(ap, const char *)))
+		i++;
+	va_end(ap);
+	argv[i] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		dup2(out, 1);
+		dup2(err, 2);
+		setenv("CPUMGR_STATE_DIR", state_dir ?: "/nonexistent/cpumgr",
+		       1);
+		execv(ctl_path(), (char **)argv);
+		_exit(127);
+	}
+	waitpid(pid, &st, 0);
+	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	lseek(out, 0, SEEK_SET);
+	lseek(err, 0, SEEK_SET);
+	slurp_fd(out, r->out, sizeof(r->out));
+	slurp_fd(err, r->err, sizeof(r->err));
+}
+
+/* the end of ctl()'s arguments, typed (a bare NULL may be an int) */
+#define END ((const char *)NULL)
+#define RUN(r, ...) ctl(r, NULL, __VA_ARGS__, END)
+
+/* The subcommand names, from help's listing. */
+static unsigned int commands(char names[][32], unsigned int max)
+{
+	struct run r;
+	unsigned int n = 0;
+	char *line, *save = NULL;
+
+	RUN(&r, "help");
+	for (line = strtok_r(r.out, "\n", &save); line && n < max;
+	     line = strtok_r(NULL, "\n", &save))
+		if (sscanf(line, "  cpumgrctl %31[a-z-]", names[n]) == 1)
+			n++;
+	return n;
+}
+
+TEST(every_subcommand_answers_help_on_stdout)
+{
+	char names[64][32];
+	unsigned int n = commands(names, 64);
+	struct run r;
+
+	CHECK(n >= 20, "help lists %u commands", n);
+	for (unsigned int i = 0; i < n; i++) {
+		ctl(&r, NULL, names[i], "--help", END);
+		CHECK(r.status == 0 && strstr(r.out, "usage:") &&
+		      strstr(r.out, names[i]) && !r.err[0],
+		      "%s --help: status %d, out '%s', err '%s'", names[i],
+		      r.status, r.out, r.err);
+	}
+	/* after other arguments too, and as "help COMMAND" */
+	RUN(&r, "admit", "pod.json", "--help");
+	CHECK(r.status == 0 && strstr(r.out, "cpumgrctl admit"), "%s", r.err);
+	RUN(&r, "help", "reset");
+	CHECK(r.status == 0 && strstr(r.out, "cpumgrctl reset"), "%s", r.err);
+	RUN(&r, "help", "nosuch");
+	EXPECT_EQ(2, r.status);
+}
+
+TEST(help_has_a_node_and_a_kernel_table_section)
+{
+	const char *node, *kernel;
+	struct run r;
+
+	RUN(&r, "help");
+	ASSERT_EQ(0, r.status);
+	node = strstr(r.out, "The node's CPU manager");
+	kernel = strstr(r.out, "The module's table");
+	ASSERT_TRUE(node && kernel && node < kernel);
+	/* the node's commands first, the kernel's verbs after */
+	EXPECT_TRUE(strstr(node, "cpumgrctl admit") < kernel);
+	EXPECT_TRUE(strstr(node, "cpumgrctl init") < kernel);
+	EXPECT_TRUE(strstr(node, "cpumgrctl remove") < kernel);
+	EXPECT_TRUE(strstr(r.out, "cpumgrctl assign") > kernel);
+	EXPECT_TRUE(strstr(r.out, "cpumgrctl configure") > kernel);
+	EXPECT_TRUE(strstr(r.out, "cpumgrctl release") > kernel);
+	EXPECT_TRUE(strstr(r.out, "cpumgrctl bind") > kernel);
+	EXPECT_TRUE(strstr(r.out, "3 audit found offenders") != NULL);
+}
+
+TEST(version_and_global_options)
+{
+	struct run r;
+	cJSON *j;
+
+	RUN(&r, "--version");
+	CHECK(r.status == 0 && !strncmp(r.out, "cpumgrctl ", 10), "%s", r.out);
+	RUN(&r, "-j", "--version");
+	j = cJSON_Parse(r.out);
+	CHECK(r.status == 0 && j &&
+	      cJSON_IsString(cJSON_GetObjectItem(j, "cpumgrctl")) &&
+	      cJSON_GetObjectItem(j, "module"), "%s", r.out);
+	cJSON_Delete(j);
+	RUN(&r, "--json", "version");
+	EXPECT_EQ(0, r.status);
+	EXPECT_EQ('\n', r.out[strlen(r.out) - 1]);
+	/* a command with no JSON output, an unknown option: bad input */
+	RUN(&r, "-j", "assign", "p", "c", "1");
+	CHECK(r.status == 2 && strstr(r.err, "no JSON"), "%d %s", r.status,
+	      r.err);
+	RUN(&r, "--bogus", "status");
+	EXPECT_EQ(2, r.status);
+	RUN(&r, "nosuch");
+	EXPECT_EQ(2, r.status);
+	RUN(&r, "admit", "--bogus");
+	EXPECT_EQ(2, r.status);
+	/* --state-dir before the command is the command's state directory */
+	RUN(&r, "--state-dir", "/nonexistent/elsewhere", "status");
+	CHECK(r.status == 1 && strstr(r.err, "/nonexistent/elsewhere"),
+	      "%d %s", r.status, r.err);
+}
+
+TEST(plan_prints_json_like_every_command)
+{
+	char req[PATH_MAX];
+	struct run r;
+	size_t n;
+
+	snprintf(req, sizeof(req), "%s/../../../examples/plan/take-dual-socket-ht.json",
+		 data_dir());
+	ctl(&r, NULL, "plan", req, END);
+	n = strlen(r.out);
+	/* cJSON's layout, a newline at the end even into a file */
+	CHECK(r.status == 0 && n > 2 && !strcmp(r.out + n - 2, "}\n") &&
+	      strstr(r.out, "\t\"cpus\":\t\"2,4,8,10\""), "%d '%s' %s", r.status,
+	      r.out, r.err);
+	/* -j is no error for a command that prints JSON anyway */
+	ctl(&r, NULL, "-j", "plan", req, END);
+	EXPECT_EQ(0, r.status);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fputs(text, f) < 0 || fclose(f))
+		abort();
+}
+
+TEST(init_dry_run_checks_flags_and_files_without_a_module)
+{
+	char dir[] = "/tmp/cpumgr-cli.XXXXXX", kc[PATH_MAX];
+	struct run r;
+
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	RUN(&r, "init", "--dry-run", "--cpu-manager-policy", "static",
+	    "--reserved-cpus", "0");
+	CHECK(r.status == 0 && strstr(r.out, "valid: policy static"),
+	      "%d %s %s", r.status, r.out, r.err);
+	/* the kubelet's own refusals, as bad input */
+	RUN(&r, "init", "--dry-run", "--cpu-manager-policy", "static");
+	CHECK(r.status == 2 && strstr(r.err, "unable to determine reserved CPU"),
+	      "%d %s", r.status, r.err);
+	RUN(&r, "init", "--dry-run", "--cpu-manager-policy", "static",
+	    "--reserved-cpus", "0", "--cpu-manager-policy-options", "bogus=true");
+	EXPECT_EQ(2, r.status);
+	RUN(&r, "init", "--dry-run", "--enforce", "never");
+	EXPECT_EQ(2, r.status);
+
+	/* a typo in a KubeletConfiguration: a warning naming it */
+	snprintf(kc, sizeof(kc), "%s/kubelet.yaml", dir);
+	write_file(kc, "kind: KubeletConfiguration\n"
+		   "apiVersion: kubelet.config.k8s.io/v1beta1\n"
+		   "cpuManagerPolicyy: static\n"
+		   "maxPods: 110\n");
+	ctl(&r, NULL, "init", "--dry-run", "--config", kc, END);
+	CHECK(r.status == 0 && strstr(r.err, "unknown field \"cpuManagerPolicyy\"") &&
+	      !strstr(r.err, "maxPods") && strstr(r.out, "policy none"),
+	      "%d %s %s", r.status, r.out, r.err);
+	/* an error under --strict */
+	ctl(&r, NULL, "init", "--dry-run", "--strict", "--config", kc, END);
+	CHECK(r.status == 2 && strstr(r.err, "cpuManagerPolicyy"), "%d %s",
+	      r.status, r.err);
+	/* without --dry-run too, before any module is looked for */
+	ctl(&r, NULL, "init", "--strict", "--config", kc, END);
+	CHECK(r.status == 2 && !strstr(r.err, "connect to cpumgr"), "%d %s",
+	      r.status, r.err);
+	unlink(kc);
+	rmdir(dir);
+}
+
+TEST(kubelet_config_lists_unknown_fields)
+{
+	struct cm_error err = { 0 };
+	struct kubelet_config c;
+	cJSON *obj = cJSON_Parse("{\"kind\": \"KubeletConfiguration\","
+				 "\"apiVersion\": \"kubelet.config.k8s.io/v1beta1\","
+				 "\"cpuManagerPolicy\": \"static\","
+				 "\"reservedSystemCPUs\": \"0\","
+				 "\"evictionHard\": {},"
+				 "\"topologyManagerPolicyy\": \"restricted\"}");
+
+	ASSERT_EQ(0, kubelet_config_init(&c));
+	ASSERT_EQ(0, kubelet_config_from_json(&c, obj, &err));
+	ASSERT_EQ(1u, c.unknown.nr);
+	EXPECT_STREQ("topologyManagerPolicyy", c.unknown.kv[0].key);
+	kubelet_config_free(&c);
+	cJSON_Delete(obj);
+}
+
+TEST(checkpoint_verify_without_a_node)
+{
+	char dir[] = "/tmp/cpumgr-cli.XXXXXX", good[PATH_MAX], bad[PATH_MAX];
+	size_t len;
+	char *text;
+	cJSON *j;
+	struct run r;
+	FILE *f;
+
+	snprintf(good, sizeof(good), "%s/checkpoint/kubelet-v2-static.json",
+		 data_dir());
+	ctl(&r, NULL, "checkpoint", "verify", good, END);
+	CHECK(r.status == 0 && strstr(r.out, "valid: policy static, 1 assignments") &&
+	      strstr(r.out, "no node configured"), "%d %s %s", r.status,
+	      r.out, r.err);
+	/* a checksum that does not match: bad input */
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	f = fopen(good, "r");
+	ASSERT_TRUE(f != NULL);
+	text = file_slurp(f, &len);
+	fclose(f);
+	ASSERT_TRUE(text && strstr(text, "\"1,13\""));
+	strstr(text, "\"1,13\"")[2] = '3';
+	snprintf(bad, sizeof(bad), "%s/cpu_manager_state", dir);
+	write_file(bad, text);
+	free(text);
+	ctl(&r, NULL, "checkpoint", "verify", bad, END);
+	CHECK(r.status == 2 && strstr(r.err, "checkpoint is corrupted"),
+	      "%d %s", r.status, r.err);
+	/* --json: the verdict as an object, either way */
+	ctl(&r, NULL, "-j", "checkpoint", "verify", bad, END);
+	j = cJSON_Parse(r.out);
+	CHECK(r.status == 2 && j &&
+	      cJSON_IsFalse(cJSON_GetObjectItem(j, "valid")) &&
+	      strstr(cJSON_GetStringValue(cJSON_GetObjectItem(j, "error")) ?: "",
+		     "checkpoint is corrupted"), "%d %s", r.status, r.out);
+	cJSON_Delete(j);
+	ctl(&r, NULL, "checkpoint", "verify", "--json", good, END);
+	j = cJSON_Parse(r.out);
+	CHECK(r.status == 0 && j &&
+	      cJSON_IsTrue(cJSON_GetObjectItem(j, "valid")) &&
+	      !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(j, "checked")) ?: "",
+		      "format") &&
+	      !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(j, "policyName")) ?: "",
+		      "static"), "%d %s", r.status, r.out);
+	cJSON_Delete(j);
+	unlink(bad);
+	rmdir(dir);
+}
+
+static int waited_for;
+
+static void on_wait(void *arg, long holder)
+{
+	(void)arg;
+	waited_for = (int)holder;
+}
+
+TEST(lock_wait_says_at_once_whom_it_waits_for)
+{
+	char dir[] = "/tmp/cpumgr-cli.XXXXXX", lock[PATH_MAX];
+	struct cm_error err = { 0 };
+	struct checkpoint_store st;
+	int ready[2], fd;
+	pid_t holder;
+	char c;
+
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	ASSERT_EQ(0, pipe(ready));
+	snprintf(lock, sizeof(lock), "%s/.%s.lock", dir, CHECKPOINT_FILE);
+	holder = fork();
+	if (holder == 0) {
+		char pid[16];
+
+		fd = open(lock, O_RDWR | O_CREAT, 0600);
+		if (fd < 0 || flock(fd, LOCK_EX))
+			_exit(1);
+		snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+		if (write(fd, pid, strlen(pid)) < 0 || write(ready[1], "x", 1) != 1)
+			_exit(1);
+		usleep(500 * 1000);
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	ASSERT_EQ(0, checkpoint_store_open(&st, dir, NULL, false, &err));
+	st.waiting = on_wait;
+	waited_for = 0;
+	/* waits out the holder, having said so first */
+	EXPECT_EQ(0, checkpoint_store_lock(&st, 10000, &err));
+	EXPECT_EQ(holder, waited_for);
+	checkpoint_store_close(&st);
+	waitpid(holder, NULL, 0);
+
+	/* a lock nobody holds: not a word */
+	ASSERT_EQ(0, checkpoint_store_open(&st, dir, NULL, false, &err));
+	st.waiting = on_wait;
+	waited_for = 0;
+	EXPECT_EQ(0, checkpoint_store_lock(&st, 10000, &err));
+	EXPECT_EQ(0, waited_for);
+	checkpoint_store_close(&st);
+	unlink(lock);
+	rmdir(dir);
+	close(ready[0]);
+	close(ready[1]);
+}
+
+TEST_HARNESS_MAIN

@@ -6,14 +6,14 @@
  * createRuntime (or prestart): the container's process exists in its
  * cgroup and waits for "start".  Add the container to its pod (admit
  * the pod if it is new), bind it and its pod cgroup, write its cpuset
- * and CFS limits, narrow the pod cgroups that have a cpuset of their
- * own, and give the other containers the shared pool as it is now.
+ * and CFS limits, and give the other containers and the managed tree
+ * the shared pool as it is now (node_reconcile(), node_narrow()).
  *   --mode decide: the static policy decides (kubelet policy none);
  *   --mode guard:  the kubelet decided (policy static): the CPUs of the
  *                  spec when the kubelet's checkpoint has the container,
  *                  the shared pool otherwise.
  * poststop: release the container; a pod with no container left goes;
- * the other containers and the pod cgroups get the grown shared pool.
+ * the other containers and the managed tree get the grown shared pool.
  * Without a stage argument the state's status says which: "creating"
  * or "created" is createRuntime, "stopped" is poststop (one hooks.d
  * file can then serve both stages).
@@ -217,8 +217,7 @@ static int create(struct hook *h, struct node *n)
 	a.container = h->c.name;
 	a.cgroup = cgroup;
 	a.pod_cgroup = pod_cgroup;
-	if (node_attach(n, &a, &err) || node_narrow_pod_cgroups(n, &err) < 0 ||
-	    node_reconcile(n, NULL, &err) < 0) {
+	if (node_attach(n, &a, &err) || node_reconcile(n, NULL, &err) < 0) {
 		fail(h, "%s", cm_error_msg(&err));
 		cm_error_clear(&err);
 		/* the runtime fails the start and runs no poststop */
@@ -247,9 +246,7 @@ static int poststop(struct hook *h, struct node *n)
 	}
 	/* the pod goes with its last container; the others get the
 	 * shared pool as it now is */
-	if (node_sweep_gone(n, &err) < 0 ||
-	    node_narrow_pod_cgroups(n, &err) < 0 ||
-	    node_reconcile(n, NULL, &err) < 0)
+	if (node_sweep_gone(n, &err) < 0 || node_reconcile(n, NULL, &err) < 0)
 		goto bad;
 	return CPUMGRCTL_EXIT_OK;
 bad:

@@ -295,12 +295,6 @@ int node_add_container(struct node *n, const cJSON *obj, const char *name,
  * how many were removed.
  */
 int node_sweep_gone(struct node *n, struct cm_error *err);
-/*
- * Pod cgroups with a cpuset of their own get the shared pool plus their
- * pod's exclusive CPUs; those without one are left alone.  Returns the
- * number changed.
- */
-int node_narrow_pod_cgroups(struct node *n, struct cm_error *err);
 
 /* container NULL: the whole pod. */
 int node_remove(struct node *n, const char *pod_uid, const char *container,

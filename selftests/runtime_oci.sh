@@ -79,9 +79,9 @@ t_shared()
 	# a shared sidecar in the Guaranteed pod (500m, not an integer):
 	# its new cgroup inherits the pod cgroup's CPUs, the pod's own
 	# exclusive ones included, until the runtime writes its cpuset; the
-	# kernel lets it only with the same-pod rule (RT_SAME_POD=1)
+	# kernel lets it with its same-pod rule (RT_SAME_POD=0 leaves it out)
 	ids="bu be"
-	if [ "${RT_SAME_POD:-0}" = 1 ]; then
+	if [ "${RT_SAME_POD:-1}" = 1 ]; then
 		rt_bundle "$RT/b-sc" g-side sidecar /kubepods/podg-side/sc 512 50000
 		rt_run crun sc "$RT/b-sc" || { diag <"$RT/sc.err"; ok=1; }
 		ids="bu be sc"
@@ -103,7 +103,7 @@ t_stop_shared()
 {
 	rt_stop crun bu
 	rt_stop runc be
-	[ "${RT_SAME_POD:-0}" = 1 ] && rt_stop crun sc
+	[ "${RT_SAME_POD:-1}" = 1 ] && rt_stop crun sc
 	rt_stop runc x
 	[ ! -e "$SYSFS/pods/g-side" ] && [ ! -e "$S/pods/b1.json" ] &&
 		[ ! -e "$S/pods/g-side.json" ] && rt_agree

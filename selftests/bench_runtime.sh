@@ -13,6 +13,8 @@
 # (default 10); medians, and the ratios.  Under TCG the figures compare
 # runs on the same machine, not hardware.
 
+# no daemon: the module is unloaded between turns
+RT_DAEMON=0
 . "$CPUMGR_TOP/selftests/runtime_lib.sh"
 
 REPS=${CPUMGR_BENCH_REPS:-10}

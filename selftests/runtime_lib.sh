@@ -5,10 +5,10 @@
 # time; every container runs one program that prints the CPUs it may
 # run on (Cpus_allowed_list) as its first line, then sleeps.
 #
-# Pod cgroups are made with a plain mkdir, as the kubelet makes them.
-# Until the controller narrows them itself, rt_pod narrows each one to
-# the shared pool before the runtime runs (see rt_pod): what the
-# controller is going to do.
+# Pod cgroups are made with a plain mkdir, as the kubelet makes them;
+# `cpumgrctl daemon` narrows them (RT_DAEMON=1, the default), or rt_pod
+# narrows them by hand to the shared pool (RT_DAEMON=0) before the
+# runtime runs.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
 
@@ -17,6 +17,7 @@ S=$RT/state
 CG=/sys/fs/cgroup/kubepods
 ROOTFS=$RT/rootfs
 RT_IDS=()
+RT_DAEMON_PID=
 
 # What the runtimes need on a guest whose root is read-only.
 export XDG_RUNTIME_DIR=$RT/xdg
@@ -78,6 +79,25 @@ rt_init()
 	ctl init --cpu-manager-policy static --reserved-cpus 0 \
 		--cgroup-root "$CG" --enforce "$mode" >/dev/null || return 1
 	echo "+cpuset +cpu" >"$CG/cgroup.subtree_control"
+	# RT_DAEMON=1: the controller's daemon narrows new pod cgroups
+	if [ "${RT_DAEMON:-1}" = 1 ] && [ -z "$RT_DAEMON_PID" ]; then
+		"$CTL" daemon --reconcile-period 60s --state-dir "$S" \
+			>"$RT/daemon.log" 2>&1 &
+		RT_DAEMON_PID=$!
+	fi
+}
+
+# Wait up to 5 s for the daemon to give DIR a cpuset of its own.
+rt_wait_narrowed()
+{
+	local i
+
+	for ((i = 0; i < 100; i++)); do
+		[ -n "$(cat "$1/cpuset.cpus" 2>/dev/null)" ] && return 0
+		sleep 0.05
+	done
+	echo "# $1: not narrowed"
+	return 1
 }
 
 # The spec template: runc's default spec, then our process, hooks,
@@ -130,8 +150,9 @@ rt_bundle()
 
 # rt_pod PATH [OWN]: a pod cgroup below the managed root, made with a
 # plain mkdir as the kubelet makes it, then narrowed to the shared pool
-# (plus OWN, the pod's own exclusive CPUs) as the controller will do.
-# Its QoS parents (burstable/, besteffort/) are narrowed the same way.
+# (plus OWN, the pod's own exclusive CPUs) as the controller's daemon
+# does; with RT_DAEMON=1, waiting for the daemon to do it.  Its QoS
+# parents (burstable/, besteffort/) the same way.
 rt_pod()
 {
 	local path=$1 own=$2 d=$CG want
@@ -143,7 +164,11 @@ rt_pod()
 		[ -d "$d" ] || mkdir "$d" || return 1
 		[ "$d" = "$CG/$path" ] || echo "+cpuset +cpu" \
 			>"$d/cgroup.subtree_control" 2>/dev/null
-		[ "${RT_NARROW:-1}" = 1 ] && echo "$want" >"$d/cpuset.cpus"
+		if [ "${RT_DAEMON:-1}" = 1 ]; then
+			rt_wait_narrowed "$d" || return 1
+		elif [ "${RT_NARROW:-1}" = 1 ]; then
+			echo "$want" >"$d/cpuset.cpus"
+		fi
 	done
 	return 0
 }
@@ -346,6 +371,9 @@ rt_agree()
 rt_cleanup()
 {
 	local e
+
+	[ -n "$RT_DAEMON_PID" ] && kill "$RT_DAEMON_PID" 2>/dev/null &&
+		wait "$RT_DAEMON_PID" 2>/dev/null
 
 	for e in "${RT_IDS[@]}"; do
 		rt_stop "${e%%:*}" "${e#*:}" >/dev/null 2>&1

@@ -16,6 +16,8 @@
 # - the hook called by hand: a dead pid, createRuntime twice, poststop
 #   twice, a container without pod annotations.
 
+# pod cgroups narrowed by hand: the audit case needs ones nobody narrowed
+RT_DAEMON=0
 . "$CPUMGR_TOP/selftests/runtime_lib.sh"
 
 trap rt_cleanup EXIT

@@ -3,7 +3,10 @@
 #
 # Install what a fresh Debian bookworm machine lacks to build and test
 # cpumgr, idempotently and quietly:
-#   - host packages through apt-get (build tools, libraries, QEMU, ...);
+#   - host packages through apt-get (build tools, libraries, QEMU, the
+#     container runtimes the runtime_* selftests drive: runc, crun, and
+#     podman with conmon, which needs neither fuse-overlayfs nor
+#     slirp4netns with --storage-driver vfs --network none);
 #   - the tools taken from Debian's linux-source packages into the cache
 #     (checkpatch, the kselftest headers, the ynl CLI);
 #   - Debian's 6.1 and 6.12 kernels through scripts/fetch-kernel.sh.
@@ -20,6 +23,7 @@ HOST_PACKAGES="
 	libnl-3-dev libnl-genl-3-dev libcjson-dev libyaml-dev
 	linux-source-6.1 linux-source-6.12
 	python3 python3-yaml python3-jsonschema cppcheck
+	runc crun podman conmon
 "
 
 missing_packages()

@@ -34,6 +34,24 @@ int64_t cfs_milli_cpu_to_quota(int64_t milli_cpu, int64_t period)
 	return quota > INT64_MAX ? INT64_MAX : (int64_t)quota;
 }
 
+int64_t cfs_shares_to_milli_cpu(uint64_t shares)
+{
+	if (shares <= CFS_MIN_SHARES)
+		return 0;
+	if (shares > CFS_MAX_SHARES)
+		shares = CFS_MAX_SHARES;
+	return (int64_t)((shares * CFS_MILLI_CPU_TO_CPU + CFS_SHARES_PER_CPU - 1) /
+			 CFS_SHARES_PER_CPU);
+}
+
+int64_t cfs_quota_to_milli_cpu(int64_t quota, uint64_t period)
+{
+	if (quota <= 0 || !period)
+		return 0;
+	return (int64_t)((__int128)quota * CFS_MILLI_CPU_TO_CPU /
+			 (__int128)period);
+}
+
 /*
  * runc's ConvertCPUSharesToCgroupV2Value() since opencontainers/cgroups
  * v0.0.5: the quadratic in log2(shares) through (2, 1), (1024, 100) and

@@ -42,6 +42,20 @@ uint64_t cfs_milli_cpu_to_shares(int64_t milli_cpu);
 /* MilliCPUToQuota(): 0 for no limit, at least 1000 (1 ms) otherwise. */
 int64_t cfs_milli_cpu_to_quota(int64_t milli_cpu, int64_t period);
 
+/*
+ * The inverses the kubelet itself uses to read a runtime's values back
+ * (pkg/kubelet/kuberuntime/helpers_linux.go): sharesToMilliCPU() is
+ * ceil(shares * 1000 / 1024), 0 below the minimum of 2 shares (2 shares
+ * also mean "no request": 0 here too, so a container without a request
+ * stays without one); quotaToMilliCPU() is quota * 1000 / period rounded
+ * down, 0 for no limit (quota <= 0 or no period).  For requests of 3 to
+ * 256000 millicores and limits of 10 millicores and more (period 100 ms)
+ * the round trip gives back what the kubelet started from (1 and 2
+ * millicores give 2 shares: no request).
+ */
+int64_t cfs_shares_to_milli_cpu(uint64_t shares);
+int64_t cfs_quota_to_milli_cpu(int64_t quota, uint64_t period);
+
 enum cfs_weight_conv {
 	CFS_WEIGHT_LINEAR,	/* 1 + ((shares - 2) * 9999) / 262142 */
 	CFS_WEIGHT_QUADRATIC,	/* ceil(10^((l^2 + 125 l) / 612 - 7/34)) */

@@ -271,6 +271,31 @@ struct node_attach {
 
 int node_attach(struct node *n, const struct node_attach *a,
 		struct cm_error *err);
+/*
+ * One container joining a pod that may already be admitted (the OCI
+ * hook: a runtime starts containers one at a time).  obj: the Pod object
+ * to record, holding the pod as known so far and this container.  How
+ * its CPUs are chosen:
+ *   NODE_ADD_DECIDE   the static policy's Allocate for this container
+ *                     (exclusive for a Guaranteed integer request);
+ *   NODE_ADD_CPUS     exactly cpus (the kubelet decided): ASSIGN them;
+ *   NODE_ADD_SHARED   the shared pool, whatever it asks for.
+ * A container the kernel already holds keeps its CPUs (a hook run
+ * twice); one removed before comes back.  The cgroups recorded for the
+ * pod and its other containers are kept.
+ */
+enum node_add_how { NODE_ADD_DECIDE, NODE_ADD_CPUS, NODE_ADD_SHARED };
+
+int node_add_container(struct node *n, const cJSON *obj, const char *name,
+		       enum node_add_how how, const struct cpuset *cpus,
+		       struct cm_error *err);
+/*
+ * Remove the containers whose recorded cgroup is gone (a runtime killed
+ * before its poststop hook), and pods with no container left.  Returns
+ * how many were removed.
+ */
+int node_sweep_gone(struct node *n, struct cm_error *err);
+
 /* container NULL: the whole pod. */
 int node_remove(struct node *n, const char *pod_uid, const char *container,
 		struct cm_error *err);

@@ -449,4 +449,38 @@ TEST_F(tree, apply_v1)
 	EXPECT_STREQ("300000", fake_read(d, "cpu,cpuacct/c/cpu.cfs_quota_us"));
 }
 
+/* The hook reads a runtime's spec back into requests and limits. */
+TEST(inverse_round_trip)
+{
+	static const uint64_t periods[] = { 100000, 10000, 200000 };
+
+	for (int64_t m = 3; m <= 256000; m++)
+		CHECK(cfs_shares_to_milli_cpu(cfs_milli_cpu_to_shares(m)) == m,
+		      "request %lld -> shares %llu -> %lld", (long long)m,
+		      (unsigned long long)cfs_milli_cpu_to_shares(m),
+		      (long long)cfs_shares_to_milli_cpu(cfs_milli_cpu_to_shares(m)));
+	for (int64_t m = 10; m <= 256000; m++)
+		CHECK(cfs_quota_to_milli_cpu(cfs_milli_cpu_to_quota(m, 100000),
+					     100000) == m,
+		      "limit %lld", (long long)m);
+	/* other periods: exact where the quota is above the 1 ms floor */
+	for (size_t i = 0; i < ARRAY_SIZE(periods); i++)
+		for (int64_t m = 1000; m <= 64000; m += 250)
+			CHECK(cfs_quota_to_milli_cpu(cfs_milli_cpu_to_quota(m,
+					(int64_t)periods[i]), periods[i]) == m,
+			      "limit %lld period %llu", (long long)m,
+			      (unsigned long long)periods[i]);
+	/* no request, no limit, and the kubelet's own values */
+	CHECK(cfs_shares_to_milli_cpu(0) == 0, "shares 0");
+	CHECK(cfs_shares_to_milli_cpu(2) == 0, "shares 2: no request");
+	CHECK(cfs_shares_to_milli_cpu(1024) == 1000, "shares 1024");
+	CHECK(cfs_shares_to_milli_cpu(2048) == 2000, "shares 2048");
+	CHECK(cfs_shares_to_milli_cpu(1 << 30) == 256000, "clamped");
+	CHECK(cfs_quota_to_milli_cpu(-1, 100000) == 0, "quota -1");
+	CHECK(cfs_quota_to_milli_cpu(0, 100000) == 0, "quota 0");
+	CHECK(cfs_quota_to_milli_cpu(200000, 0) == 0, "no period");
+	CHECK(cfs_quota_to_milli_cpu(200000, 100000) == 2000, "2 CPUs");
+	CHECK(cfs_quota_to_milli_cpu(150001, 100000) == 1500, "rounded down");
+}
+
 TEST_HARNESS_MAIN

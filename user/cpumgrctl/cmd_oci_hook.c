@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cpumgrctl oci-hook: an OCI runtime hook that makes a container a
+ * runtime starts a managed one (see oci.h for what it reads).
+ *
+ * createRuntime (or prestart): the container's process exists in its
+ * cgroup and waits for "start".  Add the container to its pod (admit
+ * the pod if it is new), bind it and its pod cgroup, write its cpuset
+ * and CFS limits, and give the other containers and the managed tree
+ * the shared pool as it is now (node_reconcile(), node_narrow()).
+ *   --mode decide: the static policy decides (kubelet policy none);
+ *   --mode guard:  the kubelet decided (policy static): the CPUs of the
+ *                  spec when the kubelet's checkpoint has the container,
+ *                  the shared pool otherwise.
+ * poststop: release the container; a pod with no container left goes;
+ * the other containers and the managed tree get the grown shared pool.
+ * Without a stage argument the state's status says which: "creating"
+ * or "created" is createRuntime, "stopped" is poststop (one hooks.d
+ * file can then serve both stages).
+ * Both first forget containers whose cgroup is gone (a runtime killed
+ * with -9 runs no poststop).  Containers without pod annotations are left
+ * alone.  A refusal is one line on stderr and exit status 1: the runtime
+ * fails the start.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checkpoint.h"
+#include "cmd.h"
+#include "ctl_node.h"
+#include "json_util.h"
+#include "node_internal.h"
+#include "oci.h"
+
+#define KUBELET_STATE	"/var/lib/kubelet/cpu_manager_state"
+#define STATE_MAX	(1 << 20)
+
+enum hook_mode { MODE_DECIDE, MODE_GUARD };
+
+struct hook {
+	const char *stage, *dir, *kubelet_state;
+	enum hook_mode mode;
+	bool verbose;
+	struct oci_container c;
+};
+
+static int fail(const struct hook *h, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(const struct hook *h, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (h->c.pod_uid[0])
+		ctl_err("oci-hook %s: container %s (pod %s, container %s): %s",
+			h->stage, h->c.id, h->c.pod_uid, h->c.name, msg);
+	else
+		ctl_err("oci-hook %s: container %s: %s", h->stage,
+			h->c.id[0] ? h->c.id : "?", msg);
+	return CPUMGRCTL_EXIT_FAIL;
+}
+
+static int read_input(struct hook *h)
+{
+	struct cm_error err = { 0 };
+	char path[PATH_MAX + 16];
+	size_t len = 0;
+	char *text = file_slurp(stdin, &len);
+	cJSON *config;
+	int ret;
+
+	if (!text || len > STATE_MAX) {
+		free(text);
+		return fail(h, "cannot read the state on stdin");
+	}
+	ret = oci_parse_state(text, &h->c, &err);
+	free(text);
+	if (ret)
+		goto bad;
+	if (!h->c.bundle[0])
+		return 0;
+	snprintf(path, sizeof(path), "%s/config.json", h->c.bundle);
+	config = json_load(path, &err);
+	if (!config) {
+		/* poststop may come after the bundle is gone */
+		if ((!strcmp(h->stage, "poststop") ||
+		     !strcmp(h->c.status, "stopped")) &&
+		    h->c.kind != OCI_UNMANAGED) {
+			cm_error_clear(&err);
+			return 0;
+		}
+		goto bad;
+	}
+	ret = oci_parse_config(config, &h->c, &err);
+	cJSON_Delete(config);
+	if (!ret)
+		return 0;
+bad:
+	fail(h, "%s", cm_error_msg(&err));
+	cm_error_clear(&err);
+	return CPUMGRCTL_EXIT_FAIL;
+}
+
+/* The container's cgroup below the mount: the process's, else the spec's. */
+static int container_cgroup(struct hook *h, const struct node *n, char *out,
+			    size_t len)
+{
+	struct cm_error err = { 0 };
+	char path[64], rel[PATH_MAX];
+	char *text = NULL;
+	size_t l = 0;
+	FILE *f;
+
+	rel[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", h->c.pid);
+	f = h->c.pid > 0 ? fopen(path, "re") : NULL;
+	if (f) {
+		text = file_slurp(f, &l);
+		fclose(f);
+	}
+	if (!text || oci_proc_cgroup(text, rel, sizeof(rel)) || !strcmp(rel, "/"))
+		rel[0] = '\0';
+	free(text);
+	if (!rel[0] && h->c.cgroups_path[0] &&
+	    oci_cgroups_path(h->c.cgroups_path, rel, sizeof(rel), &err)) {
+		fail(h, "%s", cm_error_msg(&err));
+		cm_error_clear(&err);
+		return -EINVAL;
+	}
+	if (!rel[0]) {
+		fail(h, "no cgroup: neither /proc/%d/cgroup nor linux.cgroupsPath names one",
+		     h->c.pid);
+		return -ENOENT;
+	}
+	if (snprintf(out, len, "%s%s", n->cg.root[CG_CPUSET], rel) >= (int)len) {
+		fail(h, "cgroup %s: path too long", rel);
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+/* guard: the kubelet's checkpoint has an entry for the container */
+static int kubelet_decided(struct hook *h, bool *decided)
+{
+	struct checkpoint_opts o = { .accept_unchecked = true };
+	struct cm_error err = { 0 };
+	struct checkpoint cp;
+	size_t len = 0;
+	char *text;
+	FILE *f = fopen(h->kubelet_state, "re");
+
+	*decided = false;
+	if (!f)
+		return errno == ENOENT ? 0 :
+		       fail(h, "%s: %s", h->kubelet_state, strerror(errno));
+	text = file_slurp(f, &len);
+	fclose(f);
+	if (!text)
+		return fail(h, "%s: cannot read it", h->kubelet_state);
+	if (checkpoint_parse(text, len, &o, &cp, &err)) {
+		free(text);
+		fail(h, "%s: %s", h->kubelet_state, cm_error_msg(&err));
+		cm_error_clear(&err);
+		return CPUMGRCTL_EXIT_FAIL;
+	}
+	free(text);
+	*decided = state_get(&cp.state, h->c.pod_uid, h->c.name) != NULL;
+	checkpoint_free(&cp);
+	return 0;
+}
+
+static int create(struct hook *h, struct node *n)
+{
+	char cgroup[PATH_MAX], pod_cgroup[PATH_MAX];
+	enum node_add_how how = NODE_ADD_DECIDE;
+	struct node_attach a = { 0 };
+	struct cm_error err = { 0 };
+	struct node_pod *p;
+	enum pod_qos qos;
+	bool decided;
+	cJSON *obj;
+	int ret;
+
+	if (container_cgroup(h, n, cgroup, sizeof(cgroup)) ||
+	    oci_parent(cgroup, pod_cgroup, sizeof(pod_cgroup)))
+		return CPUMGRCTL_EXIT_FAIL;
+	qos = h->c.has_qos ? h->c.qos : oci_qos_of_path(pod_cgroup);
+	if (h->c.kind == OCI_SANDBOX) {
+		how = NODE_ADD_SHARED;
+		h->c.request_milli = h->c.limit_milli = 0;
+	} else if (h->mode == MODE_GUARD) {
+		ret = kubelet_decided(h, &decided);
+		if (ret)
+			return ret;
+		how = decided ? NODE_ADD_CPUS : NODE_ADD_SHARED;
+		if (decided && !h->c.has_cpus)
+			return fail(h, "the kubelet's checkpoint %s has CPUs for it, its spec has no linux.resources.cpu.cpus",
+				    h->kubelet_state);
+	}
+	p = node_find_pod(n, h->c.pod_uid);
+	obj = oci_pod_object(p ? p->obj : NULL, &h->c, qos);
+	if (!obj)
+		return fail(h, "out of memory");
+	ret = node_add_container(n, obj, h->c.name, how, &h->c.cpus, &err);
+	cJSON_Delete(obj);
+	if (ret)
+		goto bad;
+	a.pod_uid = h->c.pod_uid;
+	a.container = h->c.name;
+	a.cgroup = cgroup;
+	a.pod_cgroup = pod_cgroup;
+	if (node_attach(n, &a, &err) || node_reconcile(n, NULL, &err) < 0) {
+		fail(h, "%s", cm_error_msg(&err));
+		cm_error_clear(&err);
+		/* the runtime fails the start and runs no poststop */
+		if (node_remove(n, h->c.pod_uid, h->c.name, &err) ||
+		    node_sweep_gone(n, &err) < 0)
+			cm_error_clear(&err);
+		return CPUMGRCTL_EXIT_FAIL;
+	}
+	return CPUMGRCTL_EXIT_OK;
+bad:
+	fail(h, "%s", cm_error_msg(&err));
+	cm_error_clear(&err);
+	return CPUMGRCTL_EXIT_FAIL;
+}
+
+static int poststop(struct hook *h, struct node *n)
+{
+	const struct node_pod *p = node_find_pod(n, h->c.pod_uid);
+	struct cm_error err = { 0 };
+	int k = p ? node_pod_container(p, h->c.name) : -1;
+
+	if ((k >= 0 && !p->c[k].removed) ||
+	    node_assignment(n, h->c.pod_uid, h->c.name)) {
+		if (node_remove(n, h->c.pod_uid, h->c.name, &err))
+			goto bad;
+	}
+	/* the pod goes with its last container; the others get the
+	 * shared pool as it now is */
+	if (node_sweep_gone(n, &err) < 0 || node_reconcile(n, NULL, &err) < 0)
+		goto bad;
+	return CPUMGRCTL_EXIT_OK;
+bad:
+	fail(h, "%s", cm_error_msg(&err));
+	cm_error_clear(&err);
+	return CPUMGRCTL_EXIT_FAIL;
+}
+
+static int cmd_oci_hook(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "mode", required_argument, NULL, 'm' },
+		{ "kubelet-state", required_argument, NULL, 'k' },
+		{ "verbose", no_argument, NULL, 'v' },
+		CTL_STATE_DIR_OPTION,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct hook h = { .kubelet_state = KUBELET_STATE };
+	struct cm_error err = { 0 };
+	struct node n;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'm':
+			if (!strcmp(optarg, "decide")) {
+				h.mode = MODE_DECIDE;
+			} else if (!strcmp(optarg, "guard")) {
+				h.mode = MODE_GUARD;
+			} else {
+				ctl_err("--mode: '%s' is not decide or guard",
+					optarg);
+				return CPUMGRCTL_EXIT_USAGE;
+			}
+			break;
+		case 'k':
+			h.kubelet_state = optarg;
+			break;
+		case 'v':
+			h.verbose = true;
+			break;
+		case CTL_OPT_STATE_DIR:
+			h.dir = optarg;
+			break;
+		default:
+			return ctl_usage(argv[0]);
+		}
+	}
+	if (optind < argc - 1)
+		return ctl_usage(argv[0]);
+	h.stage = optind < argc ? argv[optind] : "(from the state)";
+	if (optind < argc && strcmp(h.stage, "createRuntime") &&
+	    strcmp(h.stage, "prestart") && strcmp(h.stage, "poststop")) {
+		ctl_err("oci-hook: stage '%s' is not createRuntime, prestart or poststop",
+			h.stage);
+		return CPUMGRCTL_EXIT_USAGE;
+	}
+	ret = read_input(&h);
+	if (ret)
+		return ret;
+	/* one hooks.d file for both stages: the state's status says which */
+	if (optind == argc) {
+		if (!strcmp(h.c.status, "creating") ||
+		    !strcmp(h.c.status, "created"))
+			h.stage = "createRuntime";
+		else if (!strcmp(h.c.status, "stopped"))
+			h.stage = "poststop";
+		else
+			return fail(&h, "no stage given and the state's status \"%s\" names none",
+				    h.c.status);
+	}
+	if (h.c.kind == OCI_UNMANAGED) {
+		fprintf(stderr, "cpumgrctl: oci-hook %s: container %s has no pod annotations: left alone\n",
+			h.stage, h.c.id);
+		return CPUMGRCTL_EXIT_OK;
+	}
+	if (node_open(&n, ctl_state_dir(h.dir), NODE_NEED_CONFIG, &err)) {
+		ret = fail(&h, "%s", cm_error_msg(&err));
+		cm_error_clear(&err);
+		return ret;
+	}
+	n.log = h.verbose ? stderr : NULL;
+	if (node_sweep_gone(&n, &err) < 0) {
+		ret = fail(&h, "%s", cm_error_msg(&err));
+		cm_error_clear(&err);
+		node_close(&n);
+		return ret;
+	}
+	if (!strcmp(h.stage, "poststop"))
+		ret = poststop(&h, &n);
+	else
+		ret = create(&h, &n);
+	node_close(&n);
+	return ret;
+}
+
+CPUMGRCTL_COMMAND(oci_hook, "oci-hook",
+		  "[--mode decide|guard] [--kubelet-state FILE] [--verbose]\n"
+		  "\t\t[--state-dir DIR] [createRuntime|prestart|poststop]",
+		  "an OCI runtime hook: the OCI state on stdin, the bundle's config.json",
+		  cmd_oci_hook);

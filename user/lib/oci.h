@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * OCI runtime hooks: what cpumgrctl oci-hook reads from the runtime.
+ *
+ * - The state on stdin (runtime-spec runtime.md "State"): ociVersion,
+ *   id, status, pid, bundle, annotations.
+ * - The bundle's config.json: annotations (when the state has none),
+ *   linux.cgroupsPath, linux.resources.cpu (shares, quota, period,
+ *   cpus).
+ * - Who the container is, from the annotations of whoever started it:
+ *     containerd's CRI plugin  io.kubernetes.cri.sandbox-uid,
+ *                              io.kubernetes.cri.container-name,
+ *                              io.kubernetes.cri.container-type
+ *                              (sandbox | container)
+ *     CRI-O                    io.kubernetes.pod.uid,
+ *                              io.kubernetes.container.name,
+ *                              io.kubernetes.cri-o.ContainerType
+ *                              (sandbox | container)
+ *     cpumgr (plain runtimes)  io.cpumgr.pod-uid, io.cpumgr.container-name,
+ *                              io.cpumgr.qos (optional: Guaranteed,
+ *                              Burstable, BestEffort)
+ *   The first set that names a pod UID wins, in that order.
+ * - Requests and limits: the kubelet's formulas inverted (cfs.h).
+ * - The cgroup: the 0:: line of /proc/<pid>/cgroup, else cgroupsPath
+ *   (cgroupfs "/kubepods/pod<UID>/<ctr>" or systemd
+ *   "slice:prefix:name"); the pod cgroup is its parent.  Both kubelet
+ *   drivers put the container right below the pod:
+ *     cgroupfs  kubepods/[burstable/|besteffort/]pod<UID>/<ctr>
+ *     systemd   kubepods.slice/[kubepods-<qos>.slice/]
+ *               kubepods[-<qos>]-pod<UID>.slice/<cri-containerd|crio>-<ID>.scope
+ * - The QoS class: io.cpumgr.qos, else a "burstable"/"besteffort"
+ *   component of the pod cgroup's path (kubepods-burstable.slice,
+ *   kubepods-besteffort.slice for systemd), else Guaranteed.
+ */
+#ifndef CPUMGR_OCI_H
+#define CPUMGR_OCI_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <cJSON.h>
+
+#include "cpuset.h"
+#include "error.h"
+#include "pod.h"
+
+#define OCI_ID_MAX		128
+/* The name a pod's sandbox (pause) container is recorded under. */
+#define OCI_SANDBOX_NAME	"pod-sandbox"
+
+enum oci_kind {
+	OCI_UNMANAGED,		/* no annotation we know: leave it alone */
+	OCI_CONTAINER,
+	OCI_SANDBOX,		/* always on the shared pool */
+};
+
+struct oci_container {
+	char id[OCI_ID_MAX + 1];
+	char status[32];
+	int pid;			/* 0: none (poststop) */
+	char bundle[PATH_MAX];
+
+	enum oci_kind kind;
+	const char *source;		/* "containerd", "cri-o", "cpumgr" */
+	char pod_uid[POD_UID_MAX + 1];
+	char name[CONTAINER_NAME_MAX + 1];
+	bool has_qos;			/* io.cpumgr.qos */
+	enum pod_qos qos;
+
+	int64_t request_milli;		/* 0: none */
+	int64_t limit_milli;		/* 0: none */
+	bool has_cpus;			/* linux.resources.cpu.cpus */
+	struct cpuset cpus;
+	char cgroups_path[PATH_MAX];	/* linux.cgroupsPath, as given */
+};
+
+/* The state on stdin; annotations identify the container. */
+int oci_parse_state(const char *text, struct oci_container *c,
+		    struct cm_error *err);
+/*
+ * The bundle's config.json: resources and cgroupsPath, and the
+ * annotations when the state had none that identify the container.
+ */
+int oci_parse_config(const cJSON *config, struct oci_container *c,
+		     struct cm_error *err);
+
+/*
+ * The cgroup v2 path ("/kubepods/p1/c1") of the "0::" line of a
+ * /proc/PID/cgroup text; -ENOENT without one.
+ */
+int oci_proc_cgroup(const char *text, char *out, size_t len);
+/*
+ * linux.cgroupsPath as a path below the cgroup mount: a cgroupfs path
+ * as it is, a systemd "slice:prefix:name" expanded the way runc's and
+ * crun's systemd drivers name it ("a-b.slice" lies in "a.slice").
+ */
+int oci_cgroups_path(const char *given, char *out, size_t len,
+		     struct cm_error *err);
+/* The parent of a cgroup path; -EINVAL for the root. */
+int oci_parent(const char *path, char *out, size_t len);
+/* The QoS class the kubelet's cgroup layout gives a pod cgroup path. */
+enum pod_qos oci_qos_of_path(const char *pod_cgroup);
+
+/*
+ * A Pod object holding the one container c describes (requests and
+ * limits as millicores, status.qosClass from qos), or, when pod is a
+ * Pod object already recorded, a copy of it with the container added
+ * or replaced.  NULL on allocation failure.
+ */
+cJSON *oci_pod_object(const cJSON *pod, const struct oci_container *c,
+		      enum pod_qos qos);
+
+#endif

@@ -777,6 +777,11 @@ static void run_worker(struct fuzz_stats *st, int family, unsigned long msgs,
 		}
 		if (root && (i + 1) % CHECK_EVERY == 0 && !table_ok(nl, st))
 			break;
+		if (root && (i + 1) % 20000 == 0) {
+			printf("# root: %lu requests, %lu table checks\n", i + 1,
+			       st->checks);
+			fflush(stdout);
+		}
 	}
 	cpumgr_nl_close(nl);
 	close(fd);

@@ -120,6 +120,15 @@ snap()
 	SNAP+="exclusive=$v"
 }
 
+# Task $1 is in cgroup2 directory $2.
+in_cg()
+{
+	local l=""
+
+	read -r l 2>/dev/null <"/proc/$1/cgroup"
+	[ "$CG${l#0::}" = "$2" ]
+}
+
 # One check.  0: consistent, 1: broken (WHY says how), 2: torn snapshot.
 check_once()
 {
@@ -183,8 +192,12 @@ check_once()
 		done
 		mapfile -t procs 2>/dev/null <"$cg/cgroup.procs"
 		for pid in "${procs[@]}"; do
+			# The task may move on meanwhile (the mover does):
+			# its cgroup read before and after its status.
+			in_cg "$pid" "$cg" || continue
 			status=()
 			mapfile -t status 2>/dev/null <"/proc/$pid/status"
+			in_cg "$pid" "$cg" || continue
 			line=""
 			for key in "${status[@]}"; do
 				if [ "${key#Cpus_allowed_list:}" != "$key" ]; then

@@ -930,6 +930,8 @@ TEST(fuzz)
 
 	/* The invariants once more, then something valid, then again. */
 	EXPECT_TRUE(table_ok(nl, &last)) TH_LOG("%s", last.why);
+	/* The table works as before: a plain assignment on an empty one. */
+	EXPECT_EQ(0, cpumgr_nl_reset(nl, NULL, NULL));
 	EXPECT_EQ(0, sft_static(nl));
 	EXPECT_EQ(0, cpumgr_nl_assign(nl, "after", "c", c.name[1], 0, NULL,
 				      NULL, NULL));

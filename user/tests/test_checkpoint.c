@@ -845,7 +845,7 @@ TEST(empty_entries_are_not_sorted)
 	text = checkpoint_format("none", &s, &len);
 	ASSERT_NE(NULL, text);
 	EXPECT_EQ(0, checkpoint_parse(text, len, NULL, &c, &err));
-	EXPECT_EQ(0, c.state.nr);
+	EXPECT_EQ(0u, c.state.nr);
 	checkpoint_free(&c);
 	free(text);
 	cm_error_clear(&err);

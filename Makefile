@@ -10,6 +10,7 @@
 #   make shell           a shell in a guest (KVER, PRESET)
 #   make lint            checkpatch --strict (kmod/, include/), cppcheck (user/)
 #   make bench           benchmarks
+#   make fuzz            libFuzzer targets, 10M executions each (FUZZ_RUNS)
 #   make install         module, cpumgrctl, uAPI header (DESTDIR, PREFIX)
 #   make clean
 #
@@ -53,6 +54,23 @@ modules:
 
 user:
 	$(MAKE) -C user OUT=$(OUT)/user
+
+# The unit tests again with ASan and UBSan, and the fuzz targets
+# (clang's libFuzzer, ASan, UBSan), each in its own output directory.
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer
+FUZZ_CC ?= clang-14
+
+user-san:
+	$(MAKE) -C user OUT=$(OUT)/user-san SAN="$(SAN_FLAGS)" \
+		$(OUT)/user-san/cpumgrctl tests
+
+fuzzers:
+	$(MAKE) -C user OUT=$(OUT)/fuzz CC=$(FUZZ_CC) \
+		SAN="-fsanitize=fuzzer-no-link $(SAN_FLAGS)" fuzzers
+
+fuzz:
+	@scripts/fuzz.sh
 
 selftests: user
 	$(MAKE) -C selftests OUT=$(OUT)/selftests USER_OUT=$(OUT)/user
@@ -114,5 +132,5 @@ install: user module
 clean:
 	rm -rf $(OUT)
 
-.PHONY: all module modules user selftests initramfs build-all guest shell \
-	test setup check demo bench lint install clean
+.PHONY: all module modules user user-san fuzzers fuzz selftests initramfs build-all \
+	guest shell test setup check demo bench lint install clean

@@ -11,6 +11,9 @@
 #   CPUMGR_PLAN     plan file (default selftests/plan)
 #   CPUMGR_KERNELS  only plan lines of these kernels (default: all)
 #   CPUMGR_NO_UNIT  set to skip the unit tests
+#   CPUMGR_NO_SAN   set to skip the sanitizer phase (unit tests under
+#                   ASan+UBSan, a short run of every fuzz target)
+#   CPUMGR_FUZZ_SECONDS  each fuzz target's run (default 5)
 
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
@@ -100,6 +103,38 @@ main()
 			subtest $num "unit: $(basename "$t")" $status "$results/unit.ktap"
 		done
 		phase_time "unit tests" "$t0"
+	fi
+
+	# The unit tests again in an ASan+UBSan build (build/user-san), then
+	# each libFuzzer target for a few seconds on its kept corpus.
+	if [ -z "${CPUMGR_NO_SAN:-}" ]; then
+		t0=$SECONDS
+		if make -s -C "$CPUMGR_TOP" user-san fuzzers \
+			>"$results/san-build.log" 2>&1; then
+			for t in "$CPUMGR_OUT"/user-san/tests/test_*; do
+				[ -x "$t" ] || continue
+				num=$((num + 1))
+				(cd "$CPUMGR_TOP" && "$t") >"$results/san.ktap" 2>&1
+				status=$?
+				[ $status = 4 ] && status=0
+				subtest $num "unit (ASan, UBSan): $(basename "$t")" \
+					$status "$results/san.ktap"
+			done
+			for t in "$CPUMGR_TOP"/user/fuzz/fuzz_*.c; do
+				t=$(basename "$t" .c)
+				num=$((num + 1))
+				"$CPUMGR_TOP/scripts/fuzz.sh" -n \
+					-t "${CPUMGR_FUZZ_SECONDS:-5}" "$t" 2>&1 |
+					sed 's/^/# /' >"$results/fuzz.ktap"
+				subtest $num "fuzz: $t" "${PIPESTATUS[0]}" \
+					"$results/fuzz.ktap"
+			done
+		else
+			tail -n 40 "$results/san-build.log" | sed 's/^/# /'
+			num=$((num + 1))
+			echo "not ok $num sanitizer and fuzz builds"
+		fi
+		phase_time "sanitizers and fuzzing" "$t0"
 	fi
 
 	t0=$SECONDS

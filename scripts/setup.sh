@@ -24,6 +24,7 @@ HOST_PACKAGES="
 	linux-source-6.1 linux-source-6.12
 	python3 python3-yaml python3-jsonschema cppcheck
 	runc crun podman conmon
+	clang-14 libfuzzer-14-dev
 "
 
 missing_packages()

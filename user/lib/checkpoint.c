@@ -431,7 +431,9 @@ static void spew_kv_map(struct strbuf *h, struct kv_map *m)
 		sb_adds(h, "<nil>");
 		return;
 	}
-	qsort(m->kv, m->nr, sizeof(*m->kv), kv_cmp);
+	/* an empty map has no array: qsort() takes no NULL */
+	if (m->nr > 1)
+		qsort(m->kv, m->nr, sizeof(*m->kv), kv_cmp);
 	sb_adds(h, "map[");
 	for (unsigned int i = 0; i < m->nr; i++) {
 		if (i)
@@ -464,7 +466,8 @@ static int decoded_checksum(struct decoded *d, uint32_t *sum)
 	} else if (d->v1) {
 		spew_kv_map(&h, &d->flat);
 	} else {
-		qsort(d->pods, d->nr, sizeof(*d->pods), pod_cmp);
+		if (d->nr > 1)
+			qsort(d->pods, d->nr, sizeof(*d->pods), pod_cmp);
 		sb_adds(&h, "map[");
 		for (unsigned int i = 0; i < d->nr; i++) {
 			if (i)
@@ -575,7 +578,8 @@ static int resolve_id(const struct kv *e, const struct checkpoint_opts *o,
 static int migrate_v1(struct decoded *d, const struct checkpoint_opts *o,
 		      struct cm_state *st, struct cm_error *err)
 {
-	qsort(d->flat.kv, d->flat.nr, sizeof(*d->flat.kv), kv_cmp);
+	if (d->flat.nr > 1)
+		qsort(d->flat.kv, d->flat.nr, sizeof(*d->flat.kv), kv_cmp);
 	for (unsigned int i = 0; i < d->flat.nr; i++) {
 		const struct kv *e = &d->flat.kv[i];
 		char u[POD_UID_MAX + 1] = "", c[CONTAINER_NAME_MAX + 1] = "";

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -573,6 +574,7 @@ int kubelet_config_finish(struct kubelet_config *c, struct cm_error *err)
 {
 	struct policy_config *p = &c->policy;
 	struct quantity cpu = { 0 };
+	__int128 whole;
 
 	memset(p, 0, sizeof(*p));
 	/* ValidateKubeletConfiguration() */
@@ -596,7 +598,9 @@ int kubelet_config_finish(struct kubelet_config *c, struct cm_error *err)
 	if (p->kind == CPU_POLICY_STATIC && !c->reserved_milli)
 		/* GetNodeAllocatableReservation() leaves out a zero cpu */
 		return cm_errorf(err, "[cpumanager] unable to determine reserved CPU resources for static policy");
-	p->num_reserved = (int)((c->reserved_milli + 999) / 1000);
+	/* ceil(cpu) in 128 bits: a reservation may be up to 1e18 CPUs */
+	whole = cpu.nano / 1000000000 + !!(cpu.nano % 1000000000);
+	p->num_reserved = whole > INT_MAX ? INT_MAX : (int)whole;
 	if (cpu_policy_check_config(p, err))
 		return -EINVAL;
 	return policy_options(c, err);

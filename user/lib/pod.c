@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,19 +291,27 @@ const char *pod_qos_name(enum pod_qos q)
 
 int pod_guaranteed_cpus(const struct pod *p, const struct pod_container *c)
 {
-	int64_t v;
+	__int128 nano = c->request[RES_CPU].nano, v, milli;
 
-	if (pod_qos(p) != QOS_GUARANTEED || !c->has_request[RES_CPU])
+	if (pod_qos(p) != QOS_GUARANTEED || !c->has_request[RES_CPU] ||
+	    nano <= 0)
 		return 0;
-	v = quantity_value(&c->request[RES_CPU]);
-	if (v * 1000 != quantity_milli_value(&c->request[RES_CPU]))
+	/*
+	 * Value() * 1000 != MilliValue(), both rounded up; in 128 bits, as
+	 * a request may be up to 1e18 CPUs.  Past INT_MAX no node has them
+	 * anyway.
+	 */
+	v = (nano + 999999999) / 1000000000;
+	milli = (nano + 999999) / 1000000;
+	if (v * 1000 != milli)
 		return 0;
-	return (int)v;
+	return v > INT_MAX ? INT_MAX : (int)v;
 }
 
 int pod_guaranteed_cpus_total(const struct pod *p)
 {
-	int by_init = 0, by_sidecars = 0, by_apps = 0;
+	/* each term is at most INT_MAX: no sum overflows 64 bits */
+	int64_t by_init = 0, by_sidecars = 0, by_apps = 0, total;
 
 	for (unsigned int i = 0; i < p->nr; i++) {
 		const struct pod_container *c = &p->containers[i];
@@ -317,5 +327,6 @@ int pod_guaranteed_cpus_total(const struct pod *p)
 		else if (by_sidecars + n > by_init)
 			by_init = by_sidecars + n;
 	}
-	return by_init > by_apps + by_sidecars ? by_init : by_apps + by_sidecars;
+	total = by_init > by_apps + by_sidecars ? by_init : by_apps + by_sidecars;
+	return total > INT_MAX ? INT_MAX : (int)total;
 }

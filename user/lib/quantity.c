@@ -161,13 +161,20 @@ int quantity_parse_cpu(const char *s, struct quantity *q,
 	return 0;
 }
 
-/* ceil(nano / unit) for any sign */
+/*
+ * ceil(nano / unit) for any sign, saturated to int64: the milli value of
+ * a quantity above 9.2e15 (1e18 cpu, 1Ei of memory) does not fit.
+ */
 static int64_t ceil_div(__int128 nano, __int128 unit)
 {
 	__int128 d = nano / unit;
 
 	if (nano % unit && nano > 0)
 		d++;
+	if (d > INT64_MAX)
+		return INT64_MAX;
+	if (d < INT64_MIN)
+		return INT64_MIN;
 	return (int64_t)d;
 }
 

@@ -28,7 +28,10 @@ int quantity_parse(const char *s, struct quantity *q, struct cm_error *err);
 int quantity_parse_cpu(const char *s, struct quantity *q,
 		       struct cm_error *err);
 
-/* Quantity.Value() and MilliValue(): rounded up. */
+/*
+ * Quantity.Value() and MilliValue(): rounded up, saturated at INT64_MAX
+ * and INT64_MIN (Go's result is undefined there).
+ */
 int64_t quantity_value(const struct quantity *q);
 int64_t quantity_milli_value(const struct quantity *q);
 int quantity_cmp(const struct quantity *a, const struct quantity *b);

@@ -351,9 +351,11 @@ struct topology *topology_new(const struct topo_cpu_info *cpus,
 		goto nomem;
 	if (in_cpu_order(cpus, nr, c, lut)) {
 		/* something to refuse: find it in CPU order, as always */
-		if (nr)
+		/* no CPUs, no array: neither memcpy() nor qsort() take NULL */
+		if (nr) {
 			memcpy(c, cpus, nr * sizeof(*c));
-		qsort(c, nr, sizeof(*c), cmp_info);
+			qsort(c, nr, sizeof(*c), cmp_info);
+		}
 		if (check_records(c, nr, err))
 			goto fail;
 	}

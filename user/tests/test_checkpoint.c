@@ -818,4 +818,37 @@ TEST(go_string_quoting)
 	}
 }
 
+/*
+ * Found by fuzz_checkpoint: a checkpoint without entries (a v2 one, and
+ * a v1 one with an empty map) sorted its empty arrays with qsort(NULL, 0),
+ * undefined behaviour that UBSan reports (build/user-san runs this).
+ */
+TEST(empty_entries_are_not_sorted)
+{
+	static const char *const empty[] = {
+		"{\"policyName\":\"none\",\"defaultCpuSet\":\"\",\"checksum\":3242152201}",
+		"{\"policyName\":\"none\",\"defaultCpuSet\":\"\",\"entries\":{},\"checksum\":3242152201}",
+		"{\"policyName\":\"none\",\"defaultCpuSet\":\"\",\"entries\":{\"p\":{}},\"checksum\":1}",
+	};
+	struct cm_error err = { 0 };
+	struct checkpoint c;
+	struct cm_state s;
+	char *text;
+	size_t len;
+
+	EXPECT_EQ(0, parse_str(empty[0], &c, &err));
+	checkpoint_free(&c);
+	EXPECT_EQ(0, parse_str(empty[1], &c, &err));
+	checkpoint_free(&c);
+	EXPECT_EQ(-EBADMSG, parse_str(empty[2], &c, &err));
+	state_init(&s);
+	text = checkpoint_format("none", &s, &len);
+	ASSERT_NE(NULL, text);
+	EXPECT_EQ(0, checkpoint_parse(text, len, NULL, &c, &err));
+	EXPECT_EQ(0u, c.state.nr);
+	checkpoint_free(&c);
+	free(text);
+	cm_error_clear(&err);
+}
+
 TEST_HARNESS_MAIN

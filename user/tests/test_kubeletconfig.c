@@ -5,6 +5,8 @@
  * its messages, Go durations.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -349,6 +351,29 @@ TEST(go_durations)
 		CHECK(ret && !strcmp(cm_error_msg(&err), bad[i].msg), "%s: \"%s\"",
 		      bad[i].in, cm_error_msg(&err));
 	}
+	cm_error_clear(&err);
+}
+
+/*
+ * Found by fuzz_kubeletconfig: a reservation above 9.2e15 CPUs made the
+ * milli value wrap and ceil(milli / 1000) overflow.  Saturated: the
+ * reservation asks for INT_MAX CPUs, which no node has.
+ */
+TEST(huge_reservation_saturates)
+{
+	static const char *const flags[] = {
+		"--cpu-manager-policy=static", "--kube-reserved=cpu=1E",
+		"--system-reserved=cpu=999P", NULL,
+	};
+	struct cm_error err = { 0 };
+	struct kubelet_config c;
+
+	ASSERT_EQ(0, from_flags(&c, flags, &err)) {
+		TH_LOG("%s", cm_error_msg(&err));
+	}
+	EXPECT_EQ(INT_MAX, c.policy.num_reserved);
+	EXPECT_EQ(INT64_MAX, c.reserved_milli);
+	kubelet_config_free(&c);
 	cm_error_clear(&err);
 }
 

@@ -5,6 +5,8 @@
  * topology hints and the all-or-nothing pod add.  Fixture files live in
  * user/tests/data of the source tree ($CPUMGR_TEST_DATA overrides).
  */
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -419,6 +421,62 @@ TEST(topology_hints)
 	pod_free(&pod);
 	state_free(&s);
 	cpu_policy_destroy(&p);
+	topology_free(t);
+	cm_error_clear(&err);
+}
+
+/*
+ * Found by fuzz_quantity and fuzz_pod: a quantity may be up to 1e27
+ * nano-units, whose milli value (and a cpu request's Value() * 1000)
+ * does not fit 64 bits.  Saturated, and a guaranteed request that large
+ * asks for INT_MAX CPUs, with no signed overflow (UBSan checks it in
+ * build/user-san).
+ */
+TEST(huge_quantities_saturate)
+{
+	static const char *const huge[] = { ".51E", "1E", "999P", "9e17" };
+	struct cm_error err = { 0 };
+	struct quantity q;
+	struct pod p;
+	char buf[512];
+
+	for (size_t i = 0; i < ARRAY_SIZE(huge); i++) {
+		ASSERT_EQ(0, quantity_parse_cpu(huge[i], &q, &err));
+		CHECK(quantity_milli_value(&q) == INT64_MAX, "\"%s\": %lld",
+		      huge[i], (long long)quantity_milli_value(&q));
+		snprintf(buf, sizeof(buf),
+			 "{\"metadata\":{\"uid\":\"u\"},\"spec\":{\"initContainers\":[{\"name\":\"i\",\"resources\":{\"limits\":{\"cpu\":\"%s\",\"memory\":\"1\"}}}],\"containers\":[{\"name\":\"c\",\"resources\":{\"limits\":{\"cpu\":\"%s\",\"memory\":\"1\"}}},{\"name\":\"d\",\"resources\":{\"limits\":{\"cpu\":\"%s\",\"memory\":\"1\"}}}]}}",
+			 huge[i], huge[i], huge[i]);
+		pod_from_text(&p, buf);
+		EXPECT_TRUE(pod_qos(&p) == QOS_GUARANTEED);
+		EXPECT_EQ(INT_MAX, pod_guaranteed_cpus(&p, &p.containers[1]));
+		EXPECT_EQ(INT_MAX, pod_guaranteed_cpus_total(&p));
+		pod_free(&p);
+	}
+	ASSERT_EQ(0, quantity_parse("-1E", &q, &err));
+	EXPECT_EQ(INT64_MIN, quantity_milli_value(&q));
+	EXPECT_EQ(-1000000000000000000LL, quantity_value(&q));
+	/* 0.999999999 rounds up to one CPU both ways, as in the kubelet */
+	pod_from_text(&p, "{\"metadata\":{\"uid\":\"u\"},\"spec\":{\"containers\":[{\"name\":\"c\",\"resources\":{\"limits\":{\"cpu\":\"999999999n\",\"memory\":\"1\"}}}]}}");
+	EXPECT_EQ(1, pod_guaranteed_cpus(&p, &p.containers[0]));
+	pod_free(&p);
+	cm_error_clear(&err);
+}
+
+/*
+ * A topology of no CPUs is refused without sorting an empty array
+ * (qsort(NULL, 0) is undefined; UBSan reported it in topology_new()).
+ */
+TEST(topology_of_no_cpus)
+{
+	struct cm_error err = { 0 };
+	struct topology *t = topology_new(NULL, 0, &err);
+
+	if (t) {
+		EXPECT_EQ(0u, t->nr_cpus);
+	} else {
+		EXPECT_NE(NULL, err.msg);
+	}
 	topology_free(t);
 	cm_error_clear(&err);
 }

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kubelet's cpu_manager_state checkpoint: checkpoint_parse() (v1 and
+ * v2 formats, the checksum verified, v1 entries migrated through a
+ * resolver), the policy check, the static policy's validation of the
+ * restored state on an 8-CPU node (what `checkpoint verify` and a
+ * restore do), and a round trip: what is accepted formats to bytes that
+ * parse back to the same state with the same checksum.
+ */
+#include "checkpoint.h"
+#include "fuzz_util.h"
+#include "policy_static.h"
+
+/* v1 container IDs "UID/NAME" resolve; anything else is unknown. */
+static int resolve(void *ctx, const char *id, char *pod_uid, char *container)
+{
+	const char *slash = strchr(id, '/');
+
+	if (!slash || slash == id || slash - id > POD_UID_MAX ||
+	    strlen(slash + 1) > CONTAINER_NAME_MAX)
+		return -1;
+	memcpy(pod_uid, id, slash - id);
+	pod_uid[slash - id] = '\0';
+	strcpy(container, slash + 1);
+	return 0;
+}
+
+static void same_state(const struct cm_state *a, const struct cm_state *b)
+{
+	fuzz_assert(cpuset_equal(&a->default_set, &b->default_set));
+	fuzz_assert(a->nr == b->nr);
+	for (unsigned int i = 0; i < a->nr; i++) {
+		fuzz_assert(!strcmp(a->entries[i].pod_uid, b->entries[i].pod_uid));
+		fuzz_assert(!strcmp(a->entries[i].container,
+				    b->entries[i].container));
+		fuzz_assert(cpuset_equal(&a->entries[i].cpus,
+					 &b->entries[i].cpus));
+	}
+}
+
+static void validate(const struct checkpoint *cp)
+{
+	struct policy_config cfg = { .kind = CPU_POLICY_STATIC,
+				     .num_reserved = 1 };
+	struct cm_error err = { 0 };
+	struct cpu_policy p;
+	struct cm_state s;
+
+	if (checkpoint_check_policy(cp, "static", &err)) {
+		cm_error_clear(&err);
+		return;
+	}
+	state_init(&s);
+	fuzz_assert(!state_copy(&s, &cp->state));
+	fuzz_assert(!cpu_policy_init(&p, fuzz_topology(), &cfg, &err));
+	if (cpu_policy_start(&p, &s, &err))
+		fuzz_assert(err.msg);
+	cm_error_clear(&err);
+	cpu_policy_destroy(&p);
+	state_free(&s);
+}
+
+static void roundtrip(const struct checkpoint *cp)
+{
+	struct cm_error err = { 0 };
+	struct checkpoint back;
+	size_t len;
+	char *text = checkpoint_format(cp->policy, &cp->state, &len);
+
+	fuzz_assert(text && strlen(text) == len);
+	if (checkpoint_parse(text, len, NULL, &back, &err)) {
+		fprintf(stderr, "formatted checkpoint does not parse: %s\n%s\n",
+			cm_error_msg(&err), text);
+		abort();
+	}
+	fuzz_assert(back.version == CHECKPOINT_V2 && !back.unverified);
+	fuzz_assert(!strcmp(back.policy, cp->policy));
+	fuzz_assert(back.checksum == checkpoint_checksum(cp->policy, &cp->state));
+	same_state(&cp->state, &back.state);
+	checkpoint_free(&back);
+	free(text);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct checkpoint_opts o = { .resolve = resolve };
+	struct cm_error err = { 0 };
+	struct checkpoint cp;
+	char *buf;
+
+	/*
+	 * The size picks the options (a checkpoint file from a fixture
+	 * stays a seed as it is): zero checksum accepted, no resolver.
+	 */
+	o.accept_unchecked = size & 1;
+	if (size & 2)
+		o.resolve = NULL;
+	buf = fuzz_copy(data, size);
+	if (checkpoint_parse(buf, size, &o, &cp, &err)) {
+		fuzz_assert(err.msg);
+	} else {
+		fuzz_assert(!err.msg);
+		fuzz_assert(cp.policy);
+		validate(&cp);
+		roundtrip(&cp);
+		checkpoint_free(&cp);
+	}
+	cm_error_clear(&err);
+	free(buf);
+	return 0;
+}

@@ -20,6 +20,7 @@ HOST_PACKAGES="
 	libnl-3-dev libnl-genl-3-dev libcjson-dev libyaml-dev
 	linux-source-6.1 linux-source-6.12
 	python3 python3-yaml python3-jsonschema cppcheck
+	debhelper dh-dkms dkms lintian libsystemd-dev scdoc bash-completion systemd
 "
 
 missing_packages()

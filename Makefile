@@ -5,12 +5,14 @@
 #   make                 module for KVER (or KDIR) and the userspace
 #   make check           everything, tests in QEMU guests; ends "N passed, N failed"
 #   make test            the userspace unit tests alone, on the host (no root)
+#   make check-host      host-only checks: systemd unit, man pages, completion, packages
 #   make demo            the QEMU guest demo
 #   make guest           one guest: KVER=6.1 PRESET=smt8 TESTS="topology"
 #   make shell           a shell in a guest (KVER, PRESET)
 #   make lint            checkpatch --strict (kmod/, include/), cppcheck (user/)
 #   make bench           benchmarks
 #   make install         module, cpumgrctl, uAPI header (DESTDIR, PREFIX)
+#   make man             cpumgrctl(8) and cpumgr(4) from doc/*.scd (scdoc)
 #   make clean
 #
 # KVER is a kernel set up by scripts/setup.sh: 6.1, 6.12 or debug
@@ -95,6 +97,10 @@ setup:
 check:
 	@scripts/check.sh
 
+# the host-only part of make check: unit file, man pages, completion, packages
+check-host: user
+	@scripts/check-host.sh
+
 demo:
 	@scripts/demo.sh
 
@@ -103,6 +109,14 @@ bench:
 
 lint:
 	@scripts/lint.sh
+
+MAN_PAGES := $(OUT)/doc/cpumgrctl.8 $(OUT)/doc/cpumgr.4
+
+man: $(MAN_PAGES)
+
+$(OUT)/doc/%: doc/%.scd
+	@mkdir -p $(dir $@)
+	scdoc <$< >$@
 
 install: user module
 	install -D -m 0755 $(OUT)/user/cpumgrctl $(DESTDIR)$(PREFIX)/sbin/cpumgrctl
@@ -115,4 +129,4 @@ clean:
 	rm -rf $(OUT)
 
 .PHONY: all module modules user selftests initramfs build-all guest shell \
-	test setup check demo bench lint install clean
+	test setup check check-host demo bench lint man install clean

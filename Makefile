@@ -13,6 +13,7 @@
 #   make bench           benchmarks
 #   make install         module, cpumgrctl, uAPI header (DESTDIR, PREFIX)
 #   make man             cpumgrctl(8) and cpumgr(4) from doc/*.scd (scdoc)
+#   make deb             packages cpumgr and cpumgr-dkms in build/deb
 #   make clean
 #
 # KVER is a kernel set up by scripts/setup.sh: 6.1, 6.12 or debug
@@ -110,6 +111,10 @@ bench:
 lint:
 	@scripts/lint.sh
 
+# Debian packages cpumgr and cpumgr-dkms in build/deb (debhelper, dh-dkms)
+deb:
+	@scripts/deb.sh
+
 MAN_PAGES := $(OUT)/doc/cpumgrctl.8 $(OUT)/doc/cpumgr.4
 
 man: $(MAN_PAGES)
@@ -129,4 +134,4 @@ clean:
 	rm -rf $(OUT)
 
 .PHONY: all module modules user selftests initramfs build-all guest shell \
-	test setup check check-host demo bench lint man install clean
+	test setup check check-host demo bench lint man deb install clean

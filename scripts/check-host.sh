@@ -66,6 +66,55 @@ completion()
 	bash "$CPUMGR_TOP/scripts/tests/completion.sh" "$CPUMGR_OUT/user"
 }
 
+packages()
+{
+	"$CPUMGR_TOP/scripts/deb.sh" || return 1
+	cat "$CPUMGR_OUT/deb/lintian.txt"
+	# what each package must hold
+	dpkg-deb -c "$CPUMGR_OUT"/deb/cpumgr_*.deb >"$logs/cpumgr.list" &&
+	dpkg-deb -c "$CPUMGR_OUT"/deb/cpumgr-dkms_*.deb >"$logs/cpumgr-dkms.list" || return 1
+	local f status=0
+	for f in ./usr/sbin/cpumgrctl ./lib/systemd/system/cpumgr.service \
+		./usr/lib/x86_64-linux-gnu/libcpumgr.a \
+		./usr/lib/x86_64-linux-gnu/pkgconfig/cpumgr.pc \
+		./usr/include/cpumgr/cpumgr_nl.h ./usr/include/cpumgr/linux/cpumgr.h \
+		./usr/share/man/man8/cpumgrctl.8.gz ./usr/share/man/man4/cpumgr.4.gz \
+		./usr/share/bash-completion/completions/cpumgrctl; do
+		grep -q " $f\$" "$logs/cpumgr.list" || { echo "cpumgr lacks $f"; status=1; }
+	done
+	for f in dkms.conf kmod/Kbuild kmod/cpumgr_main.c include/uapi/linux/cpumgr.h; do
+		grep -q " ./usr/src/cpumgr-$version/$f\$" "$logs/cpumgr-dkms.list" ||
+			{ echo "cpumgr-dkms lacks $f"; status=1; }
+	done
+	for f in ./usr/lib/modules-load.d/cpumgr.conf ./etc/modprobe.d/cpumgr.conf; do
+		grep -q " $f\$" "$logs/cpumgr-dkms.list" || { echo "cpumgr-dkms lacks $f"; status=1; }
+	done
+	return $status
+}
+
+# dkms add + build of the packaged source for one cached kernel, in a
+# private DKMS tree: nothing under /var/lib/dkms or /lib/modules, and no
+# signing (sign_file points nowhere, so no MOK key is made).
+dkms_build()
+{
+	local series=$1 tree=$logs/dkms krel
+
+	krel=$(cat "$CPUMGR_CACHE/kernels/$series/release") || return 1
+	if [ ! -e "$tree/root" ]; then
+		mkdir -p "$tree/root" "$tree/dkms" "$tree/install"
+		dpkg-deb -x "$CPUMGR_OUT"/deb/cpumgr-dkms_*.deb "$tree/root" &&
+		sign_file=/nonexistent dkms add -m cpumgr -v "$version" \
+			--dkmstree "$tree/dkms" --sourcetree "$tree/root/usr/src" \
+			--installtree "$tree/install" || return 1
+	fi
+	sign_file=/nonexistent dkms build -j 1 -m cpumgr -v "$version" -k "$krel" \
+		--kernelsourcedir "$CPUMGR_CACHE/kernels/$series/build" \
+		--dkmstree "$tree/dkms" --sourcetree "$tree/root/usr/src" \
+		--installtree "$tree/install" || return 1
+	[ "$(modinfo -F vermagic "$tree/dkms/cpumgr/$version/$krel/x86_64/module/cpumgr.ko" |
+		cut -d' ' -f1)" = "$krel" ]
+}
+
 main()
 {
 	rm -rf "$logs"
@@ -74,6 +123,10 @@ main()
 	run systemd-unit systemd_unit
 	run man-pages man_pages
 	run completion completion
+	version=$(sed -n 's/^#define CPUMGR_VERSION "\(.*\)"/\1/p' "$CPUMGR_TOP/kmod/cpumgr.h")
+	run packages packages
+	run dkms-6.1 dkms_build 6.1
+	run dkms-6.12 dkms_build 6.12
 	echo "1..$num"
 	echo "# $((num - failed)) passed, $failed failed"
 	[ $failed = 0 ]

@@ -89,7 +89,41 @@ packages()
 	for f in ./usr/lib/modules-load.d/cpumgr.conf ./etc/modprobe.d/cpumgr.conf; do
 		grep -q " $f\$" "$logs/cpumgr-dkms.list" || { echo "cpumgr-dkms lacks $f"; status=1; }
 	done
-	return $status
+	[ $status = 0 ] && pc_consumer
+}
+
+# A program built against the packaged library alone (unpacked, with its
+# pkg-config file's prefix pointed there): header, cpumgr.pc, libcpumgr.a.
+pc_consumer()
+{
+	local root=$logs/cpumgr-root
+
+	rm -rf "$root"
+	dpkg-deb -x "$CPUMGR_OUT"/deb/cpumgr_*.deb "$root" || return 1
+	cat >"$logs/consumer.c" <<-'EOC'
+	#include <stdio.h>
+	#include <stdlib.h>
+	#include <cpuset.h>
+	#include <cpumgr_nl.h>
+
+	int main(void)
+	{
+		struct cm_error err = { 0 };
+		struct cpuset s;
+		char *text;
+
+		if (cpuset_parse(&s, "0-3,8", &err))
+			return 1;
+		text = cpuset_to_str(&s);
+		printf("%s\n", text);
+		free(text);
+		return 0;
+	}
+	EOC
+	# shellcheck disable=SC2046
+	cc -o "$logs/consumer" "$logs/consumer.c" $(PKG_CONFIG_PATH=$root/usr/lib/x86_64-linux-gnu/pkgconfig \
+		pkg-config --define-variable=prefix="$root/usr" --cflags --libs --static cpumgr) &&
+		[ "$("$logs/consumer")" = 0-3,8 ]
 }
 
 # dkms add + build of the packaged source for one cached kernel, in a

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# word splitting wanted: one name per argument to need()
+# shellcheck disable=SC2046,SC2086
 # SPDX-License-Identifier: GPL-2.0
 #
 # The man pages against what they document: every command of

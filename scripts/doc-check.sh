@@ -1,6 +1,4 @@
 #!/usr/bin/env bash
-# word splitting wanted: one name per argument to need()
-# shellcheck disable=SC2046,SC2086
 # SPDX-License-Identifier: GPL-2.0
 #
 # The man pages against what they document: every command of
@@ -10,6 +8,8 @@
 #
 # Usage: scripts/doc-check.sh [CPUMGRCTL]   (default build/user/cpumgrctl)
 
+# word splitting wanted: one name per argument to need()
+# shellcheck disable=SC2046,SC2086
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 

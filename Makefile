@@ -5,6 +5,7 @@
 #   make                 module for KVER (or KDIR) and the userspace
 #   make check           everything, tests in QEMU guests; ends "N passed, N failed"
 #   make test            the userspace unit tests alone, on the host (no root)
+#   make check-host      host-only checks: systemd unit, man pages, completion, packages
 #   make demo            the QEMU guest demo
 #   make guest           one guest: KVER=6.1 PRESET=smt8 TESTS="topology"
 #   make shell           a shell in a guest (KVER, PRESET)
@@ -12,6 +13,8 @@
 #   make bench           benchmarks
 #   make fuzz            libFuzzer targets, 10M executions each (FUZZ_RUNS)
 #   make install         module, cpumgrctl, uAPI header (DESTDIR, PREFIX)
+#   make man             cpumgrctl(8) and cpumgr(4) from doc/*.scd (scdoc)
+#   make deb             packages cpumgr and cpumgr-dkms in build/deb
 #   make clean
 #
 # KVER is a kernel set up by scripts/setup.sh: 6.1, 6.12 or debug
@@ -113,6 +116,10 @@ setup:
 check:
 	@scripts/check.sh
 
+# the host-only part of make check: unit file, man pages, completion, packages
+check-host: user
+	@scripts/check-host.sh
+
 demo:
 	@scripts/demo.sh
 
@@ -121,6 +128,18 @@ bench:
 
 lint:
 	@scripts/lint.sh
+
+# Debian packages cpumgr and cpumgr-dkms in build/deb (debhelper, dh-dkms)
+deb:
+	@scripts/deb.sh
+
+MAN_PAGES := $(OUT)/doc/cpumgrctl.8 $(OUT)/doc/cpumgr.4
+
+man: $(MAN_PAGES)
+
+$(OUT)/doc/%: doc/%.scd
+	@mkdir -p $(dir $@)
+	scdoc <$< >$@
 
 install: user module
 	install -D -m 0755 $(OUT)/user/cpumgrctl $(DESTDIR)$(PREFIX)/sbin/cpumgrctl
@@ -133,4 +152,4 @@ clean:
 	rm -rf $(OUT)
 
 .PHONY: all module modules user user-san fuzzers fuzz selftests initramfs build-all \
-	guest shell test setup check demo bench lint install clean
+	guest shell test setup check check-host demo bench lint man deb install clean

@@ -137,6 +137,13 @@ main()
 		phase_time "sanitizers and fuzzing" "$t0"
 	fi
 
+	# the node integration, host only: unit, man pages, packages, DKMS
+	t0=$SECONDS
+	num=$((num + 1))
+	"$CPUMGR_TOP/scripts/check-host.sh" >"$results/host.ktap" 2>&1
+	subtest $num "host: packages, systemd, man pages" $? "$results/host.ktap"
+	phase_time "host checks" "$t0"
+
 	t0=$SECONDS
 	idx=0
 	for line in "${lines[@]}"; do

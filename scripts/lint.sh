@@ -4,7 +4,8 @@
 # `make lint`: checkpatch.pl --strict (from Debian's linux-source-6.1) over
 # the kernel module, the selftests' test module and the uAPI header,
 # cppcheck over the userspace and the selftests, and the YNL spec against
-# the kernel's genetlink schema.
+# the kernel's genetlink schema. The man pages against the
+# command table, the module parameters, sysfs and the YNL spec.
 
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
@@ -40,6 +41,12 @@ for spec in include/uapi/linux/*.yaml; do
 		status=1
 	fi
 done
+
+# the man pages document every command, parameter, sysfs file, operation
+if ! make -s -C "$CPUMGR_TOP" user >/dev/null ||
+   ! "$CPUMGR_TOP/scripts/doc-check.sh"; then
+	status=1
+fi
 
 [ $status = 0 ] && echo "lint: clean"
 exit $status

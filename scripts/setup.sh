@@ -25,6 +25,7 @@ HOST_PACKAGES="
 	python3 python3-yaml python3-jsonschema cppcheck
 	runc crun podman conmon
 	clang-14 libfuzzer-14-dev
+	debhelper dh-dkms dkms lintian libsystemd-dev scdoc bash-completion systemd
 "
 
 missing_packages()

@@ -6,6 +6,8 @@
  * violation broke, reconcile after every change and every period.
  * When its stdout or stderr is the journal (JOURNAL_STREAM), every line
  * starts with its sd-daemon severity: <3> error, <4> warning, <6> info.
+ * Under systemd (NOTIFY_SOCKET) it says READY=1 once the first round is
+ * done, WATCHDOG=1 at least every half WATCHDOG_USEC, STOPPING=1 on exit.
  */
 #include <getopt.h>
 #include <stdbool.h>
@@ -15,6 +17,7 @@
 
 #include "cmd.h"
 #include "ctl_node.h"
+#include "ctl_sd.h"
 #include "kubeletconfig.h"
 #include "node_daemon.h"
 
@@ -83,6 +86,7 @@ static int cmd_daemon(int argc, char **argv)
 		return ret;
 	o.period_ms = period ? ns / 1000000 : n.cfg.reconcile_ns / 1000000;
 	node_close(&n);
+	ctl_sd_setup(&o);
 	if (node_daemon(&o, &err)) {
 		ctl_err("daemon: %s", cm_error_msg(&err));
 		cm_error_clear(&err);

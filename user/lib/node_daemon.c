@@ -341,11 +341,32 @@ static void watch_open(struct watch *w, const struct node_daemon_opts *o)
 		closedir(dir);
 }
 
+static void notify(const struct node_daemon_opts *o, const char *state)
+{
+	if (o->notify)
+		o->notify(state);
+}
+
+/* Tell the watchdog we live, when it is due; the time left until then. */
+static int64_t watchdog(const struct node_daemon_opts *o, int64_t *due)
+{
+	int64_t now = now_ms();
+
+	if (!o->notify || o->watchdog_ms <= 0)
+		return INT64_MAX;
+	if (now >= *due) {
+		notify(o, "WATCHDOG=1");
+		*due = now + o->watchdog_ms;
+	}
+	return *due - now;
+}
+
 int node_daemon(const struct node_daemon_opts *o, struct cm_error *err)
 {
 	struct node quiet = { .log = o->log, .log_time = true };
 	struct sigaction sa = { .sa_handler = on_signal };
-	int64_t period = o->period_ms > 0 ? o->period_ms : 10000, next;
+	int64_t period = o->period_ms > 0 ? o->period_ms : 10000, next, wd_due;
+	bool ready = false;
 	struct cpumgr_nl *ev_nl;
 	unsigned int what = DAEMON_ALL;
 	struct watch w;
@@ -375,13 +396,15 @@ int node_daemon(const struct node_daemon_opts *o, struct cm_error *err)
 		 o->dir, (long long)period,
 		 w.nr ? ", watching the managed root for new cgroups" : "");
 	next = now_ms();
+	wd_due = next;
 	while (!stop_signal) {
 		struct pollfd pfd[2] = {
 			{ .fd = cpumgr_nl_event_fd(ev_nl), .events = POLLIN },
 			{ .fd = w.fd, .events = POLLIN },
 		};
-		int64_t wait;
+		int64_t wait, wd_left;
 
+		wd_left = watchdog(o, &wd_due);
 		if (now_ms() >= next) {
 			what |= DAEMON_RECONCILE;
 			next = now_ms() + period;
@@ -395,11 +418,18 @@ int node_daemon(const struct node_daemon_opts *o, struct cm_error *err)
 				cm_error_clear(err);
 			}
 			what = 0;
+			if (!ready) {
+				/* the first round is done, failed or not */
+				notify(o, "READY=1");
+				ready = true;
+			}
 			if (o->once)
 				break;
 			continue;
 		}
 		wait = next - now_ms();
+		if (wait > wd_left)
+			wait = wd_left;
 		if (poll(pfd, w.fd < 0 ? 1 : 2, wait < 0 ? 0 : (int)wait) <= 0)
 			continue;
 		if (pfd[1].revents && watch_read(&w, o))
@@ -407,6 +437,7 @@ int node_daemon(const struct node_daemon_opts *o, struct cm_error *err)
 		if (pfd[0].revents)
 			what |= drain(ev_nl, o);
 	}
+	notify(o, "STOPPING=1");
 	if (w.fd >= 0)
 		close(w.fd);
 	cpumgr_nl_close(ev_nl);

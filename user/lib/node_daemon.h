@@ -23,6 +23,14 @@ struct node_daemon_opts {
 	int64_t period_ms;		/* reconcile period */
 	FILE *log;			/* one timestamped line per action */
 	bool once;			/* one round, then return (tests) */
+	/*
+	 * The service manager's hook, or NULL (the library does not speak
+	 * its protocol): notify("READY=1") after the first round,
+	 * notify("WATCHDOG=1") at least every watchdog_ms (when above 0)
+	 * while it runs, notify("STOPPING=1") when it ends.
+	 */
+	void (*notify)(const char *state);
+	int64_t watchdog_ms;
 };
 
 /* Run until SIGTERM or SIGINT; returns 0 then. */

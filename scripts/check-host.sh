@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The host-only checks of the node integration, as KTAP (make check runs
+# them after the unit tests; `make check-host` alone):
+#   - contrib/systemd/cpumgr.service passes `systemd-analyze verify`;
+#   - the man pages build and document every command, module parameter,
+#     sysfs file and netlink operation (scripts/doc-check.sh);
+#   - the bash completion offers the command table;
+#   - `make deb` builds cpumgr and cpumgr-dkms, lintian-clean;
+#   - `dkms build` of cpumgr-dkms's source against the cached 6.1 and
+#     6.12 kernels, in a private DKMS tree.
+# The sd_notify protocol is a unit test (test_sd_notify).  Needs the
+# userspace built.  Ends with "# N passed, N failed".
+
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+
+logs=$CPUMGR_OUT/check-host
+num=0
+failed=0
+
+# run NAME COMMAND...: one KTAP result, the log's tail on failure
+run()
+{
+	local name=$1 t0=$SECONDS
+	shift
+
+	num=$((num + 1))
+	if "$@" >"$logs/$name.log" 2>&1; then
+		echo "# time: $name $((SECONDS - t0))s"
+		echo "ok $num $name"
+	else
+		tail -n 30 "$logs/$name.log" | sed 's/^/# /'
+		echo "# time: $name $((SECONDS - t0))s"
+		echo "not ok $num $name"
+		failed=$((failed + 1))
+	fi
+}
+
+systemd_unit()
+{
+	local dir=$logs/unit
+
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	# the unit as installed names /usr/sbin/cpumgrctl: verify needs a
+	# binary there, so point it at the build's; the man pages are not
+	# installed on the build host
+	sed "s|/usr/sbin/cpumgrctl|$CPUMGR_OUT/user/cpumgrctl|" \
+		"$CPUMGR_TOP/contrib/systemd/cpumgr.service" >"$dir/cpumgr.service"
+	systemd-analyze verify --man=no "$dir/cpumgr.service" || return 1
+	grep -qx 'Type=notify' "$dir/cpumgr.service"
+}
+
+man_pages()
+{
+	make -s -C "$CPUMGR_TOP" man &&
+		"$CPUMGR_TOP/scripts/doc-check.sh" &&
+		MANWIDTH=80 man -l "$CPUMGR_OUT/doc/cpumgrctl.8" | grep -q '^NAME' &&
+		MANWIDTH=80 man -l "$CPUMGR_OUT/doc/cpumgr.4" | grep -q '^NAME'
+}
+
+completion()
+{
+	bash "$CPUMGR_TOP/scripts/tests/completion.sh" "$CPUMGR_OUT/user"
+}
+
+packages()
+{
+	"$CPUMGR_TOP/scripts/deb.sh" || return 1
+	cat "$CPUMGR_OUT/deb/lintian.txt"
+	# what each package must hold
+	dpkg-deb -c "$CPUMGR_OUT"/deb/cpumgr_*.deb >"$logs/cpumgr.list" &&
+	dpkg-deb -c "$CPUMGR_OUT"/deb/cpumgr-dkms_*.deb >"$logs/cpumgr-dkms.list" || return 1
+	local f status=0
+	for f in ./usr/sbin/cpumgrctl ./lib/systemd/system/cpumgr.service \
+		./usr/lib/x86_64-linux-gnu/libcpumgr.a \
+		./usr/lib/x86_64-linux-gnu/pkgconfig/cpumgr.pc \
+		./usr/include/cpumgr/cpumgr_nl.h ./usr/include/cpumgr/linux/cpumgr.h \
+		./usr/share/man/man8/cpumgrctl.8.gz ./usr/share/man/man4/cpumgr.4.gz \
+		./usr/share/bash-completion/completions/cpumgrctl; do
+		grep -q " $f\$" "$logs/cpumgr.list" || { echo "cpumgr lacks $f"; status=1; }
+	done
+	for f in dkms.conf kmod/Kbuild kmod/cpumgr_main.c include/uapi/linux/cpumgr.h; do
+		grep -q " ./usr/src/cpumgr-$version/$f\$" "$logs/cpumgr-dkms.list" ||
+			{ echo "cpumgr-dkms lacks $f"; status=1; }
+	done
+	for f in ./usr/lib/modules-load.d/cpumgr.conf ./etc/modprobe.d/cpumgr.conf; do
+		grep -q " $f\$" "$logs/cpumgr-dkms.list" || { echo "cpumgr-dkms lacks $f"; status=1; }
+	done
+	[ $status = 0 ] && pc_consumer
+}
+
+# A program built against the packaged library alone (unpacked, with its
+# pkg-config file's prefix pointed there): header, cpumgr.pc, libcpumgr.a.
+pc_consumer()
+{
+	local root=$logs/cpumgr-root
+
+	rm -rf "$root"
+	dpkg-deb -x "$CPUMGR_OUT"/deb/cpumgr_*.deb "$root" || return 1
+	cat >"$logs/consumer.c" <<-'EOC'
+	#include <stdio.h>
+	#include <stdlib.h>
+	#include <cpuset.h>
+	#include <cpumgr_nl.h>
+
+	int main(void)
+	{
+		struct cm_error err = { 0 };
+		struct cpuset s;
+		char *text;
+
+		if (cpuset_parse(&s, "0-3,8", &err))
+			return 1;
+		text = cpuset_to_str(&s);
+		printf("%s\n", text);
+		free(text);
+		return 0;
+	}
+	EOC
+	# shellcheck disable=SC2046
+	cc -o "$logs/consumer" "$logs/consumer.c" $(PKG_CONFIG_PATH=$root/usr/lib/x86_64-linux-gnu/pkgconfig \
+		pkg-config --define-variable=prefix="$root/usr" --cflags --libs --static cpumgr) &&
+		[ "$("$logs/consumer")" = 0-3,8 ]
+}
+
+# dkms add + build of the packaged source for one cached kernel, in a
+# private DKMS tree: nothing under /var/lib/dkms or /lib/modules, and no
+# signing (sign_file points nowhere, so no MOK key is made).
+dkms_build()
+{
+	local series=$1 tree=$logs/dkms krel
+
+	krel=$(cat "$CPUMGR_CACHE/kernels/$series/release") || return 1
+	if [ ! -e "$tree/root" ]; then
+		mkdir -p "$tree/root" "$tree/dkms" "$tree/install"
+		dpkg-deb -x "$CPUMGR_OUT"/deb/cpumgr-dkms_*.deb "$tree/root" &&
+		sign_file=/nonexistent dkms add -m cpumgr -v "$version" \
+			--dkmstree "$tree/dkms" --sourcetree "$tree/root/usr/src" \
+			--installtree "$tree/install" || return 1
+	fi
+	sign_file=/nonexistent dkms build -j 1 -m cpumgr -v "$version" -k "$krel" \
+		--kernelsourcedir "$CPUMGR_CACHE/kernels/$series/build" \
+		--dkmstree "$tree/dkms" --sourcetree "$tree/root/usr/src" \
+		--installtree "$tree/install" || return 1
+	[ "$(modinfo -F vermagic "$tree/dkms/cpumgr/$version/$krel/x86_64/module/cpumgr.ko" |
+		cut -d' ' -f1)" = "$krel" ]
+}
+
+main()
+{
+	rm -rf "$logs"
+	mkdir -p "$logs"
+	echo "TAP version 13"
+	run systemd-unit systemd_unit
+	run man-pages man_pages
+	run completion completion
+	version=$(sed -n 's/^#define CPUMGR_VERSION "\(.*\)"/\1/p' "$CPUMGR_TOP/kmod/cpumgr.h")
+	run packages packages
+	run dkms-6.1 dkms_build 6.1
+	run dkms-6.12 dkms_build 6.12
+	echo "1..$num"
+	echo "# $((num - failed)) passed, $failed failed"
+	[ $failed = 0 ]
+}
+
+main

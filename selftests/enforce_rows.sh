@@ -112,10 +112,10 @@ MATRIX=(
 "protect: the last CPU of a cpuset with tasks   |enforce|hp       |mk hp; cw hp 7; busy hp|O7=0|EBUSY|7      |0 1|offline-refused:7                           |on:7=1,allowed=7|unbusy"
 "release: its tasks fall back, audited          |enforce,release|hp|busy hp          |O7=0    |0    |.      |1 0|cpu-offline:7,inherit:audited:cpu/online:2-5|on:7=0         |unbusy; online 7 1"
 "release: an assigned CPU leaves its assignment |enforce,release|-|busy pa/c1 3      |O3=0    |0    |.      |0 0|cpu-offline:3,degraded:3:2                  |on:3=0,cpus:pa/c1=2,flags:pa/c1=degraded,excl=2+4-5,eff:pa/c1=2,moved=3|unbusy"
-"release: it comes back to the shared pool      |enforce,release|-|.                 |O3=1    |0    |.      |0 0|cpu-online:3                                |shared=ALL~2~4-5,cpus:pa/c1=2,flags:pa/c1=degraded|pod pa c1 2-3"
+"release: it comes back to its container       |enforce,release|-|.                 |O3=1    |0    |.      |0 0|cpu-online:3,assigned                       |shared=ALL~2-5,cpus:pa/c1=2-3,flags:pa/c1=-,eff:pa/c1=2-3|."
 "release: through hotplug/target                |enforce,release|-|.                 |H3=off  |0    |.      |0 0|cpu-offline:3,degraded:3:2                  |on:3=0,cpus:pa/c1=2|target 3 on; pod pa c1 2-3"
 "release: SMT off                               |enforce,release|-|.                 |Soff    |0    |.      |0 0|cpu-offline:SMT,degraded:3:2,degraded:5:4   |smt=off,cpus:pa/c1=2,cpus:pb/c1=4|."
-"release: SMT on, the siblings are shared       |enforce,release|-|.                 |Son     |0    |.      |0 0|cpu-online:SMT                              |smt=on,shared=ALL~2~4|pod pa c1 2-3; pod pb c1 4-5"
+"release: SMT on, the siblings come back too   |enforce,release|-|.                 |Son     |0    |.      |0 0|cpu-online:SMT,assigned,assigned            |smt=on,shared=ALL~2-5,cpus:pa/c1=2-3,cpus:pb/c1=4-5|."
 "release: a container's last CPU                |enforce,release|-|pod pc x 6        |O6=0    |0    |.      |0 0|cpu-offline:6,degraded:6:                   |cpus:pc/x=-,flags:pc/x=degraded|online 6 1; ctl release pc"
 
 "@group v1 v1"

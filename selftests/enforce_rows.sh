@@ -94,8 +94,8 @@ MATRIX=(
 "managed root: its write leaves a child inheriting|enforce|pb     |task pb/c1        |C2-3    |EBUSY|ALL    |1 0|inherit:refused:cpuset.cpus:2-3             |eff:pb/c1=4-5  |untask"
 
 "@group partition"
-"partition: the pods' common ancestor takes 2-5 |enforce|.        |cw . 2-5          |Proot   |0    |2-5    |0 0|.                                           |part=root,eff:../mxout=0-1+6-7|."
-"partition: not dissolved onto a task beside it |enforce|.        |busy ../mxout     |Pmember |EBUSY|2-5    |1 0|inherit:refused:cpuset.cpus.partition:2-5  |part=root,allowed=0-1+6-7|unbusy"
+"partition: the pods' common ancestor takes 2-5 |enforce|.        |cw . 2-5          |Proot   |0    |2-5    |0 0|.                                           |part=root,eff:../mxout=ALL~2-5|."
+"partition: not dissolved onto a task beside it |enforce|.        |busy ../mxout     |Pmember |EBUSY|2-5    |1 0|inherit:refused:cpuset.cpus.partition:2-5  |part=root,allowed=ALL~2-5|unbusy"
 "partition: dissolved with nobody to inherit    |enforce|.        |.                 |Pmember |0    |2-5    |0 0|.                                           |part=member,eff:../mxout=ALL|cw . ''"
 
 "@group reserved"

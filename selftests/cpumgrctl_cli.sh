@@ -34,26 +34,6 @@ trap cleanup EXIT
 # a normal user reads the state directory through here
 chmod 755 "$OUT"
 
-ctl()
-{
-	"$CTL" "$@" --state-dir "$S"
-}
-
-run()
-{
-	"$@" >"$OUT/o" 2>"$OUT/e"
-	echo $? >"$OUT/rc"
-}
-
-shows()
-{
-	cat "$OUT/o" "$OUT/e" | diag
-}
-
-rc()
-{
-	[ "$(cat "$OUT/rc")" = "$1" ] || { shows; return 1; }
-}
 
 # What a read-only command must leave as it is.
 snapshot()

@@ -72,11 +72,6 @@ cleanup()
 }
 trap cleanup EXIT
 
-ctl()
-{
-	"$CTL" "$@" --state-dir "$S"
-}
-
 pod_uid()
 {
 	echo "$UID_BASE${POD_NR[$1]}"
@@ -175,11 +170,6 @@ killable()
 		TOOK[$1]=$((NOW - t0 + 1))
 	fi
 	return $status
-}
-
-shows()
-{
-	cat "$OUT/o" "$OUT/e" | diag
 }
 
 # After a kill: a command that syncs, then the checkpoint is the table.

@@ -47,27 +47,6 @@ cleanup()
 }
 trap cleanup EXIT
 
-ctl()
-{
-	"$CTL" "$@" --state-dir "$S"
-}
-
-# CMD...: runs, and shows its output when the check fails later
-run()
-{
-	"$@" >"$OUT/o" 2>"$OUT/e"
-	echo $? >"$OUT/rc"
-}
-
-shows()
-{
-	cat "$OUT/o" "$OUT/e" | diag
-}
-
-rc()
-{
-	[ "$(cat "$OUT/rc")" = "$1" ] || { shows; return 1; }
-}
 
 sysfs_cpus()
 {

@@ -90,3 +90,29 @@ ctl_reset()
 {
 	"$CTL" reset >/dev/null
 }
+
+# The node commands' selftests, which set OUT (a scratch directory) and
+# S (the state directory):
+#   ctl ARGS...  cpumgrctl ARGS... --state-dir $S
+#   run CMD...   runs, keeping its output and status for rc and shows
+#   rc N         the status was N, or the output is shown
+ctl()
+{
+	"$CTL" "$@" --state-dir "$S"
+}
+
+run()
+{
+	"$@" >"$OUT/o" 2>"$OUT/e"
+	echo $? >"$OUT/rc"
+}
+
+shows()
+{
+	cat "$OUT/o" "$OUT/e" | diag
+}
+
+rc()
+{
+	[ "$(cat "$OUT/rc")" = "$1" ] || { shows; return 1; }
+}

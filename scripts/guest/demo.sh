@@ -26,6 +26,16 @@ step()
 	"$@"
 }
 
+# Likewise, its output (and a detached container's) into FILE.
+step_to()
+{
+	local out=$1
+
+	shift
+	printf '\033[1m$ %s >%s\033[0m\n' "$*" "${out##*/}"
+	"$@" >"$out" 2>&1 </dev/null
+}
+
 # A container: a busy loop in its own cgroup, attached by cpumgrctl.
 start()
 {
@@ -113,8 +123,34 @@ title "The pod goes away; its CPUs return to the shared pool"
 step "$ctl" remove --state-dir $state "$g2"
 step cat /sys/kernel/cpumgr/shared_cpus
 
-title "Reset, and the module unloads"
+title "Reset"
 cleanup
 loops=()
 step "$ctl" reset --force --state-dir $state
+
+# Real containers: runc and cpumgrctl oci-hook, as the runtime_*
+# selftests run them (selftests/runtime_lib.sh: a busybox root
+# filesystem, pod cgroups made with mkdir and narrowed by the daemon).
+if command -v runc >/dev/null && [ -e /proc/self/setgroups ]; then
+	. "$CPUMGR_TOP/selftests/runtime_lib.sh"
+	title "Real containers: runc starts them, cpumgrctl oci-hook pins them"
+	rt_rootfs && rt_template decide && rt_init || exit 1
+	rt_pod podg && rt_bundle "$RT/bg" g app /kubepods/podg/app 2048 200000
+	step_to "$RT/app.out" runc --root "$RT/runc" run -d --bundle "$RT/bg" app
+	printf '  its program'"'"'s first line, its Cpus_allowed_list: %s; its exclusive CPUs: %s\n' \
+		"$(rt_first_line runc app)" "$(cat $SYSFS/pods/g/app/cpus)"
+	theirs=$(cat $SYSFS/pods/g/app/cpus)
+	title "A container whose spec names app's CPUs $theirs: refused"
+	rt_pod podv && rt_bundle "$RT/bv" v app /kubepods/podv/evil 2048 200000 "$theirs"
+	dmesg -C
+	step_to "$RT/evil.out" runc --root "$RT/runc" run -d --bundle "$RT/bv" evil
+	sed 's/^/  /' "$RT/evil.out"
+	dmesg | grep 'cpumgr: refused' | sed 's/^/  dmesg: /'
+	step "$ctl" status --state-dir "$S"
+	runc --root "$RT/runc" delete -f evil 2>/dev/null
+	runc --root "$RT/runc" delete -f app
+	rt_cleanup
+fi
+
+title "The module unloads"
 step rmmod cpumgr

@@ -35,22 +35,23 @@ setup()
 	echo +cpuset >"$CG/cgroup.subtree_control" &&
 	"$CTL" configure --policy static >/dev/null &&
 	"$CTL" assign p0 c0 7 >/dev/null &&
-	insmod "$SLOW" cgroup=slow
+	insmod "$SLOW" cgroup=slow delay_ms=3000
 }
 
 assign_waits()
 {
-	local i cpus held
+	local i cpus held=0
 
 	(echo 2-3 >"$CG/slow/cpuset.cpus") &
-	# until the write, checked, is held
-	for ((i = 0; i < 100; i++)); do
-		[ "$(<"$PARAMS/waiting")" = 1 ] && break
+	# until the write, checked, is held (read once: the hold ends)
+	for ((i = 0; i < 200; i++)); do
+		held=$(<"$PARAMS/waiting")
+		[ "$held" = 1 ] && break
 		sleep 0.05
 	done
 	cpus=$(<"$CG/slow/cpuset.cpus")
-	if [ "$(<"$PARAMS/waiting")" != 1 ] || [ -n "$cpus" ]; then
-		echo "# the write was not held"
+	if [ "$held" != 1 ] || [ -n "$cpus" ]; then
+		echo "# the write was not held (waiting '$held', cpuset.cpus '$cpus')"
 		return 1
 	fi
 	"$CTL" assign p1 c1 2-3 >"$OUT/assign" 2>&1 || {

@@ -325,10 +325,11 @@ rt_cpus()
 	cat "$SYSFS/pods/$1/$2/cpus" 2>/dev/null
 }
 
-# cpulist A and B share no CPU.
-rt_disjoint()
+# rt_cpus_rel OP A B: cpulists A and B share no CPU (OP disjoint), or A
+# is a subset of B (OP subset).
+rt_cpus_rel()
 {
-	/usr/bin/python3 - "$1" "$2" <<-'EOF'
+	/usr/bin/python3 - "$@" <<-'EOF'
 	import sys
 	def cpus(t):
 	    s = set()
@@ -337,24 +338,19 @@ rt_disjoint()
 	            lo, _, hi = p.partition("-")
 	            s.update(range(int(lo), int(hi or lo) + 1))
 	    return s
-	sys.exit(0 if not (cpus(sys.argv[1]) & cpus(sys.argv[2])) else 1)
+	op, a, b = sys.argv[1], cpus(sys.argv[2]), cpus(sys.argv[3])
+	sys.exit(0 if (not (a & b) if op == "disjoint" else a <= b) else 1)
 	EOF
 }
 
-# cpulist A is a subset of B.
+rt_disjoint()
+{
+	rt_cpus_rel disjoint "$1" "$2"
+}
+
 rt_subset()
 {
-	/usr/bin/python3 - "$1" "$2" <<-'EOF'
-	import sys
-	def cpus(t):
-	    s = set()
-	    for p in t.split(","):
-	        if p:
-	            lo, _, hi = p.partition("-")
-	            s.update(range(int(lo), int(hi or lo) + 1))
-	    return s
-	sys.exit(0 if cpus(sys.argv[1]) <= cpus(sys.argv[2]) else 1)
-	EOF
+	rt_cpus_rel subset "$1" "$2"
 }
 
 # Table, checkpoint, pod files and cgroups agree; audit is clean.

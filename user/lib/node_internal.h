@@ -27,13 +27,7 @@ int node_apply_container(struct node *n, const struct node_pod *p,
 int node_apply_pod(struct node *n, const struct node_pod *p, bool verbose,
 		   struct cm_error *err);
 
-/*
- * The managed tree's upper cgroups (node_narrow.c): what a cgroup at
- * path may hold (the shared pool and the CPUs bound at or below it), and
- * whether a cgroup name is one of the kubelet's QoS cgroups.
- */
-void node_narrowed_cpus(const struct node *n, const char *path,
-			struct cpuset *out);
+/* Whether a cgroup name is one of the kubelet's QoS cgroups (node_narrow.c). */
 bool node_qos_cgroup(const char *base);
 
 #endif

@@ -66,8 +66,10 @@ static bool container_cgroup(const struct node *n, const char *path)
 	return false;
 }
 
-void node_narrowed_cpus(const struct node *n, const char *path,
-			struct cpuset *out)
+/* What a cgroup at path may hold: the shared pool and the CPUs bound at
+ * or below it. */
+static void narrowed_cpus(const struct node *n, const char *path,
+			  struct cpuset *out)
 {
 	struct cpuset cpus;
 
@@ -95,7 +97,7 @@ static int narrow_one(struct node *n, const char *name, struct cm_error *err)
 		return ret;
 	if (container_cgroup(n, path))
 		return 0;
-	node_narrowed_cpus(n, path, &want);
+	narrowed_cpus(n, path, &want);
 	ret = node_set_cpuset(n, name, &want, &changed, err);
 	/*
 	 * Gone meanwhile, no cpuset controller there, or refused: say so

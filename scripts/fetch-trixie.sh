@@ -94,7 +94,7 @@ main()
 {
 	if [ ! -e "$top/root/.wanted" ] ||
 	   [ "$(cat "$top/root/.wanted")" != "$pkgs" ]; then
-		[ "${1:-}" = -q ] || msg "cpumgr: fetching Debian 13 packages: $(echo $pkgs)"
+		[ "${1:-}" = -q ] || msg "cpumgr: fetching Debian 13 packages: ${pkgs//$'\n'/ }"
 		fetch || die "could not fetch the Debian 13 packages (log: $CPUMGR_CACHE/log/trixie-*.log)"
 	fi
 	echo "$top/root"

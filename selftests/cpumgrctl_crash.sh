@@ -17,13 +17,17 @@
 # assignments, init flags and cgroup bindings.
 #
 # CPUMGR_CRASH_SEED (printed) repeats the sequence of pods, and the
-# kills' choices as long as they land the same way; their timing varies.  Written for the smt8 preset (reserved CPU 0, 7 CPUs
-# to hand out).  Leaves the module RESET.
+# kills' choices as long as they land the same way; their timing varies.
+# Short runs can draw no kill that lands: up to EXTRA_CYCLES (10) more
+# cycles then kill every command, until one kill has landed.  Written for
+# the smt8 preset (reserved CPU 0, 7 CPUs to hand out).  Leaves the module
+# RESET.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
 
 CYCLES=${CPUMGR_CRASH_CYCLES:-100}
 EVERY=${CPUMGR_CRASH_CHECK:-10}
+EXTRA_CYCLES=10
 SEED=${CPUMGR_CRASH_SEED:-$(( $(date +%s%N) / 1000 % 32768 ))}
 AGREE=$CPUMGR_TOP/selftests/node_agree.py
 OUT=$(mktemp -d)
@@ -49,6 +53,7 @@ PICKED=
 NOW=
 SLEEP_FD=
 CHOICES=()
+FORCE_KILL=
 KILL_MS=20
 kills=0 daemon_kills=0 retries=0 syncs=0 agreed=0
 bad_retry=0 bad_sync=0 bad_agree=0
@@ -142,6 +147,8 @@ killable()
 {
 	local pid status kill_ctl=$((RANDOM % 2)) kill_daemon=$((RANDOM % 4))
 	local delay=$((RANDOM % ${TOOK[$1]:-$KILL_MS})) t0
+
+	[ -n "$FORCE_KILL" ] && kill_ctl=0
 
 	now_ms
 	t0=$NOW
@@ -321,7 +328,7 @@ t_init()
 
 	# the pods' sequence first: the kills' draws depend on timing
 	RANDOM=$SEED
-	for i in $(seq $((2 * CYCLES + 2))); do
+	for i in $(seq $((2 * (CYCLES + EXTRA_CYCLES) + 2))); do
 		CHOICES+=("$RANDOM")
 	done
 	pin_cfs_key || return 1
@@ -364,18 +371,26 @@ pick()
 
 t_cycles()
 {
-	local i t0 verb killed=
+	local i=0 end=0 t0 verb killed=
 
 	now_ms
 	t0=$NOW
-	for i in $(seq "$CYCLES"); do
+	while [ "$end" = 0 ]; do
+		i=$((i + 1))
 		pick 0 "${CHOICES[2 * i]}"
 		[ -n "$PICKED" ] && op_admit "$PICKED"
 		if [ ${#ADMITTED[@]} -gt 2 ]; then
 			pick 1 "${CHOICES[2 * i + 1]}"
 			op_remove "$PICKED"
 		fi
-		if [ $((i % EVERY)) = 0 ] || [ "$i" = "$CYCLES" ]; then
+		if [ "$i" -ge "$CYCLES" ]; then
+			if [ "$kills" -gt 0 ] || [ "$i" -ge $((CYCLES + EXTRA_CYCLES)) ]; then
+				end=1
+			else
+				FORCE_KILL=1
+			fi
+		fi
+		if [ $((i % EVERY)) = 0 ] || [ "$end" = 1 ]; then
 			if agree; then
 				agreed=$((agreed + 1))
 			else
@@ -388,7 +403,7 @@ t_cycles()
 		killed+="${killed:+, }$verb ${KILLS[$verb]}"
 	done
 	now_ms
-	echo "$CYCLES cycles in $(( (NOW - t0) / 1000 )) s: $kills commands killed inside ($killed), $daemon_kills daemon kills; the syncs after the kills repaired:" |
+	echo "$i cycles in $(( (NOW - t0) / 1000 )) s: $kills commands killed inside ($killed), $daemon_kills daemon kills; the syncs after the kills repaired:" |
 		diag
 	repairs "$OUT/repairs"
 	echo "and the daemon's syncs:" | diag

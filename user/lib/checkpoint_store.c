@@ -18,10 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "checkpoint.h"
 #include "json_util.h"
-
-#define TMP_INFIX	".tmp."
 
 static int sys_error(struct cm_error *err, int e, const char *what,
 		     const struct checkpoint_store *st, const char *name)
@@ -116,7 +115,7 @@ static char *dot_name(const struct checkpoint_store *st, const char *suffix)
 /* Remove ".<name>.tmp.*": temp files of writers that died mid-write. */
 static unsigned int remove_stale(struct checkpoint_store *st)
 {
-	char *prefix = dot_name(st, TMP_INFIX);
+	char *prefix = dot_name(st, ATOMIC_FILE_TMP_INFIX);
 	int fd = dup(st->dir_fd);
 	unsigned int n = 0;
 	struct dirent *de;
@@ -283,59 +282,16 @@ static int need_lock(const struct checkpoint_store *st, struct cm_error *err)
 	return 0;
 }
 
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int checkpoint_store_stage(struct checkpoint_store *st, const void *data,
 			   size_t len, char **tmp_name, struct cm_error *err)
 {
-	char *path;
-	int fd, ret;
+	int ret = need_lock(st, err);
 
 	*tmp_name = NULL;
-	ret = need_lock(st, err);
 	if (ret)
 		return ret;
-	if (asprintf(&path, "%s/.%s" TMP_INFIX "XXXXXX", st->dir, st->name) < 0)
-		return cm_errorf(err, "out of memory"), -ENOMEM;
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd < 0) {
-		ret = sys_error(err, errno, "cannot create a temporary file in",
-				st, "");
-		free(path);
-		return ret;
-	}
-	ret = write_all(fd, data, len);
-	if (!ret && fsync(fd))
-		ret = -errno;
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (ret) {
-		unlink(path);
-		cm_errorf(err, "cannot write %s: %s", path, strerror(-ret));
-		free(path);
-		return ret;
-	}
-	*tmp_name = strdup(strrchr(path, '/') + 1);
-	if (!*tmp_name) {
-		unlink(path);
-		free(path);
-		return cm_errorf(err, "out of memory"), -ENOMEM;
-	}
-	free(path);
-	return 0;
+	return atomic_file_stage(st->dir_fd, st->dir, st->name, data, len, 0,
+				 tmp_name, err);
 }
 
 int checkpoint_store_commit(struct checkpoint_store *st, const char *tmp_name,
@@ -345,15 +301,7 @@ int checkpoint_store_commit(struct checkpoint_store *st, const char *tmp_name,
 
 	if (ret)
 		return ret;
-	if (renameat(st->dir_fd, tmp_name, st->dir_fd, st->name)) {
-		ret = sys_error(err, errno, "cannot rename into", st, st->name);
-		unlinkat(st->dir_fd, tmp_name, 0);
-		return ret;
-	}
-	/* the rename is durable only once the directory is */
-	if (fsync(st->dir_fd))
-		return sys_error(err, errno, "cannot sync", st, "");
-	return 0;
+	return atomic_file_commit(st->dir_fd, st->dir, tmp_name, st->name, err);
 }
 
 void checkpoint_store_abort(struct checkpoint_store *st, const char *tmp_name)

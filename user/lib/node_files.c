@@ -13,61 +13,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "json_util.h"
 #include "node.h"
 
 int node_write_file(const char *dir, const char *name, const char *data,
 		    size_t len, struct cm_error *err)
 {
-	char tmp[PATH_MAX], path[PATH_MAX];
-	int fd, dfd, e = 0;
-
-	if (snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.XXXXXX", dir, name) >=
-	    (int)sizeof(tmp) ||
-	    snprintf(path, sizeof(path), "%s/%s", dir, name) >=
-	    (int)sizeof(path))
-		return cm_errorf(err, "%s/%s: %s", dir, name,
-				 strerror(ENAMETOOLONG)), -ENAMETOOLONG;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		e = errno;
-		cm_errorf(err, "cannot create a file in %s: %s", dir,
-			  strerror(e));
-		return -e;
-	}
-	while (len && !e) {
-		ssize_t n = write(fd, data, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			e = n < 0 ? errno : EIO;
-			break;
-		}
-		data += n;
-		len -= (size_t)n;
-	}
-	if (!e && (fchmod(fd, 0644) || fsync(fd)))
-		e = errno;
-	if (close(fd) && !e)
-		e = errno;
-	if (!e && rename(tmp, path))
-		e = errno;
-	if (e) {
-		unlink(tmp);
-		cm_errorf(err, "cannot write %s: %s", path, strerror(e));
-		return -e;
-	}
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		if (fsync(dfd))
-			e = errno;
-		close(dfd);
-	}
-	if (e)
-		return cm_errorf(err, "cannot sync %s: %s", dir, strerror(e)),
-		       -e;
-	return 0;
+	return atomic_file_write(dir, name, data, len, 0644, err);
 }
 
 int node_read_json(const char *path, cJSON **out, struct cm_error *err)

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "json_util.h"
 #include "node.h"
 
@@ -138,7 +139,7 @@ static int pods_dir(const struct node *n, char *buf, size_t len)
 
 static bool is_temp(const char *name)
 {
-	return name[0] == '.' && strstr(name, ".tmp.");
+	return name[0] == '.' && strstr(name, ATOMIC_FILE_TMP_INFIX);
 }
 
 static int add_record(struct node *n, struct node_pod *p,

@@ -14,6 +14,7 @@
 
 #include "cmd.h"
 #include "ctl_node.h"
+#include "go_strconv.h"
 #include "kubeletconfig.h"
 
 enum {
@@ -58,15 +59,10 @@ struct init_args {
 /* Go's strconv.ParseBool, as pflag reads a bool flag's value. */
 static int parse_bool(const char *opt, const char *s)
 {
-	static const char *const yes[] = { "1", "t", "T", "TRUE", "true", "True" };
-	static const char *const no[] = { "0", "f", "F", "FALSE", "false", "False" };
+	bool v;
 
-	for (size_t i = 0; i < sizeof(yes) / sizeof(*yes); i++) {
-		if (!strcmp(s, yes[i]))
-			return 1;
-		if (!strcmp(s, no[i]))
-			return 0;
-	}
+	if (!go_parse_bool(s, &v))
+		return v;
 	ctl_err("invalid argument \"%s\" for \"--%s\" flag: strconv.ParseBool: parsing \"%s\": invalid syntax",
 		s, opt, s);
 	return -1;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gojson.h"
+#include "utf8.h"
 
 /* Go's maxNestingDepth */
 #define GJ_MAX_DEPTH	10000
@@ -18,47 +19,6 @@ struct gj_parser {
 };
 
 static const char hexdigits[] = "0123456789abcdef";
-
-size_t gj_utf8_decode(const unsigned char *s, size_t n, uint32_t *rune)
-{
-	uint32_t r, min;
-	size_t need;
-
-	*rune = 0xfffd;
-	if (!n)
-		return 0;
-	if (s[0] < 0x80) {
-		*rune = s[0];
-		return 1;
-	}
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		need = 2;
-		r = s[0] & 0x1f;
-		min = 0x80;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		need = 3;
-		r = s[0] & 0x0f;
-		min = 0x800;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		need = 4;
-		r = s[0] & 0x07;
-		min = 0x10000;
-	} else {
-		return 1;
-	}
-	if (n < need)
-		return 1;
-	for (size_t i = 1; i < need; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 1;
-		r = r << 6 | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates and beyond U+10FFFF are invalid */
-	if (r < min || (r >= 0xd800 && r <= 0xdfff) || r > 0x10ffff)
-		return 1;
-	*rune = r;
-	return need;
-}
 
 static size_t utf8_encode(uint32_t r, char *out)
 {
@@ -214,7 +174,7 @@ static char *decode_string(const unsigned char *s, size_t n, size_t *out_len)
 		uint32_t rune;
 
 		if (s[r] != '\\') {
-			r += gj_utf8_decode(s + r, n - r, &rune);
+			r += utf8_decode(s + r, n - r, &rune);
 			w += utf8_encode(rune, out + w);
 			continue;
 		}
@@ -617,7 +577,7 @@ void gj_append_string(struct strbuf *sb, const char *str, size_t len)
 			i++;
 			continue;
 		}
-		n = gj_utf8_decode(s + i, len - i, &rune);
+		n = utf8_decode(s + i, len - i, &rune);
 		if (n == 1) {
 			sb_adds(sb, "\\ufffd");
 		} else if (rune == 0x2028 || rune == 0x2029) {

@@ -43,12 +43,6 @@ void gj_free(struct gj_value *v);
 /* The JSON kind as Go's UnmarshalTypeError names it ("string", "object"). */
 const char *gj_kind(const struct gj_value *v);
 
-/*
- * Decode one UTF-8 sequence as Go's utf8.DecodeRune does: the rune and
- * its length, or U+FFFD and 1 for an invalid or truncated sequence.
- */
-size_t gj_utf8_decode(const unsigned char *s, size_t n, uint32_t *rune);
-
 /* Append s as a JSON string literal, quoted exactly as json.Marshal does. */
 void gj_append_string(struct strbuf *sb, const char *s, size_t len);
 

@@ -22,6 +22,7 @@
 #include <linux/cpumgr.h>
 
 #include "error.h"
+#include "strbuf.h"
 
 enum prom_type { PROM_COUNTER, PROM_GAUGE };
 
@@ -30,8 +31,7 @@ struct prom_label {
 };
 
 struct prom_writer {
-	char *buf;		/* the text so far */
-	size_t len, cap;
+	struct strbuf text;	/* the text so far */
 	char **families;	/* names written, to refuse one twice */
 	size_t nr_families;
 	enum prom_type type;	/* of the last family */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "metrics.h"
+#include "utf8.h"
 
 void prom_init(struct prom_writer *w)
 {
@@ -25,40 +26,19 @@ void prom_free(struct prom_writer *w)
 	for (size_t i = 0; i < w->nr_families; i++)
 		free(w->families[i]);
 	free(w->families);
-	free(w->buf);
+	sb_release(&w->text);
 	prom_init(w);
 }
 
 const char *prom_text(const struct prom_writer *w)
 {
-	return w->buf ? w->buf : "";
-}
-
-static int reserve(struct prom_writer *w, size_t more)
-{
-	size_t cap = w->cap ? w->cap : 1024;
-	char *nb;
-
-	if (w->len + more + 1 <= w->cap)
-		return 0;
-	while (cap < w->len + more + 1)
-		cap *= 2;
-	nb = realloc(w->buf, cap);
-	if (!nb)
-		return -ENOMEM;
-	w->buf = nb;
-	w->cap = cap;
-	return 0;
+	return w->text.buf ? w->text.buf : "";
 }
 
 static int put(struct prom_writer *w, const char *s, size_t n)
 {
-	if (reserve(w, n))
-		return -ENOMEM;
-	memcpy(w->buf + w->len, s, n);
-	w->len += n;
-	w->buf[w->len] = '\0';
-	return 0;
+	sb_add(&w->text, s, n);
+	return w->text.oom ? -ENOMEM : 0;
 }
 
 static int put_str(struct prom_writer *w, const char *s)
@@ -106,43 +86,6 @@ bool prom_label_name_ok(const char *name)
 	return name && name_ok(name) && strncmp(name, "__", 2);
 }
 
-/* Well-formed UTF-8: no overlong forms, surrogates or code points > 10FFFF. */
-static bool utf8_ok(const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-
-	while (*s) {
-		unsigned int c = *s, n, cp;
-
-		if (c < 0x80) {
-			s++;
-			continue;
-		}
-		if (c >= 0xc2 && c <= 0xdf) {
-			n = 1;
-			cp = c & 0x1f;
-		} else if (c >= 0xe0 && c <= 0xef) {
-			n = 2;
-			cp = c & 0x0f;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			n = 3;
-			cp = c & 0x07;
-		} else {
-			return false;
-		}
-		for (unsigned int i = 1; i <= n; i++) {
-			if ((s[i] & 0xc0) != 0x80)
-				return false;
-			cp = cp << 6 | (s[i] & 0x3f);
-		}
-		if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
-		    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-			return false;
-		s += n + 1;
-	}
-	return true;
-}
-
 static const char *current(const struct prom_writer *w)
 {
 	return w->nr_families ? w->families[w->nr_families - 1] : NULL;
@@ -151,7 +94,7 @@ static const char *current(const struct prom_writer *w)
 int prom_family(struct prom_writer *w, const char *name, enum prom_type type,
 		const char *help, struct cm_error *err)
 {
-	size_t n, mark = w->len;
+	size_t n, mark = w->text.len;
 	char **nf;
 	int ret;
 
@@ -186,9 +129,7 @@ int prom_family(struct prom_writer *w, const char *name, enum prom_type type,
 			      " gauge\n");
 	if (ret) {
 		free(nf[w->nr_families]);
-		w->len = mark;
-		if (w->buf)
-			w->buf[mark] = '\0';
+		sb_truncate(&w->text, mark);
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	}
 	w->nr_families++;
@@ -203,7 +144,7 @@ static int check_labels(const char *metric, const struct prom_label *l,
 		if (!prom_label_name_ok(l[i].name))
 			return cm_errorf(err, "metric %s: label name \"%s\": must match [a-zA-Z_][a-zA-Z0-9_]* and not start with __",
 					 metric, l[i].name ? l[i].name : "");
-		if (!l[i].value || !utf8_ok(l[i].value))
+		if (!l[i].value || !utf8_valid(l[i].value))
 			return cm_errorf(err, "metric %s: label %s: the value must be UTF-8 text",
 					 metric, l[i].name);
 		for (size_t j = 0; j < i; j++)
@@ -219,7 +160,7 @@ static int sample(struct prom_writer *w, const struct prom_label *l,
 		  size_t nr, const char *value, struct cm_error *err)
 {
 	const char *name = current(w);
-	size_t mark = w->len;
+	size_t mark = w->text.len;
 	int ret;
 
 	if (!name)
@@ -237,9 +178,7 @@ static int sample(struct prom_writer *w, const struct prom_label *l,
 	if (!ret)
 		ret = put_str(w, " ") || put_str(w, value) || put_str(w, "\n");
 	if (ret) {
-		w->len = mark;
-		if (w->buf)
-			w->buf[mark] = '\0';
+		sb_truncate(&w->text, mark);
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	}
 	return 0;

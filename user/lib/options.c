@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "go_strconv.h"
 #include "options.h"
 
 struct option_desc {
@@ -24,25 +25,6 @@ static const struct option_desc option_table[] = {
 	  offsetof(struct cm_options, prefer_uncore) },
 };
 
-/* Go's strconv.ParseBool */
-static int parse_bool(const char *s, bool *out)
-{
-	static const char *const yes[] = { "1", "t", "T", "TRUE", "true", "True" };
-	static const char *const no[] = { "0", "f", "F", "FALSE", "false", "False" };
-
-	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
-		if (!strcmp(s, yes[i])) {
-			*out = true;
-			return 0;
-		}
-		if (!strcmp(s, no[i])) {
-			*out = false;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
 int options_set(struct cm_options *o, const char *name, const char *value,
 		struct cm_error *err)
 {
@@ -52,7 +34,7 @@ int options_set(struct cm_options *o, const char *name, const char *value,
 
 		if (strcmp(name, option_table[i].name))
 			continue;
-		if (parse_bool(value, &v))
+		if (go_parse_bool(value, &v))
 			return cm_errorf(err, "bad value for option \"%s\": strconv.ParseBool: parsing \"%s\": invalid syntax",
 					 name, value);
 		*(bool *)((char *)o + option_table[i].field) = v;

@@ -67,6 +67,16 @@ void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	sb->len += (size_t)n;
 }
 
+void sb_truncate(struct strbuf *sb, size_t len)
+{
+	if (len > sb->len)
+		return;
+	sb->len = len;
+	sb->oom = false;
+	if (sb->buf)
+		sb->buf[len] = '\0';
+}
+
 char *sb_detach(struct strbuf *sb, size_t *len)
 {
 	char *s;

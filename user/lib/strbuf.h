@@ -23,6 +23,12 @@ void sb_adds(struct strbuf *sb, const char *s);
 void sb_addc(struct strbuf *sb, char c);
 void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * Cut the text back to its first len bytes (a mark taken from sb->len),
+ * which also forgets an allocation failure since then: the appends that
+ * failed left the first len bytes as they were.
+ */
+void sb_truncate(struct strbuf *sb, size_t len);
 /* The text (caller frees), or NULL after an allocation failure. */
 char *sb_detach(struct strbuf *sb, size_t *len);
 void sb_release(struct strbuf *sb);

@@ -47,12 +47,30 @@ static bool is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
-/* A v1 hierarchy root: a v1 mount, or any directory in a fake tree. */
+static int kernel_open_file(const char *path, int flags)
+{
+	return open(path, flags, 0644);
+}
+
+static int kernel_remove_dir(const char *path)
+{
+	return rmdir(path);
+}
+
+static bool kernel_v1_root(const char *path)
+{
+	return cg_detect_version(path, NULL) == 1;
+}
+
+static const struct cgroupfs_ops kernel_ops = {
+	.open_file = kernel_open_file,
+	.remove_dir = kernel_remove_dir,
+	.v1_root = kernel_v1_root,
+};
+
 static bool v1_root(const struct cgroupfs *cg, const char *path)
 {
-	if (cg->fake)
-		return is_dir(path);
-	return cg_detect_version(path, NULL) == 1;
+	return cg->ops->v1_root(path);
 }
 
 static int set_root(char *root, const char *mount, const char *sub,
@@ -96,15 +114,21 @@ static int init_v1(struct cgroupfs *cg, const char *mount,
 int cgroupfs_init(struct cgroupfs *cg, const char *mount, int version,
 		  struct cm_error *err)
 {
+	return cgroupfs_init_ops(cg, mount, version, NULL, err);
+}
+
+int cgroupfs_init_ops(struct cgroupfs *cg, const char *mount, int version,
+		      const struct cgroupfs_ops *ops, struct cm_error *err)
+{
 	int ret;
 
 	memset(cg, 0, sizeof(*cg));
+	cg->ops = ops ? ops : &kernel_ops;
 	if (!mount)
 		mount = CGROUPFS_MOUNT;
 	if (version < 0 || version > 2)
 		return cm_errorf(err, "cgroup version %d: must be 1 or 2",
 				 version);
-	cg->fake = version != 0;
 	if (!version) {
 		/* v1 layouts mount a tmpfs at the top, the hierarchies below */
 		ret = cg_detect_version(mount, err);
@@ -179,7 +203,7 @@ int cg_path(const struct cgroupfs *cg, enum cg_ctrl ctrl, const char *name,
 }
 
 /* The whole file, however long (cgroup.procs can be); -errno. */
-static int read_all(const char *path, char **out)
+static int read_all(const struct cgroupfs *cg, const char *path, char **out)
 {
 	size_t cap = 4096, len = 0;
 	char *buf = malloc(cap);
@@ -187,7 +211,7 @@ static int read_all(const char *path, char **out)
 
 	if (!buf)
 		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = cg->ops->open_file(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		e = errno;
 		free(buf);
@@ -235,7 +259,7 @@ int cg_read(const struct cgroupfs *cg, enum cg_ctrl ctrl, const char *name,
 
 	if (ret)
 		return ret;
-	ret = read_all(path, out);
+	ret = read_all(cg, path, out);
 	if (ret)
 		cm_errorf(err, "%s: %s", path, strerror(-ret));
 	return ret;
@@ -247,16 +271,15 @@ int cg_read(const struct cgroupfs *cg, enum cg_ctrl ctrl, const char *name,
  * empty value is written as "\n" (a zero-length write may never reach
  * the file's handler).
  */
-static int write_value(const char *path, const char *value, bool fake,
-		       struct cm_error *err)
+static int write_value(const struct cgroupfs *cg, const char *path,
+		       const char *value, struct cm_error *err)
 {
 	const char *buf = *value ? value : "\n";
 	size_t len = strlen(buf);
 	ssize_t n;
 	int fd, e;
 
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | (fake ? O_CREAT : 0),
-		  0644);
+	fd = cg->ops->open_file(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0) {
 		e = errno;
 		cm_errorf(err, "%s: %s", path, strerror(e));
@@ -289,5 +312,5 @@ int cg_write(const struct cgroupfs *cg, enum cg_ctrl ctrl, const char *name,
 
 	if (ret)
 		return ret;
-	return write_value(path, value, cg->fake, err);
+	return write_value(cg, path, value, err);
 }

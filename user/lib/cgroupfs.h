@@ -18,11 +18,11 @@
  * hierarchies.  A leading '/' is allowed and ignored; "" (or "/") is the
  * root cgroup; ".", ".." and empty components are refused.
  *
- * Fake trees.  Unit tests use plain directories with files named like
- * cgroup files.  cgroupfs_init() with a forced version skips the statfs
- * check and marks the tree fake: writes then create missing files and
- * removing a cgroup first removes its files, which is what the kernel
- * does for real cgroups.
+ * Other trees.  Where a cgroup file system and a plain directory differ
+ * (the kernel makes a cgroup's files with it and removes them with it,
+ * and a v1 hierarchy is a mount), the calls go through struct
+ * cgroupfs_ops; the unit tests' fake trees of plain directories
+ * (tests/fake_cgroup.h) bring their own.
  *
  * Writes are one write(2) of the whole value with the byte count checked
  * (cgroup files take a value in one write); errors are one line with the
@@ -43,9 +43,19 @@
 
 enum cg_ctrl { CG_CPUSET, CG_CPU, CG_NR_CTRL };
 
+/* File system calls where a cgroup tree differs from a directory. */
+struct cgroupfs_ops {
+	/* open(2) of a cgroup's file: -1 with errno set on failure */
+	int (*open_file)(const char *path, int flags);
+	/* rmdir(2) of an empty cgroup: its files go with it */
+	int (*remove_dir)(const char *path);
+	/* whether path is the root of a v1 hierarchy (a v1 mount) */
+	bool (*v1_root)(const char *path);
+};
+
 struct cgroupfs {
 	int version;			/* 1 or 2 */
-	bool fake;			/* a plain directory tree (tests) */
+	const struct cgroupfs_ops *ops;	/* the kernel's, or a fake tree's */
 	char root[CG_NR_CTRL][PATH_MAX];	/* hierarchy root per controller */
 };
 
@@ -61,10 +71,13 @@ int cg_detect_version(const char *dir, struct cm_error *err);
  * detects: cgroup2 at mount is v2; otherwise mount/cpuset and the cpu
  * hierarchy must be v1 mounts (a hybrid layout's cgroup2 at
  * mount/unified holds no controllers, so it is v1 for us).  version 1 or
- * 2 forces the layout without checking file systems: a fake tree.
+ * 2 forces the layout without checking mount's file system.
  */
 int cgroupfs_init(struct cgroupfs *cg, const char *mount, int version,
 		  struct cm_error *err);
+/* The same on a tree that ops reach (NULL: the kernel's cgroup file systems). */
+int cgroupfs_init_ops(struct cgroupfs *cg, const char *mount, int version,
+		      const struct cgroupfs_ops *ops, struct cm_error *err);
 
 /*
  * name without its leading and trailing '/' into out ("" for the root

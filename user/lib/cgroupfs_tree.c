@@ -42,8 +42,6 @@ static int enable_controllers(const struct cgroupfs *cg, const char *parent,
 	int ret = cg_read(cg, CG_CPUSET, parent, "cgroup.subtree_control", &s,
 			  err);
 
-	if (ret == -ENOENT && cg->fake)
-		ret = 0;
 	if (ret)
 		return ret;
 	cpuset = s && has_word(s, "cpuset");
@@ -60,32 +58,12 @@ static int enable_controllers(const struct cgroupfs *cg, const char *parent,
 			!cpuset ? "+cpuset" : "+cpu", err);
 }
 
-/* Remove the regular files of a fake cgroup, as rmdir does for real ones. */
-static void remove_fake_files(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		struct stat st;
-
-		if (!fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
-		    !S_ISDIR(st.st_mode))
-			unlinkat(dirfd(d), de->d_name, 0);
-	}
-	closedir(d);
-}
-
 static int remove_dir(const struct cgroupfs *cg, const char *path,
 		      struct cm_error *err)
 {
 	int e;
 
-	if (cg->fake)
-		remove_fake_files(path);
-	if (!rmdir(path) || errno == ENOENT)
+	if (!cg->ops->remove_dir(path) || errno == ENOENT)
 		return 0;
 	e = errno;
 	if (e == EBUSY || e == ENOTEMPTY)

@@ -47,24 +47,24 @@ TEST(detect_and_init)
 	      cm_error_msg(&err));
 	EXPECT_EQ(-EINVAL, cgroupfs_init(&cg, dir, 3, &err));
 	EXPECT_STREQ("cgroup version 3: must be 1 or 2", cm_error_msg(&err));
-	EXPECT_EQ(-ENOTDIR, cgroupfs_init(&cg, path, 2, &err));
+	EXPECT_EQ(-ENOTDIR, fake_cgroupfs_init(&cg, path, 2, &err));
 
-	ASSERT_EQ(0, cgroupfs_init(&cg, dir, 2, &err));
+	ASSERT_EQ(0, fake_cgroupfs_init(&cg, dir, 2, &err));
 	EXPECT_EQ(2, cg.version);
-	EXPECT_TRUE(cg.fake);
+	EXPECT_EQ(&fake_cgroup_ops, cg.ops);
 	EXPECT_STREQ(dir, cg.root[CG_CPUSET]);
 	EXPECT_STREQ(dir, cg.root[CG_CPU]);
 
-	EXPECT_EQ(-ENOENT, cgroupfs_init(&cg, dir, 1, &err));
+	EXPECT_EQ(-ENOENT, fake_cgroupfs_init(&cg, dir, 1, &err));
 	fake_mkdir(dir, "cpuset");
-	EXPECT_EQ(-ENOENT, cgroupfs_init(&cg, dir, 1, &err));
+	EXPECT_EQ(-ENOENT, fake_cgroupfs_init(&cg, dir, 1, &err));
 	CHECK(has(&err, "no cgroup v1 cpu hierarchy"), "%s", cm_error_msg(&err));
 	fake_mkdir(dir, "cpu");
-	ASSERT_EQ(0, cgroupfs_init(&cg, dir, 1, &err));
+	ASSERT_EQ(0, fake_cgroupfs_init(&cg, dir, 1, &err));
 	xsnprintf(path, sizeof(path), "%s/cpu", dir);
 	EXPECT_STREQ(path, cg.root[CG_CPU]);
 	fake_mkdir(dir, "cpu,cpuacct");
-	ASSERT_EQ(0, cgroupfs_init(&cg, dir, 1, &err));
+	ASSERT_EQ(0, fake_cgroupfs_init(&cg, dir, 1, &err));
 	xsnprintf(path, sizeof(path), "%s/cpu,cpuacct", dir);
 	EXPECT_STREQ(path, cg.root[CG_CPU]);
 	xsnprintf(path, sizeof(path), "%s/cpuset", dir);
@@ -86,7 +86,7 @@ TEST(host_mount_read_only)
 	ASSERT_EQ(0, cgroupfs_init(&cg, NULL, 0, &err)) {
 		TH_LOG("%s", cm_error_msg(&err));
 	}
-	EXPECT_FALSE(cg.fake);
+	EXPECT_NE(&fake_cgroup_ops, cg.ops);
 	EXPECT_EQ(v == 2 ? 2 : 1, cg.version);
 	EXPECT_EQ(0, cg_get_effective_cpus(&cg, "/", &eff, &err)) {
 		TH_LOG("%s", cm_error_msg(&err));
@@ -142,7 +142,7 @@ FIXTURE_SETUP(v2)
 	fake_tree_new(self->dir, sizeof(self->dir));
 	fake_write(self->dir, "cgroup.subtree_control", "cpu io memory\n");
 	fake_write(self->dir, "cpuset.cpus.effective", "0-7\n");
-	ASSERT_EQ(0, cgroupfs_init(&self->cg, self->dir, 2, &self->err));
+	ASSERT_EQ(0, fake_cgroupfs_init(&self->cg, self->dir, 2, &self->err));
 }
 
 TEST_F(v2, create_enables_controllers)
@@ -380,7 +380,7 @@ FIXTURE_SETUP(v1)
 	fake_write(self->dir, "cpuset/cpuset.effective_cpus", "0-7\n");
 	fake_write(self->dir, "cpuset/cpuset.effective_mems", "0-1\n");
 	fake_mkdir(self->dir, "cpu,cpuacct");
-	ASSERT_EQ(0, cgroupfs_init(&self->cg, self->dir, 1, &self->err));
+	ASSERT_EQ(0, fake_cgroupfs_init(&self->cg, self->dir, 1, &self->err));
 }
 
 TEST_F(v1, create_fills_new_cpusets)

@@ -129,7 +129,7 @@ TEST(audit_rule)
 	cgroup(dir, "kp/empty", "0-7", NULL);		/* no task: fine */
 	cgroup(dir, "kp/idle", "3", NULL);		/* attached: counts */
 	cgroup(dir, "kp/res", "0", "14");		/* reserved, strict */
-	ASSERT_EQ(0, cgroupfs_init(&cg, dir, 2, &err));
+	ASSERT_EQ(0, fake_cgroupfs_init(&cg, dir, 2, &err));
 	xsnprintf(p1, sizeof(p1), "%s/kp/p1", dir);
 	xsnprintf(c1, sizeof(c1), "%s/kp/p1/app", dir);
 	xsnprintf(i1, sizeof(i1), "%s/kp/p1/init", dir);

@@ -114,16 +114,10 @@ static int admit_static(struct node *n, const struct pod *pod,
 	for (int t = 0; t < ADMIT_TRIES && ret == -ESTALE; t++) {
 		struct cm_state st;
 
-		if (t && node_refresh(n, err))
-			return -EIO;
-		ret = node_policy(n, err);
+		ret = node_try_state(n, t, &st, err);
 		if (ret)
 			return ret;
-		state_init(&st);
-		ret = state_copy(&st, &n->state);
-		if (!ret)
-			ret = cpu_policy_add_pod(&n->policy, &st, pod, NULL,
-						 err);
+		ret = cpu_policy_add_pod(&n->policy, &st, pod, NULL, err);
 		if (ret) {
 			state_free(&st);
 			(*errors)++;

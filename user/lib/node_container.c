@@ -84,16 +84,10 @@ static int decide(struct node *n, const struct pod *pod,
 		uint64_t gen = n->kst.generation;
 		struct cm_state st;
 
-		if (t && node_refresh(n, err))
-			return -EIO;
-		ret = node_policy(n, err);
+		ret = node_try_state(n, t, &st, err);
 		if (ret)
 			return ret;
-		state_init(&st);
-		ret = state_copy(&st, &n->state);
-		if (!ret)
-			ret = cpu_policy_allocate(&n->policy, &st, pod, c, NULL,
-						  err);
+		ret = cpu_policy_allocate(&n->policy, &st, pod, c, NULL, err);
 		got = ret ? NULL : state_get(&st, pod->uid, c->name);
 		if (got) {
 			ret = assign(n, pod->uid, c->name, got, &gen, err);

@@ -326,6 +326,24 @@ int node_validate_checkpoint(struct node *n, const struct checkpoint *cp,
 	return ret;
 }
 
+int node_try_state(struct node *n, int t, struct cm_state *st,
+		   struct cm_error *err)
+{
+	int ret;
+
+	state_init(st);
+	if (t && node_refresh(n, err))
+		return -EIO;
+	ret = node_policy(n, err);
+	if (!ret && state_copy(st, &n->state)) {
+		cm_errorf(err, "out of memory");
+		ret = -ENOMEM;
+	}
+	if (ret)
+		state_free(st);
+	return ret;
+}
+
 /* A bound cgroup recorded for the pod, if its directory is still there. */
 static const char *existing(const char *path)
 {

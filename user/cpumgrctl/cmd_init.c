@@ -16,6 +16,7 @@
 #include "ctl_node.h"
 #include "go_strconv.h"
 #include "kubeletconfig.h"
+#include "topology_sysfs.h"
 
 enum {
 	OPT_CONFIG = 0x200, OPT_ROOT, OPT_MOUNT, OPT_ENFORCE, OPT_HOTPLUG,

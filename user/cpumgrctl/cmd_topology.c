@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "ctl_nl.h"
 #include "node.h"
+#include "topology_sysfs.h"
 
 struct topo_out {
 	cJSON *json;

@@ -23,7 +23,7 @@
 
 #include "kselftest_harness.h"
 
-#include "cfs.h"
+#include "cfs_apply.h"
 #include "fake_cgroup.h"
 #include "pod_util.h"
 #include "test_util.h"

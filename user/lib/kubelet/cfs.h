@@ -23,7 +23,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cgroupfs.h"
 #include "error.h"
 #include "pod.h"
 
@@ -112,18 +111,5 @@ void cfs_container_limits(const struct pod_container *c, bool exclusive,
  */
 void cfs_pod_limits(const struct pod *p, bool has_exclusive,
 		    const struct cfs_options *o, struct cfs_limits *out);
-
-/*
- * Write the limits to a cgroup.  v2: cpu.weight, then cpu.max
- * "<quota> <period>" in one write ("max <period>" when quota <= 0).  v1:
- * cpu.shares, then cpu.cfs_period_us before cpu.cfs_quota_us (-1 when
- * quota <= 0), and, if the kernel refuses the new period next to the old
- * quota (EINVAL: the pair would exceed the parent's bandwidth), the quota
- * first and the period again, as runc does.  A quota of 0 is written as
- * no limit: the kubelet's runtime would leave the old quota, but a
- * reconcile must also lift a limit that is no longer declared.
- */
-int cfs_apply(const struct cgroupfs *cg, const char *name,
-	      const struct cfs_limits *l, struct cm_error *err);
 
 #endif

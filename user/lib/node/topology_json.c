@@ -7,6 +7,7 @@
 
 #include "json_util.h"
 #include "topology_json.h"
+#include "topology_sysfs.h"
 
 static const char *const cpu_fields[] = {
 	"cpu", "core", "socket", "numa", "uncore", NULL

@@ -28,7 +28,7 @@
 
 #include <cJSON.h>
 
-#include "cfs.h"
+#include "cfs_apply.h"
 #include "cgroupfs.h"
 #include "checkpoint.h"
 #include "cpumgr_nl.h"

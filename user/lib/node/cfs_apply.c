@@ -4,7 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "cfs.h"
+#include "cfs_apply.h"
 
 /*
  * One file.  When it fails after other files were written (done names

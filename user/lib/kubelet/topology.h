@@ -79,16 +79,6 @@ struct topology *topology_new(const struct topo_cpu_info *cpus,
 			      unsigned int nr, struct cm_error *err);
 void topology_free(struct topology *t);
 
-/*
- * Load from a sysfs-shaped tree: DIR/devices/system/cpu/cpuN/topology/
- * {core_id,physical_package_id}, cpuN/cache/index3/id (optional),
- * DIR/devices/system/node/nodeN/cpulist (optional: NUMA node 0) and
- * DIR/devices/system/cpu/online (optional: every cpuN with a topology
- * directory).  Physical cores are grouped by (package, core_id) as
- * cAdvisor does and named by their lowest CPU, as the kubelet does.
- */
-struct topology *topology_load_sysfs(const char *dir, struct cm_error *err);
-
 /* The kubelet's CPUsPerCore(), CPUsPerSocket(), CPUsPerUncore(). */
 int topology_cpus_per(const struct topology *t, enum topo_level lvl);
 

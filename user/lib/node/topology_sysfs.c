@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "topology.h"
+#include "topology_sysfs.h"
 
 /* snprintf into a PATH_MAX buffer; a path that does not fit is an error. */
 static int __attribute__((format(printf, 2, 3)))

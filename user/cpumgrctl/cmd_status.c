@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "ctl_nl.h"
 #include "ctl_node.h"
+#include "ctl_status.h"
 
 static int cmd_status(int argc, char **argv)
 {
@@ -29,11 +30,11 @@ static int cmd_status(int argc, char **argv)
 	if (ret)
 		return ret;
 	if (!json) {
-		ret = node_status_print(stdout, &n, NULL);
+		ret = ctl_status_print(stdout, &n, NULL);
 		node_close(&n);
 		return ret ? CPUMGRCTL_EXIT_FAIL : CPUMGRCTL_EXIT_OK;
 	}
-	j = node_status_json(&n);
+	j = ctl_status_json(&n);
 	node_close(&n);
 	if (!j) {
 		ctl_err("status: out of memory");

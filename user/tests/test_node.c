@@ -9,6 +9,7 @@
 
 #include "kselftest_harness.h"
 
+#include "ctl_status.h"
 #include "fake_cgroup.h"
 #include "node.h"
 #include "test_util.h"
@@ -226,7 +227,7 @@ static char *render(const struct node *n)
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
-	if (!f || node_status_print(f, n, NULL))
+	if (!f || ctl_status_print(f, n, NULL))
 		abort();
 	fclose(f);
 	return text;
@@ -295,7 +296,7 @@ TEST(status_big64)
 	CHECK(strstr(text, "  2 34 |  3 35 |"), "%s", text);
 	CHECK(strstr(text, "a   ~9a0e-000000000004 ~ontainer-name "), "%s", text);
 	free(text);
-	j = node_status_json(&n);
+	j = ctl_status_json(&n);
 	ASSERT_TRUE(j != NULL);
 	EXPECT_EQ(64, cJSON_GetArraySize(cJSON_GetObjectItem(j, "cpus")));
 	cJSON_Delete(j);

@@ -345,16 +345,4 @@ int node_topup_choose(const struct topology *t, const struct cm_options *o,
 /* Top up every degraded assignment; returns the number topped up. */
 int node_topup(struct node *n, struct cm_error *err);
 
-/* ---- status ---- */
-
-struct node_status_opts {
-	unsigned int width;		/* columns, 80 */
-};
-
-int node_status_print(FILE *f, const struct node *n,
-		      const struct node_status_opts *o);
-cJSON *node_status_json(const struct node *n);
-/* The topology map alone (tests). */
-int node_status_map(FILE *f, const struct node *n, unsigned int width);
-
 #endif

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "node.h"
+#include "ctl_status.h"
 
 /* Container keys: letters, then digits; R and X mean other things. */
 static const char keys[] =
@@ -300,7 +300,7 @@ static void print_node(FILE *f, const struct node *n, const struct view *v,
 	}
 }
 
-int node_status_map(FILE *f, const struct node *n, unsigned int width)
+int ctl_status_map(FILE *f, const struct node *n, unsigned int width)
 {
 	const struct node_cpu **c = calloc(n->nr_cpus ? n->nr_cpus : 1,
 					   sizeof(*c));
@@ -344,8 +344,8 @@ int node_status_map(FILE *f, const struct node *n, unsigned int width)
 	return 0;
 }
 
-int node_status_print(FILE *f, const struct node *n,
-		      const struct node_status_opts *o)
+int ctl_status_print(FILE *f, const struct node *n,
+		      const struct ctl_status_opts *o)
 {
 	unsigned int width = o && o->width ? o->width : 80;
 	struct view v;
@@ -356,7 +356,7 @@ int node_status_print(FILE *f, const struct node *n,
 	print_table(f, n, &v, width);
 	free(v.rows);
 	fputc('\n', f);
-	return node_status_map(f, n, width);
+	return ctl_status_map(f, n, width);
 }
 
 /* ---- JSON ---- */
@@ -428,7 +428,7 @@ static cJSON *cpu_json(const struct node *n, const struct view *v,
 	return j;
 }
 
-cJSON *node_status_json(const struct node *n)
+cJSON *ctl_status_json(const struct node *n)
 {
 	cJSON *j = cJSON_CreateObject(), *opts, *rows, *cpus;
 	struct view v;

@@ -10,7 +10,7 @@
 #include "cmd.h"
 #include "ctl_nl.h"
 #include "ctl_node.h"
-#include "docload.h"
+#include "manifest.h"
 
 static void print_human(const cJSON *out)
 {
@@ -48,7 +48,7 @@ static int cmd_admit(int argc, char **argv)
 		return ret;
 	src = args.arg[0];
 	/* bad input is refused before anything changes */
-	docs = doc_load(src, &err);
+	docs = manifest_load(src, &err);
 	if (!docs) {
 		ctl_err("admit: %s", cm_error_msg(&err));
 		cm_error_clear(&err);

@@ -253,7 +253,7 @@ static int make_root(struct node *n, struct cm_error *err)
 		ret = node_cgroup_name(n, n->cfg.cgroup_root, name,
 				       sizeof(name), err);
 	if (!ret && name[0])
-		ret = cg_create(&n->cg, name, NULL, err);
+		ret = cgroupfs_create(&n->cg, name, NULL, err);
 	if (!ret)
 		strcpy(n->root_name, name);
 	return ret;

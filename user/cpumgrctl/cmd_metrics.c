@@ -38,10 +38,10 @@ static int fill(const struct node *n, struct cpumgr_metrics *m,
 
 		if (!c->known)
 			continue;
-		for (k = 0; k < nr && (*numa)[k].node != c->node; k++)
+		for (k = 0; k < nr && (*numa)[k].numa != c->numa; k++)
 			;
 		if (k == nr)
-			(*numa)[nr++].node = c->node;
+			(*numa)[nr++].numa = c->numa;
 		if (cpuset_test(&n->exclusive, (unsigned int)c->cpu))
 			(*numa)[k].cpus++;
 	}

@@ -241,8 +241,8 @@ static int cmp_cpu(const void *a, const void *b)
 
 	if (x->package != y->package)
 		return x->package - y->package;
-	if (x->node != y->node)
-		return x->node - y->node;
+	if (x->numa != y->numa)
+		return x->numa - y->numa;
 	if (cx != cy)
 		return cx - cy;
 	return x->cpu - y->cpu;
@@ -328,9 +328,9 @@ int ctl_status_map(FILE *f, const struct node *n, unsigned int width)
 		if (!i || c[i]->package != c[i - 1]->package)
 			fprintf(f, "socket %d\n", c[i]->package);
 		while (j < nr && c[j]->package == c[i]->package &&
-		       c[j]->node == c[i]->node)
+		       c[j]->numa == c[i]->numa)
 			j++;
-		fprintf(f, "  numa node %d (llc %d)\n", c[i]->node, c[i]->llc);
+		fprintf(f, "  numa node %d (llc %d)\n", c[i]->numa, c[i]->llc);
 		print_node(f, n, &v, c + i, j - i, width, w);
 		i = j;
 	}
@@ -412,7 +412,7 @@ static cJSON *cpu_json(const struct node *n, const struct view *v,
 
 	if (ok && c->known)
 		ok = cJSON_AddNumberToObject(j, "socket", c->package) &&
-		     cJSON_AddNumberToObject(j, "numa", c->node) &&
+		     cJSON_AddNumberToObject(j, "numa", c->numa) &&
 		     cJSON_AddNumberToObject(j, "core",
 					     cpuset_next(&c->siblings, 0)) &&
 		     cJSON_AddNumberToObject(j, "llc", c->llc);

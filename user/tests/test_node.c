@@ -205,9 +205,9 @@ static void fake_node(struct node *n, struct cpumgr_assignment *a,
 
 		c->cpu = (int)i;
 		c->known = c->online = true;
-		c->node = (int)(i / per_node);
-		c->package = c->node / 2;
-		c->llc = c->node;
+		c->numa = (int)(i / per_node);
+		c->package = c->numa / 2;
+		c->llc = c->numa;
 		cpuset_zero(&c->siblings);
 		cpuset_set_range(&c->siblings, i - i % threads,
 				 i - i % threads + threads - 1);
@@ -284,8 +284,8 @@ TEST(status_big64)
 		struct node_cpu *c = &n.cpus[i];
 		unsigned int first = i % 32;
 
-		c->node = (int)(first / 8);
-		c->package = c->node / 2;
+		c->numa = (int)(first / 8);
+		c->package = c->numa / 2;
 		cpuset_zero(&c->siblings);
 		cpuset_set(&c->siblings, first);
 		cpuset_set(&c->siblings, first + 32);

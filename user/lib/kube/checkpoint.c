@@ -45,18 +45,18 @@ static uint32_t fnv1a32(const char *s, size_t len)
 static void spew_head(struct strbuf *h, const char *policy, const char *dflt,
 		      const char *map_type)
 {
-	sb_adds(h, SPEW_TYPE "{PolicyName:(string)");
-	sb_adds(h, policy);
-	sb_adds(h, " DefaultCPUSet:(string)");
-	sb_adds(h, dflt);
-	sb_adds(h, " Entries:(");
-	sb_adds(h, map_type);
-	sb_adds(h, ")");
+	strbuf_adds(h, SPEW_TYPE "{PolicyName:(string)");
+	strbuf_adds(h, policy);
+	strbuf_adds(h, " DefaultCPUSet:(string)");
+	strbuf_adds(h, dflt);
+	strbuf_adds(h, " Entries:(");
+	strbuf_adds(h, map_type);
+	strbuf_adds(h, ")");
 }
 
 static void spew_tail(struct strbuf *h)
 {
-	sb_adds(h, " Checksum:(" T_CHECKSUM ")0}");
+	strbuf_adds(h, " Checksum:(" T_CHECKSUM ")0}");
 }
 
 /*
@@ -64,25 +64,25 @@ static void spew_tail(struct strbuf *h)
  * spew rendering.  Entries are sorted by (pod UID, container) as both Go
  * printers sort map keys, byte-wise.
  */
-static int render(const char *policy, const struct cm_state *s,
+static int render(const char *policy, const struct cpu_assignments *s,
 		  struct strbuf *js, struct strbuf *h)
 {
 	char *dflt = cpuset_to_str(&s->default_set);
 
 	if (!dflt)
 		return -ENOMEM;
-	sb_adds(js, "{\"policyName\":");
-	gj_append_string(js, policy, strlen(policy));
-	sb_adds(js, ",\"defaultCpuSet\":");
-	gj_append_string(js, dflt, strlen(dflt));
+	strbuf_adds(js, "{\"policyName\":");
+	gojson_append_string(js, policy, strlen(policy));
+	strbuf_adds(js, ",\"defaultCpuSet\":");
+	gojson_append_string(js, dflt, strlen(dflt));
 	spew_head(h, policy, dflt, T_MAP_MAP);
 	free(dflt);
 
-	sb_adds(h, "map[");
+	strbuf_adds(h, "map[");
 	if (s->nr)
-		sb_adds(js, ",\"entries\":{");
+		strbuf_adds(js, ",\"entries\":{");
 	for (unsigned int i = 0; i < s->nr; i++) {
-		const struct cm_entry *e = &s->entries[i];
+		const struct assignment_entry *e = &s->entries[i];
 		bool new_pod = !i ||
 			       strcmp(e->pod_uid, s->entries[i - 1].pod_uid);
 		char *cpus = cpuset_to_str(&e->cpus);
@@ -91,59 +91,59 @@ static int render(const char *policy, const struct cm_state *s,
 			return -ENOMEM;
 		if (new_pod) {
 			if (i) {
-				sb_adds(js, "},");
-				sb_adds(h, "] ");
+				strbuf_adds(js, "},");
+				strbuf_adds(h, "] ");
 			}
-			gj_append_string(js, e->pod_uid, strlen(e->pod_uid));
-			sb_adds(js, ":{");
-			sb_adds(h, e->pod_uid);
-			sb_adds(h, ":map[");
+			gojson_append_string(js, e->pod_uid, strlen(e->pod_uid));
+			strbuf_adds(js, ":{");
+			strbuf_adds(h, e->pod_uid);
+			strbuf_adds(h, ":map[");
 		} else {
-			sb_addc(js, ',');
-			sb_addc(h, ' ');
+			strbuf_addc(js, ',');
+			strbuf_addc(h, ' ');
 		}
-		gj_append_string(js, e->container, strlen(e->container));
-		sb_addc(js, ':');
-		gj_append_string(js, cpus, strlen(cpus));
-		sb_adds(h, e->container);
-		sb_addc(h, ':');
-		sb_adds(h, cpus);
+		gojson_append_string(js, e->container, strlen(e->container));
+		strbuf_addc(js, ':');
+		gojson_append_string(js, cpus, strlen(cpus));
+		strbuf_adds(h, e->container);
+		strbuf_addc(h, ':');
+		strbuf_adds(h, cpus);
 		free(cpus);
 	}
 	if (s->nr) {
-		sb_adds(js, "}}");
-		sb_addc(h, ']');
+		strbuf_adds(js, "}}");
+		strbuf_addc(h, ']');
 	}
-	sb_addc(h, ']');
+	strbuf_addc(h, ']');
 	spew_tail(h);
 	return js->oom || h->oom ? -ENOMEM : 0;
 }
 
-uint32_t checkpoint_checksum(const char *policy, const struct cm_state *s)
+uint32_t checkpoint_checksum(const char *policy, const struct cpu_assignments *s)
 {
 	struct strbuf js = STRBUF_INIT, h = STRBUF_INIT;
 	uint32_t sum = 0;
 
 	if (!render(policy, s, &js, &h))
 		sum = fnv1a32(h.buf, h.len);
-	sb_release(&js);
-	sb_release(&h);
+	strbuf_release(&js);
+	strbuf_release(&h);
 	return sum;
 }
 
-char *checkpoint_format(const char *policy, const struct cm_state *s,
+char *checkpoint_format(const char *policy, const struct cpu_assignments *s,
 			size_t *len)
 {
 	struct strbuf js = STRBUF_INIT, h = STRBUF_INIT;
 
 	if (render(policy, s, &js, &h)) {
-		sb_release(&js);
-		sb_release(&h);
+		strbuf_release(&js);
+		strbuf_release(&h);
 		return NULL;
 	}
-	sb_addf(&js, ",\"checksum\":%" PRIu32 "}", fnv1a32(h.buf, h.len));
-	sb_release(&h);
-	return sb_detach(&js, len);
+	strbuf_addf(&js, ",\"checksum\":%" PRIu32 "}", fnv1a32(h.buf, h.len));
+	strbuf_release(&h);
+	return strbuf_detach(&js, len);
 }
 
 /* ---- reading: what Go's json.Unmarshal leaves in the struct ---- */
@@ -210,7 +210,7 @@ static unsigned char ascii_upper(unsigned char c)
 	return c >= 'a' && c <= 'z' ? c - ('a' - 'A') : c;
 }
 
-static bool field_match(const struct gj_value *m, const char *name)
+static bool field_match(const struct gojson_value *m, const char *name)
 {
 	const unsigned char *k = (const unsigned char *)m->key;
 	size_t i = 0, n = 0, len = m->key_len;
@@ -239,24 +239,24 @@ static bool field_match(const struct gj_value *m, const char *name)
 }
 
 static int type_error(struct cm_error *err, const struct decoded *d,
-		      const char *field, const struct gj_value *v,
+		      const char *field, const struct gojson_value *v,
 		      const char *type)
 {
-	if (v->type == GJ_NUMBER && !strcmp(type, T_CHECKSUM))
+	if (v->type == GOJSON_NUMBER && !strcmp(type, T_CHECKSUM))
 		return cm_errorf(err, "json: cannot unmarshal number %s into Go struct field %s.%s of type %s",
 				 v->str, d->go_struct, field, type);
 	return cm_errorf(err, "json: cannot unmarshal %s into Go struct field %s.%s of type %s",
-			 gj_kind(v), d->go_struct, field, type);
+			 gojson_kind(v), d->go_struct, field, type);
 }
 
 /* A string field: null leaves it as it was. */
 static int set_string(struct decoded *d, const char *field,
-		      const struct gj_value *v, struct gstr *out,
+		      const struct gojson_value *v, struct gstr *out,
 		      struct cm_error *err)
 {
-	if (v->type == GJ_NULL)
+	if (v->type == GOJSON_NULL)
 		return 0;
-	if (v->type != GJ_STRING)
+	if (v->type != GOJSON_STRING)
 		return type_error(err, d, field, v, T_STRING);
 	out->s = v->str;
 	out->len = v->len;
@@ -264,14 +264,14 @@ static int set_string(struct decoded *d, const char *field,
 }
 
 /* strconv.ParseUint(literal, 10, 64) */
-static int set_checksum(struct decoded *d, const struct gj_value *v,
+static int set_checksum(struct decoded *d, const struct gojson_value *v,
 			struct cm_error *err)
 {
 	uint64_t sum = 0;
 
-	if (v->type == GJ_NULL)
+	if (v->type == GOJSON_NULL)
 		return 0;
-	if (v->type != GJ_NUMBER)
+	if (v->type != GOJSON_NUMBER)
 		return type_error(err, d, "checksum", v, T_CHECKSUM);
 	for (const char *p = v->str; *p; p++) {
 		unsigned int digit = (unsigned int)(*p - '0');
@@ -303,14 +303,14 @@ static struct kv *kv_slot(struct kv_map *m, struct gstr key)
 }
 
 /* Decode an object into a map[string]string (null elements store ""). */
-static int decode_kv_map(struct decoded *d, const struct gj_value *obj,
+static int decode_kv_map(struct decoded *d, const struct gojson_value *obj,
 			 struct kv_map *m, struct cm_error *err)
 {
-	for (const struct gj_value *e = obj->child; e; e = e->next) {
+	for (const struct gojson_value *e = obj->child; e; e = e->next) {
 		struct gstr key = { e->key, e->key_len }, val = { "", 0 };
 		struct kv *slot;
 
-		if (e->type != GJ_NULL &&
+		if (e->type != GOJSON_NULL &&
 		    set_string(d, "entries", e, &val, err))
 			return -EINVAL;
 		slot = kv_slot(m, key);
@@ -344,31 +344,31 @@ static struct pod_map *pod_slot(struct decoded *d, struct gstr uid)
 	return p;
 }
 
-static int decode_entries_v2(struct decoded *d, const struct gj_value *obj,
+static int decode_entries_v2(struct decoded *d, const struct gojson_value *obj,
 			     struct cm_error *err)
 {
-	for (const struct gj_value *e = obj->child; e; e = e->next) {
+	for (const struct gojson_value *e = obj->child; e; e = e->next) {
 		struct gstr uid = { e->key, e->key_len };
 		struct pod_map *p;
 
-		if (e->type != GJ_NULL && e->type != GJ_OBJECT)
+		if (e->type != GOJSON_NULL && e->type != GOJSON_OBJECT)
 			return type_error(err, d, "entries", e, T_MAP);
 		p = pod_slot(d, uid);
 		if (!p)
 			return cm_errorf(err, "out of memory"), -ENOMEM;
 		/* a repeated pod key replaces the pod's whole map */
 		p->c.nr = 0;
-		p->c.nil = e->type == GJ_NULL;
-		if (e->type == GJ_OBJECT && decode_kv_map(d, e, &p->c, err))
+		p->c.nil = e->type == GOJSON_NULL;
+		if (e->type == GOJSON_OBJECT && decode_kv_map(d, e, &p->c, err))
 			return -EINVAL;
 	}
 	return 0;
 }
 
-static int decode_entries(struct decoded *d, const struct gj_value *v,
+static int decode_entries(struct decoded *d, const struct gojson_value *v,
 			  struct cm_error *err)
 {
-	if (v->type == GJ_NULL) {
+	if (v->type == GOJSON_NULL) {
 		/* Go sets the map to nil, dropping what it held */
 		for (unsigned int i = 0; i < d->nr; i++)
 			free(d->pods[i].c.kv);
@@ -377,7 +377,7 @@ static int decode_entries(struct decoded *d, const struct gj_value *v,
 		d->entries_nil = true;
 		return 0;
 	}
-	if (v->type != GJ_OBJECT)
+	if (v->type != GOJSON_OBJECT)
 		return type_error(err, d, "entries", v,
 				  d->v1 ? T_MAP : T_MAP_MAP);
 	d->entries_nil = false;
@@ -385,19 +385,19 @@ static int decode_entries(struct decoded *d, const struct gj_value *v,
 		       decode_entries_v2(d, v, err);
 }
 
-static int decode(const struct gj_value *root, bool v1, struct decoded *d,
+static int decode(const struct gojson_value *root, bool v1, struct decoded *d,
 		  struct cm_error *err)
 {
 	memset(d, 0, sizeof(*d));
 	d->v1 = v1;
 	d->go_struct = v1 ? GO_STRUCT_V1 : GO_STRUCT_V2;
 	d->policy.s = d->dflt.s = "";
-	if (root->type == GJ_NULL)
+	if (root->type == GOJSON_NULL)
 		return 0;
-	if (root->type != GJ_OBJECT)
+	if (root->type != GOJSON_OBJECT)
 		return cm_errorf(err, "json: cannot unmarshal %s into Go value of type state.%s",
-				 gj_kind(root), d->go_struct);
-	for (const struct gj_value *m = root->child; m; m = m->next) {
+				 gojson_kind(root), d->go_struct);
+	for (const struct gojson_value *m = root->child; m; m = m->next) {
 		int ret = 0;
 
 		if (field_match(m, "policyName"))
@@ -428,21 +428,21 @@ static int pod_cmp(const void *a, const void *b)
 static void spew_kv_map(struct strbuf *h, struct kv_map *m)
 {
 	if (m->nil) {
-		sb_adds(h, "<nil>");
+		strbuf_adds(h, "<nil>");
 		return;
 	}
 	/* an empty map has no array: qsort() takes no NULL */
 	if (m->nr > 1)
 		qsort(m->kv, m->nr, sizeof(*m->kv), kv_cmp);
-	sb_adds(h, "map[");
+	strbuf_adds(h, "map[");
 	for (unsigned int i = 0; i < m->nr; i++) {
 		if (i)
-			sb_addc(h, ' ');
-		sb_add(h, m->kv[i].key.s, m->kv[i].key.len);
-		sb_addc(h, ':');
-		sb_add(h, m->kv[i].val.s, m->kv[i].val.len);
+			strbuf_addc(h, ' ');
+		strbuf_add(h, m->kv[i].key.s, m->kv[i].key.len);
+		strbuf_addc(h, ':');
+		strbuf_add(h, m->kv[i].val.s, m->kv[i].val.len);
 	}
-	sb_addc(h, ']');
+	strbuf_addc(h, ']');
 }
 
 /*
@@ -454,37 +454,37 @@ static int decoded_checksum(struct decoded *d, uint32_t *sum)
 {
 	struct strbuf h = STRBUF_INIT;
 
-	sb_adds(&h, SPEW_TYPE "{PolicyName:(string)");
-	sb_add(&h, d->policy.s, d->policy.len);
-	sb_adds(&h, " DefaultCPUSet:(string)");
-	sb_add(&h, d->dflt.s, d->dflt.len);
-	sb_adds(&h, " Entries:(");
-	sb_adds(&h, d->v1 ? T_MAP : T_MAP_MAP);
-	sb_addc(&h, ')');
+	strbuf_adds(&h, SPEW_TYPE "{PolicyName:(string)");
+	strbuf_add(&h, d->policy.s, d->policy.len);
+	strbuf_adds(&h, " DefaultCPUSet:(string)");
+	strbuf_add(&h, d->dflt.s, d->dflt.len);
+	strbuf_adds(&h, " Entries:(");
+	strbuf_adds(&h, d->v1 ? T_MAP : T_MAP_MAP);
+	strbuf_addc(&h, ')');
 	if (d->entries_nil) {
-		sb_adds(&h, "<nil>");
+		strbuf_adds(&h, "<nil>");
 	} else if (d->v1) {
 		spew_kv_map(&h, &d->flat);
 	} else {
 		if (d->nr > 1)
 			qsort(d->pods, d->nr, sizeof(*d->pods), pod_cmp);
-		sb_adds(&h, "map[");
+		strbuf_adds(&h, "map[");
 		for (unsigned int i = 0; i < d->nr; i++) {
 			if (i)
-				sb_addc(&h, ' ');
-			sb_add(&h, d->pods[i].uid.s, d->pods[i].uid.len);
-			sb_addc(&h, ':');
+				strbuf_addc(&h, ' ');
+			strbuf_add(&h, d->pods[i].uid.s, d->pods[i].uid.len);
+			strbuf_addc(&h, ':');
 			spew_kv_map(&h, &d->pods[i].c);
 		}
-		sb_addc(&h, ']');
+		strbuf_addc(&h, ']');
 	}
 	spew_tail(&h);
 	if (h.oom) {
-		sb_release(&h);
+		strbuf_release(&h);
 		return -ENOMEM;
 	}
 	*sum = fnv1a32(h.buf, h.len);
-	sb_release(&h);
+	strbuf_release(&h);
 	return 0;
 }
 
@@ -492,7 +492,7 @@ static int decoded_checksum(struct decoded *d, uint32_t *sum)
  * Decode as one version and check its checksum: 0, -EINVAL (decoding,
  * message in err) or -EBADMSG (checksum).
  */
-static int try_version(const struct gj_value *root, bool v1,
+static int try_version(const struct gojson_value *root, bool v1,
 		       const struct checkpoint_opts *o, struct decoded *d,
 		       struct cm_error *err)
 {
@@ -541,7 +541,7 @@ static int parse_cpus(struct gstr g, struct cpuset *out, struct cm_error *err)
 	return ret;
 }
 
-static int add_entry(struct cm_state *st, struct gstr uid, struct gstr name,
+static int add_entry(struct cpu_assignments *st, struct gstr uid, struct gstr name,
 		     struct gstr cpus, struct cm_error *err)
 {
 	char u[POD_UID_MAX + 1], c[CONTAINER_NAME_MAX + 1];
@@ -556,7 +556,7 @@ static int add_entry(struct cm_state *st, struct gstr uid, struct gstr name,
 	if (c_name(uid, POD_UID_MAX, "pod UID", u, err) ||
 	    c_name(name, CONTAINER_NAME_MAX, "container name", c, err))
 		return -EINVAL;
-	if (state_set(st, u, c, &set))
+	if (assignments_set(st, u, c, &set))
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	return 0;
 }
@@ -576,7 +576,7 @@ static int resolve_id(const struct kv *e, const struct checkpoint_opts *o,
 
 /* migrateV1CheckpointToV2Checkpoint(), in container ID order */
 static int migrate_v1(struct decoded *d, const struct checkpoint_opts *o,
-		      struct cm_state *st, struct cm_error *err)
+		      struct cpu_assignments *st, struct cm_error *err)
 {
 	if (d->flat.nr > 1)
 		qsort(d->flat.kv, d->flat.nr, sizeof(*d->flat.kv), kv_cmp);
@@ -620,13 +620,13 @@ int checkpoint_parse(const char *buf, size_t len,
 		     struct cm_error *err)
 {
 	struct cm_error v2err = { 0 };
-	struct gj_value *root;
+	struct gojson_value *root;
 	struct decoded d;
 	int ret, r2;
 
 	memset(out, 0, sizeof(*out));
-	state_init(&out->state);
-	root = gj_parse(buf, len, err);
+	assignments_init(&out->state);
+	root = gojson_parse(buf, len, err);
 	if (!root)
 		return -EINVAL;
 	/* loadCheckpoint(): v2 first, v1 when v2 fails to decode or verify */
@@ -655,7 +655,7 @@ int checkpoint_parse(const char *buf, size_t len,
 			ret = to_state(&d, o, out, err);
 	}
 	decoded_free(&d);
-	gj_free(root);
+	gojson_free(root);
 	if (ret)
 		checkpoint_free(out);
 	return ret;
@@ -664,7 +664,7 @@ int checkpoint_parse(const char *buf, size_t len,
 void checkpoint_free(struct checkpoint *c)
 {
 	free(c->policy);
-	state_free(&c->state);
+	assignments_free(&c->state);
 	memset(c, 0, sizeof(*c));
 }
 

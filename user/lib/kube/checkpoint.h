@@ -35,7 +35,7 @@
 #include <stdint.h>
 
 #include "error.h"
-#include "state.h"
+#include "assignments.h"
 
 #define CHECKPOINT_FILE		"cpu_manager_state"
 #define CHECKPOINT_DIR		"/var/lib/cpumgr"
@@ -48,7 +48,7 @@ enum checkpoint_version { CHECKPOINT_V1 = 1, CHECKPOINT_V2 = 2 };
 
 struct checkpoint {
 	char *policy;			/* policyName ("" when absent) */
-	struct cm_state state;		/* defaultCpuSet and entries */
+	struct cpu_assignments state;		/* defaultCpuSet and entries */
 	uint64_t checksum;		/* as stored */
 	enum checkpoint_version version;	/* format it was read as */
 	bool unverified;	/* checksum 0, taken with accept_unchecked */
@@ -72,13 +72,13 @@ struct checkpoint_opts {
 };
 
 /* The checksum the kubelet stores for this policy name and state. */
-uint32_t checkpoint_checksum(const char *policy, const struct cm_state *s);
+uint32_t checkpoint_checksum(const char *policy, const struct cpu_assignments *s);
 
 /*
  * The checkpoint file's bytes exactly as the kubelet writes them (malloc'd,
  * NUL-terminated; *len without the NUL).  NULL on allocation failure.
  */
-char *checkpoint_format(const char *policy, const struct cm_state *s,
+char *checkpoint_format(const char *policy, const struct cpu_assignments *s,
 			size_t *len);
 
 /*
@@ -173,7 +173,7 @@ void checkpoint_store_abort(struct checkpoint_store *st, const char *tmp_name);
  * "<name>.corrupt" for inspection.
  */
 int checkpoint_store_save(struct checkpoint_store *st, const char *policy,
-			  const struct cm_state *s, unsigned int flags,
+			  const struct cpu_assignments *s, unsigned int flags,
 			  struct cm_error *err);
 
 #endif

@@ -338,7 +338,7 @@ static int set_aside(struct checkpoint_store *st, struct cm_error *err)
 }
 
 int checkpoint_store_save(struct checkpoint_store *st, const char *policy,
-			  const struct cm_state *s, unsigned int flags,
+			  const struct cpu_assignments *s, unsigned int flags,
 			  struct cm_error *err)
 {
 	struct checkpoint old;

@@ -9,9 +9,9 @@
 #include "utf8.h"
 
 /* Go's maxNestingDepth */
-#define GJ_MAX_DEPTH	10000
+#define GOJSON_MAX_DEPTH	10000
 
-struct gj_parser {
+struct gojson_parser {
 	const unsigned char *s;
 	size_t len, pos;
 	struct cm_error *err;
@@ -76,7 +76,7 @@ static void quote_char(unsigned char c, char *buf, size_t len)
 	}
 }
 
-static int syntax_error(struct gj_parser *p, const char *context)
+static int syntax_error(struct gojson_parser *p, const char *context)
 {
 	char q[16];
 
@@ -89,7 +89,7 @@ static int syntax_error(struct gj_parser *p, const char *context)
 	return cm_errorf(p->err, "invalid character %s %s", q, context);
 }
 
-static void skip_space(struct gj_parser *p)
+static void skip_space(struct gojson_parser *p)
 {
 	while (p->pos < p->len &&
 	       (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' ||
@@ -126,7 +126,7 @@ static int32_t get_u4(const unsigned char *s, size_t n)
 }
 
 /* Check the literal's syntax; p->pos ends after the closing quote. */
-static int scan_string(struct gj_parser *p)
+static int scan_string(struct gojson_parser *p)
 {
 	p->pos++;	/* opening quote */
 	while (p->pos < p->len) {
@@ -222,7 +222,7 @@ static char *decode_string(const unsigned char *s, size_t n, size_t *out_len)
 	return out;
 }
 
-static char *read_string(struct gj_parser *p, size_t *len)
+static char *read_string(struct gojson_parser *p, size_t *len)
 {
 	size_t start = p->pos;
 	char *s;
@@ -237,13 +237,13 @@ static char *read_string(struct gj_parser *p, size_t *len)
 	return s;
 }
 
-static bool digit_at(const struct gj_parser *p)
+static bool digit_at(const struct gojson_parser *p)
 {
 	return p->pos < p->len && p->s[p->pos] >= '0' && p->s[p->pos] <= '9';
 }
 
 /* Go's number states: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)? */
-static int scan_number(struct gj_parser *p)
+static int scan_number(struct gojson_parser *p)
 {
 	if (p->s[p->pos] == '-') {
 		p->pos++;
@@ -276,7 +276,7 @@ static int scan_number(struct gj_parser *p)
 	return 0;
 }
 
-static int scan_literal(struct gj_parser *p, const char *word)
+static int scan_literal(struct gojson_parser *p, const char *word)
 {
 	char ctx[48];
 
@@ -292,11 +292,11 @@ static int scan_literal(struct gj_parser *p, const char *word)
 	return 0;
 }
 
-static struct gj_value *parse_value(struct gj_parser *p, int depth);
+static struct gojson_value *parse_value(struct gojson_parser *p, int depth);
 
-static struct gj_value *new_value(struct gj_parser *p, enum gj_type type)
+static struct gojson_value *new_value(struct gojson_parser *p, enum gojson_type type)
 {
-	struct gj_value *v = calloc(1, sizeof(*v));
+	struct gojson_value *v = calloc(1, sizeof(*v));
 
 	if (!v && !p->failed) {
 		p->failed = true;
@@ -308,15 +308,15 @@ static struct gj_value *new_value(struct gj_parser *p, enum gj_type type)
 }
 
 /* Link v after *tail; returns the new tail. */
-static struct gj_value **append(struct gj_value **tail, struct gj_value *v)
+static struct gojson_value **append(struct gojson_value **tail, struct gojson_value *v)
 {
 	*tail = v;
 	return &v->next;
 }
 
-static struct gj_value *parse_object(struct gj_parser *p, int depth)
+static struct gojson_value *parse_object(struct gojson_parser *p, int depth)
 {
-	struct gj_value *obj = new_value(p, GJ_OBJECT), **tail;
+	struct gojson_value *obj = new_value(p, GOJSON_OBJECT), **tail;
 
 	if (!obj)
 		return NULL;
@@ -328,7 +328,7 @@ static struct gj_value *parse_object(struct gj_parser *p, int depth)
 		return obj;
 	}
 	for (;;) {
-		struct gj_value *m;
+		struct gojson_value *m;
 		size_t klen = 0;
 		char *key;
 
@@ -368,13 +368,13 @@ static struct gj_value *parse_object(struct gj_parser *p, int depth)
 		goto fail;
 	}
 fail:
-	gj_free(obj);
+	gojson_free(obj);
 	return NULL;
 }
 
-static struct gj_value *parse_array(struct gj_parser *p, int depth)
+static struct gojson_value *parse_array(struct gojson_parser *p, int depth)
 {
-	struct gj_value *arr = new_value(p, GJ_ARRAY), **tail;
+	struct gojson_value *arr = new_value(p, GOJSON_ARRAY), **tail;
 
 	if (!arr)
 		return NULL;
@@ -386,7 +386,7 @@ static struct gj_value *parse_array(struct gj_parser *p, int depth)
 		return arr;
 	}
 	for (;;) {
-		struct gj_value *e = parse_value(p, depth + 1);
+		struct gojson_value *e = parse_value(p, depth + 1);
 
 		if (!e)
 			goto fail;
@@ -404,14 +404,14 @@ static struct gj_value *parse_array(struct gj_parser *p, int depth)
 		goto fail;
 	}
 fail:
-	gj_free(arr);
+	gojson_free(arr);
 	return NULL;
 }
 
-static struct gj_value *parse_scalar(struct gj_parser *p)
+static struct gojson_value *parse_scalar(struct gojson_parser *p)
 {
 	size_t start = p->pos;
-	struct gj_value *v;
+	struct gojson_value *v;
 	unsigned char c = p->s[p->pos];
 
 	if (c == '"') {
@@ -420,7 +420,7 @@ static struct gj_value *parse_scalar(struct gj_parser *p)
 
 		if (!s)
 			return NULL;
-		v = new_value(p, GJ_STRING);
+		v = new_value(p, GOJSON_STRING);
 		if (!v) {
 			free(s);
 			return NULL;
@@ -431,8 +431,8 @@ static struct gj_value *parse_scalar(struct gj_parser *p)
 	}
 	if (c == 't' || c == 'f' || c == 'n') {
 		static const char *const words[] = { "true", "false", "null" };
-		static const enum gj_type types[] = { GJ_TRUE, GJ_FALSE,
-						      GJ_NULL };
+		static const enum gojson_type types[] = { GOJSON_TRUE, GOJSON_FALSE,
+						      GOJSON_NULL };
 		int i = c == 't' ? 0 : c == 'f' ? 1 : 2;
 
 		if (scan_literal(p, words[i]))
@@ -445,7 +445,7 @@ static struct gj_value *parse_scalar(struct gj_parser *p)
 	}
 	if (scan_number(p))
 		return NULL;
-	v = new_value(p, GJ_NUMBER);
+	v = new_value(p, GOJSON_NUMBER);
 	if (v) {
 		v->len = p->pos - start;
 		v->str = strndup((const char *)p->s + start, v->len);
@@ -459,14 +459,14 @@ static struct gj_value *parse_scalar(struct gj_parser *p)
 	return v;
 }
 
-static struct gj_value *parse_value(struct gj_parser *p, int depth)
+static struct gojson_value *parse_value(struct gojson_parser *p, int depth)
 {
 	skip_space(p);
 	if (p->pos >= p->len) {
 		syntax_error(p, "");
 		return NULL;
 	}
-	if (depth > GJ_MAX_DEPTH) {
+	if (depth > GOJSON_MAX_DEPTH) {
 		p->failed = true;
 		cm_errorf(p->err, "exceeded max depth");
 		return NULL;
@@ -478,30 +478,30 @@ static struct gj_value *parse_value(struct gj_parser *p, int depth)
 	return parse_scalar(p);
 }
 
-struct gj_value *gj_parse(const char *buf, size_t len, struct cm_error *err)
+struct gojson_value *gojson_parse(const char *buf, size_t len, struct cm_error *err)
 {
-	struct gj_parser p = {
+	struct gojson_parser p = {
 		.s = (const unsigned char *)buf, .len = len, .err = err,
 	};
-	struct gj_value *v = parse_value(&p, 1);
+	struct gojson_value *v = parse_value(&p, 1);
 
 	if (!v)
 		return NULL;
 	skip_space(&p);
 	if (p.pos < p.len) {
 		syntax_error(&p, "after top-level value");
-		gj_free(v);
+		gojson_free(v);
 		return NULL;
 	}
 	return v;
 }
 
-void gj_free(struct gj_value *v)
+void gojson_free(struct gojson_value *v)
 {
 	while (v) {
-		struct gj_value *next = v->next;
+		struct gojson_value *next = v->next;
 
-		gj_free(v->child);
+		gojson_free(v->child);
 		free(v->str);
 		free(v->key);
 		free(v);
@@ -509,19 +509,19 @@ void gj_free(struct gj_value *v)
 	}
 }
 
-const char *gj_kind(const struct gj_value *v)
+const char *gojson_kind(const struct gojson_value *v)
 {
 	switch (v->type) {
-	case GJ_NULL:
+	case GOJSON_NULL:
 		return "null";
-	case GJ_FALSE:
-	case GJ_TRUE:
+	case GOJSON_FALSE:
+	case GOJSON_TRUE:
 		return "bool";
-	case GJ_NUMBER:
+	case GOJSON_NUMBER:
 		return "number";
-	case GJ_STRING:
+	case GOJSON_STRING:
 		return "string";
-	case GJ_ARRAY:
+	case GOJSON_ARRAY:
 		return "array";
 	default:
 		return "object";
@@ -550,12 +550,12 @@ static char short_escape(unsigned char c)
 	return 0;
 }
 
-void gj_append_string(struct strbuf *sb, const char *str, size_t len)
+void gojson_append_string(struct strbuf *sb, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0;
 
-	sb_addc(sb, '"');
+	strbuf_addc(sb, '"');
 	while (i < len) {
 		unsigned char c = s[i];
 		uint32_t rune;
@@ -565,27 +565,27 @@ void gj_append_string(struct strbuf *sb, const char *str, size_t len)
 			/* json.Marshal escapes HTML's <, > and & too */
 			if (c >= 0x20 && c != '"' && c != '\\' && c != '<' &&
 			    c != '>' && c != '&') {
-				sb_addc(sb, (char)c);
+				strbuf_addc(sb, (char)c);
 			} else if (short_escape(c)) {
-				sb_addc(sb, '\\');
-				sb_addc(sb, short_escape(c));
+				strbuf_addc(sb, '\\');
+				strbuf_addc(sb, short_escape(c));
 			} else {
-				sb_adds(sb, "\\u00");
-				sb_addc(sb, hexdigits[c >> 4]);
-				sb_addc(sb, hexdigits[c & 0xf]);
+				strbuf_adds(sb, "\\u00");
+				strbuf_addc(sb, hexdigits[c >> 4]);
+				strbuf_addc(sb, hexdigits[c & 0xf]);
 			}
 			i++;
 			continue;
 		}
 		n = utf8_decode(s + i, len - i, &rune);
 		if (n == 1) {
-			sb_adds(sb, "\\ufffd");
+			strbuf_adds(sb, "\\ufffd");
 		} else if (rune == 0x2028 || rune == 0x2029) {
-			sb_adds(sb, rune == 0x2028 ? "\\u2028" : "\\u2029");
+			strbuf_adds(sb, rune == 0x2028 ? "\\u2028" : "\\u2029");
 		} else {
-			sb_add(sb, s + i, n);
+			strbuf_add(sb, s + i, n);
 		}
 		i += n;
 	}
-	sb_addc(sb, '"');
+	strbuf_addc(sb, '"');
 }

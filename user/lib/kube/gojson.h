@@ -19,31 +19,31 @@
 #include "error.h"
 #include "strbuf.h"
 
-enum gj_type {
-	GJ_NULL, GJ_FALSE, GJ_TRUE, GJ_NUMBER, GJ_STRING, GJ_ARRAY, GJ_OBJECT,
+enum gojson_type {
+	GOJSON_NULL, GOJSON_FALSE, GOJSON_TRUE, GOJSON_NUMBER, GOJSON_STRING, GOJSON_ARRAY, GOJSON_OBJECT,
 };
 
-struct gj_value {
-	enum gj_type type;
+struct gojson_value {
+	enum gojson_type type;
 	char *str;		/* string (decoded) or number literal */
 	size_t len;		/* bytes in str; a string may hold NUL bytes */
 	char *key;		/* member name, for a member of an object */
 	size_t key_len;
-	struct gj_value *child;	/* first element or member */
-	struct gj_value *next;	/* next sibling */
+	struct gojson_value *child;	/* first element or member */
+	struct gojson_value *next;	/* next sibling */
 };
 
 /*
  * Parse a whole document.  Errors are Go's texts ("unexpected end of
  * JSON input", "invalid character '}' looking for beginning of value").
  */
-struct gj_value *gj_parse(const char *buf, size_t len, struct cm_error *err);
-void gj_free(struct gj_value *v);
+struct gojson_value *gojson_parse(const char *buf, size_t len, struct cm_error *err);
+void gojson_free(struct gojson_value *v);
 
 /* The JSON kind as Go's UnmarshalTypeError names it ("string", "object"). */
-const char *gj_kind(const struct gj_value *v);
+const char *gojson_kind(const struct gojson_value *v);
 
 /* Append s as a JSON string literal, quoted exactly as json.Marshal does. */
-void gj_append_string(struct strbuf *sb, const char *s, size_t len);
+void gojson_append_string(struct strbuf *sb, const char *s, size_t len);
 
 #endif

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "docload.h"
+#include "manifest.h"
 #include "json_util.h"
 #include "podlist.h"
 
@@ -132,7 +132,7 @@ int pod_list_from_docs(const cJSON *docs, const char *name,
 int pod_list_load(const char *path, struct pod_list *out,
 		  struct cm_error *err)
 {
-	cJSON *docs = doc_load(path, err);
+	cJSON *docs = manifest_load(path, err);
 	int ret;
 
 	memset(out, 0, sizeof(*out));

@@ -22,7 +22,7 @@ struct pod_list {
 /* From a file ("-": stdin), JSON or YAML. */
 int pod_list_load(const char *path, struct pod_list *out,
 		  struct cm_error *err);
-/* From parsed documents (a cJSON array, see docload.h). */
+/* From parsed documents (a cJSON array, see manifest.h). */
 int pod_list_from_docs(const cJSON *docs, const char *name,
 		       struct pod_list *out, struct cm_error *err);
 void pod_list_free(struct pod_list *l);

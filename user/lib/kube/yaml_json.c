@@ -57,7 +57,7 @@ static int fail_at(struct yp *y, yaml_mark_t m, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* Position the message ys_resolve() or ys_key() recorded. */
+/* Position the message yaml_scalar_resolve() or yaml_scalar_key() recorded. */
 static int locate(struct yp *y, yaml_mark_t m)
 {
 	cm_error_prefix(y->err, "%zu:%zu", m.line + 1, m.column + 1);
@@ -180,17 +180,17 @@ static cJSON *number(const struct ys *s)
 static cJSON *scalar_node(const yaml_event_t *ev, const struct ys *s)
 {
 	switch (s->kind) {
-	case YS_NULL:
+	case YAML_SCALAR_NULL:
 		return cJSON_CreateNull();
-	case YS_BOOL:
+	case YAML_SCALAR_BOOL:
 		return cJSON_CreateBool(s->boolean);
-	case YS_INT:
-	case YS_UINT:
-	case YS_FLOAT:
+	case YAML_SCALAR_INT:
+	case YAML_SCALAR_UINT:
+	case YAML_SCALAR_FLOAT:
 		return number(s);
-	case YS_TIME:
+	case YAML_SCALAR_TIME:
 		return cJSON_CreateString(s->text);
-	case YS_MERGE:
+	case YAML_SCALAR_MERGE:
 		return cJSON_CreateString("<<");
 	default:
 		return cJSON_CreateString((const char *)ev->data.scalar.value);
@@ -204,7 +204,7 @@ static int resolve_event(struct yp *y, const yaml_event_t *ev, struct ys *s)
 	if (strlen(v) != ev->data.scalar.length)
 		return fail_at(y, ev->start_mark,
 			       "a NUL byte in a scalar is not supported");
-	if (ys_resolve(v, (const char *)ev->data.scalar.tag,
+	if (yaml_scalar_resolve(v, (const char *)ev->data.scalar.tag,
 		       ev->data.scalar.plain_implicit, s, y->err))
 		return locate(y, ev->start_mark);
 	return 0;
@@ -344,12 +344,12 @@ static char *parse_key(struct yp *y, yaml_event_t *ev, bool *is_merge)
 	case YAML_SCALAR_EVENT:
 		if (resolve_event(y, ev, &s))
 			break;
-		if (s.kind == YS_MERGE) {
+		if (s.kind == YAML_SCALAR_MERGE) {
 			*is_merge = true;
 			key = strdup("<<");
-		} else if (s.kind == YS_STRING) {
+		} else if (s.kind == YAML_SCALAR_STRING) {
 			key = strdup((const char *)ev->data.scalar.value);
-		} else if (!ys_key(&s, buf, sizeof(buf), y->err)) {
+		} else if (!yaml_scalar_key(&s, buf, sizeof(buf), y->err)) {
 			key = strdup(buf);
 		} else {
 			locate(y, ev->start_mark);
@@ -370,10 +370,10 @@ static char *parse_key(struct yp *y, yaml_event_t *ev, bool *is_merge)
 		if (!a) {
 			fail_at(y, ev->start_mark, "unknown anchor '%s' referenced",
 				(const char *)ev->data.alias.anchor);
-		} else if (a->scalar && a->ys.kind == YS_STRING) {
+		} else if (a->scalar && a->ys.kind == YAML_SCALAR_STRING) {
 			key = strdup(a->node->valuestring);
-		} else if (a->scalar && a->ys.kind != YS_MERGE) {
-			if (!ys_key(&a->ys, buf, sizeof(buf), y->err))
+		} else if (a->scalar && a->ys.kind != YAML_SCALAR_MERGE) {
+			if (!yaml_scalar_key(&a->ys, buf, sizeof(buf), y->err))
 				key = strdup(buf);
 			else
 				locate(y, ev->start_mark);

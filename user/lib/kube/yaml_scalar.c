@@ -233,7 +233,7 @@ static bool parse_float(const char *s, double *out)
 
 static void set_int(struct ys *o, bool neg, uint64_t mag)
 {
-	o->kind = YS_INT;
+	o->kind = YAML_SCALAR_INT;
 	if (neg) {
 		o->num = -(double)mag;
 		snprintf(o->text, sizeof(o->text), "-%" PRIu64, mag);
@@ -243,13 +243,13 @@ static void set_int(struct ys *o, bool neg, uint64_t mag)
 		o->num = (double)mag;
 		snprintf(o->text, sizeof(o->text), "%" PRIu64, mag);
 		if (mag > INT64_MAX)
-			o->kind = YS_UINT;
+			o->kind = YAML_SCALAR_UINT;
 	}
 }
 
 static void set_float(struct ys *o, double v)
 {
-	o->kind = YS_FLOAT;
+	o->kind = YAML_SCALAR_FLOAT;
 	o->num = v;
 	json_float(v, o->text, sizeof(o->text));
 }
@@ -353,7 +353,7 @@ static int resolve_number(const char *in, bool try_time, struct ys *o,
 	double f;
 
 	if (try_time && parse_time(in, o->text, sizeof(o->text))) {
-		o->kind = YS_TIME;
+		o->kind = YAML_SCALAR_TIME;
 		free(plain);
 		return 0;
 	}
@@ -387,21 +387,21 @@ static const char *short_tag(const char *tag, char *buf, size_t len)
 	return buf;
 }
 
-static const char *kind_tag(enum ys_kind k)
+static const char *kind_tag(enum yaml_scalar_kind k)
 {
 	switch (k) {
-	case YS_NULL:
+	case YAML_SCALAR_NULL:
 		return "!!null";
-	case YS_BOOL:
+	case YAML_SCALAR_BOOL:
 		return "!!bool";
-	case YS_INT:
-	case YS_UINT:
+	case YAML_SCALAR_INT:
+	case YAML_SCALAR_UINT:
 		return "!!int";
-	case YS_FLOAT:
+	case YAML_SCALAR_FLOAT:
 		return "!!float";
-	case YS_TIME:
+	case YAML_SCALAR_TIME:
 		return "!!timestamp";
-	case YS_MERGE:
+	case YAML_SCALAR_MERGE:
 		return "!!merge";
 	default:
 		return "!!str";
@@ -417,22 +417,22 @@ static int resolve_plain(const char *in, bool try_time, struct ys *o,
 	memset(o, 0, sizeof(*o));
 	if (in_list(in, true_words, N_OF(true_words)) ||
 	    in_list(in, false_words, N_OF(false_words))) {
-		o->kind = YS_BOOL;
+		o->kind = YAML_SCALAR_BOOL;
 		o->boolean = in_list(in, true_words, N_OF(true_words));
 		return 0;
 	}
 	if (in_list(in, null_words, N_OF(null_words))) {
-		o->kind = YS_NULL;
+		o->kind = YAML_SCALAR_NULL;
 		return 0;
 	}
 	if (!strcmp(in, "<<")) {
-		o->kind = YS_MERGE;
+		o->kind = YAML_SCALAR_MERGE;
 		return 0;
 	}
 	if (in_list(in, nan_words, N_OF(nan_words)) ||
 	    in_list(in, inf_words, N_OF(inf_words)) ||
 	    in_list(in, minus_inf_words, N_OF(minus_inf_words))) {
-		o->kind = YS_FLOAT;
+		o->kind = YAML_SCALAR_FLOAT;
 		o->num = *in == '-' ? -INFINITY :
 			 in_list(in, nan_words, N_OF(nan_words)) ? NAN : INFINITY;
 		return 0;
@@ -453,7 +453,7 @@ static bool resolvable(const char *t)
 	return in_list(t, names, N_OF(names));
 }
 
-int ys_resolve(const char *value, const char *tag, bool plain, struct ys *out,
+int yaml_scalar_resolve(const char *value, const char *tag, bool plain, struct ys *out,
 	       struct cm_error *err)
 {
 	const char *t = NULL;	/* yaml.org tag without its prefix */
@@ -468,7 +468,7 @@ int ys_resolve(const char *value, const char *tag, bool plain, struct ys *out,
 		if (!strcmp(t, "binary"))
 			return cm_errorf(err, "!!binary is not supported");
 		if (!strcmp(t, "merge")) {
-			out->kind = strcmp(value, "<<") ? YS_STRING : YS_MERGE;
+			out->kind = strcmp(value, "<<") ? YAML_SCALAR_STRING : YAML_SCALAR_MERGE;
 			return 0;
 		}
 		if (!resolvable(t) || !strcmp(t, "str"))
@@ -478,14 +478,14 @@ int ys_resolve(const char *value, const char *tag, bool plain, struct ys *out,
 	}
 	if (resolve_plain(value, !t || !strcmp(t, "timestamp"), out, err))
 		return -EINVAL;
-	if (out->kind == YS_FLOAT && !isfinite(out->num))
+	if (out->kind == YAML_SCALAR_FLOAT && !isfinite(out->num))
 		return cm_errorf(err, "json: unsupported value: %s",
 				 isnan(out->num) ? "NaN" :
 				 out->num > 0 ? "+Inf" : "-Inf");
 	if (!t || !strcmp(kind_tag(out->kind) + 2, t))
 		return 0;
 	/* !!float takes an integer as a float */
-	if (!strcmp(t, "float") && (out->kind == YS_INT || out->kind == YS_UINT)) {
+	if (!strcmp(t, "float") && (out->kind == YAML_SCALAR_INT || out->kind == YAML_SCALAR_UINT)) {
 		set_float(out, out->num);
 		return 0;
 	}
@@ -494,21 +494,21 @@ int ys_resolve(const char *value, const char *tag, bool plain, struct ys *out,
 			 short_tag(tag, want, sizeof(want)));
 }
 
-int ys_key(const struct ys *s, char *buf, size_t len, struct cm_error *err)
+int yaml_scalar_key(const struct ys *s, char *buf, size_t len, struct cm_error *err)
 {
 	switch (s->kind) {
-	case YS_INT:
+	case YAML_SCALAR_INT:
 		snprintf(buf, len, "%s", s->text);
 		return 0;
-	case YS_FLOAT:
+	case YAML_SCALAR_FLOAT:
 		float32_g(s->num, buf, len);
 		return 0;
-	case YS_BOOL:
+	case YAML_SCALAR_BOOL:
 		snprintf(buf, len, "%s", s->boolean ? "true" : "false");
 		return 0;
-	case YS_NULL:
+	case YAML_SCALAR_NULL:
 		return cm_errorf(err, "unsupported map key of type: <nil>");
-	case YS_UINT:
+	case YAML_SCALAR_UINT:
 		return cm_errorf(err, "unsupported map key of type: uint64, key: %s",
 				 s->text);
 	default:

@@ -12,22 +12,22 @@
 
 #include "error.h"
 
-enum ys_kind {
-	YS_STRING,	/* the value as written */
-	YS_NULL,
-	YS_BOOL,
-	YS_INT,		/* int64 */
-	YS_UINT,	/* above int64, up to uint64 */
-	YS_FLOAT,
-	YS_TIME,	/* text: RFC 3339 as time.Time marshals it */
-	YS_MERGE,	/* the merge key "<<" */
+enum yaml_scalar_kind {
+	YAML_SCALAR_STRING,	/* the value as written */
+	YAML_SCALAR_NULL,
+	YAML_SCALAR_BOOL,
+	YAML_SCALAR_INT,		/* int64 */
+	YAML_SCALAR_UINT,	/* above int64, up to uint64 */
+	YAML_SCALAR_FLOAT,
+	YAML_SCALAR_TIME,	/* text: RFC 3339 as time.Time marshals it */
+	YAML_SCALAR_MERGE,	/* the merge key "<<" */
 };
 
 struct ys {
-	enum ys_kind kind;
+	enum yaml_scalar_kind kind;
 	bool boolean;
-	double num;		/* YS_INT, YS_UINT, YS_FLOAT */
-	char text[48];		/* numbers: their JSON text; YS_TIME */
+	double num;		/* YAML_SCALAR_INT, YAML_SCALAR_UINT, YAML_SCALAR_FLOAT */
+	char text[48];		/* numbers: their JSON text; YAML_SCALAR_TIME */
 };
 
 /*
@@ -36,7 +36,7 @@ struct ys {
  * ("cannot decode !!str `abc` as a !!int"), !!binary, .inf and .nan
  * (JSON has no such numbers).
  */
-int ys_resolve(const char *value, const char *tag, bool plain, struct ys *out,
+int yaml_scalar_resolve(const char *value, const char *tag, bool plain, struct ys *out,
 	       struct cm_error *err);
 
 /*
@@ -44,6 +44,6 @@ int ys_resolve(const char *value, const char *tag, bool plain, struct ys *out,
  * converts keys (ints in decimal, floats as float32 %g, true/false);
  * -EINVAL for null, timestamps and uint64 keys it refuses.
  */
-int ys_key(const struct ys *s, char *buf, size_t len, struct cm_error *err);
+int yaml_scalar_key(const struct ys *s, char *buf, size_t len, struct cm_error *err);
 
 #endif

@@ -119,7 +119,7 @@ void alloc_ws_free(struct alloc_ws *ws)
 	free(ws);
 }
 
-void acc_dense_from_cpuset(const struct topology *t, const struct cpuset *s,
+void alloc_acc_dense_from_cpuset(const struct topology *t, const struct cpuset *s,
 			   uint64_t *dense)
 {
 	int cpu;
@@ -133,7 +133,7 @@ void acc_dense_from_cpuset(const struct topology *t, const struct cpuset *s,
 	}
 }
 
-void acc_result_cpuset(const struct acc *a, struct cpuset *out)
+void alloc_acc_result_cpuset(const struct acc *a, struct cpuset *out)
 {
 	const struct topology *t = a->t;
 
@@ -161,7 +161,7 @@ static void count_cpu(struct acc *a, unsigned int i, int delta)
 	a->nr_free += delta;
 }
 
-void acc_init(struct acc *a, const uint64_t *avail, int need, bool spread)
+void alloc_acc_init(struct acc *a, const uint64_t *avail, int need, bool spread)
 {
 	const struct topology *t = a->t;
 
@@ -185,7 +185,7 @@ void acc_init(struct acc *a, const uint64_t *avail, int need, bool spread)
 	a->spread = spread;
 }
 
-void acc_take(struct acc *a, const unsigned int *list, unsigned int n)
+void alloc_acc_take(struct acc *a, const unsigned int *list, unsigned int n)
 {
 	for (unsigned int k = 0; k < n; k++) {
 		unsigned int i = list[k];
@@ -275,7 +275,7 @@ static unsigned int expand(struct acc *a, const unsigned int *parents,
 	return n;
 }
 
-unsigned int acc_sort_numas(struct acc *a, unsigned int *out)
+unsigned int alloc_acc_sort_numas(struct acc *a, unsigned int *out)
 {
 	const struct topology *t = a->t;
 	unsigned int ns;
@@ -287,7 +287,7 @@ unsigned int acc_sort_numas(struct acc *a, unsigned int *out)
 		      t->ns_by_socket_pair, a->ns_cnt, a->cnt[TOPO_NUMA], out);
 }
 
-unsigned int acc_sort_sockets(struct acc *a, unsigned int *out)
+unsigned int alloc_acc_sort_sockets(struct acc *a, unsigned int *out)
 {
 	const struct topology *t = a->t;
 	unsigned int nn;
@@ -299,25 +299,25 @@ unsigned int acc_sort_sockets(struct acc *a, unsigned int *out)
 		      a->cnt[TOPO_SOCKET], out);
 }
 
-unsigned int acc_sort_cores(struct acc *a, unsigned int *out)
+unsigned int alloc_acc_sort_cores(struct acc *a, unsigned int *out)
 {
 	const struct topology *t = a->t;
 	unsigned int n;
 
 	if (a->numa_first) {
-		n = acc_sort_sockets(a, a->l_socket);
+		n = alloc_acc_sort_sockets(a, a->l_socket);
 		return expand(a, a->l_socket, n, &t->cores_of_socket, NULL,
 			      NULL, a->cnt[TOPO_CORE], out);
 	}
-	n = acc_sort_numas(a, a->l_numa);
+	n = alloc_acc_sort_numas(a, a->l_numa);
 	return expand(a, a->l_numa, n, &t->cores_of_numa, NULL, NULL,
 		      a->cnt[TOPO_CORE], out);
 }
 
-unsigned int acc_sort_uncores(struct acc *a, unsigned int *out)
+unsigned int alloc_acc_sort_uncores(struct acc *a, unsigned int *out)
 {
 	const struct topology *t = a->t;
-	unsigned int n = acc_sort_numas(a, a->l_numa);
+	unsigned int n = alloc_acc_sort_numas(a, a->l_numa);
 
 	return expand(a, a->l_numa, n, &t->nu_by_numa, NULL, a->nu_cnt,
 		      a->cnt[TOPO_UNCORE], out);
@@ -339,16 +339,16 @@ static unsigned int cpus_of(struct acc *a, const unsigned int *groups,
 }
 
 /* sortAvailableCPUsPacked() or, for "spread", sortAvailableCPUsSpread() */
-unsigned int acc_sort_cpus(struct acc *a, unsigned int *out)
+unsigned int alloc_acc_sort_cpus(struct acc *a, unsigned int *out)
 {
 	const struct topology *t = a->t;
 	unsigned int n;
 
 	if (a->spread) {
-		n = acc_sort_sockets(a, a->l_socket);
+		n = alloc_acc_sort_sockets(a, a->l_socket);
 		return cpus_of(a, a->l_socket, n, &t->cpus_of[TOPO_SOCKET],
 			       out);
 	}
-	n = acc_sort_cores(a, a->l_core);
+	n = alloc_acc_sort_cores(a, a->l_core);
 	return cpus_of(a, a->l_core, n, &t->cpus_of[TOPO_CORE], out);
 }

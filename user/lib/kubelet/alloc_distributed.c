@@ -235,8 +235,8 @@ static int take_from_numa(struct dist *d, unsigned int numa, int count)
 	for (unsigned int k = m->start[numa]; k < m->start[numa + 1]; k++)
 		if (bm_test(d->a->free, m->item[k]))
 			bm_set(ws->dense, m->item[k]);
-	acc_init(in, ws->dense, count, d->a->spread);
-	if (acc_take_packed(in, false))
+	alloc_acc_init(in, ws->dense, count, d->a->spread);
+	if (alloc_acc_take_packed(in, false))
 		return 0;	/* the kubelet ignores the error here */
 	for (unsigned int w = 0; w < ws->t->nw; w++) {
 		uint64_t word = in->result[w];
@@ -246,7 +246,7 @@ static int take_from_numa(struct dist *d, unsigned int numa, int count)
 			word &= word - 1;
 		}
 	}
-	acc_take(d->a, in->l_cpu, n);
+	alloc_acc_take(d->a, in->l_cpu, n);
 	return (int)n;
 }
 
@@ -310,14 +310,14 @@ int alloc_distributed(struct alloc_ws *ws, const uint64_t *avail,
 	if (req->num_cpus % d.g)
 		return alloc_packed(ws, avail, avail_size, req, false, err);
 
-	acc_init(d.a, avail, req->num_cpus, req->spread);
-	if (acc_satisfied(d.a))
+	alloc_acc_init(d.a, avail, req->num_cpus, req->spread);
+	if (alloc_acc_satisfied(d.a))
 		return 0;
-	if (acc_failed(d.a))
+	if (alloc_acc_failed(d.a))
 		return cm_errorf(err, "not enough cpus available to satisfy request: requested=%d, available=%u",
 				 req->num_cpus, avail_size), -ENOSPC;
 
-	d.nn = acc_sort_numas(d.a, ws->numas);
+	d.nn = alloc_acc_sort_numas(d.a, ws->numas);
 	/* distinct NUMA nodes, for the balance score (a Go map's keys) */
 	memset(ws->mark, 0, ws->t->nr[TOPO_NUMA]);
 	d.uniq = ws->idx;

@@ -61,34 +61,34 @@ static inline void bm_clear(uint64_t *b, unsigned int i)
 }
 
 /* Start an accumulator over the dense set avail. */
-void acc_init(struct acc *a, const uint64_t *avail, int need, bool spread);
+void alloc_acc_init(struct acc *a, const uint64_t *avail, int need, bool spread);
 /* Dense bitmap of the topology CPUs in s. */
-void acc_dense_from_cpuset(const struct topology *t, const struct cpuset *s,
+void alloc_acc_dense_from_cpuset(const struct topology *t, const struct cpuset *s,
 			   uint64_t *dense);
-void acc_result_cpuset(const struct acc *a, struct cpuset *out);
+void alloc_acc_result_cpuset(const struct acc *a, struct cpuset *out);
 
-static inline bool acc_satisfied(const struct acc *a)
+static inline bool alloc_acc_satisfied(const struct acc *a)
 {
 	return a->need < 1;
 }
 
-static inline bool acc_failed(const struct acc *a)
+static inline bool alloc_acc_failed(const struct acc *a)
 {
 	return a->need > (int)a->nr_free;
 }
 
 /* Claim dense CPUs list[0..n) (the kubelet's take()). */
-void acc_take(struct acc *a, const unsigned int *list, unsigned int n);
+void alloc_acc_take(struct acc *a, const unsigned int *list, unsigned int n);
 
 /* sortAvailable{NUMANodes,Sockets,Cores,UncoreCaches,CPUs*}() */
-unsigned int acc_sort_numas(struct acc *a, unsigned int *out);
-unsigned int acc_sort_sockets(struct acc *a, unsigned int *out);
-unsigned int acc_sort_cores(struct acc *a, unsigned int *out);
-unsigned int acc_sort_uncores(struct acc *a, unsigned int *out);
-unsigned int acc_sort_cpus(struct acc *a, unsigned int *out);
+unsigned int alloc_acc_sort_numas(struct acc *a, unsigned int *out);
+unsigned int alloc_acc_sort_sockets(struct acc *a, unsigned int *out);
+unsigned int alloc_acc_sort_cores(struct acc *a, unsigned int *out);
+unsigned int alloc_acc_sort_uncores(struct acc *a, unsigned int *out);
+unsigned int alloc_acc_sort_cpus(struct acc *a, unsigned int *out);
 
 /* takeByTopologyNUMAPacked on an initialised accumulator. */
-int acc_take_packed(struct acc *a, bool prefer_uncore);
+int alloc_acc_take_packed(struct acc *a, bool prefer_uncore);
 
 /*
  * takeByTopologyNUMAPacked on the outer accumulator, with the kubelet's

@@ -20,7 +20,7 @@ static void take_group(struct acc *a, enum topo_level lv, unsigned int g)
 {
 	const struct topo_map *m = &a->t->cpus_of[lv];
 
-	acc_take(a, m->item + m->start[g], m->start[g + 1] - m->start[g]);
+	alloc_acc_take(a, m->item + m->start[g], m->start[g + 1] - m->start[g]);
 }
 
 /*
@@ -43,19 +43,19 @@ static void take_full(struct acc *a, enum topo_level lv)
 	switch (lv) {
 	case TOPO_NUMA:
 		list = a->l_numa;
-		n = acc_sort_numas(a, list);
+		n = alloc_acc_sort_numas(a, list);
 		break;
 	case TOPO_SOCKET:
 		list = a->l_socket;
-		n = acc_sort_sockets(a, list);
+		n = alloc_acc_sort_sockets(a, list);
 		break;
 	case TOPO_CORE:
 		list = a->l_core;
-		n = acc_sort_cores(a, list);
+		n = alloc_acc_sort_cores(a, list);
 		break;
 	default:
 		list = a->l_uncore;
-		n = acc_sort_uncores(a, list);
+		n = alloc_acc_sort_uncores(a, list);
 		break;
 	}
 	/* the kubelet filters the free groups first, then takes */
@@ -120,22 +120,22 @@ static void take_partial_uncore(struct acc *a, unsigned int u)
 	}
 	if ((int)n != a->need)
 		return;
-	acc_take(a, cpus, n);
+	alloc_acc_take(a, cpus, n);
 }
 
 /* takeUncoreCache() */
 static void take_uncore_cache(struct acc *a)
 {
 	int per_uncore = topology_cpus_per(a->t, TOPO_UNCORE);
-	unsigned int n = acc_sort_uncores(a, a->l_snap);
+	unsigned int n = alloc_acc_sort_uncores(a, a->l_snap);
 
 	for (unsigned int i = 0; i < n; i++) {
 		if (a->need >= per_uncore)
 			take_full(a, TOPO_UNCORE);
-		if (acc_satisfied(a))
+		if (alloc_acc_satisfied(a))
 			return;
 		take_partial_uncore(a, a->l_snap[i]);
-		if (acc_satisfied(a))
+		if (alloc_acc_satisfied(a))
 			return;
 	}
 }
@@ -143,40 +143,40 @@ static void take_uncore_cache(struct acc *a)
 /* takeRemainingCPUs() */
 static void take_remaining(struct acc *a)
 {
-	unsigned int n = acc_sort_cpus(a, a->l_cpu);
+	unsigned int n = alloc_acc_sort_cpus(a, a->l_cpu);
 
 	for (unsigned int i = 0; i < n; i++) {
-		acc_take(a, &a->l_cpu[i], 1);
-		if (acc_satisfied(a))
+		alloc_acc_take(a, &a->l_cpu[i], 1);
+		if (alloc_acc_satisfied(a))
 			return;
 	}
 }
 
-int acc_take_packed(struct acc *a, bool prefer_uncore)
+int alloc_acc_take_packed(struct acc *a, bool prefer_uncore)
 {
-	if (acc_satisfied(a))
+	if (alloc_acc_satisfied(a))
 		return 0;
-	if (acc_failed(a))
+	if (alloc_acc_failed(a))
 		return -ENOSPC;
 
 	take_full(a, a->numa_first ? TOPO_NUMA : TOPO_SOCKET);
-	if (acc_satisfied(a))
+	if (alloc_acc_satisfied(a))
 		return 0;
 	take_full(a, a->numa_first ? TOPO_SOCKET : TOPO_NUMA);
-	if (acc_satisfied(a))
+	if (alloc_acc_satisfied(a))
 		return 0;
 	if (prefer_uncore) {
 		take_uncore_cache(a);
-		if (acc_satisfied(a))
+		if (alloc_acc_satisfied(a))
 			return 0;
 	}
 	if (!a->spread) {
 		take_full(a, TOPO_CORE);
-		if (acc_satisfied(a))
+		if (alloc_acc_satisfied(a))
 			return 0;
 	}
 	take_remaining(a);
-	if (acc_satisfied(a))
+	if (alloc_acc_satisfied(a))
 		return 0;
 	return -EAGAIN;
 }
@@ -188,8 +188,8 @@ int alloc_packed(struct alloc_ws *ws, const uint64_t *avail,
 	struct acc *a = &ws->outer;
 	int ret;
 
-	acc_init(a, avail, req->num_cpus, req->spread);
-	ret = acc_take_packed(a, prefer_uncore);
+	alloc_acc_init(a, avail, req->num_cpus, req->spread);
+	ret = alloc_acc_take_packed(a, prefer_uncore);
 	if (ret == -ENOSPC)
 		return cm_errorf(err, "not enough cpus available to satisfy request: requested=%d, available=%u",
 				 req->num_cpus, avail_size), -ENOSPC;
@@ -240,14 +240,14 @@ int alloc_take(const struct topology *t, struct alloc_ws *ws,
 	} else if (ws->t != t) {
 		return cm_errorf(err, "allocation workspace built for another topology");
 	}
-	acc_dense_from_cpuset(t, avail, ws->dense);
+	alloc_acc_dense_from_cpuset(t, avail, ws->dense);
 	if (req->distribute_numa)
 		ret = alloc_distributed(ws, ws->dense, avail_size, req, err);
 	else
 		ret = alloc_packed(ws, ws->dense, avail_size, req,
 				   req->prefer_uncore, err);
 	if (!ret) {
-		acc_result_cpuset(&ws->outer, out);
+		alloc_acc_result_cpuset(&ws->outer, out);
 		ret = check_result(avail, req->num_cpus, out, err);
 	}
 	alloc_ws_free(own);

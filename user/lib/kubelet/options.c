@@ -13,19 +13,19 @@ struct option_desc {
 };
 
 static const struct option_desc option_table[] = {
-	{ OPT_FULL_PCPUS_ONLY, offsetof(struct cm_options, full_pcpus_only) },
+	{ OPT_FULL_PCPUS_ONLY, offsetof(struct policy_options, full_pcpus_only) },
 	{ OPT_DISTRIBUTE_CPUS_ACROSS_NUMA,
-	  offsetof(struct cm_options, distribute_numa) },
-	{ OPT_ALIGN_BY_SOCKET, offsetof(struct cm_options, align_by_socket) },
+	  offsetof(struct policy_options, distribute_numa) },
+	{ OPT_ALIGN_BY_SOCKET, offsetof(struct policy_options, align_by_socket) },
 	{ OPT_DISTRIBUTE_CPUS_ACROSS_CORES,
-	  offsetof(struct cm_options, distribute_cores) },
+	  offsetof(struct policy_options, distribute_cores) },
 	{ OPT_STRICT_CPU_RESERVATION,
-	  offsetof(struct cm_options, strict_reservation) },
+	  offsetof(struct policy_options, strict_reservation) },
 	{ OPT_PREFER_ALIGN_BY_UNCORECACHE,
-	  offsetof(struct cm_options, prefer_uncore) },
+	  offsetof(struct policy_options, prefer_uncore) },
 };
 
-int options_set(struct cm_options *o, const char *name, const char *value,
+int options_set(struct policy_options *o, const char *name, const char *value,
 		struct cm_error *err)
 {
 	for (size_t i = 0; i < sizeof(option_table) / sizeof(option_table[0]);
@@ -44,10 +44,10 @@ int options_set(struct cm_options *o, const char *name, const char *value,
 	return cm_errorf(err, "unknown CPU Manager Policy option: \"%s\"", name);
 }
 
-int options_parse_list(struct cm_options *o, const char *list,
+int options_parse_list(struct policy_options *o, const char *list,
 		       struct cm_error *err)
 {
-	struct cm_options tmp = *o;
+	struct policy_options tmp = *o;
 	char *copy = strdup(list), *save = NULL, *tok;
 	int ret = 0;
 
@@ -77,7 +77,7 @@ static int incompatible(struct cm_error *err, const char *a, const char *b)
 			 a, b);
 }
 
-int options_check(const struct cm_options *o, struct cm_error *err)
+int options_check(const struct policy_options *o, struct cm_error *err)
 {
 	if (o->full_pcpus_only && o->distribute_cores)
 		return incompatible(err, OPT_FULL_PCPUS_ONLY,
@@ -94,7 +94,7 @@ int options_check(const struct cm_options *o, struct cm_error *err)
 	return 0;
 }
 
-int options_validate(const struct cm_options *o, const struct topology *t,
+int options_validate(const struct policy_options *o, const struct topology *t,
 		     enum tm_policy tm, struct cm_error *err)
 {
 	if (!o->align_by_socket)

@@ -19,7 +19,7 @@
 #define OPT_STRICT_CPU_RESERVATION	"strict-cpu-reservation"
 #define OPT_PREFER_ALIGN_BY_UNCORECACHE	"prefer-align-cpus-by-uncorecache"
 
-struct cm_options {
+struct policy_options {
 	bool full_pcpus_only;
 	bool distribute_numa;
 	bool align_by_socket;
@@ -41,15 +41,15 @@ enum tm_policy {
  * strconv.ParseBool reads them ("true", "false", "1", "0", "t", "F", ...);
  * unknown names and bad values are errors with the kubelet's text.
  */
-int options_set(struct cm_options *o, const char *name, const char *value,
+int options_set(struct policy_options *o, const char *name, const char *value,
 		struct cm_error *err);
 /* Parse the kubelet flag form "name=value,name=value" into *o. */
-int options_parse_list(struct cm_options *o, const char *list,
+int options_parse_list(struct policy_options *o, const char *list,
 		       struct cm_error *err);
 /* The options that cannot be combined (NewStaticPolicyOptions). */
-int options_check(const struct cm_options *o, struct cm_error *err);
+int options_check(const struct policy_options *o, struct cm_error *err);
 /* Options against the machine and topology manager (ValidateStaticPolicyOptions). */
-int options_validate(const struct cm_options *o, const struct topology *t,
+int options_validate(const struct policy_options *o, const struct topology *t,
 		     enum tm_policy tm, struct cm_error *err);
 
 int tm_policy_parse(const char *name, enum tm_policy *out,

@@ -115,7 +115,7 @@ void cpu_policy_destroy(struct cpu_policy *p)
 	p->ws = NULL;
 }
 
-void cpu_policy_available(const struct cpu_policy *p, const struct cm_state *s,
+void cpu_policy_available(const struct cpu_policy *p, const struct cpu_assignments *s,
 			  struct cpuset *out)
 {
 	cpuset_andnot(out, &s->default_set, &p->reserved);
@@ -138,7 +138,7 @@ static int err_sets(struct cm_error *err, const char *fmt,
 	return -EINVAL;
 }
 
-int cpu_policy_start(const struct cpu_policy *p, struct cm_state *s,
+int cpu_policy_start(const struct cpu_policy *p, struct cpu_assignments *s,
 		     struct cm_error *err)
 {
 	struct cpuset all = p->topo->cpus, known, tmp;
@@ -163,7 +163,7 @@ int cpu_policy_start(const struct cpu_policy *p, struct cm_state *s,
 				&p->reserved, &s->default_set);
 	}
 	for (unsigned int i = 0; i < s->nr; i++) {
-		const struct cm_entry *e = &s->entries[i];
+		const struct assignment_entry *e = &s->entries[i];
 		char *c, *d;
 
 		if (!cpuset_intersects(&s->default_set, &e->cpus))
@@ -248,7 +248,7 @@ static void aligned_cpus(const struct cpu_policy *p, uint64_t affinity,
 }
 
 /* allocateCPUs() */
-static int allocate_cpus(struct cpu_policy *p, struct cm_state *s, int num,
+static int allocate_cpus(struct cpu_policy *p, struct cpu_assignments *s, int num,
 			 const uint64_t *affinity, const struct cpuset *reuse,
 			 struct cpuset *result, struct cm_error *err)
 {
@@ -275,7 +275,7 @@ static int allocate_cpus(struct cpu_policy *p, struct cm_state *s, int num,
 	return 0;
 }
 
-int cpu_policy_allocate(struct cpu_policy *p, struct cm_state *s,
+int cpu_policy_allocate(struct cpu_policy *p, struct cpu_assignments *s,
 			const struct pod *pod, const struct pod_container *c,
 			const uint64_t *affinity, struct cm_error *err)
 {
@@ -304,7 +304,7 @@ int cpu_policy_allocate(struct cpu_policy *p, struct cm_state *s,
 			return cm_errorf(err, "SMT Alignment Error: not enough free physical CPUs: available physical CPUs = %d, requested CPUs = %d, CPUs per core = %d",
 					 avail_phys, num, p->cpu_group_size);
 	}
-	have = state_get(s, pod->uid, c->name);
+	have = assignments_get(s, pod->uid, c->name);
 	if (have) {
 		result = *have;
 		update_reuse(p, pod, c, &result);
@@ -313,14 +313,14 @@ int cpu_policy_allocate(struct cpu_policy *p, struct cm_state *s,
 	pod_reuse(p, pod->uid, &reuse);
 	if (allocate_cpus(p, s, num, affinity, &reuse, &result, err))
 		return -EINVAL;
-	if (state_set(s, pod->uid, c->name, &result))
+	if (assignments_set(s, pod->uid, c->name, &result))
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	cpuset_andnot(&s->default_set, &s->default_set, &result);
 	update_reuse(p, pod, c, &result);
 	return 0;
 }
 
-void cpu_policy_remove(struct cpu_policy *p, struct cm_state *s,
+void cpu_policy_remove(struct cpu_policy *p, struct cpu_assignments *s,
 		       const char *pod_uid, const char *container)
 {
 	const struct cpuset *have;
@@ -328,26 +328,26 @@ void cpu_policy_remove(struct cpu_policy *p, struct cm_state *s,
 
 	if (p->kind == CPU_POLICY_NONE)
 		return;
-	have = state_get(s, pod_uid, container);
+	have = assignments_get(s, pod_uid, container);
 	if (!have)
 		return;
-	state_pod_cpus(s, pod_uid, container, &in_use);
+	assignments_pod_cpus(s, pod_uid, container, &in_use);
 	cpuset_andnot(&release, have, &in_use);
-	state_delete(s, pod_uid, container);
+	assignments_delete(s, pod_uid, container);
 	cpuset_or(&s->default_set, &s->default_set, &release);
 }
 
-int cpu_policy_add_pod(struct cpu_policy *p, struct cm_state *s,
+int cpu_policy_add_pod(struct cpu_policy *p, struct cpu_assignments *s,
 		       const struct pod *pod, const uint64_t *affinity,
 		       struct cm_error *err)
 {
-	struct cm_state snap;
+	struct cpu_assignments snap;
 	char reuse_pod[sizeof(p->reuse_pod)];
 	struct cpuset reuse = p->reuse;
 	int ret = 0;
 
-	state_init(&snap);
-	if (state_copy(&snap, s))
+	assignments_init(&snap);
+	if (assignments_copy(&snap, s))
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	memcpy(reuse_pod, p->reuse_pod, sizeof(reuse_pod));
 	for (unsigned int i = 0; i < pod->nr && !ret; i++) {
@@ -369,10 +369,10 @@ int cpu_policy_add_pod(struct cpu_policy *p, struct cm_state *s,
 	}
 	if (ret) {
 		/* all or nothing: put the state and the reuse set back */
-		state_copy(s, &snap);
+		assignments_copy(s, &snap);
 		memcpy(p->reuse_pod, reuse_pod, sizeof(reuse_pod));
 		p->reuse = reuse;
 	}
-	state_free(&snap);
+	assignments_free(&snap);
 	return ret;
 }

@@ -17,14 +17,14 @@
 #include "error.h"
 #include "options.h"
 #include "pod.h"
-#include "state.h"
+#include "assignments.h"
 #include "topology.h"
 
 enum cpu_policy_kind { CPU_POLICY_NONE, CPU_POLICY_STATIC };
 
 struct policy_config {
 	enum cpu_policy_kind kind;
-	struct cm_options opts;
+	struct policy_options opts;
 	enum tm_policy tm;
 	/* ceil(kube-reserved + system-reserved cpu) */
 	int num_reserved;
@@ -36,7 +36,7 @@ struct policy_config {
 struct cpu_policy {
 	enum cpu_policy_kind kind;
 	const struct topology *topo;
-	struct cm_options opts;
+	struct policy_options opts;
 	enum tm_policy tm;
 	struct cpuset reserved;
 	/* every CPU of a core holding a reserved CPU */
@@ -76,21 +76,21 @@ int cpu_policy_init(struct cpu_policy *p, const struct topology *t,
 void cpu_policy_destroy(struct cpu_policy *p);
 
 /* Start(): validate a restored state, or initialise an empty one. */
-int cpu_policy_start(const struct cpu_policy *p, struct cm_state *s,
+int cpu_policy_start(const struct cpu_policy *p, struct cpu_assignments *s,
 		     struct cm_error *err);
 
 /*
  * Allocate() for one container.  affinity: the topology manager's NUMA
  * affinity (NULL: none).  On error nothing changes.
  */
-int cpu_policy_allocate(struct cpu_policy *p, struct cm_state *s,
+int cpu_policy_allocate(struct cpu_policy *p, struct cpu_assignments *s,
 			const struct pod *pod, const struct pod_container *c,
 			const uint64_t *affinity, struct cm_error *err);
 /* RemoveContainer(): CPUs still used by a sibling stay taken. */
-void cpu_policy_remove(struct cpu_policy *p, struct cm_state *s,
+void cpu_policy_remove(struct cpu_policy *p, struct cpu_assignments *s,
 		       const char *pod_uid, const char *container);
 /* Every container of the pod (init first), all or nothing. */
-int cpu_policy_add_pod(struct cpu_policy *p, struct cm_state *s,
+int cpu_policy_add_pod(struct cpu_policy *p, struct cpu_assignments *s,
 		       const struct pod *pod, const uint64_t *affinity,
 		       struct cm_error *err);
 /*
@@ -99,23 +99,23 @@ int cpu_policy_add_pod(struct cpu_policy *p, struct cm_state *s,
  * with (*has_affinity false: none), or the kubelet's
  * "Resources cannot be allocated with Topology locality" error.
  */
-int cpu_policy_admit(const struct cpu_policy *p, const struct cm_state *s,
+int cpu_policy_admit(const struct cpu_policy *p, const struct cpu_assignments *s,
 		     const struct pod *pod, const struct pod_container *c,
 		     uint64_t *affinity, bool *has_affinity,
 		     struct cm_error *err);
 
 /* GetAvailableCPUs(): shared pool minus reserved. */
-void cpu_policy_available(const struct cpu_policy *p, const struct cm_state *s,
+void cpu_policy_available(const struct cpu_policy *p, const struct cpu_assignments *s,
 			  struct cpuset *out);
 /* GetAllocatableCPUs(): every CPU minus reserved. */
 void cpu_policy_allocatable(const struct cpu_policy *p, struct cpuset *out);
 
 /* GetTopologyHints() / GetPodTopologyHints() for the "cpu" resource. */
 int cpu_policy_container_hints(const struct cpu_policy *p,
-			       const struct cm_state *s, const struct pod *pod,
+			       const struct cpu_assignments *s, const struct pod *pod,
 			       const struct pod_container *c,
 			       struct hint_list *out, struct cm_error *err);
-int cpu_policy_pod_hints(const struct cpu_policy *p, const struct cm_state *s,
+int cpu_policy_pod_hints(const struct cpu_policy *p, const struct cpu_assignments *s,
 			 const struct pod *pod, struct hint_list *out,
 			 struct cm_error *err);
 void hint_list_free(struct hint_list *l);

@@ -150,7 +150,7 @@ static int empty_hints(struct hint_list *out)
 }
 
 int cpu_policy_container_hints(const struct cpu_policy *p,
-			       const struct cm_state *s, const struct pod *pod,
+			       const struct cpu_assignments *s, const struct pod *pod,
 			       const struct pod_container *c,
 			       struct hint_list *out, struct cm_error *err)
 {
@@ -166,7 +166,7 @@ int cpu_policy_container_hints(const struct cpu_policy *p,
 	if (!request)
 		return 0;
 	cpuset_zero(&none);
-	have = state_get(s, pod->uid, c->name);
+	have = assignments_get(s, pod->uid, c->name);
 	if (have) {
 		/* an allocation of another size: a preference never met */
 		if ((int)cpuset_count(have) != request)
@@ -181,7 +181,7 @@ int cpu_policy_container_hints(const struct cpu_policy *p,
 	return generate(p, &avail, &reuse, request, out, err);
 }
 
-int cpu_policy_pod_hints(const struct cpu_policy *p, const struct cm_state *s,
+int cpu_policy_pod_hints(const struct cpu_policy *p, const struct cpu_assignments *s,
 			 const struct pod *pod, struct hint_list *out,
 			 struct cm_error *err)
 {
@@ -199,7 +199,7 @@ int cpu_policy_pod_hints(const struct cpu_policy *p, const struct cm_state *s,
 	cpuset_zero(&none);
 	for (unsigned int i = 0; i < pod->nr; i++) {
 		const struct pod_container *c = &pod->containers[i];
-		const struct cpuset *have = state_get(s, pod->uid, c->name);
+		const struct cpuset *have = assignments_get(s, pod->uid, c->name);
 
 		if (!have)
 			continue;
@@ -315,7 +315,7 @@ void topology_manager_merge(const struct topology *t, enum tm_policy tm,
 		 best->preferred;
 }
 
-int cpu_policy_admit(const struct cpu_policy *p, const struct cm_state *s,
+int cpu_policy_admit(const struct cpu_policy *p, const struct cpu_assignments *s,
 		     const struct pod *pod, const struct pod_container *c,
 		     uint64_t *affinity, bool *has_affinity,
 		     struct cm_error *err)

@@ -23,7 +23,7 @@
 /* Dumps that keep racing with changes are read again this many times. */
 #define CMNL_DUMP_TRIES	64
 
-void cmnl_clear_error(struct cpumgr_nl *nl)
+void cpumgr_nl_clear_error(struct cpumgr_nl *nl)
 {
 	free(nl->errmsg);
 	nl->errmsg = NULL;
@@ -37,7 +37,7 @@ static void set_msg(struct cpumgr_nl *nl, char *msg)
 	nl->error.msg = msg ? msg : "";
 }
 
-int cmnl_fail(struct cpumgr_nl *nl, int err, const char *fmt, ...)
+int cpumgr_nl_fail(struct cpumgr_nl *nl, int err, const char *fmt, ...)
 {
 	char *msg = NULL;
 	va_list ap;
@@ -51,10 +51,10 @@ int cmnl_fail(struct cpumgr_nl *nl, int err, const char *fmt, ...)
 	return err;
 }
 
-int cmnl_fail_nomem(struct cpumgr_nl *nl, struct nl_msg *msg)
+int cpumgr_nl_fail_nomem(struct cpumgr_nl *nl, struct nl_msg *msg)
 {
 	nlmsg_free(msg);
-	return cmnl_fail(nl, -ENOMEM, "request does not fit in its buffer");
+	return cpumgr_nl_fail(nl, -ENOMEM, "request does not fit in its buffer");
 }
 
 const struct cpumgr_nl_error *cpumgr_nl_last_error(const struct cpumgr_nl *nl)
@@ -106,26 +106,26 @@ static void ensure_sndbuf(struct cpumgr_nl *nl, size_t len)
 	nl->sndbuf = get_sndbuf(nl->sk);
 }
 
-struct nl_msg *cmnl_new_request(struct cpumgr_nl *nl, uint8_t cmd, int flags,
+struct nl_msg *cpumgr_nl_new_request(struct cpumgr_nl *nl, uint8_t cmd, int flags,
 			      size_t payload)
 {
 	struct nl_msg *msg;
 
 	msg = nlmsg_alloc_size(NLMSG_HDRLEN + GENL_HDRLEN + payload + 64);
 	if (!msg) {
-		cmnl_fail(nl, -ENOMEM, "out of memory");
+		cpumgr_nl_fail(nl, -ENOMEM, "out of memory");
 		return NULL;
 	}
 	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0, flags,
 			 cmd, CPUMGR_GENL_VERSION)) {
 		nlmsg_free(msg);
-		cmnl_fail(nl, -ENOMEM, "out of memory");
+		cpumgr_nl_fail(nl, -ENOMEM, "out of memory");
 		return NULL;
 	}
 	return msg;
 }
 
-int cmnl_put_expect(struct nl_msg *msg, const uint64_t *expect)
+int cpumgr_nl_put_expect(struct nl_msg *msg, const uint64_t *expect)
 {
 	if (expect && nla_put_u64(msg, CPUMGR_A_GENERATION, *expect))
 		return -ENOMEM;
@@ -137,7 +137,7 @@ struct req_ctx {
 	struct cpumgr_nl *nl;
 	struct nlmsghdr *req;
 	uint32_t seq;
-	cmnl_reply_fn fn;
+	cpumgr_nl_reply_fn fn;
 	void *arg;
 	int err;		/* -errno from the kernel */
 	int fn_err;		/* -errno from fn */
@@ -282,13 +282,13 @@ static int on_valid(struct nl_msg *msg, void *arg)
 }
 
 static int send_and_wait(struct cpumgr_nl *nl, struct nlmsghdr *nlh,
-			 cmnl_reply_fn fn, void *arg)
+			 cpumgr_nl_reply_fn fn, void *arg)
 {
 	struct req_ctx ctx = { .nl = nl, .req = nlh, .fn = fn, .arg = arg };
 	ssize_t sent;
 	int ret;
 
-	cmnl_clear_error(nl);
+	cpumgr_nl_clear_error(nl);
 	nlh->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
 	nlh->nlmsg_seq = nl_socket_use_seq(nl->sk);
 	nlh->nlmsg_pid = nl_socket_get_local_port(nl->sk);
@@ -299,7 +299,7 @@ static int send_and_wait(struct cpumgr_nl *nl, struct nlmsghdr *nlh,
 		sent = send(nl_socket_get_fd(nl->sk), nlh, nlh->nlmsg_len, 0);
 	} while (sent < 0 && errno == EINTR);
 	if (sent < 0)
-		return cmnl_fail(nl, -errno, "sending the request failed");
+		return cpumgr_nl_fail(nl, -errno, "sending the request failed");
 
 	nl_cb_set(nl->cb, NL_CB_VALID, NL_CB_CUSTOM, on_valid, &ctx);
 	nl_cb_set(nl->cb, NL_CB_ACK, NL_CB_CUSTOM, on_ack, &ctx);
@@ -310,7 +310,7 @@ static int send_and_wait(struct cpumgr_nl *nl, struct nlmsghdr *nlh,
 	while (!ctx.done) {
 		ret = nl_recvmsgs(nl->sk, nl->cb);
 		if (ret < 0 && !ctx.done)
-			return cmnl_fail(nl, -EIO, "receiving the answer failed: %s",
+			return cpumgr_nl_fail(nl, -EIO, "receiving the answer failed: %s",
 				       nl_geterror(ret));
 	}
 	if (ctx.err) {
@@ -318,7 +318,7 @@ static int send_and_wait(struct cpumgr_nl *nl, struct nlmsghdr *nlh,
 		return ctx.err;
 	}
 	if (ctx.fn_err)
-		return cmnl_fail(nl, ctx.fn_err, "%s", ctx.fn_err == -ENOMEM ?
+		return cpumgr_nl_fail(nl, ctx.fn_err, "%s", ctx.fn_err == -ENOMEM ?
 			       "out of memory reading the reply" :
 			       "malformed reply from the kernel");
 	if (ctx.interrupted)
@@ -326,7 +326,7 @@ static int send_and_wait(struct cpumgr_nl *nl, struct nlmsghdr *nlh,
 	return ctx.replies;
 }
 
-int cmnl_request(struct cpumgr_nl *nl, struct nl_msg *msg, cmnl_reply_fn fn,
+int cpumgr_nl_request(struct cpumgr_nl *nl, struct nl_msg *msg, cpumgr_nl_reply_fn fn,
 	       void *arg)
 {
 	int ret = send_and_wait(nl, nlmsg_hdr(msg), fn, arg);
@@ -340,7 +340,7 @@ int cpumgr_nl_send_raw(struct cpumgr_nl *nl, struct nlmsghdr *req)
 	return send_and_wait(nl, req, NULL, NULL);
 }
 
-int cmnl_grow(void **v, size_t *cap, size_t n, size_t size)
+int cpumgr_nl_grow(void **v, size_t *cap, size_t n, size_t size)
 {
 	size_t new_cap;
 	void *p;
@@ -357,22 +357,22 @@ int cmnl_grow(void **v, size_t *cap, size_t n, size_t size)
 }
 
 /* Dumps are read again while the kernel says they raced with a change. */
-int cmnl_dump(struct cpumgr_nl *nl, uint8_t cmd, cmnl_reply_fn fn,
+int cpumgr_nl_dump(struct cpumgr_nl *nl, uint8_t cmd, cpumgr_nl_reply_fn fn,
 	    void (*restart)(void *arg), void *arg)
 {
 	struct nl_msg *msg;
 	int ret, tries;
 
 	for (tries = 0; tries < CMNL_DUMP_TRIES; tries++) {
-		msg = cmnl_new_request(nl, cmd, NLM_F_DUMP, 0);
+		msg = cpumgr_nl_new_request(nl, cmd, NLM_F_DUMP, 0);
 		if (!msg)
 			return nl->error.err;
-		ret = cmnl_request(nl, msg, fn, arg);
+		ret = cpumgr_nl_request(nl, msg, fn, arg);
 		if (ret != CMNL_DUMP_INTERRUPTED)
 			return ret < 0 ? ret : 0;
 		restart(arg);
 	}
-	return cmnl_fail(nl, -EAGAIN, "the table kept changing during %d dumps",
+	return cpumgr_nl_fail(nl, -EAGAIN, "the table kept changing during %d dumps",
 		       CMNL_DUMP_TRIES);
 }
 
@@ -422,7 +422,7 @@ struct cpumgr_nl *cpumgr_nl_open(int *err, char **msg)
 	nl = calloc(1, sizeof(*nl));
 	if (!nl)
 		return open_fail(NULL, err, msg, -ENOMEM, strdup("out of memory"));
-	cmnl_clear_error(nl);
+	cpumgr_nl_clear_error(nl);
 	code = connect_socket(&nl->sk, &text);
 	if (code)
 		return open_fail(nl, err, msg, code, text);

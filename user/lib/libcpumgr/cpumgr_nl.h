@@ -43,7 +43,7 @@ struct cpumgr_nl_error {
 };
 
 /* The table as GET_STATE (and the CONFIGURED event) reports it. */
-struct cpumgr_state {
+struct cpumgr_table {
 	char *version;
 	uint64_t generation;
 	uint32_t policy;	/* enum cpumgr_policy */
@@ -91,7 +91,7 @@ struct cpumgr_cpu {
 	uint32_t package;
 	uint32_t die;
 	uint32_t core;
-	uint32_t node;
+	uint32_t numa;		/* NUMA node (CPUMGR_A_CPU_NODE) */
 	uint32_t llc;
 	char *siblings;
 };
@@ -151,7 +151,7 @@ struct cpumgr_event {
 	int type;
 	uint64_t generation;
 	struct cpumgr_assignment assignment;
-	struct cpumgr_state state;
+	struct cpumgr_table state;
 	uint32_t kind;		/* enum cpumgr_violation */
 	uint32_t verdict;	/* enum cpumgr_verdict */
 	uint32_t cpu;
@@ -180,7 +180,7 @@ const char *cpumgr_nl_errmsg(const struct cpumgr_nl *nl);
 int cpumgr_nl_family_id(const struct cpumgr_nl *nl);
 
 /* Commands, one each (see enum cpumgr_cmd). */
-int cpumgr_nl_get_state(struct cpumgr_nl *nl, struct cpumgr_state *st);
+int cpumgr_nl_get_table(struct cpumgr_nl *nl, struct cpumgr_table *st);
 int cpumgr_nl_configure(struct cpumgr_nl *nl, const struct cpumgr_config *cfg,
 			const uint64_t *expect, uint64_t *generation);
 /*
@@ -251,7 +251,7 @@ int cpumgr_nl_event_fd(const struct cpumgr_nl *nl);
 int cpumgr_nl_recv_event(struct cpumgr_nl *nl, struct cpumgr_event *ev,
 			 int timeout_ms);
 
-void cpumgr_state_free(struct cpumgr_state *st);
+void cpumgr_table_free(struct cpumgr_table *st);
 void cpumgr_assignment_free(struct cpumgr_assignment *a);
 void cpumgr_assignments_free(struct cpumgr_assignment *list, size_t count);
 void cpumgr_cpu_free(struct cpumgr_cpu *cpu);

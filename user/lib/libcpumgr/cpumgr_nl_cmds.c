@@ -26,12 +26,12 @@ static int reply_generation(struct nlmsghdr *nlh, void *arg)
 	struct nlattr *tb[CPUMGR_A_MAX + 1];
 	int err;
 
-	err = cmnl_parse_table_attrs(nlh, tb);
+	err = cpumgr_nl_parse_table_attrs(nlh, tb);
 	if (err)
 		return err;
 	if (!tb[CPUMGR_A_GENERATION])
 		return -EBADMSG;
-	*(uint64_t *)arg = cmnl_get_generation(tb);
+	*(uint64_t *)arg = cpumgr_nl_get_generation(tb);
 	return 0;
 }
 
@@ -41,9 +41,9 @@ static int mutate(struct cpumgr_nl *nl, struct nl_msg *msg, uint64_t *generation
 	uint64_t gen = 0;
 	int ret;
 
-	ret = cmnl_request(nl, msg, reply_generation, &gen);
+	ret = cpumgr_nl_request(nl, msg, reply_generation, &gen);
 	if (ret == 0)
-		return cmnl_fail(nl, -EBADMSG, "no reply with the new generation");
+		return cpumgr_nl_fail(nl, -EBADMSG, "no reply with the new generation");
 	if (ret < 0)
 		return ret;
 	if (generation)
@@ -54,32 +54,32 @@ static int mutate(struct cpumgr_nl *nl, struct nl_msg *msg, uint64_t *generation
 static int reply_state(struct nlmsghdr *nlh, void *arg)
 {
 	struct nlattr *tb[CPUMGR_A_MAX + 1];
-	struct cpumgr_state *st = arg;
+	struct cpumgr_table *st = arg;
 	int err;
 
-	err = cmnl_parse_table_attrs(nlh, tb);
+	err = cpumgr_nl_parse_table_attrs(nlh, tb);
 	if (err)
 		return err;
 	if (!tb[CPUMGR_A_GENERATION] || !tb[CPUMGR_A_POLICY])
 		return -EBADMSG;
-	cpumgr_state_free(st);
-	return cmnl_parse_state(tb, st);
+	cpumgr_table_free(st);
+	return cpumgr_nl_parse_table(tb, st);
 }
 
-int cpumgr_nl_get_state(struct cpumgr_nl *nl, struct cpumgr_state *st)
+int cpumgr_nl_get_table(struct cpumgr_nl *nl, struct cpumgr_table *st)
 {
 	struct nl_msg *msg;
 	int err;
 
 	memset(st, 0, sizeof(*st));
-	msg = cmnl_new_request(nl, CPUMGR_CMD_GET_STATE, 0, 0);
+	msg = cpumgr_nl_new_request(nl, CPUMGR_CMD_GET_STATE, 0, 0);
 	if (!msg)
 		return nl->error.err;
-	err = cmnl_request(nl, msg, reply_state, st);
+	err = cpumgr_nl_request(nl, msg, reply_state, st);
 	if (err == 0)
-		err = cmnl_fail(nl, -EBADMSG, "GET_STATE gave no reply");
+		err = cpumgr_nl_fail(nl, -EBADMSG, "GET_STATE gave no reply");
 	if (err < 0) {
-		cpumgr_state_free(st);
+		cpumgr_table_free(st);
 		return err;
 	}
 	return 0;
@@ -94,11 +94,11 @@ int cpumgr_nl_configure(struct cpumgr_nl *nl, const struct cpumgr_config *cfg,
 			   cfg->cgroup_root : NULL;
 	struct nl_msg *msg;
 
-	msg = cmnl_new_request(nl, CPUMGR_CMD_CONFIGURE, 0,
+	msg = cpumgr_nl_new_request(nl, CPUMGR_CMD_CONFIGURE, 0,
 			       str_room(reserved) + str_room(root) + 64);
 	if (!msg)
 		return nl->error.err;
-	if (cmnl_put_expect(msg, expect) ||
+	if (cpumgr_nl_put_expect(msg, expect) ||
 	    (cfg->set & CPUMGR_CFG_POLICY &&
 	     nla_put_u32(msg, CPUMGR_A_POLICY, cfg->policy)) ||
 	    (cfg->set & CPUMGR_CFG_OPTIONS &&
@@ -109,7 +109,7 @@ int cpumgr_nl_configure(struct cpumgr_nl *nl, const struct cpumgr_config *cfg,
 	    (cfg->set & CPUMGR_CFG_HOTPLUG &&
 	     nla_put_u32(msg, CPUMGR_A_HOTPLUG, cfg->hotplug)) ||
 	    put_str(msg, CPUMGR_A_CGROUP_ROOT, root))
-		return cmnl_fail_nomem(nl, msg);
+		return cpumgr_nl_fail_nomem(nl, msg);
 	return mutate(nl, msg, generation);
 }
 
@@ -120,14 +120,14 @@ static int reply_assignment(struct nlmsghdr *nlh, void *arg)
 	struct cpumgr_assignment *a = arg;
 	int err;
 
-	err = cmnl_parse_table_attrs(nlh, tb);
+	err = cpumgr_nl_parse_table_attrs(nlh, tb);
 	if (err)
 		return err;
 	if (!tb[CPUMGR_A_POD_UID] || !tb[CPUMGR_A_CONTAINER] ||
 	    !tb[CPUMGR_A_CPUS] || !tb[CPUMGR_A_GENERATION])
 		return -EBADMSG;
 	cpumgr_assignment_free(a);
-	return cmnl_parse_assignment(tb, a);
+	return cpumgr_nl_parse_assignment(tb, a);
 }
 
 /*
@@ -141,14 +141,14 @@ static int reply_assign(struct nlmsghdr *nlh, void *arg)
 	struct cpumgr_assignment *a = arg;
 	int err;
 
-	err = cmnl_parse_table_attrs(nlh, tb);
+	err = cpumgr_nl_parse_table_attrs(nlh, tb);
 	if (err)
 		return err;
 	if (tb[CPUMGR_A_POD_UID])
 		return reply_assignment(nlh, arg);
 	if (!tb[CPUMGR_A_GENERATION])
 		return -EBADMSG;
-	a->generation = cmnl_get_generation(tb);
+	a->generation = cpumgr_nl_get_generation(tb);
 	return 0;
 }
 
@@ -161,16 +161,16 @@ int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
 	struct nl_msg *msg;
 	int err;
 
-	msg = cmnl_new_request(nl, CPUMGR_CMD_ASSIGN, 0, str_room(pod_uid) +
+	msg = cpumgr_nl_new_request(nl, CPUMGR_CMD_ASSIGN, 0, str_room(pod_uid) +
 			     str_room(container) + str_room(cpus) + 32);
 	if (!msg)
 		return nl->error.err;
-	if (cmnl_put_expect(msg, expect) ||
+	if (cpumgr_nl_put_expect(msg, expect) ||
 	    put_str(msg, CPUMGR_A_POD_UID, pod_uid) ||
 	    put_str(msg, CPUMGR_A_CONTAINER, container) ||
 	    put_str(msg, CPUMGR_A_CPUS, cpus) ||
 	    (flags && nla_put_u32(msg, CPUMGR_A_FLAGS, flags)))
-		return cmnl_fail_nomem(nl, msg);
+		return cpumgr_nl_fail_nomem(nl, msg);
 	/* What the reply may not say: the request (valid, since it
 	 * succeeded, so the names fit). */
 	snprintf(a.pod_uid, sizeof(a.pod_uid), "%s", pod_uid ? pod_uid : "");
@@ -179,10 +179,10 @@ int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
 	a.flags = flags;
 	a.cpus = strdup(cpus ? cpus : "");
 	if (!a.cpus)
-		return cmnl_fail_nomem(nl, msg);
-	err = cmnl_request(nl, msg, reply_assign, &a);
+		return cpumgr_nl_fail_nomem(nl, msg);
+	err = cpumgr_nl_request(nl, msg, reply_assign, &a);
 	if (err == 0)
-		err = cmnl_fail(nl, -EBADMSG, "ASSIGN gave no reply");
+		err = cpumgr_nl_fail(nl, -EBADMSG, "ASSIGN gave no reply");
 	if (err > 0 && generation)
 		*generation = a.generation;
 	if (err > 0 && out)
@@ -198,14 +198,14 @@ int cpumgr_nl_release(struct cpumgr_nl *nl, const char *pod_uid,
 {
 	struct nl_msg *msg;
 
-	msg = cmnl_new_request(nl, CPUMGR_CMD_RELEASE, 0, str_room(pod_uid) +
+	msg = cpumgr_nl_new_request(nl, CPUMGR_CMD_RELEASE, 0, str_room(pod_uid) +
 			     str_room(container) + 16);
 	if (!msg)
 		return nl->error.err;
-	if (cmnl_put_expect(msg, expect) ||
+	if (cpumgr_nl_put_expect(msg, expect) ||
 	    put_str(msg, CPUMGR_A_POD_UID, pod_uid) ||
 	    put_str(msg, CPUMGR_A_CONTAINER, container))
-		return cmnl_fail_nomem(nl, msg);
+		return cpumgr_nl_fail_nomem(nl, msg);
 	return mutate(nl, msg, generation);
 }
 
@@ -216,17 +216,17 @@ int cpumgr_nl_bind(struct cpumgr_nl *nl, const char *pod_uid,
 {
 	struct nl_msg *msg;
 
-	msg = cmnl_new_request(nl, CPUMGR_CMD_BIND, 0, str_room(pod_uid) +
+	msg = cpumgr_nl_new_request(nl, CPUMGR_CMD_BIND, 0, str_room(pod_uid) +
 			     str_room(container) + str_room(cgroup_path) +
 			     str_room(pod_cgroup_path) + 16);
 	if (!msg)
 		return nl->error.err;
-	if (cmnl_put_expect(msg, expect) ||
+	if (cpumgr_nl_put_expect(msg, expect) ||
 	    put_str(msg, CPUMGR_A_POD_UID, pod_uid) ||
 	    put_str(msg, CPUMGR_A_CONTAINER, container) ||
 	    put_str(msg, CPUMGR_A_CGROUP_PATH, cgroup_path) ||
 	    put_str(msg, CPUMGR_A_POD_CGROUP_PATH, pod_cgroup_path))
-		return cmnl_fail_nomem(nl, msg);
+		return cpumgr_nl_fail_nomem(nl, msg);
 	return mutate(nl, msg, generation);
 }
 
@@ -238,16 +238,16 @@ int cpumgr_nl_get_assignment(struct cpumgr_nl *nl, const char *pod_uid,
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	msg = cmnl_new_request(nl, CPUMGR_CMD_GET_ASSIGNMENT, 0,
+	msg = cpumgr_nl_new_request(nl, CPUMGR_CMD_GET_ASSIGNMENT, 0,
 			     str_room(pod_uid) + str_room(container));
 	if (!msg)
 		return nl->error.err;
 	if (put_str(msg, CPUMGR_A_POD_UID, pod_uid) ||
 	    put_str(msg, CPUMGR_A_CONTAINER, container))
-		return cmnl_fail_nomem(nl, msg);
-	err = cmnl_request(nl, msg, reply_assignment, out);
+		return cpumgr_nl_fail_nomem(nl, msg);
+	err = cpumgr_nl_request(nl, msg, reply_assignment, out);
 	if (err == 0)
-		err = cmnl_fail(nl, -EBADMSG, "GET_ASSIGNMENT gave no reply");
+		err = cpumgr_nl_fail(nl, -EBADMSG, "GET_ASSIGNMENT gave no reply");
 	if (err < 0) {
 		cpumgr_assignment_free(out);
 		return err;
@@ -270,7 +270,7 @@ static int dump_one(struct nlmsghdr *nlh, void *arg)
 	void *elem;
 	int err;
 
-	if (cmnl_grow(&l->v, &l->cap, l->n, l->size))
+	if (cpumgr_nl_grow(&l->v, &l->cap, l->n, l->size))
 		return -ENOMEM;
 	elem = (char *)l->v + l->n * l->size;
 	memset(elem, 0, l->size);
@@ -294,7 +294,7 @@ static void dump_restart(void *arg)
 /* On failure the list is left empty. */
 static int dump_list(struct cpumgr_nl *nl, uint8_t cmd, struct dump_list *l)
 {
-	int err = cmnl_dump(nl, cmd, dump_one, dump_restart, l);
+	int err = cpumgr_nl_dump(nl, cmd, dump_one, dump_restart, l);
 
 	if (err) {
 		dump_restart(l);
@@ -345,7 +345,7 @@ int cpumgr_nl_dump_assignments(struct cpumgr_nl *nl, cpumgr_assignment_cb cb,
 
 static int parse_cpu(struct nlmsghdr *nlh, void *cpu)
 {
-	return cmnl_parse_cpu(nlh, cpu);
+	return cpumgr_nl_parse_cpu(nlh, cpu);
 }
 
 static void free_cpu(void *cpu)
@@ -410,14 +410,14 @@ int cpumgr_nl_restore(struct cpumgr_nl *nl,
 
 	for (i = 0; i < count; i++)
 		room += entry_room(&entries[i]);
-	msg = cmnl_new_request(nl, CPUMGR_CMD_RESTORE, 0, room);
+	msg = cpumgr_nl_new_request(nl, CPUMGR_CMD_RESTORE, 0, room);
 	if (!msg)
 		return nl->error.err;
-	if (cmnl_put_expect(msg, expect))
-		return cmnl_fail_nomem(nl, msg);
+	if (cpumgr_nl_put_expect(msg, expect))
+		return cpumgr_nl_fail_nomem(nl, msg);
 	for (i = 0; i < count; i++) {
 		if (put_entry(msg, &entries[i]))
-			return cmnl_fail_nomem(nl, msg);
+			return cpumgr_nl_fail_nomem(nl, msg);
 	}
 	return mutate(nl, msg, generation);
 }
@@ -427,10 +427,10 @@ int cpumgr_nl_reset(struct cpumgr_nl *nl, const uint64_t *expect,
 {
 	struct nl_msg *msg;
 
-	msg = cmnl_new_request(nl, CPUMGR_CMD_RESET, 0, 16);
+	msg = cpumgr_nl_new_request(nl, CPUMGR_CMD_RESET, 0, 16);
 	if (!msg)
 		return nl->error.err;
-	if (cmnl_put_expect(msg, expect))
-		return cmnl_fail_nomem(nl, msg);
+	if (cpumgr_nl_put_expect(msg, expect))
+		return cpumgr_nl_fail_nomem(nl, msg);
 	return mutate(nl, msg, generation);
 }

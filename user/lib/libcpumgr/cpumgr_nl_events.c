@@ -27,7 +27,7 @@ int cpumgr_nl_subscribe(struct cpumgr_nl *nl)
 	struct nl_sock *sk;
 	int err, fd, size = EV_RCVBUF;
 
-	cmnl_clear_error(nl);
+	cpumgr_nl_clear_error(nl);
 	if (nl->ev_sk)
 		return 0;
 	nl->ev_buf = malloc(EV_BUF_SIZE);
@@ -35,7 +35,7 @@ int cpumgr_nl_subscribe(struct cpumgr_nl *nl)
 	if (!sk || !nl->ev_buf) {
 		if (sk)
 			nl_socket_free(sk);
-		return cmnl_fail(nl, -ENOMEM, "out of memory");
+		return cpumgr_nl_fail(nl, -ENOMEM, "out of memory");
 	}
 	err = genl_connect(sk);
 	if (!err)
@@ -43,7 +43,7 @@ int cpumgr_nl_subscribe(struct cpumgr_nl *nl)
 	if (err) {
 		nl_socket_free(sk);
 		/* The group is for CAP_SYS_ADMIN, like changes. */
-		return cmnl_fail(nl, err == -NLE_PERM ? -EPERM : -EIO,
+		return cpumgr_nl_fail(nl, err == -NLE_PERM ? -EPERM : -EIO,
 				 "cannot join the \"%s\" group: %s",
 				 CPUMGR_GENL_MCGRP_EVENTS, nl_geterror(err));
 	}
@@ -110,15 +110,15 @@ static int parse_event(struct cpumgr_nl *nl, struct nlmsghdr *nlh,
 
 	memset(ev, 0, sizeof(*ev));
 	ev->type = ((struct genlmsghdr *)nlmsg_data(nlh))->cmd;
-	err = cmnl_parse_table_attrs(nlh, tb);
+	err = cpumgr_nl_parse_table_attrs(nlh, tb);
 	/* Every event carries what it has in the table's attributes. */
-	err = err ?: cmnl_parse_assignment(tb, &ev->assignment);
-	err = err ?: cmnl_parse_state(tb, &ev->state);
+	err = err ?: cpumgr_nl_parse_assignment(tb, &ev->assignment);
+	err = err ?: cpumgr_nl_parse_table(tb, &ev->state);
 	if (err) {
 		cpumgr_event_free(ev);
-		return cmnl_fail(nl, err, "malformed notification");
+		return cpumgr_nl_fail(nl, err, "malformed notification");
 	}
-	ev->generation = cmnl_get_generation(tb);
+	ev->generation = cpumgr_nl_get_generation(tb);
 	parse_event_info(tb, ev);
 	return 0;
 }
@@ -143,9 +143,9 @@ int cpumgr_nl_recv_event(struct cpumgr_nl *nl, struct cpumgr_event *ev,
 	ssize_t n;
 	int wait = timeout_ms;
 
-	cmnl_clear_error(nl);
+	cpumgr_nl_clear_error(nl);
 	if (!nl->ev_sk)
-		return cmnl_fail(nl, -ENOTCONN, "not subscribed to events");
+		return cpumgr_nl_fail(nl, -ENOTCONN, "not subscribed to events");
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
 	deadline.tv_sec += timeout_ms / 1000;
 	deadline.tv_nsec += (timeout_ms % 1000) * 1000000L;
@@ -159,7 +159,7 @@ int cpumgr_nl_recv_event(struct cpumgr_nl *nl, struct cpumgr_event *ev,
 			return parse_event(nl, nlh, ev);
 		n = recv(pfd.fd, nl->ev_buf, EV_BUF_SIZE, MSG_DONTWAIT | MSG_TRUNC);
 		if (n > EV_BUF_SIZE)
-			return cmnl_fail(nl, -EMSGSIZE, "a notification of %zd bytes was too big",
+			return cpumgr_nl_fail(nl, -EMSGSIZE, "a notification of %zd bytes was too big",
 				       n);
 		if (n >= 0) {
 			nl->ev_len = n;
@@ -167,16 +167,16 @@ int cpumgr_nl_recv_event(struct cpumgr_nl *nl, struct cpumgr_event *ev,
 			continue;
 		}
 		if (errno == ENOBUFS)
-			return cmnl_fail(nl, -ENOBUFS,
+			return cpumgr_nl_fail(nl, -ENOBUFS,
 				       "events were lost: re-read the table");
 		if (errno != EAGAIN && errno != EINTR)
-			return cmnl_fail(nl, -errno, "receiving events failed");
+			return cpumgr_nl_fail(nl, -errno, "receiving events failed");
 		if (timeout_ms >= 0) {
 			wait = ms_left(&deadline);
 			if (!wait)
-				return cmnl_fail(nl, -EAGAIN, "no event");
+				return cpumgr_nl_fail(nl, -EAGAIN, "no event");
 		}
 		if (poll(&pfd, 1, wait) < 0 && errno != EINTR)
-			return cmnl_fail(nl, -errno, "waiting for events failed");
+			return cpumgr_nl_fail(nl, -errno, "waiting for events failed");
 	}
 }

@@ -47,7 +47,7 @@ static struct nla_policy cpu_policy[CPUMGR_A_CPU_MAX + 1] = {
 	[CPUMGR_A_CPU_LLC]		= { .type = NLA_U32 },
 };
 
-int cmnl_parse_table_attrs(struct nlmsghdr *nlh, struct nlattr **tb)
+int cpumgr_nl_parse_table_attrs(struct nlmsghdr *nlh, struct nlattr **tb)
 {
 	if (genlmsg_parse(nlh, 0, tb, CPUMGR_A_MAX, table_policy))
 		return -EBADMSG;
@@ -88,12 +88,12 @@ static uint64_t get_u64(struct nlattr *nla)
 	return nla ? nla_get_u64(nla) : 0;
 }
 
-uint64_t cmnl_get_generation(struct nlattr **tb)
+uint64_t cpumgr_nl_get_generation(struct nlattr **tb)
 {
 	return get_u64(tb[CPUMGR_A_GENERATION]);
 }
 
-int cmnl_parse_state(struct nlattr **tb, struct cpumgr_state *st)
+int cpumgr_nl_parse_table(struct nlattr **tb, struct cpumgr_table *st)
 {
 	int err;
 
@@ -118,11 +118,11 @@ int cmnl_parse_state(struct nlattr **tb, struct cpumgr_state *st)
 	err = err ?: get_str(tb[CPUMGR_A_EXCLUSIVE_CPUS], &st->exclusive_cpus);
 	err = err ?: get_str(tb[CPUMGR_A_ONLINE_CPUS], &st->online_cpus);
 	if (err)
-		cpumgr_state_free(st);
+		cpumgr_table_free(st);
 	return err;
 }
 
-int cmnl_parse_assignment(struct nlattr **tb, struct cpumgr_assignment *a)
+int cpumgr_nl_parse_assignment(struct nlattr **tb, struct cpumgr_assignment *a)
 {
 	int err;
 
@@ -142,7 +142,7 @@ int cmnl_parse_assignment(struct nlattr **tb, struct cpumgr_assignment *a)
 	return err;
 }
 
-int cmnl_parse_cpu(struct nlmsghdr *nlh, struct cpumgr_cpu *cpu)
+int cpumgr_nl_parse_cpu(struct nlmsghdr *nlh, struct cpumgr_cpu *cpu)
 {
 	struct nlattr *tb[CPUMGR_A_CPU_MAX + 1];
 
@@ -158,12 +158,12 @@ int cmnl_parse_cpu(struct nlmsghdr *nlh, struct cpumgr_cpu *cpu)
 	cpu->package = get_u32(tb[CPUMGR_A_CPU_PACKAGE]);
 	cpu->die = get_u32(tb[CPUMGR_A_CPU_DIE]);
 	cpu->core = get_u32(tb[CPUMGR_A_CPU_CORE]);
-	cpu->node = get_u32(tb[CPUMGR_A_CPU_NODE]);
+	cpu->numa = get_u32(tb[CPUMGR_A_CPU_NODE]);
 	cpu->llc = get_u32(tb[CPUMGR_A_CPU_LLC]);
 	return get_str(tb[CPUMGR_A_CPU_SIBLINGS], &cpu->siblings);
 }
 
-void cpumgr_state_free(struct cpumgr_state *st)
+void cpumgr_table_free(struct cpumgr_table *st)
 {
 	if (!st)
 		return;
@@ -209,7 +209,7 @@ void cpumgr_event_free(struct cpumgr_event *ev)
 	if (!ev)
 		return;
 	cpumgr_assignment_free(&ev->assignment);
-	cpumgr_state_free(&ev->state);
+	cpumgr_table_free(&ev->state);
 	memset(ev, 0, sizeof(*ev));
 }
 

@@ -13,7 +13,7 @@
 static int put(const struct cgroupfs *cg, const char *name, const char *file,
 	       const char *val, const char *done, struct cm_error *err)
 {
-	int ret = cg_write(cg, CG_CPU, name, file, val, err);
+	int ret = cgroupfs_write(cg, CGROUPFS_CPU, name, file, val, err);
 
 	if (ret && done)
 		cm_error_prefix(err, "%s written, not %s", done, file);
@@ -99,7 +99,7 @@ int cfs_apply(const struct cgroupfs *cg, const char *name,
 	if (ret) {
 		char path[PATH_MAX];
 
-		if (!cg_path(cg, CG_CPU, name, NULL, path, sizeof(path), NULL))
+		if (!cgroupfs_path(cg, CGROUPFS_CPU, name, NULL, path, sizeof(path), NULL))
 			cm_error_prefix(err, "CFS limits of %s", path);
 	}
 	return ret;

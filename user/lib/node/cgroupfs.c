@@ -21,7 +21,7 @@ static const char *const v1_cpu_dirs[] = {
 	"cpu,cpuacct", "cpu", "cpuacct,cpu",
 };
 
-int cg_detect_version(const char *dir, struct cm_error *err)
+int cgroupfs_detect_version(const char *dir, struct cm_error *err)
 {
 	struct statfs st;
 
@@ -59,7 +59,7 @@ static int kernel_remove_dir(const char *path)
 
 static bool kernel_v1_root(const char *path)
 {
-	return cg_detect_version(path, NULL) == 1;
+	return cgroupfs_detect_version(path, NULL) == 1;
 }
 
 static const struct cgroupfs_ops kernel_ops = {
@@ -89,21 +89,21 @@ static int set_root(char *root, const char *mount, const char *sub,
 static int init_v1(struct cgroupfs *cg, const char *mount,
 		   struct cm_error *err)
 {
-	int ret = set_root(cg->root[CG_CPUSET], mount, "cpuset", err);
+	int ret = set_root(cg->root[CGROUPFS_CPUSET], mount, "cpuset", err);
 
 	if (ret)
 		return ret;
-	if (!v1_root(cg, cg->root[CG_CPUSET])) {
+	if (!v1_root(cg, cg->root[CGROUPFS_CPUSET])) {
 		cm_errorf(err, "%s: no cgroup v1 cpuset hierarchy",
-			  cg->root[CG_CPUSET]);
+			  cg->root[CGROUPFS_CPUSET]);
 		return -ENOENT;
 	}
 	for (size_t i = 0; i < sizeof(v1_cpu_dirs) / sizeof(*v1_cpu_dirs);
 	     i++) {
-		ret = set_root(cg->root[CG_CPU], mount, v1_cpu_dirs[i], err);
+		ret = set_root(cg->root[CGROUPFS_CPU], mount, v1_cpu_dirs[i], err);
 		if (ret)
 			return ret;
-		if (v1_root(cg, cg->root[CG_CPU]))
+		if (v1_root(cg, cg->root[CGROUPFS_CPU]))
 			return 0;
 	}
 	cm_errorf(err, "%s: no cgroup v1 cpu hierarchy (cpu,cpuacct, cpu or cpuacct,cpu)",
@@ -131,7 +131,7 @@ int cgroupfs_init_ops(struct cgroupfs *cg, const char *mount, int version,
 				 version);
 	if (!version) {
 		/* v1 layouts mount a tmpfs at the top, the hierarchies below */
-		ret = cg_detect_version(mount, err);
+		ret = cgroupfs_detect_version(mount, err);
 		if (ret < 0 && ret != -ENOTSUP)
 			return ret;
 		version = ret == 2 ? 2 : 1;
@@ -142,13 +142,13 @@ int cgroupfs_init_ops(struct cgroupfs *cg, const char *mount, int version,
 	cg->version = version;
 	if (version == 1)
 		return init_v1(cg, mount, err);
-	ret = set_root(cg->root[CG_CPUSET], mount, NULL, err);
+	ret = set_root(cg->root[CGROUPFS_CPUSET], mount, NULL, err);
 	if (!ret)
-		ret = set_root(cg->root[CG_CPU], mount, NULL, err);
+		ret = set_root(cg->root[CGROUPFS_CPU], mount, NULL, err);
 	return ret;
 }
 
-int cg_name_normalize(const char *name, char *out, size_t len,
+int cgroupfs_name_normalize(const char *name, char *out, size_t len,
 		      struct cm_error *err)
 {
 	const char *p = name ? name : "", *end, *q;
@@ -183,11 +183,11 @@ int cg_name_normalize(const char *name, char *out, size_t len,
 	return 0;
 }
 
-int cg_path(const struct cgroupfs *cg, enum cg_ctrl ctrl, const char *name,
+int cgroupfs_path(const struct cgroupfs *cg, enum cgroupfs_ctrl ctrl, const char *name,
 	    const char *file, char *buf, size_t len, struct cm_error *err)
 {
 	char norm[PATH_MAX];
-	int ret = cg_name_normalize(name, norm, sizeof(norm), err);
+	int ret = cgroupfs_name_normalize(name, norm, sizeof(norm), err);
 	int n;
 
 	if (ret)
@@ -251,11 +251,11 @@ static int read_all(const struct cgroupfs *cg, const char *path, char **out)
 	return 0;
 }
 
-int cg_read(const struct cgroupfs *cg, enum cg_ctrl ctrl, const char *name,
+int cgroupfs_read(const struct cgroupfs *cg, enum cgroupfs_ctrl ctrl, const char *name,
 	    const char *file, char **out, struct cm_error *err)
 {
 	char path[PATH_MAX];
-	int ret = cg_path(cg, ctrl, name, file, path, sizeof(path), err);
+	int ret = cgroupfs_path(cg, ctrl, name, file, path, sizeof(path), err);
 
 	if (ret)
 		return ret;
@@ -304,11 +304,11 @@ static int write_value(const struct cgroupfs *cg, const char *path,
 	return 0;
 }
 
-int cg_write(const struct cgroupfs *cg, enum cg_ctrl ctrl, const char *name,
+int cgroupfs_write(const struct cgroupfs *cg, enum cgroupfs_ctrl ctrl, const char *name,
 	     const char *file, const char *value, struct cm_error *err)
 {
 	char path[PATH_MAX];
-	int ret = cg_path(cg, ctrl, name, file, path, sizeof(path), err);
+	int ret = cgroupfs_path(cg, ctrl, name, file, path, sizeof(path), err);
 
 	if (ret)
 		return ret;

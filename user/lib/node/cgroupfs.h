@@ -41,7 +41,7 @@
 
 #define CGROUPFS_MOUNT		"/sys/fs/cgroup"
 
-enum cg_ctrl { CG_CPUSET, CG_CPU, CG_NR_CTRL };
+enum cgroupfs_ctrl { CGROUPFS_CPUSET, CGROUPFS_CPU, CGROUPFS_NR_CTRL };
 
 /* File system calls where a cgroup tree differs from a directory. */
 struct cgroupfs_ops {
@@ -56,7 +56,7 @@ struct cgroupfs_ops {
 struct cgroupfs {
 	int version;			/* 1 or 2 */
 	const struct cgroupfs_ops *ops;	/* the kernel's, or a fake tree's */
-	char root[CG_NR_CTRL][PATH_MAX];	/* hierarchy root per controller */
+	char root[CGROUPFS_NR_CTRL][PATH_MAX];	/* hierarchy root per controller */
 };
 
 /*
@@ -64,7 +64,7 @@ struct cgroupfs {
  * magic: 1 (CGROUP_SUPER_MAGIC), 2 (CGROUP2_SUPER_MAGIC), or -ENOTSUP
  * (another file system) or -errno, with the message in err.
  */
-int cg_detect_version(const char *dir, struct cm_error *err);
+int cgroupfs_detect_version(const char *dir, struct cm_error *err);
 
 /*
  * Find the hierarchies under mount (NULL: CGROUPFS_MOUNT).  version 0
@@ -83,21 +83,21 @@ int cgroupfs_init_ops(struct cgroupfs *cg, const char *mount, int version,
  * name without its leading and trailing '/' into out ("" for the root
  * cgroup); -EINVAL for an empty, "." or ".." component, -ENAMETOOLONG.
  */
-int cg_name_normalize(const char *name, char *out, size_t len,
+int cgroupfs_name_normalize(const char *name, char *out, size_t len,
 		      struct cm_error *err);
 
 /*
  * The path of file (NULL: the directory) of cgroup name in the hierarchy
  * of ctrl.  -EINVAL for a bad name, -ENAMETOOLONG.
  */
-int cg_path(const struct cgroupfs *cg, enum cg_ctrl ctrl, const char *name,
+int cgroupfs_path(const struct cgroupfs *cg, enum cgroupfs_ctrl ctrl, const char *name,
 	    const char *file, char *buf, size_t len, struct cm_error *err);
 
 /* Read a whole cgroup file into a malloc'd, NUL-terminated string. */
-int cg_read(const struct cgroupfs *cg, enum cg_ctrl ctrl, const char *name,
+int cgroupfs_read(const struct cgroupfs *cg, enum cgroupfs_ctrl ctrl, const char *name,
 	    const char *file, char **out, struct cm_error *err);
 /* Write value with one write(2); a short write is an error (-EIO). */
-int cg_write(const struct cgroupfs *cg, enum cg_ctrl ctrl, const char *name,
+int cgroupfs_write(const struct cgroupfs *cg, enum cgroupfs_ctrl ctrl, const char *name,
 	     const char *file, const char *value, struct cm_error *err);
 
 /*
@@ -112,26 +112,26 @@ int cg_write(const struct cgroupfs *cg, enum cg_ctrl ctrl, const char *name,
  * given, is written to the directories created.  On failure the
  * directories this call created are removed again.
  */
-int cg_create(const struct cgroupfs *cg, const char *name,
+int cgroupfs_create(const struct cgroupfs *cg, const char *name,
 	      const struct cpuset *cpus, struct cm_error *err);
 
 /*
  * Remove an empty cgroup (it must hold no task and no child cgroup) from
  * every hierarchy; a cgroup already gone is not an error.
  */
-int cg_remove(const struct cgroupfs *cg, const char *name,
+int cgroupfs_remove(const struct cgroupfs *cg, const char *name,
 	      struct cm_error *err);
 
 /*
  * Write cpuset.cpus.  v1 first fills an empty cpuset.mems from the
  * parent's effective mems: a v1 cpuset takes no task without mems.
  */
-int cg_set_cpus(const struct cgroupfs *cg, const char *name,
+int cgroupfs_set_cpus(const struct cgroupfs *cg, const char *name,
 		const struct cpuset *cpus, struct cm_error *err);
-int cg_get_cpus(const struct cgroupfs *cg, const char *name,
+int cgroupfs_get_cpus(const struct cgroupfs *cg, const char *name,
 		struct cpuset *out, struct cm_error *err);
 /* cpuset.cpus.effective (v2) or cpuset.effective_cpus (v1). */
-int cg_get_effective_cpus(const struct cgroupfs *cg, const char *name,
+int cgroupfs_get_effective_cpus(const struct cgroupfs *cg, const char *name,
 			  struct cpuset *out, struct cm_error *err);
 
 /*
@@ -139,13 +139,13 @@ int cg_get_effective_cpus(const struct cgroupfs *cg, const char *name,
  * cpuset hierarchy, then of the cpu one on v1.  When the second move
  * fails the message says the process is split between the two.
  */
-int cg_move(const struct cgroupfs *cg, const char *name, pid_t pid,
+int cgroupfs_move(const struct cgroupfs *cg, const char *name, pid_t pid,
 	    struct cm_error *err);
 /* The processes of the cgroup (cpuset hierarchy), malloc'd, in file order. */
-int cg_pids(const struct cgroupfs *cg, const char *name, pid_t **pids,
+int cgroupfs_pids(const struct cgroupfs *cg, const char *name, pid_t **pids,
 	    size_t *nr, struct cm_error *err);
 
-struct cg_walk_entry {
+struct cgroupfs_walk_entry {
 	const char *name;		/* relative to the hierarchy root */
 	const char *path;		/* the directory */
 	unsigned int depth;		/* 0 for the cgroup the walk starts at */
@@ -159,14 +159,14 @@ struct cg_walk_entry {
 };
 
 /* Return 0 to go on; anything else stops the walk and is returned. */
-typedef int (*cg_walk_fn)(const struct cg_walk_entry *e, void *arg);
+typedef int (*cgroupfs_walk_fn)(const struct cgroupfs_walk_entry *e, void *arg);
 
 /*
  * Walk the cpuset hierarchy from cgroup name down, pre-order, children
  * in strcmp() order, calling fn with each cgroup's effective CPUs.  A
  * cgroup removed during the walk is skipped with its subtree.
  */
-int cg_walk(const struct cgroupfs *cg, const char *name, cg_walk_fn fn,
+int cgroupfs_walk(const struct cgroupfs *cg, const char *name, cgroupfs_walk_fn fn,
 	    void *arg, struct cm_error *err);
 
 #endif

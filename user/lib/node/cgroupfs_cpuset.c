@@ -23,7 +23,7 @@ static int read_cpus(const struct cgroupfs *cg, const char *name,
 		     const char *file, struct cpuset *out, struct cm_error *err)
 {
 	char *s;
-	int ret = cg_read(cg, CG_CPUSET, name, file, &s, err);
+	int ret = cgroupfs_read(cg, CGROUPFS_CPUSET, name, file, &s, err);
 
 	if (ret)
 		return ret;
@@ -32,19 +32,19 @@ static int read_cpus(const struct cgroupfs *cg, const char *name,
 	if (ret) {
 		char path[PATH_MAX];
 
-		cg_path(cg, CG_CPUSET, name, file, path, sizeof(path), NULL);
+		cgroupfs_path(cg, CGROUPFS_CPUSET, name, file, path, sizeof(path), NULL);
 		cm_error_prefix(err, "%s", path);
 	}
 	return ret;
 }
 
-int cg_get_cpus(const struct cgroupfs *cg, const char *name,
+int cgroupfs_get_cpus(const struct cgroupfs *cg, const char *name,
 		struct cpuset *out, struct cm_error *err)
 {
 	return read_cpus(cg, name, "cpuset.cpus", out, err);
 }
 
-int cg_get_effective_cpus(const struct cgroupfs *cg, const char *name,
+int cgroupfs_get_effective_cpus(const struct cgroupfs *cg, const char *name,
 			  struct cpuset *out, struct cm_error *err)
 {
 	return read_cpus(cg, name, effective_cpus_file(cg), out, err);
@@ -60,11 +60,11 @@ static int fill_mems(const struct cgroupfs *cg, const char *name,
 		     struct cm_error *err)
 {
 	char norm[PATH_MAX], *mems, *slash;
-	int ret = cg_name_normalize(name, norm, sizeof(norm), err);
+	int ret = cgroupfs_name_normalize(name, norm, sizeof(norm), err);
 
 	if (ret || !*norm)
 		return ret;
-	ret = cg_read(cg, CG_CPUSET, norm, "cpuset.mems", &mems, err);
+	ret = cgroupfs_read(cg, CGROUPFS_CPUSET, norm, "cpuset.mems", &mems, err);
 	if (ret)
 		return ret;
 	if (!blank(mems)) {
@@ -78,17 +78,17 @@ static int fill_mems(const struct cgroupfs *cg, const char *name,
 		*slash = '\0';
 	else
 		*norm = '\0';
-	ret = cg_read(cg, CG_CPUSET, norm, effective_mems_file(cg), &mems,
+	ret = cgroupfs_read(cg, CGROUPFS_CPUSET, norm, effective_mems_file(cg), &mems,
 		      err);
 	if (ret)
 		return ret;
 	mems[strcspn(mems, "\n")] = '\0';
-	ret = cg_write(cg, CG_CPUSET, name, "cpuset.mems", mems, err);
+	ret = cgroupfs_write(cg, CGROUPFS_CPUSET, name, "cpuset.mems", mems, err);
 	free(mems);
 	return ret;
 }
 
-int cg_set_cpus(const struct cgroupfs *cg, const char *name,
+int cgroupfs_set_cpus(const struct cgroupfs *cg, const char *name,
 		const struct cpuset *cpus, struct cm_error *err)
 {
 	char *s;
@@ -103,12 +103,12 @@ int cg_set_cpus(const struct cgroupfs *cg, const char *name,
 	s = cpuset_to_str(cpus);
 	if (!s)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
-	ret = cg_write(cg, CG_CPUSET, name, "cpuset.cpus", s, err);
+	ret = cgroupfs_write(cg, CGROUPFS_CPUSET, name, "cpuset.cpus", s, err);
 	free(s);
 	return ret;
 }
 
-int cg_move(const struct cgroupfs *cg, const char *name, pid_t pid,
+int cgroupfs_move(const struct cgroupfs *cg, const char *name, pid_t pid,
 	    struct cm_error *err)
 {
 	char val[32], path[PATH_MAX];
@@ -117,25 +117,25 @@ int cg_move(const struct cgroupfs *cg, const char *name, pid_t pid,
 	if (pid <= 0)
 		return cm_errorf(err, "pid %d: not a process id", (int)pid);
 	snprintf(val, sizeof(val), "%d", (int)pid);
-	ret = cg_write(cg, CG_CPUSET, name, "cgroup.procs", val, err);
+	ret = cgroupfs_write(cg, CGROUPFS_CPUSET, name, "cgroup.procs", val, err);
 	if (ret || cg->version == 2)
 		return ret;
-	ret = cg_write(cg, CG_CPU, name, "cgroup.procs", val, err);
+	ret = cgroupfs_write(cg, CGROUPFS_CPU, name, "cgroup.procs", val, err);
 	if (ret) {
-		cg_path(cg, CG_CPUSET, name, NULL, path, sizeof(path), NULL);
+		cgroupfs_path(cg, CGROUPFS_CPUSET, name, NULL, path, sizeof(path), NULL);
 		cm_error_prefix(err, "pid %d joined %s but not its cpu cgroup",
 				(int)pid, path);
 	}
 	return ret;
 }
 
-int cg_pids(const struct cgroupfs *cg, const char *name, pid_t **pids,
+int cgroupfs_pids(const struct cgroupfs *cg, const char *name, pid_t **pids,
 	    size_t *nr, struct cm_error *err)
 {
 	char *s, *line, *save = NULL;
 	size_t n = 0, cap = 16;
 	pid_t *v = NULL;
-	int ret = cg_read(cg, CG_CPUSET, name, "cgroup.procs", &s, err);
+	int ret = cgroupfs_read(cg, CGROUPFS_CPUSET, name, "cgroup.procs", &s, err);
 
 	if (ret)
 		return ret;
@@ -155,7 +155,7 @@ int cg_pids(const struct cgroupfs *cg, const char *name, pid_t **pids,
 		if (end == line || *end || errno || p <= 0 || p > INT_MAX) {
 			char path[PATH_MAX];
 
-			cg_path(cg, CG_CPUSET, name, "cgroup.procs", path,
+			cgroupfs_path(cg, CGROUPFS_CPUSET, name, "cgroup.procs", path,
 				sizeof(path), NULL);
 			ret = cm_errorf(err, "%s: not a process id: \"%s\"",
 					path, line);

@@ -14,7 +14,7 @@
 /* The hierarchies to change: one on v2, cpuset and cpu on v1. */
 static int nr_hier(const struct cgroupfs *cg)
 {
-	return cg->version == 1 ? CG_NR_CTRL : 1;
+	return cg->version == 1 ? CGROUPFS_NR_CTRL : 1;
 }
 
 static bool has_word(const char *s, const char *word)
@@ -39,7 +39,7 @@ static int enable_controllers(const struct cgroupfs *cg, const char *parent,
 {
 	char *s = NULL;
 	bool cpuset, cpu;
-	int ret = cg_read(cg, CG_CPUSET, parent, "cgroup.subtree_control", &s,
+	int ret = cgroupfs_read(cg, CGROUPFS_CPUSET, parent, "cgroup.subtree_control", &s,
 			  err);
 
 	if (ret)
@@ -53,7 +53,7 @@ static int enable_controllers(const struct cgroupfs *cg, const char *parent,
 	 * Both are threaded controllers: the kernel enables them even in a
 	 * cgroup that has processes of its own.
 	 */
-	return cg_write(cg, CG_CPUSET, parent, "cgroup.subtree_control",
+	return cgroupfs_write(cg, CGROUPFS_CPUSET, parent, "cgroup.subtree_control",
 			!cpuset && !cpu ? "+cpuset +cpu" :
 			!cpuset ? "+cpuset" : "+cpu", err);
 }
@@ -103,24 +103,24 @@ static int copy_parent(const struct cgroupfs *cg, const char *name,
 		       struct cm_error *err)
 {
 	char *s;
-	int ret = cg_read(cg, CG_CPUSET, parent, file, &s, err);
+	int ret = cgroupfs_read(cg, CGROUPFS_CPUSET, parent, file, &s, err);
 
 	if (ret)
 		return ret;
 	s[strcspn(s, "\n")] = '\0';
-	ret = cg_write(cg, CG_CPUSET, name, file, s, err);
+	ret = cgroupfs_write(cg, CGROUPFS_CPUSET, name, file, s, err);
 	free(s);
 	return ret;
 }
 
 /* A new cgroup's own settings, before it is used. */
-static int init_new(const struct cgroupfs *cg, enum cg_ctrl h,
+static int init_new(const struct cgroupfs *cg, enum cgroupfs_ctrl h,
 		    const char *name, const char *parent,
 		    const struct cpuset *cpus, struct cm_error *err)
 {
 	int ret;
 
-	if (h != CG_CPUSET)
+	if (h != CGROUPFS_CPUSET)
 		return 0;
 	if (cg->version == 1) {
 		ret = copy_parent(cg, name, parent, "cpuset.mems", err);
@@ -130,7 +130,7 @@ static int init_new(const struct cgroupfs *cg, enum cg_ctrl h,
 		if (ret || !cpus)
 			return ret;
 	}
-	return cpus ? cg_set_cpus(cg, name, cpus, err) : 0;
+	return cpus ? cgroupfs_set_cpus(cg, name, cpus, err) : 0;
 }
 
 /* err's message, then what went wrong while undoing. */
@@ -144,7 +144,7 @@ static void append(struct cm_error *err, struct cm_error *undo)
 	cm_error_clear(undo);
 }
 
-/* Undo what cg_create() made: the directories from depth first down. */
+/* Undo what cgroupfs_create() made: the directories from depth first down. */
 static void roll_back(const struct cgroupfs *cg, const char *name,
 		      const int *first, int depth, struct cm_error *err)
 {
@@ -156,7 +156,7 @@ static void roll_back(const struct cgroupfs *cg, const char *name,
 			continue;
 		for (int d = depth; d >= first[h]; d--) {
 			prefix(name, d, sub);
-			if (cg_path(cg, h, sub, NULL, path, sizeof(path), NULL) ||
+			if (cgroupfs_path(cg, h, sub, NULL, path, sizeof(path), NULL) ||
 			    !remove_dir(cg, path, &e2))
 				continue;
 			append(err, &e2);
@@ -165,14 +165,14 @@ static void roll_back(const struct cgroupfs *cg, const char *name,
 	}
 }
 
-int cg_create(const struct cgroupfs *cg, const char *name,
+int cgroupfs_create(const struct cgroupfs *cg, const char *name,
 	      const struct cpuset *cpus, struct cm_error *err)
 {
 	char norm[PATH_MAX], sub[PATH_MAX], parent[PATH_MAX], path[PATH_MAX];
-	int first[CG_NR_CTRL] = { -1, -1 };
+	int first[CGROUPFS_NR_CTRL] = { -1, -1 };
 	int ret, depth, d;
 
-	ret = cg_name_normalize(name, norm, sizeof(norm), err);
+	ret = cgroupfs_name_normalize(name, norm, sizeof(norm), err);
 	if (ret)
 		return ret;
 	depth = count_components(norm);
@@ -185,7 +185,7 @@ int cg_create(const struct cgroupfs *cg, const char *name,
 				if (ret)
 					goto fail;
 			}
-			ret = cg_path(cg, h, sub, NULL, path, sizeof(path),
+			ret = cgroupfs_path(cg, h, sub, NULL, path, sizeof(path),
 				      err);
 			if (ret)
 				goto fail;
@@ -210,22 +210,22 @@ fail:
 	return ret;
 }
 
-int cg_remove(const struct cgroupfs *cg, const char *name,
+int cgroupfs_remove(const struct cgroupfs *cg, const char *name,
 	      struct cm_error *err)
 {
 	char norm[PATH_MAX], path[PATH_MAX], done[PATH_MAX];
-	int ret = cg_name_normalize(name, norm, sizeof(norm), err);
+	int ret = cgroupfs_name_normalize(name, norm, sizeof(norm), err);
 
 	if (ret)
 		return ret;
 	if (!*norm)
 		return cm_errorf(err, "the root cgroup cannot be removed");
 	for (int h = 0; h < nr_hier(cg); h++) {
-		ret = cg_path(cg, h, norm, NULL, path, sizeof(path), err);
+		ret = cgroupfs_path(cg, h, norm, NULL, path, sizeof(path), err);
 		if (!ret)
 			ret = remove_dir(cg, path, err);
 		if (ret && h) {
-			cg_path(cg, 0, norm, NULL, done, sizeof(done), NULL);
+			cgroupfs_path(cg, 0, norm, NULL, done, sizeof(done), NULL);
 			cm_error_prefix(err, "removed %s but not its cpu cgroup",
 					done);
 		}

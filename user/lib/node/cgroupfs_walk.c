@@ -16,7 +16,7 @@
 
 struct walk {
 	const struct cgroupfs *cg;
-	cg_walk_fn fn;
+	cgroupfs_walk_fn fn;
 	void *arg;
 	struct cm_error *err;
 	char name[PATH_MAX];		/* the cgroup being visited */
@@ -96,7 +96,7 @@ static int ancestor_effective(struct walk *w, struct cpuset *eff)
 			*slash = '\0';
 		else
 			*name = '\0';
-		ret = cg_get_effective_cpus(w->cg, name, eff, w->err);
+		ret = cgroupfs_get_effective_cpus(w->cg, name, eff, w->err);
 		if (ret != -ENOENT)
 			return ret;
 	}
@@ -112,7 +112,7 @@ struct level {
 static int visit(struct walk *w, unsigned int depth,
 		 const struct cpuset *parent_eff)
 {
-	struct cg_walk_entry e = { .name = w->name, .depth = depth };
+	struct cgroupfs_walk_entry e = { .name = w->name, .depth = depth };
 	struct level *l = malloc(sizeof(*l));
 	struct cpuset *eff;
 	char **kids = NULL, *path;
@@ -123,10 +123,10 @@ static int visit(struct walk *w, unsigned int depth,
 		return cm_errorf(w->err, "out of memory"), -ENOMEM;
 	eff = &l->eff;
 	path = l->path;
-	ret = cg_path(w->cg, CG_CPUSET, w->name, NULL, path, PATH_MAX, w->err);
+	ret = cgroupfs_path(w->cg, CGROUPFS_CPUSET, w->name, NULL, path, PATH_MAX, w->err);
 	if (ret)
 		goto out;
-	ret = cg_get_effective_cpus(w->cg, w->name, eff, w->err);
+	ret = cgroupfs_get_effective_cpus(w->cg, w->name, eff, w->err);
 	/* a cgroup being removed answers ENODEV: gone too */
 	if (ret == -ENODEV && depth) {
 		ret = 0;
@@ -189,7 +189,7 @@ out:
 	return ret;
 }
 
-int cg_walk(const struct cgroupfs *cg, const char *name, cg_walk_fn fn,
+int cgroupfs_walk(const struct cgroupfs *cg, const char *name, cgroupfs_walk_fn fn,
 	    void *arg, struct cm_error *err)
 {
 	struct walk *w = malloc(sizeof(*w));
@@ -201,7 +201,7 @@ int cg_walk(const struct cgroupfs *cg, const char *name, cg_walk_fn fn,
 	w->fn = fn;
 	w->arg = arg;
 	w->err = err;
-	ret = cg_name_normalize(name, w->name, sizeof(w->name), err);
+	ret = cgroupfs_name_normalize(name, w->name, sizeof(w->name), err);
 	if (!ret)
 		ret = visit(w, 0, NULL);
 	free(w);

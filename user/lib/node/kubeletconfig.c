@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "docload.h"
+#include "manifest.h"
 #include "json_util.h"
 #include "kubeletconfig.h"
 #include "quantity.h"
@@ -469,7 +469,7 @@ int kubelet_config_load(struct kubelet_config *c, const char *path,
 			struct cm_error *err)
 {
 	size_t len;
-	char *buf = doc_read(path, &len, err);
+	char *buf = manifest_read(path, &len, err);
 	cJSON *docs;
 	int ret = -EINVAL;
 
@@ -480,7 +480,7 @@ int kubelet_config_load(struct kubelet_config *c, const char *path,
 		return cm_errorf(err, "failed to load Kubelet config file %s, error kubelet config file \"%s\" was empty",
 				 path, path);
 	}
-	docs = doc_parse(buf, len, path, err);
+	docs = manifest_parse(buf, len, path, err);
 	free(buf);
 	if (!docs)
 		return -EINVAL;
@@ -555,7 +555,7 @@ static int reserved_cpus(struct kubelet_config *c, struct cm_error *err)
 
 static int policy_options(struct kubelet_config *c, struct cm_error *err)
 {
-	struct cm_options *o = &c->policy.opts;
+	struct policy_options *o = &c->policy.opts;
 
 	memset(o, 0, sizeof(*o));
 	if (c->policy.kind == CPU_POLICY_NONE) {

@@ -37,7 +37,7 @@ static int cmp_node(const void *a, const void *b)
 {
 	const struct cpumgr_numa_alloc *x = a, *y = b;
 
-	return (x->node > y->node) - (x->node < y->node);
+	return (x->numa > y->numa) - (x->numa < y->numa);
 }
 
 static int per_numa(struct prom_writer *w, const struct cpumgr_metrics *m,
@@ -59,12 +59,12 @@ static int per_numa(struct prom_writer *w, const struct cpumgr_metrics *m,
 		char node[16];
 		struct prom_label l = { "numa_node", node };
 
-		if (v[i].node < 0 || (i && v[i].node == v[i - 1].node)) {
+		if (v[i].numa < 0 || (i && v[i].numa == v[i - 1].numa)) {
 			ret = cm_errorf(err, "NUMA node %d: negative or given twice",
-					v[i].node);
+					v[i].numa);
 			break;
 		}
-		snprintf(node, sizeof(node), "%d", v[i].node);
+		snprintf(node, sizeof(node), "%d", v[i].numa);
 		ret = prom_sample_u64(w, &l, 1, v[i].cpus, err);
 	}
 	free(v);

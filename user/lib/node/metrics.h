@@ -72,8 +72,8 @@ int prom_write_file(const char *path, const char *text, struct cm_error *err);
 #define CPUMGR_METRICS_VERDICTS	(CPUMGR_VERDICT_REFUSED + 1)
 
 struct cpumgr_numa_alloc {
-	int node;
-	uint64_t cpus;		/* CPUs of the node exclusively allocated */
+	int numa;		/* the NUMA node */
+	uint64_t cpus;		/* its CPUs exclusively allocated */
 };
 
 /*

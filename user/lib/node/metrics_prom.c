@@ -26,7 +26,7 @@ void prom_free(struct prom_writer *w)
 	for (size_t i = 0; i < w->nr_families; i++)
 		free(w->families[i]);
 	free(w->families);
-	sb_release(&w->text);
+	strbuf_release(&w->text);
 	prom_init(w);
 }
 
@@ -37,7 +37,7 @@ const char *prom_text(const struct prom_writer *w)
 
 static int put(struct prom_writer *w, const char *s, size_t n)
 {
-	sb_add(&w->text, s, n);
+	strbuf_add(&w->text, s, n);
 	return w->text.oom ? -ENOMEM : 0;
 }
 
@@ -129,7 +129,7 @@ int prom_family(struct prom_writer *w, const char *name, enum prom_type type,
 			      " gauge\n");
 	if (ret) {
 		free(nf[w->nr_families]);
-		sb_truncate(&w->text, mark);
+		strbuf_truncate(&w->text, mark);
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	}
 	w->nr_families++;
@@ -178,7 +178,7 @@ static int sample(struct prom_writer *w, const struct prom_label *l,
 	if (!ret)
 		ret = put_str(w, " ") || put_str(w, value) || put_str(w, "\n");
 	if (ret) {
-		sb_truncate(&w->text, mark);
+		strbuf_truncate(&w->text, mark);
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	}
 	return 0;

@@ -38,7 +38,7 @@
 #include "pod.h"
 #include "podlist.h"
 #include "policy_static.h"
-#include "state.h"
+#include "assignments.h"
 #include "topology.h"
 
 #define NODE_STATE_DIR		CHECKPOINT_DIR
@@ -51,7 +51,7 @@
 /* config.json: the node's configuration as init resolved it. */
 struct node_config {
 	enum cpu_policy_kind policy;
-	struct cm_options opts;
+	struct policy_options opts;
 	enum tm_policy tm;
 	struct cpuset reserved;		/* resolved: never a count */
 	int64_t reserved_milli;		/* the reservation as given */
@@ -90,7 +90,7 @@ struct node_pod {
 struct node_cpu {
 	int cpu;
 	bool known, online;
-	int package, die, core, node, llc;
+	int package, die, core, numa, llc;	/* numa: the NUMA node */
 	struct cpuset siblings;
 };
 
@@ -104,7 +104,7 @@ struct node {
 
 	struct cpumgr_nl *nl;
 	/* the kernel's table, one generation of it */
-	struct cpumgr_state kst;
+	struct cpumgr_table kst;
 	struct cpumgr_assignment *as;
 	size_t nr_as;
 	struct node_cpu *cpus;
@@ -114,7 +114,7 @@ struct node {
 
 	bool policy_ready;
 	struct cpu_policy policy;
-	struct cm_state state;		/* the kernel table as the policy sees it */
+	struct cpu_assignments state;		/* the kernel table as the policy sees it */
 
 	struct node_pod *pods;
 	unsigned int nr_pods;
@@ -159,7 +159,7 @@ int node_sync_configure(struct node *n, struct cm_error *err);
 int node_validate_checkpoint(struct node *n, const struct checkpoint *cp,
 			     struct cm_error *err);
 /* RESTORE a state into the kernel, with the bindings of the pod files. */
-int node_restore_state(struct node *n, const struct cm_state *s,
+int node_restore_state(struct node *n, const struct cpu_assignments *s,
 		       struct cm_error *err);
 /* Read the kernel's table again (one consistent generation). */
 int node_refresh(struct node *n, struct cm_error *err);
@@ -196,7 +196,7 @@ bool node_pod_in_kernel(const struct node *n, const char *pod_uid);
 /* The shared pool containers run on (minus reserved under strict). */
 void node_shared_pool(const struct node *n, struct cpuset *out);
 /* The policy state of the table (default set and entries). */
-int node_kernel_state(const struct node *n, struct cm_state *out);
+int node_kernel_state(const struct node *n, struct cpu_assignments *out);
 /* The checkpoint of the table. */
 char *node_checkpoint_text(const struct node *n, size_t *len);
 int node_save_checkpoint(struct node *n, unsigned int flags,
@@ -339,7 +339,7 @@ int node_audit(struct node *n, struct node_audit *out, struct cm_error *err);
  * nodes and sockets that has enough, then anywhere (the allocator's
  * best fit inside each).  -ENOSPC when avail is too small.
  */
-int node_topup_choose(const struct topology *t, const struct cm_options *o,
+int node_topup_choose(const struct topology *t, const struct policy_options *o,
 		      const struct cpuset *avail, const struct cpuset *have,
 		      int missing, struct cpuset *out, struct cm_error *err);
 /* Top up every degraded assignment; returns the number topped up. */

@@ -61,7 +61,7 @@ static void rollback(struct node *n, const char *uid, char (*names)[64],
  * when the table moved under the plan (nothing left assigned).
  */
 static int assign_pod(struct node *n, const struct pod *pod,
-		      const struct cm_state *st, unsigned int *requests,
+		      const struct cpu_assignments *st, unsigned int *requests,
 		      struct cm_error *err)
 {
 	char (*done)[64] = calloc(pod->nr ? pod->nr : 1, sizeof(*done));
@@ -73,12 +73,12 @@ static int assign_pod(struct node *n, const struct pod *pod,
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	for (unsigned int i = 0; i < pod->nr && !ret; i++) {
 		const struct pod_container *c = &pod->containers[i];
-		const struct cpuset *cpus = state_get(st, pod->uid, c->name);
+		const struct cpuset *cpus = assignments_get(st, pod->uid, c->name);
 		uint32_t flags = c->init && !c->restartable ?
 				 CPUMGR_ASSIGNMENT_F_INIT : 0;
 		char *text;
 
-		if (!cpus || state_get(&n->state, pod->uid, c->name))
+		if (!cpus || assignments_get(&n->state, pod->uid, c->name))
 			continue;
 		text = cpuset_to_str(cpus);
 		if (!text) {
@@ -112,19 +112,19 @@ static int admit_static(struct node *n, const struct pod *pod,
 	int ret = -ESTALE;
 
 	for (int t = 0; t < ADMIT_TRIES && ret == -ESTALE; t++) {
-		struct cm_state st;
+		struct cpu_assignments st;
 
 		ret = node_try_state(n, t, &st, err);
 		if (ret)
 			return ret;
 		ret = cpu_policy_add_pod(&n->policy, &st, pod, NULL, err);
 		if (ret) {
-			state_free(&st);
+			assignments_free(&st);
 			(*errors)++;
 			return ret;
 		}
 		ret = assign_pod(n, pod, &st, requests, err);
-		state_free(&st);
+		assignments_free(&st);
 	}
 	if (ret == -ESTALE)
 		cm_errorf(err, "the kernel's table kept changing");
@@ -151,7 +151,7 @@ static int add_result(const struct node *n, const struct pod *pod,
 	}
 	for (unsigned int i = 0; i < pod->nr; i++) {
 		const struct pod_container *c = &pod->containers[i];
-		const struct cpuset *own = state_get(&n->state, pod->uid,
+		const struct cpuset *own = assignments_get(&n->state, pod->uid,
 						     c->name);
 		char *text = cpuset_to_str(own ? own : &shared);
 		cJSON *j = cJSON_CreateObject();

@@ -30,7 +30,7 @@ struct audit_ctx {
 /* An absolute bound path as a cgroup name, or NULL if elsewhere. */
 static const char *name_of(const struct cgroupfs *cg, const char *path)
 {
-	const char *top = cg->root[CG_CPUSET];
+	const char *top = cg->root[CGROUPFS_CPUSET];
 	size_t tl = strlen(top);
 
 	if (!path || !path[0] || strncmp(path, top, tl))
@@ -59,7 +59,7 @@ static bool populated(const struct audit_ctx *c, const char *name)
 	for (const char *const *a = c->attached; a && *a; a++)
 		if (!strcmp(*a, name))
 			return true;
-	if (cg_pids(c->cg, name, &pids, &nr, &err))
+	if (cgroupfs_pids(c->cg, name, &pids, &nr, &err))
 		nr = 0;
 	cm_error_clear(&err);
 	free(pids);
@@ -77,7 +77,7 @@ static void add_owner(char *buf, size_t len, const char *who)
 
 /* What the pod of assignment i forbids the cgroup of e to hold. */
 static void check_pod(const struct audit_ctx *c, size_t first,
-		      const struct cg_walk_entry *e, struct node_offender *o)
+		      const struct cgroupfs_walk_entry *e, struct node_offender *o)
 {
 	const char *name = e->name;
 	const struct cpuset *eff = e->effective;
@@ -112,7 +112,7 @@ static void check_pod(const struct audit_ctx *c, size_t first,
 		struct cm_error err = { 0 };
 		struct cpuset own;
 
-		if (e->inherited || cg_get_cpus(c->cg, name, &own, &err))
+		if (e->inherited || cgroupfs_get_cpus(c->cg, name, &own, &err))
 			cpuset_zero(&own);
 		cm_error_clear(&err);
 		cpuset_and(&others, &others, &own);
@@ -131,7 +131,7 @@ static void check_pod(const struct audit_ctx *c, size_t first,
 	}
 }
 
-static int visit(const struct cg_walk_entry *e, void *arg)
+static int visit(const struct cgroupfs_walk_entry *e, void *arg)
 {
 	struct audit_ctx *c = arg;
 	struct node_offender o, *v;
@@ -205,7 +205,7 @@ int node_audit_tree(const struct cgroupfs *cg, const char *root_name,
 			free(c.cpus);
 			return -EINVAL;
 		}
-	ret = cg_walk(cg, root_name, visit, &c, err);
+	ret = cgroupfs_walk(cg, root_name, visit, &c, err);
 	free(c.cpus);
 	if (ret)
 		node_audit_free(out);

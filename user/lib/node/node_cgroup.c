@@ -17,7 +17,7 @@
 int node_cgroup_name(const struct node *n, const char *path, char *name,
 		     size_t len, struct cm_error *err)
 {
-	const char *top = n->cg.root[CG_CPUSET];
+	const char *top = n->cg.root[CGROUPFS_CPUSET];
 	size_t tl = strlen(top);
 	char joined[PATH_MAX];
 
@@ -25,19 +25,19 @@ int node_cgroup_name(const struct node *n, const char *path, char *name,
 		if (strncmp(path, top, tl) || (path[tl] && path[tl] != '/'))
 			return cm_errorf(err, "cgroup %s: not in the cgroup hierarchy %s",
 					 path, top);
-		return cg_name_normalize(path + tl, name, len, err);
+		return cgroupfs_name_normalize(path + tl, name, len, err);
 	}
 	if (snprintf(joined, sizeof(joined), "%s/%s", n->root_name, path) >=
 	    (int)sizeof(joined))
 		return cm_errorf(err, "cgroup %s: %s", path,
 				 strerror(ENAMETOOLONG)), -ENAMETOOLONG;
-	return cg_name_normalize(joined, name, len, err);
+	return cgroupfs_name_normalize(joined, name, len, err);
 }
 
 int node_cgroup_path(const struct node *n, const char *name, char *path,
 		     size_t len, struct cm_error *err)
 {
-	return cg_path(&n->cg, CG_CPUSET, name, NULL, path, len, err);
+	return cgroupfs_path(&n->cg, CGROUPFS_CPUSET, name, NULL, path, len, err);
 }
 
 /* name is strictly below the managed root */
@@ -58,7 +58,7 @@ int node_set_cpuset(struct node *n, const char *name,
 		    struct cm_error *err)
 {
 	struct cpuset have;
-	int ret = cg_get_cpus(&n->cg, name, &have, err);
+	int ret = cgroupfs_get_cpus(&n->cg, name, &have, err);
 
 	*changed = false;
 	if (!ret && cpuset_equal(&have, want))
@@ -66,7 +66,7 @@ int node_set_cpuset(struct node *n, const char *name,
 	if (ret && ret != -ENOENT)
 		return ret;
 	cm_error_clear(err);
-	ret = cg_set_cpus(&n->cg, name, want, err);
+	ret = cgroupfs_set_cpus(&n->cg, name, want, err);
 	*changed = !ret;
 	return ret;
 }
@@ -76,7 +76,7 @@ static int read_u64(const struct cgroupfs *cg, const char *name,
 {
 	struct cm_error err = { 0 };
 	char *s;
-	int ret = cg_read(cg, CG_CPU, name, file, &s, &err);
+	int ret = cgroupfs_read(cg, CGROUPFS_CPU, name, file, &s, &err);
 
 	cm_error_clear(&err);
 	if (ret)
@@ -104,7 +104,7 @@ static bool cfs_same(const struct cgroupfs *cg, const char *name,
 			return false;
 		if (!l->set_quota)
 			return true;
-		if (cg_read(cg, CG_CPU, name, "cpu.max", &s, &err)) {
+		if (cgroupfs_read(cg, CGROUPFS_CPU, name, "cpu.max", &s, &err)) {
 			cm_error_clear(&err);
 			return false;
 		}
@@ -248,7 +248,7 @@ static int create(struct node *n, const char *name, struct cm_error *err)
 	struct cpuset shared;
 
 	node_shared_pool(n, &shared);
-	return cg_create(&n->cg, name, n->cg.version == 1 ? &shared : NULL,
+	return cgroupfs_create(&n->cg, name, n->cg.version == 1 ? &shared : NULL,
 			 err);
 }
 
@@ -308,7 +308,7 @@ int node_attach(struct node *n, const struct node_attach *a,
 		ret = node_save_pod(n, p, err);
 	/* the cpuset is in place: the first task may enter */
 	if (ret >= 0 && a->pid) {
-		ret = cg_move(&n->cg, cname, a->pid, err);
+		ret = cgroupfs_move(&n->cg, cname, a->pid, err);
 		if (!ret)
 			node_log(n, "%s/%s: pid %d moved into %s", p->pod.uid,
 				 a->container, a->pid, cpath);

@@ -20,27 +20,27 @@ static const struct {
 	size_t off;
 	uint32_t bit;
 } opt_table[] = {
-	{ OPT_FULL_PCPUS_ONLY, offsetof(struct cm_options, full_pcpus_only),
+	{ OPT_FULL_PCPUS_ONLY, offsetof(struct policy_options, full_pcpus_only),
 	  CPUMGR_OPT_FULL_PCPUS_ONLY },
 	{ OPT_DISTRIBUTE_CPUS_ACROSS_NUMA,
-	  offsetof(struct cm_options, distribute_numa),
+	  offsetof(struct policy_options, distribute_numa),
 	  CPUMGR_OPT_DISTRIBUTE_CPUS_ACROSS_NUMA },
-	{ OPT_ALIGN_BY_SOCKET, offsetof(struct cm_options, align_by_socket),
+	{ OPT_ALIGN_BY_SOCKET, offsetof(struct policy_options, align_by_socket),
 	  CPUMGR_OPT_ALIGN_BY_SOCKET },
 	{ OPT_DISTRIBUTE_CPUS_ACROSS_CORES,
-	  offsetof(struct cm_options, distribute_cores),
+	  offsetof(struct policy_options, distribute_cores),
 	  CPUMGR_OPT_DISTRIBUTE_CPUS_ACROSS_CORES },
 	{ OPT_STRICT_CPU_RESERVATION,
-	  offsetof(struct cm_options, strict_reservation),
+	  offsetof(struct policy_options, strict_reservation),
 	  CPUMGR_OPT_STRICT_CPU_RESERVATION },
 	{ OPT_PREFER_ALIGN_BY_UNCORECACHE,
-	  offsetof(struct cm_options, prefer_uncore),
+	  offsetof(struct policy_options, prefer_uncore),
 	  CPUMGR_OPT_PREFER_ALIGN_CPUS_BY_UNCORECACHE },
 };
 
 #define NR_OPTS	(sizeof(opt_table) / sizeof(*opt_table))
 
-static bool opt_on(const struct cm_options *o, size_t i)
+static bool opt_on(const struct policy_options *o, size_t i)
 {
 	return *(const bool *)((const char *)o + opt_table[i].off);
 }

@@ -82,18 +82,18 @@ static int decide(struct node *n, const struct pod *pod,
 	for (int t = 0; t < ADD_TRIES && ret == -ESTALE; t++) {
 		const struct cpuset *got;
 		uint64_t gen = n->kst.generation;
-		struct cm_state st;
+		struct cpu_assignments st;
 
 		ret = node_try_state(n, t, &st, err);
 		if (ret)
 			return ret;
 		ret = cpu_policy_allocate(&n->policy, &st, pod, c, NULL, err);
-		got = ret ? NULL : state_get(&st, pod->uid, c->name);
+		got = ret ? NULL : assignments_get(&st, pod->uid, c->name);
 		if (got) {
 			ret = assign(n, pod->uid, c->name, got, &gen, err);
 			*assigned = !ret;
 		}
-		state_free(&st);
+		assignments_free(&st);
 	}
 	if (ret == -ESTALE)
 		cm_errorf(err, "the kernel's table kept changing");

@@ -53,7 +53,7 @@ static int fix_offender(struct node *n, const struct node_offender *o,
 	char *text;
 	int ret;
 
-	ret = cg_get_effective_cpus(&n->cg, o->name, &eff, err);
+	ret = cgroupfs_get_effective_cpus(&n->cg, o->name, &eff, err);
 	if (ret)
 		return ret;
 	cpuset_andnot(&want, &eff, &o->cpus);

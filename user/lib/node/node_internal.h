@@ -30,10 +30,10 @@ int node_apply_pod(struct node *n, const struct node_pod *p, bool verbose,
 /*
  * Try t of a change made against the kernel's table and retried while
  * the table moves under it (-ESTALE): the node read again (after the
- * first try), its policy, and a copy of its state in *st (state_free()
+ * first try), its policy, and a copy of its state in *st (assignments_free()
  * it) to decide on.  -errno with the message in err, *st freed.
  */
-int node_try_state(struct node *n, int t, struct cm_state *st,
+int node_try_state(struct node *n, int t, struct cpu_assignments *st,
 		   struct cm_error *err);
 
 /* Whether a cgroup name is one of the kubelet's QoS cgroups (node_narrow.c). */

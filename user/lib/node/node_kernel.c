@@ -28,7 +28,7 @@ static int cpu_cb(const struct cpumgr_cpu *c, void *arg)
 	nc->package = (int)c->package;
 	nc->die = (int)c->die;
 	nc->core = (int)c->core;
-	nc->node = (int)c->node;
+	nc->numa = (int)c->numa;
 	nc->llc = (int)c->llc;
 	if (c->known && c->siblings &&
 	    cpuset_parse(&nc->siblings, c->siblings, NULL))
@@ -55,7 +55,7 @@ int node_topology_from_cpus(const struct node_cpu *cpus, unsigned int nr,
 		/* machine-unique: the core's lowest thread, as the kubelet */
 		info[k].core = first >= 0 ? first : c->cpu;
 		info[k].socket = c->package;
-		info[k].numa = c->node;
+		info[k].numa = c->numa;
 		info[k].uncore = c->llc;
 		k++;
 	}
@@ -70,7 +70,7 @@ int node_topology_from_cpus(const struct node_cpu *cpus, unsigned int nr,
 
 static void clear_snapshot(struct node *n)
 {
-	cpumgr_state_free(&n->kst);
+	cpumgr_table_free(&n->kst);
 	cpumgr_assignments_free(n->as, n->nr_as);
 	n->as = NULL;
 	n->nr_as = 0;
@@ -79,7 +79,7 @@ static void clear_snapshot(struct node *n)
 	n->nr_cpus = 0;
 	topology_free(n->topo);
 	n->topo = NULL;
-	state_free(&n->state);
+	assignments_free(&n->state);
 	if (n->policy_ready)
 		cpu_policy_destroy(&n->policy);
 	n->policy_ready = false;
@@ -106,11 +106,11 @@ static int parse_set(const char *s, struct cpuset *out, const char *what,
 
 static int read_once(struct node *n, struct cm_error *err)
 {
-	struct cpumgr_state again = { 0 };
+	struct cpumgr_table again = { 0 };
 	int ret;
 
 	clear_snapshot(n);
-	if (cpumgr_nl_get_state(n->nl, &n->kst))
+	if (cpumgr_nl_get_table(n->nl, &n->kst))
 		return node_nl_error(n, "get state", err);
 	ret = cpumgr_nl_list_assignments(n->nl, &n->as, &n->nr_as);
 	if (ret < 0)
@@ -118,10 +118,10 @@ static int read_once(struct node *n, struct cm_error *err)
 	ret = cpumgr_nl_dump_topology(n->nl, cpu_cb, n);
 	if (ret < 0)
 		return node_nl_error(n, "dump topology", err);
-	if (cpumgr_nl_get_state(n->nl, &again))
+	if (cpumgr_nl_get_table(n->nl, &again))
 		return node_nl_error(n, "get state", err);
 	ret = again.generation != n->kst.generation ? -EAGAIN : 0;
-	cpumgr_state_free(&again);
+	cpumgr_table_free(&again);
 	return ret;
 }
 
@@ -175,17 +175,17 @@ void node_shared_pool(const struct node *n, struct cpuset *out)
 		cpuset_andnot(out, out, &n->reserved);
 }
 
-int node_kernel_state(const struct node *n, struct cm_state *out)
+int node_kernel_state(const struct node *n, struct cpu_assignments *out)
 {
 	struct cpuset all = n->topo->cpus;
 
-	state_init(out);
+	assignments_init(out);
 	for (size_t i = 0; i < n->nr_as; i++) {
 		struct cpuset s;
 
 		if (cpuset_parse(&s, n->as[i].cpus ? n->as[i].cpus : "", NULL))
 			return -EINVAL;
-		if (state_set(out, n->as[i].pod_uid, n->as[i].container, &s))
+		if (assignments_set(out, n->as[i].pod_uid, n->as[i].container, &s))
 			return -ENOMEM;
 		cpuset_andnot(&all, &all, &s);
 	}

@@ -17,23 +17,23 @@
 static void released(struct node *n, const char *uid, const char *container,
 		     struct cpuset *out)
 {
-	struct cm_state st;
+	struct cpu_assignments st;
 
 	cpuset_zero(out);
 	if (n->cfg.policy != CPU_POLICY_STATIC || node_policy(n, NULL))
 		return;
-	state_init(&st);
-	if (state_copy(&st, &n->state))
+	assignments_init(&st);
+	if (assignments_copy(&st, &n->state))
 		return;
 	for (unsigned int i = 0; i < n->state.nr; i++) {
-		const struct cm_entry *e = &n->state.entries[i];
+		const struct assignment_entry *e = &n->state.entries[i];
 
 		if (!strcmp(e->pod_uid, uid) &&
 		    (!container || !strcmp(e->container, container)))
 			cpu_policy_remove(&n->policy, &st, uid, e->container);
 	}
 	cpuset_andnot(out, &st.default_set, &n->state.default_set);
-	state_free(&st);
+	assignments_free(&st);
 }
 
 int node_remove(struct node *n, const char *uid, const char *container,

@@ -127,7 +127,7 @@ int node_open(struct node *n, const char *dir, unsigned int flags,
 	n->store.dir_fd = n->store.lock_fd = -1;
 	/* repairs are diagnostics: stdout may carry a command's output */
 	n->log = stderr;
-	state_init(&n->state);
+	assignments_init(&n->state);
 	if (strlen(dir) >= sizeof(n->dir))
 		return cm_errorf(err, "%s: path too long", dir), -ENAMETOOLONG;
 	strcpy(n->dir, dir);
@@ -179,11 +179,11 @@ fail:
 
 void node_close(struct node *n)
 {
-	cpumgr_state_free(&n->kst);
+	cpumgr_table_free(&n->kst);
 	cpumgr_assignments_free(n->as, n->nr_as);
 	free(n->cpus);
 	topology_free(n->topo);
-	state_free(&n->state);
+	assignments_free(&n->state);
 	if (n->policy_ready)
 		cpu_policy_destroy(&n->policy);
 	for (unsigned int i = 0; i < n->nr_pods; i++)
@@ -241,7 +241,7 @@ int node_configure(struct node *n, struct cm_error *err)
 	kc.cgroup_root = root;
 	/* the root is created when missing (a reboot, a cgroup removed) */
 	if (root[0] && access(root, F_OK) && errno == ENOENT) {
-		ret = cg_create(&n->cg, n->root_name, NULL, err);
+		ret = cgroupfs_create(&n->cg, n->root_name, NULL, err);
 		if (ret) {
 			free(reserved);
 			cm_error_prefix(err, "cannot create the managed cgroup root %s",
@@ -310,7 +310,7 @@ static int restore_error(struct node *n, struct cm_error *err)
 int node_validate_checkpoint(struct node *n, const struct checkpoint *cp,
 			     struct cm_error *err)
 {
-	struct cm_state copy;
+	struct cpu_assignments copy;
 	int ret;
 
 	if (checkpoint_check_policy(cp, cpu_policy_name(n->cfg.policy), err))
@@ -318,29 +318,29 @@ int node_validate_checkpoint(struct node *n, const struct checkpoint *cp,
 	ret = node_policy(n, err);
 	if (ret)
 		return ret;
-	state_init(&copy);
-	ret = state_copy(&copy, &cp->state);
+	assignments_init(&copy);
+	ret = assignments_copy(&copy, &cp->state);
 	if (!ret)
 		ret = cpu_policy_start(&n->policy, &copy, err);
-	state_free(&copy);
+	assignments_free(&copy);
 	return ret;
 }
 
-int node_try_state(struct node *n, int t, struct cm_state *st,
+int node_try_state(struct node *n, int t, struct cpu_assignments *st,
 		   struct cm_error *err)
 {
 	int ret;
 
-	state_init(st);
+	assignments_init(st);
 	if (t && node_refresh(n, err))
 		return -EIO;
 	ret = node_policy(n, err);
-	if (!ret && state_copy(st, &n->state)) {
+	if (!ret && assignments_copy(st, &n->state)) {
 		cm_errorf(err, "out of memory");
 		ret = -ENOMEM;
 	}
 	if (ret)
-		state_free(st);
+		assignments_free(st);
 	return ret;
 }
 
@@ -353,7 +353,7 @@ static const char *existing(const char *path)
 								    NULL;
 }
 
-int node_restore_state(struct node *n, const struct cm_state *s,
+int node_restore_state(struct node *n, const struct cpu_assignments *s,
 		       struct cm_error *err)
 {
 	struct cpumgr_restore_entry *e = calloc(s->nr ? s->nr : 1, sizeof(*e));
@@ -362,7 +362,7 @@ int node_restore_state(struct node *n, const struct cm_state *s,
 	if (!e)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	for (unsigned int i = 0; i < s->nr; i++) {
-		const struct cm_entry *ce = &s->entries[i];
+		const struct assignment_entry *ce = &s->entries[i];
 		struct node_pod *p = node_find_pod(n, ce->pod_uid);
 		int k = p ? node_pod_container(p, ce->container) : -1;
 

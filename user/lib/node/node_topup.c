@@ -41,7 +41,7 @@ static void near(const struct topology *t, enum topo_level lvl,
 	}
 }
 
-int node_topup_choose(const struct topology *t, const struct cm_options *o,
+int node_topup_choose(const struct topology *t, const struct policy_options *o,
 		      const struct cpuset *avail, const struct cpuset *have,
 		      int missing, struct cpuset *out, struct cm_error *err)
 {

@@ -17,7 +17,7 @@
 #include "plan.h"
 #include "pod.h"
 #include "policy_static.h"
-#include "state.h"
+#include "assignments.h"
 #include "topology_json.h"
 
 enum step_op { STEP_ALLOCATE, STEP_ADD, STEP_REMOVE };
@@ -35,7 +35,7 @@ struct plan {
 	struct topology *topo;
 	struct cpu_policy policy;
 	bool policy_ready;
-	struct cm_state state;
+	struct cpu_assignments state;
 	struct plan_step *steps;
 	unsigned int nr_steps;
 };
@@ -81,7 +81,7 @@ static int read_cpuset(const cJSON *obj, const char *name, struct cpuset *s,
 	return 0;
 }
 
-static int read_options(const cJSON *req, struct cm_options *o,
+static int read_options(const cJSON *req, struct policy_options *o,
 			struct cm_error *err)
 {
 	const cJSON *opts = json_member(req, "options"), *m;
@@ -137,7 +137,7 @@ static int run_take(const cJSON *req, struct plan *pl, cJSON **result,
 	};
 	struct alloc_request ar = { 0 };
 	struct cpuset avail, out;
-	struct cm_options o;
+	struct policy_options o;
 	bool has_avail, has_count;
 	cJSON *res;
 
@@ -203,7 +203,7 @@ static int read_state(const cJSON *req, struct plan *pl, struct cm_error *err)
 						pod->string, c->string);
 				return -EINVAL;
 			}
-			if (state_set(&pl->state, pod->string, c->string,
+			if (assignments_set(&pl->state, pod->string, c->string,
 				      &cpus))
 				return cm_errorf(err, "state.entries.%s.%s: pod UID or container name too long",
 						 pod->string, c->string);
@@ -342,13 +342,13 @@ static int read_policy_config(const cJSON *req, struct plan *pl,
 	return 0;
 }
 
-static cJSON *assignments_json(const struct cm_state *s)
+static cJSON *assignments_json(const struct cpu_assignments *s)
 {
 	cJSON *all = cJSON_CreateObject(), *pod = NULL;
 	const char *uid = NULL;
 
 	for (unsigned int i = 0; all && i < s->nr; i++) {
-		const struct cm_entry *e = &s->entries[i];
+		const struct assignment_entry *e = &s->entries[i];
 
 		if (!uid || strcmp(uid, e->pod_uid)) {
 			pod = cJSON_AddObjectToObject(all, e->pod_uid);
@@ -419,7 +419,7 @@ static int run_step(struct plan *pl, struct plan_step *st, cJSON *out)
 	cm_error_clear(&err);
 	/* only an allocate step names CPUs; the others say null */
 	mine = st->op == STEP_ALLOCATE ?
-	       state_get(&pl->state, st->pod.uid, st->container) : NULL;
+	       assignments_get(&pl->state, st->pod.uid, st->container) : NULL;
 	if (mine ? add_cpuset(out, "cpus", mine) :
 	    !cJSON_AddNullToObject(out, "cpus"))
 		return -ENOMEM;
@@ -478,7 +478,7 @@ static void plan_free(struct plan *pl)
 	free(pl->steps);
 	if (pl->policy_ready)
 		cpu_policy_destroy(&pl->policy);
-	state_free(&pl->state);
+	assignments_free(&pl->state);
 	topology_free(pl->topo);
 }
 
@@ -488,7 +488,7 @@ cJSON *plan_run(const cJSON *req, struct cm_error *err)
 	cJSON *result = NULL;
 	int ret;
 
-	state_init(&pl.state);
+	assignments_init(&pl.state);
 	if (!cJSON_IsObject(req))
 		ret = cm_errorf(err, "the request must be a JSON object");
 	else if (json_member(req, "policy") || json_member(req, "steps"))

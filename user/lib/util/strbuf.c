@@ -28,7 +28,7 @@ static bool grow(struct strbuf *sb, size_t more)
 	return true;
 }
 
-void sb_add(struct strbuf *sb, const void *data, size_t len)
+void strbuf_add(struct strbuf *sb, const void *data, size_t len)
 {
 	if (!grow(sb, len))
 		return;
@@ -37,17 +37,17 @@ void sb_add(struct strbuf *sb, const void *data, size_t len)
 	sb->buf[sb->len] = '\0';
 }
 
-void sb_adds(struct strbuf *sb, const char *s)
+void strbuf_adds(struct strbuf *sb, const char *s)
 {
-	sb_add(sb, s, strlen(s));
+	strbuf_add(sb, s, strlen(s));
 }
 
-void sb_addc(struct strbuf *sb, char c)
+void strbuf_addc(struct strbuf *sb, char c)
 {
-	sb_add(sb, &c, 1);
+	strbuf_add(sb, &c, 1);
 }
 
-void sb_addf(struct strbuf *sb, const char *fmt, ...)
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -67,7 +67,7 @@ void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	sb->len += (size_t)n;
 }
 
-void sb_truncate(struct strbuf *sb, size_t len)
+void strbuf_truncate(struct strbuf *sb, size_t len)
 {
 	if (len > sb->len)
 		return;
@@ -77,12 +77,12 @@ void sb_truncate(struct strbuf *sb, size_t len)
 		sb->buf[len] = '\0';
 }
 
-char *sb_detach(struct strbuf *sb, size_t *len)
+char *strbuf_detach(struct strbuf *sb, size_t *len)
 {
 	char *s;
 
 	if (sb->oom || !grow(sb, 0)) {
-		sb_release(sb);
+		strbuf_release(sb);
 		return NULL;
 	}
 	s = sb->buf;
@@ -92,7 +92,7 @@ char *sb_detach(struct strbuf *sb, size_t *len)
 	return s;
 }
 
-void sb_release(struct strbuf *sb)
+void strbuf_release(struct strbuf *sb)
 {
 	free(sb->buf);
 	memset(sb, 0, sizeof(*sb));

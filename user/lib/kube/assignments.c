@@ -3,22 +3,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "state.h"
+#include "assignments.h"
 
-void state_init(struct cm_state *s)
+void assignments_init(struct cpu_assignments *s)
 {
 	memset(s, 0, sizeof(*s));
 }
 
-void state_free(struct cm_state *s)
+void assignments_free(struct cpu_assignments *s)
 {
 	free(s->entries);
-	state_init(s);
+	assignments_init(s);
 }
 
-int state_copy(struct cm_state *dst, const struct cm_state *src)
+int assignments_copy(struct cpu_assignments *dst, const struct cpu_assignments *src)
 {
-	struct cm_entry *e = NULL;
+	struct assignment_entry *e = NULL;
 
 	if (src->nr) {
 		e = malloc(src->nr * sizeof(*e));
@@ -33,7 +33,7 @@ int state_copy(struct cm_state *dst, const struct cm_state *src)
 	return 0;
 }
 
-static int key_cmp(const struct cm_entry *e, const char *uid,
+static int key_cmp(const struct assignment_entry *e, const char *uid,
 		   const char *container)
 {
 	int c = strcmp(e->pod_uid, uid);
@@ -42,7 +42,7 @@ static int key_cmp(const struct cm_entry *e, const char *uid,
 }
 
 /* Index of the entry, or of where it would go (found tells which). */
-static unsigned int find(const struct cm_state *s, const char *uid,
+static unsigned int find(const struct cpu_assignments *s, const char *uid,
 			 const char *container, bool *found)
 {
 	unsigned int lo = 0, hi = s->nr;
@@ -64,7 +64,7 @@ static unsigned int find(const struct cm_state *s, const char *uid,
 	return lo;
 }
 
-const struct cpuset *state_get(const struct cm_state *s, const char *pod_uid,
+const struct cpuset *assignments_get(const struct cpu_assignments *s, const char *pod_uid,
 			       const char *container)
 {
 	bool found;
@@ -73,7 +73,7 @@ const struct cpuset *state_get(const struct cm_state *s, const char *pod_uid,
 	return found ? &s->entries[i].cpus : NULL;
 }
 
-int state_set(struct cm_state *s, const char *pod_uid, const char *container,
+int assignments_set(struct cpu_assignments *s, const char *pod_uid, const char *container,
 	      const struct cpuset *cpus)
 {
 	bool found;
@@ -89,7 +89,7 @@ int state_set(struct cm_state *s, const char *pod_uid, const char *container,
 	}
 	if (s->nr == s->cap) {
 		unsigned int cap = s->cap ? s->cap * 2 : 8;
-		struct cm_entry *e = realloc(s->entries, cap * sizeof(*e));
+		struct assignment_entry *e = realloc(s->entries, cap * sizeof(*e));
 
 		if (!e)
 			return -ENOMEM;
@@ -106,7 +106,7 @@ int state_set(struct cm_state *s, const char *pod_uid, const char *container,
 	return 0;
 }
 
-void state_delete(struct cm_state *s, const char *pod_uid,
+void assignments_delete(struct cpu_assignments *s, const char *pod_uid,
 		  const char *container)
 {
 	bool found;
@@ -119,12 +119,12 @@ void state_delete(struct cm_state *s, const char *pod_uid,
 	s->nr--;
 }
 
-void state_pod_cpus(const struct cm_state *s, const char *pod_uid,
+void assignments_pod_cpus(const struct cpu_assignments *s, const char *pod_uid,
 		    const char *except, struct cpuset *out)
 {
 	cpuset_zero(out);
 	for (unsigned int i = 0; i < s->nr; i++) {
-		const struct cm_entry *e = &s->entries[i];
+		const struct assignment_entry *e = &s->entries[i];
 
 		if (strcmp(e->pod_uid, pod_uid) ||
 		    (except && !strcmp(e->container, except)))

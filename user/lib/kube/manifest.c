@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "docload.h"
+#include "manifest.h"
 #include "json_util.h"
 #include "yaml_json.h"
 
@@ -14,7 +14,7 @@ static const char *display(const char *path)
 	return strcmp(path, "-") ? path : "stdin";
 }
 
-char *doc_read(const char *path, size_t *len, struct cm_error *err)
+char *manifest_read(const char *path, size_t *len, struct cm_error *err)
 {
 	bool is_stdin = !strcmp(path, "-");
 	FILE *f = is_stdin ? stdin : fopen(path, "re");
@@ -56,7 +56,7 @@ static void json_error(const char *buf, const char *end, const char *name,
 	cm_errorf(err, "%s:%zu:%zu: invalid JSON", name, line, col);
 }
 
-cJSON *doc_parse(const char *buf, size_t len, const char *name,
+cJSON *manifest_parse(const char *buf, size_t len, const char *name,
 		 struct cm_error *err)
 {
 	size_t i = strspn(buf, " \t\r\n");
@@ -88,15 +88,15 @@ cJSON *doc_parse(const char *buf, size_t len, const char *name,
 	return docs;
 }
 
-cJSON *doc_load(const char *path, struct cm_error *err)
+cJSON *manifest_load(const char *path, struct cm_error *err)
 {
 	size_t len;
-	char *buf = doc_read(path, &len, err);
+	char *buf = manifest_read(path, &len, err);
 	cJSON *docs;
 
 	if (!buf)
 		return NULL;
-	docs = doc_parse(buf, len, display(path), err);
+	docs = manifest_parse(buf, len, display(path), err);
 	free(buf);
 	return docs;
 }

@@ -12,7 +12,7 @@
 #   make lint            checkpatch --strict (kmod/, include/), cppcheck (user/)
 #   make bench           benchmarks
 #   make fuzz            libFuzzer targets, 10M executions each (FUZZ_RUNS)
-#   make install         module, cpumgrctl, uAPI header (DESTDIR, PREFIX)
+#   make install         module, cpumgrctl, libcpumgr with its headers and cpumgr.pc (DESTDIR, PREFIX)
 #   make man             cpumgrctl(8) and cpumgr(4) from doc/*.scd (scdoc)
 #   make deb             packages cpumgr and cpumgr-dkms in build/deb
 #   make clean
@@ -56,7 +56,7 @@ modules:
 		$(call KVER_DIR,$$k)/build || exit 1; done
 
 user:
-	$(MAKE) -C user OUT=$(OUT)/user
+	$(MAKE) -C user OUT=$(OUT)/user PREFIX=$(PREFIX)
 
 # The unit tests again with ASan and UBSan, and the fuzz targets
 # (clang's libFuzzer, ASan, UBSan), each in its own output directory.
@@ -144,7 +144,12 @@ $(OUT)/doc/%: doc/%.scd
 install: user module
 	install -D -m 0755 $(OUT)/user/cpumgrctl $(DESTDIR)$(PREFIX)/sbin/cpumgrctl
 	install -D -m 0644 include/uapi/linux/cpumgr.h \
-		$(DESTDIR)$(PREFIX)/include/linux/cpumgr.h
+		$(DESTDIR)$(PREFIX)/include/cpumgr/linux/cpumgr.h
+	install -D -m 0644 user/lib/libcpumgr/cpumgr_nl.h \
+		$(DESTDIR)$(PREFIX)/include/cpumgr/cpumgr_nl.h
+	install -D -m 0644 $(OUT)/user/libcpumgr.a $(DESTDIR)$(PREFIX)/lib/libcpumgr.a
+	install -D -m 0644 $(OUT)/user/cpumgr.pc \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig/cpumgr.pc
 	install -D -m 0644 $(OUT)/kmod/$(MODULE_NAME)/kmod/cpumgr.ko \
 		$(DESTDIR)/lib/modules/$(shell cat $(OUT)/kmod/$(MODULE_NAME)/release)/extra/cpumgr.ko
 

@@ -3,7 +3,8 @@
 #
 # `make lint`: checkpatch.pl --strict (from Debian's linux-source-6.1) over
 # the kernel module, the selftests' test module and the uAPI header,
-# cppcheck over the userspace and the selftests, and the YNL spec against
+# cppcheck over the userspace and the selftests, user/lib's layering
+# (scripts/layers-check.sh), and the YNL spec against
 # the kernel's genetlink schema. The man pages against the
 # command table, the module parameters, sysfs and the YNL spec.
 
@@ -26,11 +27,16 @@ if ! perl "$checkpatch" --strict --no-tree --quiet --show-types \
 	status=1
 fi
 
+# user/lib's layers include downwards only
+if ! "$CPUMGR_TOP/scripts/layers-check.sh"; then
+	status=1
+fi
+
 if ! cppcheck --quiet --error-exitcode=1 --inline-suppr \
 	--enable=warning,performance,portability \
 	--suppress=missingIncludeSystem --suppress="*:*/kselftest*.h" \
 	-D__GNUC__ \
-	-I include/uapi -I user/lib \
+	-I include/uapi $(for l in user/lib/*/; do printf -- '-I %s ' "$l"; done) \
 	-I "$CPUMGR_CACHE/src/6.1/tools/testing/selftests" user selftests; then
 	status=1
 fi

@@ -33,10 +33,10 @@ struct bench {
 
 static int op_state(struct cpumgr_nl *nl, const char *cpu)
 {
-	struct cpumgr_state st;
-	int err = cpumgr_nl_get_state(nl, &st);
+	struct cpumgr_table st;
+	int err = cpumgr_nl_get_table(nl, &st);
 
-	cpumgr_state_free(&st);
+	cpumgr_table_free(&st);
 	return err;
 }
 

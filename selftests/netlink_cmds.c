@@ -41,9 +41,9 @@ TEST_F(cmds, state_after_load)
 {
 	char *online = sft_read_file("/sys/devices/system/cpu/online");
 	char *version = sysfs("version");
-	struct cpumgr_state st;
+	struct cpumgr_table st;
 
-	ASSERT_EQ(0, cpumgr_nl_get_state(self->nl, &st));
+	ASSERT_EQ(0, cpumgr_nl_get_table(self->nl, &st));
 	EXPECT_STREQ(version, st.version);
 	EXPECT_EQ((uint32_t)CPUMGR_POLICY_NONE, st.policy);
 	EXPECT_EQ(0U, st.options);
@@ -53,7 +53,7 @@ TEST_F(cmds, state_after_load)
 	EXPECT_STREQ(online, st.shared_cpus);
 	EXPECT_EQ(0U, st.nr_pods);
 	EXPECT_EQ(0U, st.nr_assignments);
-	cpumgr_state_free(&st);
+	cpumgr_table_free(&st);
 	free(online);
 	free(version);
 }
@@ -68,45 +68,45 @@ TEST_F(cmds, configure)
 			   CPUMGR_OPT_ALIGN_BY_SOCKET,
 		.reserved_cpus = self->c.name[0],
 	};
-	struct cpumgr_state before, st;
+	struct cpumgr_table before, st;
 	uint64_t gen;
 
-	ASSERT_EQ(0, cpumgr_nl_get_state(self->nl, &before));
+	ASSERT_EQ(0, cpumgr_nl_get_table(self->nl, &before));
 	ASSERT_EQ(0, cpumgr_nl_configure(self->nl, &cfg, NULL, &gen));
 	EXPECT_EQ(before.generation + 1, gen);
-	ASSERT_EQ(0, cpumgr_nl_get_state(self->nl, &st));
+	ASSERT_EQ(0, cpumgr_nl_get_table(self->nl, &st));
 	EXPECT_EQ(gen, st.generation);
 	EXPECT_EQ((uint32_t)CPUMGR_POLICY_STATIC, st.policy);
 	EXPECT_EQ(cfg.options, st.options);
 	EXPECT_STREQ(self->c.name[0], st.reserved_cpus);
 	/* The reserved CPUs stay in the shared pool. */
 	EXPECT_STREQ(st.online_cpus, st.shared_cpus);
-	cpumgr_state_free(&st);
+	cpumgr_table_free(&st);
 
 	/* Only what is present changes. */
 	cfg.set = CPUMGR_CFG_OPTIONS;
 	cfg.options = CPUMGR_OPT_STRICT_CPU_RESERVATION;
 	ASSERT_EQ(0, cpumgr_nl_configure(self->nl, &cfg, &gen, &gen));
-	ASSERT_EQ(0, cpumgr_nl_get_state(self->nl, &st));
+	ASSERT_EQ(0, cpumgr_nl_get_table(self->nl, &st));
 	EXPECT_EQ((uint32_t)CPUMGR_POLICY_STATIC, st.policy);
 	EXPECT_EQ((uint32_t)CPUMGR_OPT_STRICT_CPU_RESERVATION, st.options);
 	EXPECT_STREQ(self->c.name[0], st.reserved_cpus);
 	EXPECT_EQ(gen, st.generation);
-	cpumgr_state_free(&st);
-	cpumgr_state_free(&before);
+	cpumgr_table_free(&st);
+	cpumgr_table_free(&before);
 }
 
 TEST_F(cmds, assign_and_get)
 {
 	struct cpumgr_assignment a, got;
-	struct cpumgr_state st;
+	struct cpumgr_table st;
 	char cpus[64];
 	uint64_t gen, gen0;
 
 	ASSERT_EQ(0, sft_static(self->nl));
-	ASSERT_EQ(0, cpumgr_nl_get_state(self->nl, &st));
+	ASSERT_EQ(0, cpumgr_nl_get_table(self->nl, &st));
 	gen0 = st.generation;
-	cpumgr_state_free(&st);
+	cpumgr_table_free(&st);
 	snprintf(cpus, sizeof(cpus), "%d-%d", self->c.cpu[2], self->c.cpu[3]);
 	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "pod-a", "init", cpus,
 				      CPUMGR_ASSIGNMENT_F_INIT, &gen0, &gen,
@@ -127,12 +127,12 @@ TEST_F(cmds, assign_and_get)
 	/* The app container of the same pod reuses the init container's. */
 	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "pod-a", "app", self->c.name[2],
 				      0, NULL, &gen, NULL));
-	ASSERT_EQ(0, cpumgr_nl_get_state(self->nl, &st));
+	ASSERT_EQ(0, cpumgr_nl_get_table(self->nl, &st));
 	EXPECT_EQ(gen, st.generation);
 	EXPECT_STREQ(a.cpus, st.exclusive_cpus);
 	EXPECT_EQ(1U, st.nr_pods);
 	EXPECT_EQ(2U, st.nr_assignments);
-	cpumgr_state_free(&st);
+	cpumgr_table_free(&st);
 
 	/* Assigning again replaces the container's CPUs. */
 	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "pod-a", "init", self->c.name[3],
@@ -147,7 +147,7 @@ TEST_F(cmds, assign_and_get)
 TEST_F(cmds, release_container_and_pod)
 {
 	struct cpumgr_assignment got;
-	struct cpumgr_state st;
+	struct cpumgr_table st;
 	char both[64];
 	uint64_t gen, gen2;
 
@@ -166,23 +166,23 @@ TEST_F(cmds, release_container_and_pod)
 	EXPECT_EQ(gen + 1, gen2);
 	EXPECT_EQ(-ENOENT, cpumgr_nl_get_assignment(self->nl, "p", "init",
 						    &got));
-	ASSERT_EQ(0, cpumgr_nl_get_state(self->nl, &st));
+	ASSERT_EQ(0, cpumgr_nl_get_table(self->nl, &st));
 	snprintf(both, sizeof(both), "%d,%d", self->c.cpu[1], self->c.cpu[3]);
 	EXPECT_STREQ(both, st.exclusive_cpus);
 	EXPECT_EQ(2U, st.nr_pods);
 	EXPECT_EQ(2U, st.nr_assignments);
-	cpumgr_state_free(&st);
+	cpumgr_table_free(&st);
 
 	/* Without a container, the whole pod goes. */
 	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "q", "side", self->c.name[4], 0,
 				      NULL, NULL, NULL));
 	ASSERT_EQ(0, cpumgr_nl_release(self->nl, "q", NULL, NULL, &gen));
-	ASSERT_EQ(0, cpumgr_nl_get_state(self->nl, &st));
+	ASSERT_EQ(0, cpumgr_nl_get_table(self->nl, &st));
 	EXPECT_EQ(gen, st.generation);
 	EXPECT_STREQ(self->c.name[1], st.exclusive_cpus);
 	EXPECT_EQ(1U, st.nr_pods);
 	EXPECT_EQ(1U, st.nr_assignments);
-	cpumgr_state_free(&st);
+	cpumgr_table_free(&st);
 	EXPECT_EQ(-ENOENT, cpumgr_nl_get_assignment(self->nl, "q", "side",
 						    &got));
 }
@@ -307,7 +307,7 @@ static int topo_cb(const struct cpumgr_cpu *cpu, void *arg)
 	if (cpu->known)
 		snprintf(want, sizeof(want), "%u %d %u %u %u %u %u %s\n",
 			 cpu->id, cpu->online, cpu->package, cpu->die,
-			 cpu->core, cpu->node, cpu->llc, cpu->siblings);
+			 cpu->core, cpu->numa, cpu->llc, cpu->siblings);
 	else
 		snprintf(want, sizeof(want), "%u %d - - - - - -\n", cpu->id,
 			 cpu->online);
@@ -342,7 +342,7 @@ TEST_F(cmds, reset)
 		.policy = CPUMGR_POLICY_STATIC,
 		.reserved_cpus = self->c.name[0],
 	};
-	struct cpumgr_state st;
+	struct cpumgr_table st;
 	uint64_t gen, gen2;
 	char *pods;
 
@@ -351,7 +351,7 @@ TEST_F(cmds, reset)
 				      NULL, &gen, NULL));
 	ASSERT_EQ(0, cpumgr_nl_reset(self->nl, &gen, &gen2));
 	EXPECT_EQ(gen + 1, gen2);
-	ASSERT_EQ(0, cpumgr_nl_get_state(self->nl, &st));
+	ASSERT_EQ(0, cpumgr_nl_get_table(self->nl, &st));
 	EXPECT_EQ(gen2, st.generation);
 	EXPECT_EQ((uint32_t)CPUMGR_POLICY_NONE, st.policy);
 	EXPECT_EQ(0U, st.options);
@@ -359,7 +359,7 @@ TEST_F(cmds, reset)
 	EXPECT_STREQ("", st.exclusive_cpus);
 	EXPECT_STREQ(st.online_cpus, st.shared_cpus);
 	EXPECT_EQ(0U, st.nr_pods);
-	cpumgr_state_free(&st);
+	cpumgr_table_free(&st);
 	pods = sft_sysfs_text();
 	ASSERT_NE(NULL, pods);
 	EXPECT_EQ(NULL, strstr(pods, "pods/")) TH_LOG("%s", pods);

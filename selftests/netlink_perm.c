@@ -90,11 +90,11 @@ static void reads_work(struct cpumgr_nl *nl)
 {
 	struct cpumgr_assignment a;
 	struct cpumgr_assignment *list;
-	struct cpumgr_state st;
+	struct cpumgr_table st;
 	size_t n;
 
-	CHILD_CHECK(!cpumgr_nl_get_state(nl, &st), "%s", cpumgr_nl_errmsg(nl));
-	cpumgr_state_free(&st);
+	CHILD_CHECK(!cpumgr_nl_get_table(nl, &st), "%s", cpumgr_nl_errmsg(nl));
+	cpumgr_table_free(&st);
 	CHILD_CHECK(!cpumgr_nl_list_assignments(nl, &list, &n), "%s",
 		    cpumgr_nl_errmsg(nl));
 	CHILD_CHECK(n == 1, "%zu assignments", n);

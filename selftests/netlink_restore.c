@@ -48,7 +48,7 @@ TEST_F(restore, replaces_the_table)
 		{ "new", "app", self->cpus.name[3], 0, cg, cg },
 		{ "other", "x", self->cpus.name[1], 0, NULL, NULL },
 	};
-	struct cpumgr_state before, st;
+	struct cpumgr_table before, st;
 	struct cpumgr_assignment *list, got;
 	bool map[SFTEST_MAX_CPUS];
 	char *text;
@@ -58,7 +58,7 @@ TEST_F(restore, replaces_the_table)
 
 	mkdir(cg, 0755);
 	ASSERT_EQ(0, stat(cg, &sb));
-	ASSERT_EQ(0, cpumgr_nl_get_state(self->nl, &before));
+	ASSERT_EQ(0, cpumgr_nl_get_table(self->nl, &before));
 	ASSERT_EQ(0, cpumgr_nl_restore(self->nl, e, 3, &before.generation,
 				       &gen)) TH_LOG("%s",
 						     cpumgr_nl_errmsg(self->nl));
@@ -88,7 +88,7 @@ TEST_F(restore, replaces_the_table)
 	cpumgr_assignment_free(&got);
 
 	/* Policy, options, reserved CPUs stay; the pools follow. */
-	ASSERT_EQ(0, cpumgr_nl_get_state(self->nl, &st));
+	ASSERT_EQ(0, cpumgr_nl_get_table(self->nl, &st));
 	EXPECT_EQ(before.policy, st.policy);
 	EXPECT_EQ(before.options, st.options);
 	EXPECT_STREQ(before.reserved_cpus, st.reserved_cpus);
@@ -100,8 +100,8 @@ TEST_F(restore, replaces_the_table)
 		EXPECT_EQ(cpu == atoi(self->cpus.name[1]) || cpu == atoi(self->cpus.name[3]),
 			  map[cpu]) TH_LOG("cpu%d in %s", cpu, st.exclusive_cpus);
 	}
-	cpumgr_state_free(&st);
-	cpumgr_state_free(&before);
+	cpumgr_table_free(&st);
+	cpumgr_table_free(&before);
 
 	/* sysfs follows: the old pod's directory is gone. */
 	EXPECT_FALSE(exists(SFT_SYSFS "/pods/old"));
@@ -118,14 +118,14 @@ TEST_F(restore, replaces_the_table)
 
 TEST_F(restore, empty_empties)
 {
-	struct cpumgr_state st;
+	struct cpumgr_table st;
 
 	ASSERT_EQ(0, cpumgr_nl_restore(self->nl, NULL, 0, NULL, NULL));
-	ASSERT_EQ(0, cpumgr_nl_get_state(self->nl, &st));
+	ASSERT_EQ(0, cpumgr_nl_get_table(self->nl, &st));
 	EXPECT_EQ(0U, st.nr_pods);
 	EXPECT_STREQ("", st.exclusive_cpus);
 	EXPECT_EQ((uint32_t)CPUMGR_POLICY_STATIC, st.policy);
-	cpumgr_state_free(&st);
+	cpumgr_table_free(&st);
 	EXPECT_FALSE(exists(SFT_SYSFS "/pods/old"));
 }
 

@@ -244,10 +244,10 @@ static void check_dump(struct cpumgr_nl *nl, struct checker_result *r,
 static void check_state(struct cpumgr_nl *nl, struct checker_result *r,
 			uint64_t *last)
 {
-	struct cpumgr_state st;
+	struct cpumgr_table st;
 	uint64_t shared, excl, online;
 
-	if (cpumgr_nl_get_state(nl, &st)) {
+	if (cpumgr_nl_get_table(nl, &st)) {
 		FAIL(r, "get state: %s", cpumgr_nl_errmsg(nl));
 		return;
 	}
@@ -263,7 +263,7 @@ static void check_state(struct cpumgr_nl *nl, struct checker_result *r,
 		     (unsigned long long)st.generation,
 		     (unsigned long long)*last);
 	*last = st.generation;
-	cpumgr_state_free(&st);
+	cpumgr_table_free(&st);
 }
 
 /*
@@ -439,7 +439,7 @@ TEST_F_TIMEOUT(stress, four_writers_and_a_checker, 1500)
 	const char *env = getenv("CPUMGR_STRESS_OPS");
 	unsigned long ops = env ? strtoul(env, NULL, 10) : 10000;
 	unsigned long successes = 0;
-	struct cpumgr_state st0, st1;
+	struct cpumgr_table st0, st1;
 	pid_t pids[WORKERS], check;
 	double start;
 	int status;
@@ -448,7 +448,7 @@ TEST_F_TIMEOUT(stress, four_writers_and_a_checker, 1500)
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, sh);
 	memset(sh, 0, sizeof(*sh));
-	ASSERT_EQ(0, cpumgr_nl_get_state(self->nl, &st0));
+	ASSERT_EQ(0, cpumgr_nl_get_table(self->nl, &st0));
 	start = seconds();
 
 	check = fork();
@@ -477,11 +477,11 @@ TEST_F_TIMEOUT(stress, four_writers_and_a_checker, 1500)
 	EXPECT_LT(0UL, sh->c.dumps);
 	EXPECT_LT(0UL, sh->c.held_walks);
 
-	ASSERT_EQ(0, cpumgr_nl_get_state(self->nl, &st1));
+	ASSERT_EQ(0, cpumgr_nl_get_table(self->nl, &st1));
 	EXPECT_EQ(st0.generation + successes, st1.generation);
 	EXPECT_TRUE(final_matches(_metadata, self->nl));
-	cpumgr_state_free(&st0);
-	cpumgr_state_free(&st1);
+	cpumgr_table_free(&st0);
+	cpumgr_table_free(&st1);
 	munmap(sh, sizeof(*sh));
 }
 

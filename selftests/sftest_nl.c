@@ -167,12 +167,12 @@ int sft_table_read(struct cpumgr_nl *nl, struct sft_table *t)
 	int err;
 
 	memset(t, 0, sizeof(*t));
-	err = cpumgr_nl_get_state(nl, &t->st);
+	err = cpumgr_nl_get_table(nl, &t->st);
 	if (err)
 		return err;
 	err = cpumgr_nl_list_assignments(nl, &t->a, &t->n);
 	if (err) {
-		cpumgr_state_free(&t->st);
+		cpumgr_table_free(&t->st);
 		return err;
 	}
 	t->sysfs = sft_sysfs_text();
@@ -185,7 +185,7 @@ int sft_table_read(struct cpumgr_nl *nl, struct sft_table *t)
 
 void sft_table_free(struct sft_table *t)
 {
-	cpumgr_state_free(&t->st);
+	cpumgr_table_free(&t->st);
 	cpumgr_assignments_free(t->a, t->n);
 	free(t->sysfs);
 	memset(t, 0, sizeof(*t));
@@ -213,7 +213,7 @@ static bool assignment_eq(const struct cpumgr_assignment *a,
 
 const char *sft_table_diff(const struct sft_table *a, const struct sft_table *b)
 {
-	const struct cpumgr_state *x = &a->st, *y = &b->st;
+	const struct cpumgr_table *x = &a->st, *y = &b->st;
 
 	if (x->generation != y->generation)
 		return "generation";

@@ -18,7 +18,7 @@
 
 /* Everything the kernel shows of the table at one moment. */
 struct sft_table {
-	struct cpumgr_state st;
+	struct cpumgr_table st;
 	struct cpumgr_assignment *a;
 	size_t n;
 	char *sysfs;	/* the node files and pods/ tree as text */

@@ -33,11 +33,11 @@ FIXTURE_TEARDOWN(view)
 static void check_node_files(struct __test_metadata *_metadata,
 			     struct cpumgr_nl *nl)
 {
-	struct cpumgr_state st;
+	struct cpumgr_table st;
 	char *f, opts[512] = "";
 	long gen;
 
-	ASSERT_EQ(0, cpumgr_nl_get_state(nl, &st));
+	ASSERT_EQ(0, cpumgr_nl_get_table(nl, &st));
 	f = sft_read_file(SFT_SYSFS "/version");
 	EXPECT_STREQ(st.version, f);
 	free(f);
@@ -79,7 +79,7 @@ static void check_node_files(struct __test_metadata *_metadata,
 	EXPECT_EQ((long)st.offlines_refused, gen);
 	ASSERT_TRUE(sft_read_long(&gen, SFT_SYSFS "/events_dropped"));
 	EXPECT_EQ((long)st.events_dropped, gen);
-	cpumgr_state_free(&st);
+	cpumgr_table_free(&st);
 }
 
 static bool exists(const char *fmt, const char *a, const char *b)

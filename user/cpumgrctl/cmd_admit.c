@@ -10,7 +10,7 @@
 #include "cmd.h"
 #include "ctl_nl.h"
 #include "ctl_node.h"
-#include "docload.h"
+#include "manifest.h"
 
 static void print_human(const cJSON *out)
 {
@@ -31,37 +31,30 @@ static void print_human(const cJSON *out)
 
 static int cmd_admit(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		CTL_STATE_DIR_OPTION,
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *dir = NULL, *src;
+	const char *src;
 	struct cm_error err = { 0 };
 	bool json = false;
 	cJSON *docs, *out;
 	struct node n;
-	int opt, ret;
+	int ret;
+	struct ctl_args args;
+	const struct ctl_opt opts[] = {
+		{ "json", &json, NULL },
+		{ NULL },
+	};
 
-	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (opt == 'j')
-			json = true;
-		else if (opt == CTL_OPT_STATE_DIR)
-			dir = optarg;
-		else
-			return ctl_usage(argv[0]);
-	}
-	if (argc - optind != 1)
-		return ctl_usage(argv[0]);
-	src = argv[optind];
+	ret = ctl_node_args(argc, argv, opts, 1, 1, &args);
+	if (ret)
+		return ret;
+	src = args.arg[0];
 	/* bad input is refused before anything changes */
-	docs = doc_load(src, &err);
+	docs = manifest_load(src, &err);
 	if (!docs) {
 		ctl_err("admit: %s", cm_error_msg(&err));
 		cm_error_clear(&err);
 		return CPUMGRCTL_EXIT_USAGE;
 	}
-	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG);
+	ret = ctl_node_open(&n, args.state_dir, NODE_NEED_CONFIG);
 	if (ret) {
 		cJSON_Delete(docs);
 		return ret;

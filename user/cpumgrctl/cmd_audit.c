@@ -47,29 +47,21 @@ static cJSON *audit_json(const struct node_audit *a, const char *root)
 
 static int cmd_audit(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		CTL_STATE_DIR_OPTION,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct cm_error err = { 0 };
 	struct node_audit a;
-	const char *dir = NULL;
 	bool json = false;
 	struct node n;
-	int opt, ret;
+	int ret;
+	struct ctl_args args;
+	const struct ctl_opt opts[] = {
+		{ "json", &json, NULL },
+		{ NULL },
+	};
 
-	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (opt == 'j')
-			json = true;
-		else if (opt == CTL_OPT_STATE_DIR)
-			dir = optarg;
-		else
-			return ctl_usage(argv[0]);
-	}
-	if (optind != argc)
-		return ctl_usage(argv[0]);
-	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG | NODE_READ_ONLY);
+	ret = ctl_node_args(argc, argv, opts, 0, 0, &args);
+	if (ret)
+		return ret;
+	ret = ctl_node_open(&n, args.state_dir, NODE_NEED_CONFIG | NODE_READ_ONLY);
 	if (ret)
 		return ret;
 	if (node_audit(&n, &a, &err))

@@ -182,43 +182,34 @@ static int do_import(struct node *n, const char *path, bool force,
 
 static int cmd_checkpoint(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "force", no_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, 'j' },
-		CTL_STATE_DIR_OPTION,
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *dir = NULL, *verb, *file;
+	const char *verb, *file;
 	struct cm_error err = { 0 };
 	struct checkpoint cp;
 	bool force = false, json = false;
 	struct node n;
-	int opt, ret;
+	int ret;
+	struct ctl_args args;
+	const struct ctl_opt opts[] = {
+		{ "force", &force, NULL },
+		{ "json", &json, NULL },
+		{ NULL },
+	};
 
-	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (opt == 'f')
-			force = true;
-		else if (opt == 'j')
-			json = true;
-		else if (opt == CTL_OPT_STATE_DIR)
-			dir = optarg;
-		else
-			return ctl_usage(argv[0]);
-	}
-	if (argc - optind < 1 || argc - optind > 2)
-		return ctl_usage(argv[0]);
-	verb = argv[optind];
-	file = argc - optind == 2 ? argv[optind + 1] : NULL;
+	ret = ctl_node_args(argc, argv, opts, 1, 2, &args);
+	if (ret)
+		return ret;
+	verb = args.arg[0];
+	file = args.nr == 2 ? args.arg[1] : NULL;
 	if (strcmp(verb, "export") && (strcmp(verb, "verify") &&
 				       strcmp(verb, "import")))
 		return ctl_usage(argv[0]);
 	if ((strcmp(verb, "export") && !file) ||
 	    (json && strcmp(verb, "verify")))
 		return ctl_usage(argv[0]);
-	if (!strcmp(verb, "verify") && !node_configured(dir))
+	if (!strcmp(verb, "verify") && !node_configured(args.state_dir))
 		return verify_file(file, json);
 	/* the stored checkpoint may be the bad one: repair nothing yet */
-	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG |
+	ret = ctl_node_open(&n, args.state_dir, NODE_NEED_CONFIG |
 			    (strcmp(verb, "import") ? NODE_READ_ONLY :
 						      NODE_NO_SYNC));
 	if (ret)

@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "ctl_nl.h"
+#include "go_strconv.h"
 
 /* The value of a name among @names (a NULL-terminated table), or -1. */
 static int lookup(const char *const *names, const char *s)
@@ -25,19 +26,6 @@ static int lookup(const char *const *names, const char *s)
 static const char *const policy_names[] = { "none", "static", NULL };
 static const char *const enforce_names[] = { "off", "audit", "enforce", NULL };
 static const char *const hotplug_names[] = { "protect", "release", NULL };
-
-/* Go's strconv.ParseBool, as the kubelet reads option values. */
-static int parse_bool(const char *s)
-{
-	static const char *const yes[] = { "1", "t", "T", "TRUE", "true", "True", NULL };
-	static const char *const no[] = { "0", "f", "F", "FALSE", "false", "False", NULL };
-
-	if (lookup(yes, s) >= 0)
-		return 1;
-	if (lookup(no, s) >= 0)
-		return 0;
-	return -1;
-}
 
 static uint32_t option_bit(const char *name)
 {
@@ -68,17 +56,19 @@ static bool parse_options(const char *list, uint32_t *options)
 	     item = strtok_r(NULL, ",", &save)) {
 		char *value = strchr(item, '=');
 		uint32_t bit;
-		int on = 1;
+		bool on = true;
+		int bad = 0;
 
+		/* Go's strconv.ParseBool, as the kubelet reads option values */
 		if (value) {
 			*value++ = '\0';
-			on = parse_bool(value);
+			bad = go_parse_bool(value, &on);
 		}
 		bit = option_bit(item);
 		if (!bit) {
 			ctl_err("--options: unknown option '%s'", item);
 			ok = false;
-		} else if (on < 0) {
+		} else if (bad) {
 			ctl_err("--options: %s: '%s' is not a boolean", item, value);
 			ok = false;
 		} else if (on) {

@@ -40,35 +40,24 @@ static bool is_journal(FILE *f)
 
 static int cmd_daemon(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "reconcile-period", required_argument, NULL, 'r' },
-		{ "pods", required_argument, NULL, 'p' },
-		{ "once", no_argument, NULL, 'o' },
-		CTL_STATE_DIR_OPTION,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct node_daemon_opts o = { .log = stdout };
 	struct cm_error err = { 0 };
-	const char *dir = NULL, *period = NULL;
+	const char *period = NULL;
 	int64_t ns = 0;
 	bool journal;
 	struct node n;
-	int opt, ret;
+	int ret;
+	struct ctl_args args;
+	const struct ctl_opt opts[] = {
+		{ "reconcile-period", NULL, &period },
+		{ "pods", NULL, &o.pods },
+		{ "once", &o.once, NULL },
+		{ NULL },
+	};
 
-	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (opt == 'r')
-			period = optarg;
-		else if (opt == 'p')
-			o.pods = optarg;
-		else if (opt == 'o')
-			o.once = true;
-		else if (opt == CTL_OPT_STATE_DIR)
-			dir = optarg;
-		else
-			return ctl_usage(argv[0]);
-	}
-	if (optind != argc)
-		return ctl_usage(argv[0]);
+	ret = ctl_node_args(argc, argv, opts, 0, 0, &args);
+	if (ret)
+		return ret;
 	if (period && (go_parse_duration(period, &ns, &err) || ns <= 0)) {
 		ctl_err("--reconcile-period: %s", cm_error_msg(&err)[0] ?
 			cm_error_msg(&err) : "must be positive");
@@ -79,9 +68,9 @@ static int cmd_daemon(int argc, char **argv)
 	journal = is_journal(stdout) || is_journal(stderr);
 	node_log_severity(journal);
 	ctl_err_severity = journal;
-	o.dir = ctl_state_dir(dir);
+	o.dir = ctl_state_dir(args.state_dir);
 	/* fail now, not in the first round: no config, no module */
-	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG);
+	ret = ctl_node_open(&n, args.state_dir, NODE_NEED_CONFIG);
 	if (ret)
 		return ret;
 	o.period_ms = period ? ns / 1000000 : n.cfg.reconcile_ns / 1000000;

@@ -99,33 +99,24 @@ static int pod_hints(struct node *n, const struct pod *pod, const char *only,
 
 static int cmd_hints(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "container", required_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
-		CTL_STATE_DIR_OPTION,
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *dir = NULL, *only = NULL;
+	const char *only = NULL;
 	struct pod_list list = { 0 };
 	struct cm_error err = { 0 };
 	bool json = false;
 	struct node n;
 	cJSON *out;
-	int opt, ret = 0;
+	int ret = 0;
+	struct ctl_args args;
+	const struct ctl_opt opts[] = {
+		{ "container", NULL, &only },
+		{ "json", &json, NULL },
+		{ NULL },
+	};
 
-	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (opt == 'c')
-			only = optarg;
-		else if (opt == 'j')
-			json = true;
-		else if (opt == CTL_OPT_STATE_DIR)
-			dir = optarg;
-		else
-			return ctl_usage(argv[0]);
-	}
-	if (argc - optind != 1)
-		return ctl_usage(argv[0]);
-	if (pod_list_load(argv[optind], &list, &err)) {
+	ret = ctl_node_args(argc, argv, opts, 1, 1, &args);
+	if (ret)
+		return ret;
+	if (pod_list_load(args.arg[0], &list, &err)) {
 		ctl_err("hints: %s", cm_error_msg(&err));
 		cm_error_clear(&err);
 		return CPUMGRCTL_EXIT_USAGE;
@@ -137,7 +128,7 @@ static int cmd_hints(int argc, char **argv)
 			pod_list_free(&list);
 			return CPUMGRCTL_EXIT_USAGE;
 		}
-	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG | NODE_READ_ONLY);
+	ret = ctl_node_open(&n, args.state_dir, NODE_NEED_CONFIG | NODE_READ_ONLY);
 	if (ret) {
 		pod_list_free(&list);
 		return ret;

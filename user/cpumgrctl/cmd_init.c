@@ -14,7 +14,9 @@
 
 #include "cmd.h"
 #include "ctl_node.h"
+#include "go_strconv.h"
 #include "kubeletconfig.h"
+#include "topology_sysfs.h"
 
 enum {
 	OPT_CONFIG = 0x200, OPT_ROOT, OPT_MOUNT, OPT_ENFORCE, OPT_HOTPLUG,
@@ -58,15 +60,10 @@ struct init_args {
 /* Go's strconv.ParseBool, as pflag reads a bool flag's value. */
 static int parse_bool(const char *opt, const char *s)
 {
-	static const char *const yes[] = { "1", "t", "T", "TRUE", "true", "True" };
-	static const char *const no[] = { "0", "f", "F", "FALSE", "false", "False" };
+	bool v;
 
-	for (size_t i = 0; i < sizeof(yes) / sizeof(*yes); i++) {
-		if (!strcmp(s, yes[i]))
-			return 1;
-		if (!strcmp(s, no[i]))
-			return 0;
-	}
+	if (!go_parse_bool(s, &v))
+		return v;
 	ctl_err("invalid argument \"%s\" for \"--%s\" flag: strconv.ParseBool: parsing \"%s\": invalid syntax",
 		s, opt, s);
 	return -1;
@@ -256,7 +253,7 @@ static int make_root(struct node *n, struct cm_error *err)
 		ret = node_cgroup_name(n, n->cfg.cgroup_root, name,
 				       sizeof(name), err);
 	if (!ret && name[0])
-		ret = cg_create(&n->cg, name, NULL, err);
+		ret = cgroupfs_create(&n->cg, name, NULL, err);
 	if (!ret)
 		strcpy(n->root_name, name);
 	return ret;

@@ -38,10 +38,10 @@ static int fill(const struct node *n, struct cpumgr_metrics *m,
 
 		if (!c->known)
 			continue;
-		for (k = 0; k < nr && (*numa)[k].node != c->node; k++)
+		for (k = 0; k < nr && (*numa)[k].numa != c->numa; k++)
 			;
 		if (k == nr)
-			(*numa)[nr++].node = c->node;
+			(*numa)[nr++].numa = c->numa;
 		if (cpuset_test(&n->exclusive, (unsigned int)c->cpu))
 			(*numa)[k].cpus++;
 	}
@@ -52,30 +52,23 @@ static int fill(const struct node *n, struct cpumgr_metrics *m,
 
 static int cmd_metrics(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		CTL_STATE_DIR_OPTION,
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *dir = NULL, *output = NULL;
+	const char *output = NULL;
 	struct cpumgr_numa_alloc *numa = NULL;
 	struct cpumgr_metrics m = { 0 };
 	struct cm_error err = { 0 };
 	struct prom_writer w;
 	struct node n;
-	int opt, ret;
+	int ret;
+	struct ctl_args args;
+	const struct ctl_opt opts[] = {
+		{ "output", NULL, &output },
+		{ NULL },
+	};
 
-	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (opt == 'o')
-			output = optarg;
-		else if (opt == CTL_OPT_STATE_DIR)
-			dir = optarg;
-		else
-			return ctl_usage(argv[0]);
-	}
-	if (optind != argc)
-		return ctl_usage(argv[0]);
-	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG | NODE_READ_ONLY);
+	ret = ctl_node_args(argc, argv, opts, 0, 0, &args);
+	if (ret)
+		return ret;
+	ret = ctl_node_open(&n, args.state_dir, NODE_NEED_CONFIG | NODE_READ_ONLY);
 	if (ret)
 		return ret;
 	prom_init(&w);

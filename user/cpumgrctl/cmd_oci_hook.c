@@ -140,7 +140,7 @@ static int container_cgroup(struct hook *h, const struct node *n, char *out,
 		     h->c.pid);
 		return -ENOENT;
 	}
-	if (snprintf(out, len, "%s%s", n->cg.root[CG_CPUSET], rel) >= (int)len) {
+	if (snprintf(out, len, "%s%s", n->cg.root[CGROUPFS_CPUSET], rel) >= (int)len) {
 		fail(h, "cgroup %s: path too long", rel);
 		return -ENAMETOOLONG;
 	}
@@ -172,7 +172,7 @@ static int kubelet_decided(struct hook *h, bool *decided)
 		return CPUMGRCTL_EXIT_FAIL;
 	}
 	free(text);
-	*decided = state_get(&cp.state, h->c.pod_uid, h->c.name) != NULL;
+	*decided = assignments_get(&cp.state, h->c.pod_uid, h->c.name) != NULL;
 	checkpoint_free(&cp);
 	return 0;
 }

@@ -14,33 +14,26 @@
 
 static int cmd_reconcile(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "pods", required_argument, NULL, 'p' },
-		CTL_STATE_DIR_OPTION,
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *dir = NULL, *pods = NULL;
+	const char *pods = NULL;
 	struct pod_list active = { 0 };
 	struct cm_error err = { 0 };
 	struct node n;
-	int opt, ret;
+	int ret;
+	struct ctl_args args;
+	const struct ctl_opt opts[] = {
+		{ "pods", NULL, &pods },
+		{ NULL },
+	};
 
-	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (opt == 'p')
-			pods = optarg;
-		else if (opt == CTL_OPT_STATE_DIR)
-			dir = optarg;
-		else
-			return ctl_usage(argv[0]);
-	}
-	if (optind != argc)
-		return ctl_usage(argv[0]);
+	ret = ctl_node_args(argc, argv, opts, 0, 0, &args);
+	if (ret)
+		return ret;
 	if (pods && pod_list_load(pods, &active, &err)) {
 		ctl_err("reconcile: %s", cm_error_msg(&err));
 		cm_error_clear(&err);
 		return CPUMGRCTL_EXIT_USAGE;
 	}
-	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG);
+	ret = ctl_node_open(&n, args.state_dir, NODE_NEED_CONFIG);
 	if (ret) {
 		pod_list_free(&active);
 		return ret;

@@ -11,27 +11,22 @@
 
 static int cmd_remove(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		CTL_STATE_DIR_OPTION,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct cm_error err = { 0 };
-	const char *dir = NULL;
 	struct node n;
-	int opt, ret;
+	int ret;
+	struct ctl_args args;
+	const struct ctl_opt opts[] = {
+		{ NULL },
+	};
 
-	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (opt != CTL_OPT_STATE_DIR)
-			return ctl_usage(argv[0]);
-		dir = optarg;
-	}
-	if (argc - optind != 1 && argc - optind != 2)
-		return ctl_usage(argv[0]);
-	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG);
+	ret = ctl_node_args(argc, argv, opts, 1, 2, &args);
 	if (ret)
 		return ret;
-	if (node_remove(&n, argv[optind],
-			argc - optind == 2 ? argv[optind + 1] : NULL, &err))
+	ret = ctl_node_open(&n, args.state_dir, NODE_NEED_CONFIG);
+	if (ret)
+		return ret;
+	if (node_remove(&n, args.arg[0],
+			args.nr == 2 ? args.arg[1] : NULL, &err))
 		return ctl_node_fail(&n, &err, "remove");
 	node_close(&n);
 	return CPUMGRCTL_EXIT_OK;

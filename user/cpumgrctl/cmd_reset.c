@@ -66,34 +66,28 @@ static int reset_node(const char *dir, bool force, const uint64_t *expect,
 
 static int cmd_reset(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "generation", required_argument, NULL, 'g' },
-		{ "force", no_argument, NULL, 'f' },
-		CTL_STATE_DIR_OPTION,
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *dir = NULL;
+	const char *generation = NULL;
 	uint64_t expect, gen;
 	struct cpumgr_nl *nl;
 	bool check = false, force = false, done;
-	int opt, ret;
+	int ret;
+	struct ctl_args args;
+	const struct ctl_opt opts[] = {
+		{ "generation", NULL, &generation },
+		{ "force", &force, NULL },
+		{ NULL },
+	};
 
-	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (opt == 'f') {
-			force = true;
-		} else if (opt == CTL_OPT_STATE_DIR) {
-			dir = optarg;
-		} else if (opt == 'g') {
-			if (!ctl_parse_u64("--generation", optarg, &expect))
-				return CPUMGRCTL_EXIT_USAGE;
-			check = true;
-		} else {
-			return ctl_usage(argv[0]);
-		}
+	ret = ctl_node_args(argc, argv, opts, 0, 0, &args);
+	if (ret)
+		return ret;
+	if (generation) {
+		if (!ctl_parse_u64("--generation", generation, &expect))
+			return CPUMGRCTL_EXIT_USAGE;
+		check = true;
 	}
-	if (optind != argc)
-		return ctl_usage(argv[0]);
-	ret = reset_node(dir, force, check ? &expect : NULL, &gen, &done);
+	ret = reset_node(args.state_dir, force, check ? &expect : NULL, &gen,
+			 &done);
 	if (ret)
 		return ret;
 	if (!done) {

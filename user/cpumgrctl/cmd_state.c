@@ -5,7 +5,7 @@
 #include "cmd.h"
 #include "ctl_nl.h"
 
-static void print_human(const struct cpumgr_state *st)
+static void print_human(const struct cpumgr_table *st)
 {
 	const char *policy = cpumgr_policy_name(st->policy);
 
@@ -37,7 +37,7 @@ static void print_human(const struct cpumgr_state *st)
 	printf("probes missed   %llu\n", (unsigned long long)st->probes_missed);
 }
 
-static int print_json(const struct cpumgr_state *st)
+static int print_json(const struct cpumgr_table *st)
 {
 	cJSON *root = cJSON_CreateObject(), *opts;
 	const char *policy = cpumgr_policy_name(st->policy);
@@ -81,7 +81,7 @@ static int print_json(const struct cpumgr_state *st)
 
 static int cmd_state(int argc, char **argv)
 {
-	struct cpumgr_state st;
+	struct cpumgr_table st;
 	struct cpumgr_nl *nl;
 	bool json = false;
 	int ret;
@@ -91,7 +91,7 @@ static int cmd_state(int argc, char **argv)
 	nl = ctl_nl_open();
 	if (!nl)
 		return CPUMGRCTL_EXIT_FAIL;
-	if (cpumgr_nl_get_state(nl, &st))
+	if (cpumgr_nl_get_table(nl, &st))
 		return ctl_nl_fail(nl, "get state");
 	cpumgr_nl_close(nl);
 	ret = CPUMGRCTL_EXIT_OK;
@@ -99,7 +99,7 @@ static int cmd_state(int argc, char **argv)
 		ret = print_json(&st);
 	else
 		print_human(&st);
-	cpumgr_state_free(&st);
+	cpumgr_table_free(&st);
 	return ret;
 }
 

@@ -9,39 +9,32 @@
 #include "cmd.h"
 #include "ctl_nl.h"
 #include "ctl_node.h"
+#include "ctl_status.h"
 
 static int cmd_status(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		CTL_STATE_DIR_OPTION,
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *dir = NULL;
 	bool json = false;
 	struct node n;
 	cJSON *j;
-	int opt, ret;
+	int ret;
+	struct ctl_args args;
+	const struct ctl_opt opts[] = {
+		{ "json", &json, NULL },
+		{ NULL },
+	};
 
-	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (opt == 'j')
-			json = true;
-		else if (opt == CTL_OPT_STATE_DIR)
-			dir = optarg;
-		else
-			return ctl_usage(argv[0]);
-	}
-	if (optind != argc)
-		return ctl_usage(argv[0]);
-	ret = ctl_node_open(&n, dir, NODE_READ_ONLY);
+	ret = ctl_node_args(argc, argv, opts, 0, 0, &args);
+	if (ret)
+		return ret;
+	ret = ctl_node_open(&n, args.state_dir, NODE_READ_ONLY);
 	if (ret)
 		return ret;
 	if (!json) {
-		ret = node_status_print(stdout, &n, NULL);
+		ret = ctl_status_print(stdout, &n, NULL);
 		node_close(&n);
 		return ret ? CPUMGRCTL_EXIT_FAIL : CPUMGRCTL_EXIT_OK;
 	}
-	j = node_status_json(&n);
+	j = ctl_status_json(&n);
 	node_close(&n);
 	if (!j) {
 		ctl_err("status: out of memory");

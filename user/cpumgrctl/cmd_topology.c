@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "ctl_nl.h"
 #include "node.h"
+#include "topology_sysfs.h"
 
 struct topo_out {
 	cJSON *json;
@@ -29,7 +30,7 @@ static int print_cpu(const struct cpumgr_cpu *c, void *arg)
 		else
 			printf("%4u %-6s %7u %4u %5u %4u %4u %s\n", c->id,
 			       c->online ? "yes" : "no", c->package, c->die,
-			       c->core, c->node, c->llc,
+			       c->core, c->numa, c->llc,
 			       c->siblings ? c->siblings : "");
 		return 0;
 	}
@@ -43,7 +44,7 @@ static int print_cpu(const struct cpumgr_cpu *c, void *arg)
 	    (!cJSON_AddNumberToObject(j, "socket", c->package) ||
 	     !cJSON_AddNumberToObject(j, "die", c->die) ||
 	     !cJSON_AddNumberToObject(j, "core", c->core) ||
-	     !cJSON_AddNumberToObject(j, "numa", c->node) ||
+	     !cJSON_AddNumberToObject(j, "numa", c->numa) ||
 	     !cJSON_AddNumberToObject(j, "llc", c->llc) ||
 	     !cJSON_AddStringToObject(j, "siblings", c->siblings ?: "")))
 		return -1;

@@ -1,9 +1,43 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd.h"
 #include "ctl_node.h"
+
+int ctl_node_args(int argc, char **argv, const struct ctl_opt *opts,
+		  int min, int max, struct ctl_args *out)
+{
+	struct option longopts[CTL_MAX_OPTS + 2] = { CTL_STATE_DIR_OPTION };
+	int nr = 0, opt;
+
+	memset(out, 0, sizeof(*out));
+	for (; opts[nr].name; nr++) {
+		if (nr == CTL_MAX_OPTS)
+			abort();	/* a subcommand with too many options */
+		longopts[nr + 1] = (struct option){
+			opts[nr].name,
+			opts[nr].value ? required_argument : no_argument,
+			NULL, nr
+		};
+	}
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (opt == CTL_OPT_STATE_DIR)
+			out->state_dir = optarg;
+		else if (opt >= 0 && opt < nr && opts[opt].value)
+			*opts[opt].value = optarg;
+		else if (opt >= 0 && opt < nr)
+			*opts[opt].on = true;
+		else
+			return ctl_usage(argv[0]);
+	}
+	if (argc - optind < min || argc - optind > max)
+		return ctl_usage(argv[0]);
+	out->arg = argv + optind;
+	out->nr = argc - optind;
+	return 0;
+}
 
 const char *ctl_state_dir(const char *given)
 {

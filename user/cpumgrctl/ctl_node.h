@@ -7,6 +7,7 @@
 #define CPUMGRCTL_CTL_NODE_H
 
 #include <getopt.h>
+#include <stdbool.h>
 
 #include "node.h"
 
@@ -14,6 +15,33 @@
 #define CTL_OPT_STATE_DIR	0x100
 #define CTL_STATE_DIR_OPTION \
 	{ "state-dir", required_argument, NULL, CTL_OPT_STATE_DIR }
+
+/*
+ * One option of a node subcommand besides --state-dir: a flag (on is
+ * set true when given) or an option with a value (*value is set).
+ */
+struct ctl_opt {
+	const char *name;
+	bool *on;
+	const char **value;
+};
+
+#define CTL_MAX_OPTS	8
+
+/* What ctl_node_args() read: --state-dir and the positional arguments. */
+struct ctl_args {
+	const char *state_dir;	/* NULL when not given */
+	char **arg;
+	int nr;
+};
+
+/*
+ * The opening every node subcommand shares: read its options (opts ends
+ * with a NULL name) and --state-dir from argv, and min..max positional
+ * arguments.  0, or the usage exit code after printing the usage.
+ */
+int ctl_node_args(int argc, char **argv, const struct ctl_opt *opts,
+		  int min, int max, struct ctl_args *out);
 
 /* The state directory: --state-dir, else CPUMGR_STATE_DIR, else default. */
 const char *ctl_state_dir(const char *given);

@@ -25,7 +25,7 @@ static int resolve(void *ctx, const char *id, char *pod_uid, char *container)
 	return 0;
 }
 
-static void same_state(const struct cm_state *a, const struct cm_state *b)
+static void same_state(const struct cpu_assignments *a, const struct cpu_assignments *b)
 {
 	fuzz_assert(cpuset_equal(&a->default_set, &b->default_set));
 	fuzz_assert(a->nr == b->nr);
@@ -44,20 +44,20 @@ static void validate(const struct checkpoint *cp)
 				     .num_reserved = 1 };
 	struct cm_error err = { 0 };
 	struct cpu_policy p;
-	struct cm_state s;
+	struct cpu_assignments s;
 
 	if (checkpoint_check_policy(cp, "static", &err)) {
 		cm_error_clear(&err);
 		return;
 	}
-	state_init(&s);
-	fuzz_assert(!state_copy(&s, &cp->state));
+	assignments_init(&s);
+	fuzz_assert(!assignments_copy(&s, &cp->state));
 	fuzz_assert(!cpu_policy_init(&p, fuzz_topology(), &cfg, &err));
 	if (cpu_policy_start(&p, &s, &err))
 		fuzz_assert(err.msg);
 	cm_error_clear(&err);
 	cpu_policy_destroy(&p);
-	state_free(&s);
+	assignments_free(&s);
 }
 
 static void roundtrip(const struct checkpoint *cp)

@@ -9,7 +9,7 @@
  */
 #include <errno.h>
 
-#include "docload.h"
+#include "manifest.h"
 #include "fuzz_util.h"
 #include "kubeletconfig.h"
 
@@ -52,12 +52,12 @@ static void use(struct kubelet_config *c)
 	    cpu_policy_check_config(&c->policy, &err)) {
 		fuzz_assert(err.msg);
 	} else if (!cpu_policy_init(&p, t, &c->policy, &err)) {
-		struct cm_state s;
+		struct cpu_assignments s;
 
-		state_init(&s);
+		assignments_init(&s);
 		if (cpu_policy_start(&p, &s, &err))
 			fuzz_assert(err.msg);
-		state_free(&s);
+		assignments_free(&s);
 		cpu_policy_destroy(&p);
 	}
 	cm_error_clear(&err);
@@ -75,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	fuzz_assert(!kubelet_config_init(&c));
-	docs = doc_parse(text, size, "fuzz", &err);
+	docs = manifest_parse(text, size, "fuzz", &err);
 	if (!docs ||
 	    kubelet_config_from_json(&c, cJSON_GetArrayItem(docs, 0), &err) ||
 	    apply_flags(&c, text, &err) || kubelet_config_finish(&c, &err)) {

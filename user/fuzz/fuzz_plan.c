@@ -16,7 +16,7 @@
 #include "options.h"
 #include "pod.h"
 #include "policy_static.h"
-#include "state.h"
+#include "assignments.h"
 #include "topology_json.h"
 
 static int get_cpuset(const cJSON *obj, const char *name, struct cpuset *s,
@@ -34,7 +34,7 @@ static int get_cpuset(const cJSON *obj, const char *name, struct cpuset *s,
 	return cpuset_parse(s, text, err);
 }
 
-static int get_options(const cJSON *req, struct cm_options *o,
+static int get_options(const cJSON *req, struct policy_options *o,
 		       struct cm_error *err)
 {
 	const cJSON *opts = json_member(req, "options"), *m;
@@ -54,7 +54,7 @@ static int take(const cJSON *req, const struct topology *t,
 {
 	struct alloc_request ar = { 0 };
 	struct cpuset avail, out;
-	struct cm_options o;
+	struct policy_options o;
 	bool has_avail, has_count;
 
 	if (get_cpuset(req, "available", &avail, &has_avail, err) ||
@@ -76,7 +76,7 @@ static int take(const cJSON *req, const struct topology *t,
 	return 0;
 }
 
-static int get_state(const cJSON *req, struct cm_state *s,
+static int get_state(const cJSON *req, struct cpu_assignments *s,
 		     struct cm_error *err)
 {
 	const cJSON *st = json_member(req, "state");
@@ -91,14 +91,14 @@ static int get_state(const cJSON *req, struct cm_state *s,
 
 			if (!cJSON_IsString(c) ||
 			    cpuset_parse(&cpus, c->valuestring, err) ||
-			    state_set(s, pod->string, c->string, &cpus))
+			    assignments_set(s, pod->string, c->string, &cpus))
 				return cm_errorf(err, "entry");
 		}
 	}
 	return 0;
 }
 
-static void step(struct cpu_policy *p, struct cm_state *s, const cJSON *j)
+static void step(struct cpu_policy *p, struct cpu_assignments *s, const cJSON *j)
 {
 	const char *op = cJSON_GetStringValue(json_member(j, "op"));
 	const char *name = cJSON_GetStringValue(json_member(j, "container"));
@@ -151,7 +151,7 @@ static int policy(const cJSON *req, const struct topology *t,
 	const cJSON *steps = json_member(req, "steps"), *j;
 	struct policy_config cfg = { 0 };
 	struct cpu_policy p;
-	struct cm_state s;
+	struct cpu_assignments s;
 	bool has_num;
 	int ret;
 
@@ -170,7 +170,7 @@ static int policy(const cJSON *req, const struct topology *t,
 	if (cpu_policy_check_config(&cfg, err) ||
 	    cpu_policy_init(&p, t, &cfg, err))
 		return -EINVAL;
-	state_init(&s);
+	assignments_init(&s);
 	ret = get_state(req, &s, err);
 	if (!ret)
 		ret = cpu_policy_start(&p, &s, err);
@@ -182,7 +182,7 @@ static int policy(const cJSON *req, const struct topology *t,
 						       &s.default_set) ||
 				    cfg.kind == CPU_POLICY_NONE);
 	}
-	state_free(&s);
+	assignments_free(&s);
 	cpu_policy_destroy(&p);
 	return ret;
 }

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Pod documents as `cpumgrctl admit` reads them: doc_parse() (one JSON
+ * Pod documents as `cpumgrctl admit` reads them: manifest_parse() (one JSON
  * object, or a YAML stream of one or more documents), then
  * pod_list_from_docs() (Pod, PodList, List), then what the policy asks of
  * each pod: its QoS class and its guaranteed CPUs.
  */
-#include "docload.h"
+#include "manifest.h"
 #include "fuzz_util.h"
 #include "podlist.h"
 
@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!text)
 		return 0;
-	docs = doc_parse(text, size, "fuzz", &err);
+	docs = manifest_parse(text, size, "fuzz", &err);
 	fuzz_assert(docs || err.msg);
 	if (docs && !pod_list_from_docs(docs, "fuzz", &list, &err)) {
 		for (unsigned int i = 0; i < list.nr; i++) {

@@ -7,7 +7,9 @@
 #define CPUMGR_TESTS_FAKE_CGROUP_H
 
 #define _XOPEN_SOURCE_EXTENDED 1
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
@@ -111,6 +113,64 @@ static inline bool fake_exists(const char *dir, const char *rel)
 
 	xsnprintf(path, sizeof(path), "%s/%s", dir, rel);
 	return !access(path, F_OK);
+}
+
+/*
+ * What the kernel does for a cgroup that a plain directory does not, done
+ * by hand: a cgroup has every interface file (a write creates the one
+ * missing here; a v2 cgroup.subtree_control missing here reads empty, as
+ * a new cgroup's does), rmdir takes its files with it, and any directory
+ * may stand for a v1 hierarchy's mount.
+ */
+static inline int fake_open_file(const char *path, int flags)
+{
+	const char *base = strrchr(path, '/');
+	int fd;
+
+	if (flags & (O_WRONLY | O_RDWR))
+		return open(path, flags | O_CREAT, 0644);
+	fd = open(path, flags);
+	if (fd < 0 && errno == ENOENT && base &&
+	    !strcmp(base + 1, "cgroup.subtree_control"))
+		return open("/dev/null", flags);
+	return fd;
+}
+
+static inline int fake_remove_dir(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		struct stat st;
+
+		if (!fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
+		    !S_ISDIR(st.st_mode))
+			unlinkat(dirfd(d), de->d_name, 0);
+	}
+	if (d)
+		closedir(d);
+	return rmdir(path);
+}
+
+static inline bool fake_v1_root(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+static const struct cgroupfs_ops fake_cgroup_ops = {
+	.open_file = fake_open_file,
+	.remove_dir = fake_remove_dir,
+	.v1_root = fake_v1_root,
+};
+
+/* cgroupfs_init() on a fake tree of cgroup version 1 or 2. */
+static inline int fake_cgroupfs_init(struct cgroupfs *cg, const char *dir,
+				     int version, struct cm_error *err)
+{
+	return cgroupfs_init_ops(cg, dir, version, &fake_cgroup_ops, err);
 }
 
 /*

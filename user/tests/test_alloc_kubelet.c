@@ -107,14 +107,14 @@ static unsigned int free_list(struct alloc_ws *ws, const struct topology *t,
 
 	switch (kind) {
 	case FREE_SOCKETS:
-		k = acc_sort_sockets(a, l);
+		k = alloc_acc_sort_sockets(a, l);
 		for (unsigned int i = 0; i < k; i++)
 			if ((int)a->cnt[TOPO_SOCKET][l[i]] ==
 			    topology_cpus_per(t, TOPO_SOCKET))
 				out[n++] = t->id[TOPO_SOCKET][l[i]];
 		break;
 	case FREE_NUMAS:
-		k = acc_sort_numas(a, l);
+		k = alloc_acc_sort_numas(a, l);
 		for (unsigned int i = 0; i < k; i++)
 			if (a->cnt[TOPO_NUMA][l[i]] ==
 			    t->cpus_of[TOPO_NUMA].start[l[i] + 1] -
@@ -122,14 +122,14 @@ static unsigned int free_list(struct alloc_ws *ws, const struct topology *t,
 				out[n++] = t->id[TOPO_NUMA][l[i]];
 		break;
 	case FREE_CORES:
-		k = acc_sort_cores(a, l);
+		k = alloc_acc_sort_cores(a, l);
 		for (unsigned int i = 0; i < k; i++)
 			if ((int)a->cnt[TOPO_CORE][l[i]] ==
 			    topology_cpus_per(t, TOPO_CORE))
 				out[n++] = t->id[TOPO_CORE][l[i]];
 		break;
 	case FREE_CPUS:
-		k = acc_sort_cpus(a, l);
+		k = alloc_acc_sort_cpus(a, l);
 		for (unsigned int i = 0; i < k; i++)
 			out[n++] = t->cpu_id[l[i]];
 		break;
@@ -147,8 +147,8 @@ TEST(accumulator_orderings)
 		int got[512];
 		unsigned int n, ne = 0;
 
-		acc_dense_from_cpuset(t, &avail, ws->dense);
-		acc_init(&ws->outer, ws->dense, 0, false);
+		alloc_acc_dense_from_cpuset(t, &avail, ws->dense);
+		alloc_acc_init(&ws->outer, ws->dense, 0, false);
 		n = free_list(ws, t, tc->kind, got);
 		if (tc->sorted)
 			qsort(got, n, sizeof(int), cmp_int);
@@ -188,8 +188,8 @@ TEST(accumulator_take)
 		struct acc *a = &ws->outer;
 		int taken = 0;
 
-		acc_dense_from_cpuset(t, &avail, ws->dense);
-		acc_init(a, ws->dense, cases[i].num, false);
+		alloc_acc_dense_from_cpuset(t, &avail, ws->dense);
+		alloc_acc_init(a, ws->dense, cases[i].num, false);
 		for (int k = 0; k < 8 && cases[i].takes[k]; k++) {
 			struct cpuset s = cs(cases[i].takes[k]);
 			unsigned int list[8], n = 0;
@@ -197,16 +197,16 @@ TEST(accumulator_take)
 
 			cpuset_for_each(cpu, &s)
 				list[n++] = (unsigned int)t->cpu_index[cpu];
-			acc_take(a, list, n);
+			alloc_acc_take(a, list, n);
 			taken += (int)n;
 			for (unsigned int j = 0; j < n; j++) {
 				EXPECT_FALSE(bm_test(a->free, list[j]));
 				EXPECT_TRUE(bm_test(a->result, list[j]));
 			}
 		}
-		CHECK(cases[i].satisfied == acc_satisfied(a), "%s: satisfied",
+		CHECK(cases[i].satisfied == alloc_acc_satisfied(a), "%s: satisfied",
 		      cases[i].desc);
-		CHECK(cases[i].failed == acc_failed(a), "%s: failed",
+		CHECK(cases[i].failed == alloc_acc_failed(a), "%s: failed",
 		      cases[i].desc);
 		CHECK(cases[i].num - taken == a->need, "%s: need %d",
 		      cases[i].desc, a->need);

@@ -198,14 +198,14 @@ TEST(random_policy_never_reserved)
 		struct cm_error err = { 0 };
 		int per_core = topology_cpus_per(t, TOPO_CORE);
 		struct cpu_policy p;
-		struct cm_state st;
+		struct cpu_assignments st;
 
 		cfg.num_reserved = 1 + (int)rnd(t->nr_cpus / 4 + 1);
 		ASSERT_EQ(0, options_parse_list(&cfg.opts,
 						option_sets[r % ARRAY_SIZE(option_sets)],
 						&err));
 		ASSERT_EQ(0, cpu_policy_init(&p, t, &cfg, &err));
-		state_init(&st);
+		assignments_init(&st);
 		ASSERT_EQ(0, cpu_policy_start(&p, &st, &err));
 		for (int i = 0; i < 40; i++) {
 			char uid[32], cpu[16];
@@ -215,7 +215,7 @@ TEST(random_policy_never_reserved)
 			snprintf(cpu, sizeof(cpu), "%u", 1 + rnd(8));
 			make_pod(&pod, uid, "c", cpu, cpu);
 			if (cpu_policy_add_pod(&p, &st, &pod, NULL, &err) == 0) {
-				const struct cpuset *got = state_get(&st, uid, "c");
+				const struct cpuset *got = assignments_get(&st, uid, "c");
 
 				CHECK(got && !cpuset_intersects(got, &p.reserved),
 				      "assignment holds reserved CPUs");
@@ -226,7 +226,7 @@ TEST(random_policy_never_reserved)
 					      !whole_cores(t, &p.reserved),
 					      "full-pcpus-only gave a split core");
 			} else {
-				CHECK(!state_get(&st, uid, "c"),
+				CHECK(!assignments_get(&st, uid, "c"),
 				      "failed add left an assignment");
 			}
 			if (rnd(3) == 0)
@@ -235,7 +235,7 @@ TEST(random_policy_never_reserved)
 		}
 		(void)per_core;
 		cm_error_clear(&err);
-		state_free(&st);
+		assignments_free(&st);
 		cpu_policy_destroy(&p);
 		topology_free(t);
 	}

@@ -23,7 +23,7 @@
 
 #include "kselftest_harness.h"
 
-#include "cfs.h"
+#include "cfs_apply.h"
 #include "fake_cgroup.h"
 #include "pod_util.h"
 #include "test_util.h"
@@ -366,7 +366,7 @@ TEST_F(tree, apply_v2)
 	};
 	char target[PATH_MAX], expect[3 * PATH_MAX];
 
-	ASSERT_EQ(0, cgroupfs_init(&self->cg, self->dir, 2, &self->err));
+	ASSERT_EQ(0, fake_cgroupfs_init(&self->cg, self->dir, 2, &self->err));
 	fake_mkdir(self->dir, "c");
 	ASSERT_EQ(0, cfs_apply(&self->cg, "c", &l, &self->err));
 	EXPECT_STREQ("39", fake_read(self->dir, "c/cpu.weight"));
@@ -409,7 +409,7 @@ TEST_F(tree, apply_v1)
 
 	fake_mkdir(d, "cpuset");
 	fake_mkdir(d, "cpu,cpuacct/c");
-	ASSERT_EQ(0, cgroupfs_init(&self->cg, d, 1, &self->err));
+	ASSERT_EQ(0, fake_cgroupfs_init(&self->cg, d, 1, &self->err));
 	ASSERT_EQ(0, cfs_apply(&self->cg, "c", &l, &self->err));
 	EXPECT_STREQ("2048", fake_read(d, "cpu,cpuacct/c/cpu.shares"));
 	EXPECT_STREQ("100000", fake_read(d, "cpu,cpuacct/c/cpu.cfs_period_us"));

@@ -51,15 +51,15 @@ static struct cpuset set_of(const char *list)
 }
 
 /* A state from "default" and "pod/container=cpus" triples. */
-static void make_state(struct cm_state *s, const char *dflt,
+static void make_state(struct cpu_assignments *s, const char *dflt,
 		       const char *const *entries)
 {
-	state_init(s);
+	assignments_init(s);
 	s->default_set = set_of(dflt);
 	for (; entries && *entries; entries += 3) {
 		struct cpuset c = set_of(entries[2]);
 
-		if (state_set(s, entries[0], entries[1], &c))
+		if (assignments_set(s, entries[0], entries[1], &c))
 			abort();
 	}
 }
@@ -101,17 +101,17 @@ TEST(checksums_of_kubelet_test_states)
 		/* besthub.dev: a real kubelet, 8 CPUs, no pods */
 		{ "static", "0-7", NULL, 14413152u },
 	};
-	struct cm_state s;
+	struct cpu_assignments s;
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		make_state(&s, cases[i].dflt, cases[i].entries);
 		EXPECT_EQ(cases[i].sum, checkpoint_checksum(cases[i].policy, &s));
-		state_free(&s);
+		assignments_free(&s);
 	}
 	/* one container less: another sum */
 	make_state(&s, "1-3", asd_free);
 	EXPECT_NE(3610638499u, checkpoint_checksum("none", &s));
-	state_free(&s);
+	assignments_free(&s);
 }
 
 TEST(format_is_byte_identical_to_the_kubelet)
@@ -119,7 +119,7 @@ TEST(format_is_byte_identical_to_the_kubelet)
 	static const char *const e[] = {
 		"235148fe-393f-47a8-a17d-bd55bc1a836b", "cgroup1-0", "1,13", NULL,
 	};
-	struct cm_state s;
+	struct cpu_assignments s;
 	size_t len, flen;
 	char *got, *want = fixture("kubelet-v2-static.json", &flen);
 
@@ -130,7 +130,7 @@ TEST(format_is_byte_identical_to_the_kubelet)
 	EXPECT_EQ(flen, len);
 	EXPECT_STREQ(want, got);
 	free(got);
-	state_free(&s);
+	assignments_free(&s);
 	free(want);
 
 	/* no entries: the member is left out (omitempty), no newline */
@@ -139,7 +139,7 @@ TEST(format_is_byte_identical_to_the_kubelet)
 	EXPECT_STREQ("{\"policyName\":\"none\",\"defaultCpuSet\":\"\",\"checksum\":1353318690}",
 		     got);
 	free(got);
-	state_free(&s);
+	assignments_free(&s);
 }
 
 TEST(format_sorts_and_escapes_like_go)
@@ -147,7 +147,7 @@ TEST(format_sorts_and_escapes_like_go)
 	static const char *const e[] = {
 		"b", "z", "1", "a<&>", "y", "2", "b", "x", "", NULL,
 	};
-	struct cm_state s;
+	struct cpu_assignments s;
 	char *got, want[256];
 
 	make_state(&s, "0-3,5", e);
@@ -160,7 +160,7 @@ TEST(format_sorts_and_escapes_like_go)
 		 checkpoint_checksum("st\"at\\ic\n", &s));
 	EXPECT_STREQ(want, got);
 	free(got);
-	state_free(&s);
+	assignments_free(&s);
 }
 
 TEST(real_kubelet_checkpoints_import)
@@ -211,7 +211,7 @@ TEST(reformatted_import_writes_back_the_same_checksum)
 
 	ASSERT_NE(NULL, buf);
 	ASSERT_EQ(0, checkpoint_parse(buf, len, NULL, &c, &err));
-	g = state_get(&c.state, "b200f08b-399a-4079-bfce-e415cb5344b8",
+	g = assignments_get(&c.state, "b200f08b-399a-4079-bfce-e415cb5344b8",
 		      "gengwg-test");
 	ASSERT_NE(NULL, g);
 	EXPECT_TRUE(cpuset_equal(&want, g));
@@ -314,9 +314,9 @@ TEST(v1_migration)
 		ASSERT_EQ(0, checkpoint_parse(v1[i], strlen(v1[i]), &o, &c, &err));
 		EXPECT_EQ((int)CHECKPOINT_V1, (int)c.version);
 		ASSERT_EQ(2u, c.state.nr);
-		EXPECT_TRUE(cpuset_equal(&a, state_get(&c.state, "pod",
+		EXPECT_TRUE(cpuset_equal(&a, assignments_get(&c.state, "pod",
 						       "container1")));
-		EXPECT_TRUE(cpuset_equal(&b, state_get(&c.state, "pod",
+		EXPECT_TRUE(cpuset_equal(&b, assignments_get(&c.state, "pod",
 						       "container2")));
 		checkpoint_free(&c);
 	}
@@ -447,7 +447,7 @@ TEST(zero_checksum_is_refused_unless_asked_and_nil_maps_hash_as_nil)
 	};
 	struct cm_error err = { 0 };
 	struct checkpoint c;
-	struct cm_state s;
+	struct cpu_assignments s;
 	char json[256];
 	uint32_t sum;
 
@@ -465,7 +465,7 @@ TEST(zero_checksum_is_refused_unless_asked_and_nil_maps_hash_as_nil)
 	 */
 	make_state(&s, "0-7", NULL);
 	sum = checkpoint_checksum("static", &s);
-	state_free(&s);
+	assignments_free(&s);
 	snprintf(json, sizeof(json),
 		 "{\"policyName\":\"static\",\"defaultCpuSet\":\"0-7\",\"entries\":null,\"checksum\":%u}",
 		 sum);
@@ -482,7 +482,7 @@ TEST(decoded_strings_are_what_go_hashes)
 {
 	struct cm_error err = { 0 };
 	struct checkpoint c;
-	struct cm_state s;
+	struct cpu_assignments s;
 	char json[256];
 
 	/* escapes decode before hashing: "\u0073tatic" is "static" */
@@ -499,7 +499,7 @@ TEST(decoded_strings_are_what_go_hashes)
 	EXPECT_EQ(0, parse_str(json, &c, &err));
 	EXPECT_STREQ("x\xef\xbf\xbd\xef\xbf\xbd", c.policy);
 	checkpoint_free(&c);
-	state_free(&s);
+	assignments_free(&s);
 	cm_error_clear(&err);
 }
 
@@ -538,7 +538,7 @@ TEST(round_trip)
 	};
 	struct cm_error err = { 0 };
 	struct checkpoint c;
-	struct cm_state s;
+	struct cpu_assignments s;
 	size_t len;
 	char *out, *again;
 
@@ -559,7 +559,7 @@ TEST(round_trip)
 	free(again);
 	free(out);
 	checkpoint_free(&c);
-	state_free(&s);
+	assignments_free(&s);
 }
 
 /* ---- the store ---- */
@@ -605,7 +605,7 @@ TEST(store_write_read_and_no_leftovers)
 	struct cm_error err = { 0 };
 	struct checkpoint_store st;
 	struct checkpoint c;
-	struct cm_state s;
+	struct cpu_assignments s;
 	struct stat sb;
 	char *dir = temp_dir(), path[512], *buf, *want;
 	size_t len, flen;
@@ -640,7 +640,7 @@ TEST(store_write_read_and_no_leftovers)
 	EXPECT_EQ(2, count_files(path, ""));
 
 	checkpoint_store_close(&st);
-	state_free(&s);
+	assignments_free(&s);
 	remove_tree(dir);
 	free(dir);
 	cm_error_clear(&err);
@@ -651,7 +651,7 @@ TEST(store_writer_killed_before_rename)
 	struct cm_error err = { 0 };
 	struct checkpoint_store st, st2;
 	struct checkpoint c;
-	struct cm_state s;
+	struct cpu_assignments s;
 	char *dir = temp_dir(), *tmp;
 	const char *junk = "{\"policyName\":\"half";
 
@@ -682,7 +682,7 @@ TEST(store_writer_killed_before_rename)
 	EXPECT_EQ(0, count_files(dir, ".cpu_manager_state.tmp."));
 	checkpoint_store_close(&st2);
 	cm_error_clear(&err);
-	state_free(&s);
+	assignments_free(&s);
 	remove_tree(dir);
 	free(dir);
 }
@@ -694,7 +694,7 @@ TEST(store_writer_sigkilled_before_rename)
 	struct cm_error err = { 0 };
 	struct checkpoint_store st;
 	struct checkpoint c;
-	struct cm_state s;
+	struct cpu_assignments s;
 	char *dir = temp_dir();
 	int status;
 	pid_t pid;
@@ -729,7 +729,7 @@ TEST(store_writer_sigkilled_before_rename)
 	EXPECT_EQ(1u, c.state.nr);
 	checkpoint_free(&c);
 	checkpoint_store_close(&st);
-	state_free(&s);
+	assignments_free(&s);
 	remove_tree(dir);
 	free(dir);
 }
@@ -763,7 +763,7 @@ TEST(store_refuses_to_overwrite_a_corrupt_checkpoint)
 	struct cm_error err = { 0 };
 	struct checkpoint_store st;
 	struct checkpoint c;
-	struct cm_state s;
+	struct cpu_assignments s;
 	char *dir = temp_dir(), *buf;
 	const char *bad = "{\"policyName\":\"none\",\"defaultCpuSet\":\"\",\"checksum\":1}";
 	size_t len;
@@ -789,7 +789,7 @@ TEST(store_refuses_to_overwrite_a_corrupt_checkpoint)
 	checkpoint_free(&c);
 	checkpoint_store_close(&st);
 	EXPECT_NE(0, checkpoint_store_open(&st, dir, "../x", false, &err));
-	state_free(&s);
+	assignments_free(&s);
 	remove_tree(dir);
 	free(dir);
 	cm_error_clear(&err);
@@ -811,8 +811,8 @@ TEST(go_string_quoting)
 		struct strbuf sb = STRBUF_INIT;
 		char *s;
 
-		gj_append_string(&sb, cases[i].in, strlen(cases[i].in));
-		s = sb_detach(&sb, NULL);
+		gojson_append_string(&sb, cases[i].in, strlen(cases[i].in));
+		s = strbuf_detach(&sb, NULL);
 		CHECK(!strcmp(s, cases[i].out), "%zu: %s", i, s);
 		free(s);
 	}
@@ -832,7 +832,7 @@ TEST(empty_entries_are_not_sorted)
 	};
 	struct cm_error err = { 0 };
 	struct checkpoint c;
-	struct cm_state s;
+	struct cpu_assignments s;
 	char *text;
 	size_t len;
 
@@ -841,7 +841,7 @@ TEST(empty_entries_are_not_sorted)
 	EXPECT_EQ(0, parse_str(empty[1], &c, &err));
 	checkpoint_free(&c);
 	EXPECT_EQ(-EBADMSG, parse_str(empty[2], &c, &err));
-	state_init(&s);
+	assignments_init(&s);
 	text = checkpoint_format("none", &s, &len);
 	ASSERT_NE(NULL, text);
 	EXPECT_EQ(0, checkpoint_parse(text, len, NULL, &c, &err));

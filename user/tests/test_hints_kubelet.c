@@ -178,18 +178,18 @@ static void run_hint_cases(struct __test_metadata *_metadata, bool pod_scope)
 		const struct hint_case *tc = &hint_cases[i];
 		struct cm_error err = { 0 };
 		struct hint_list got;
-		struct cm_state s;
+		struct cpu_assignments s;
 		struct pod pod;
 		int ret;
 
-		state_init(&s);
+		assignments_init(&s);
 		s.default_set = cs(tc->default_set);
 		make_pod(&pod, "fakePod", "fakecontainer", tc->request,
 			 tc->request);
 		if (tc->assigned) {
 			struct cpuset a = cs(tc->assigned);
 
-			ASSERT_EQ(0, state_set(&s, "fakePod", "fakecontainer",
+			ASSERT_EQ(0, assignments_set(&s, "fakePod", "fakecontainer",
 					       &a));
 		}
 		if (pod_scope)
@@ -203,7 +203,7 @@ static void run_hint_cases(struct __test_metadata *_metadata, bool pod_scope)
 		hint_list_free(&got);
 		cm_error_clear(&err);
 		pod_free(&pod);
-		state_free(&s);
+		assignments_free(&s);
 	}
 	cpu_policy_destroy(&p);
 	topology_free(t);
@@ -251,11 +251,11 @@ TEST(get_pod_topology_hints_with_policy_options)
 		struct cm_error err = { 0 };
 		struct hint_list got;
 		struct cpu_policy p;
-		struct cm_state s;
+		struct cpu_assignments s;
 		struct pod pod;
 
 		init_policy(_metadata, &p, t, cases[i].options);
-		state_init(&s);
+		assignments_init(&s);
 		s.default_set = cs(tc->default_set);
 		make_pod(&pod, "fakePod", "fakecontainer", tc->request,
 			 tc->request);
@@ -265,7 +265,7 @@ TEST(get_pod_topology_hints_with_policy_options)
 		hint_list_free(&got);
 		cm_error_clear(&err);
 		pod_free(&pod);
-		state_free(&s);
+		assignments_free(&s);
 		cpu_policy_destroy(&p);
 	}
 	topology_free(t);

@@ -15,6 +15,7 @@
 #include "kselftest_harness.h"
 
 #include "kubeletconfig.h"
+#include "topology_sysfs.h"
 #include "test_util.h"
 
 /* Apply "flag=value" strings, then finish(); the first error's code. */

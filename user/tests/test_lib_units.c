@@ -192,7 +192,7 @@ TEST(policy_options)
 	struct topology *multi = kube_topology(TOPO_DUAL_SOCKET_MULTI_NUMA_HT);
 	struct topology *fake = kube_topology(TOPO_MULTI_SOCKET_DUAL_SOCKET_PER_NUMA);
 	struct cm_error err = { 0 };
-	struct cm_options o;
+	struct policy_options o;
 	enum tm_policy tm;
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -282,10 +282,10 @@ TEST(none_policy)
 	struct policy_config cfg = { .kind = CPU_POLICY_NONE };
 	struct cm_error err = { 0 };
 	struct cpu_policy p;
-	struct cm_state s;
+	struct cpu_assignments s;
 	struct pod pod;
 
-	state_init(&s);
+	assignments_init(&s);
 	ASSERT_EQ(0, cpu_policy_init(&p, t, &cfg, &err));
 	EXPECT_EQ(0, cpu_policy_start(&p, &s, &err));
 	make_pod(&pod, "u", "c", "2", "2");
@@ -310,7 +310,7 @@ TEST(none_policy)
 	EXPECT_STREQ("[cpumanager] unable to reserve the required amount of CPUs (size of 0,6 did not equal 3)",
 		     cm_error_msg(&err));
 	pod_free(&pod);
-	state_free(&s);
+	assignments_free(&s);
 	topology_free(t);
 	cm_error_clear(&err);
 }
@@ -350,11 +350,11 @@ TEST(add_pod_is_atomic)
 	struct policy_config cfg = { .kind = CPU_POLICY_STATIC, .num_reserved = 1 };
 	struct cm_error err = { 0 };
 	struct cpu_policy p;
-	struct cm_state s;
+	struct cpu_assignments s;
 	struct pod pod;
 	struct cpuset before;
 
-	state_init(&s);
+	assignments_init(&s);
 	ASSERT_EQ(0, cpu_policy_init(&p, t, &cfg, &err));
 	ASSERT_EQ(0, cpu_policy_start(&p, &s, &err));
 	before = s.default_set;
@@ -369,7 +369,7 @@ TEST(add_pod_is_atomic)
 	EXPECT_EQ(0, cpu_policy_add_pod(&p, &s, &pod, NULL, &err));
 	EXPECT_EQ(2u, s.nr);
 	pod_free(&pod);
-	state_free(&s);
+	assignments_free(&s);
 	cpu_policy_destroy(&p);
 	topology_free(t);
 	cm_error_clear(&err);
@@ -384,13 +384,13 @@ TEST(topology_hints)
 	struct hint_list hl;
 	struct topo_hint best;
 	struct cpu_policy p;
-	struct cm_state s;
+	struct cpu_assignments s;
 	struct pod pod;
 	bool admit;
 	uint64_t aff;
 	bool has;
 
-	state_init(&s);
+	assignments_init(&s);
 	cfg.tm = TM_POLICY_SINGLE_NUMA_NODE;
 	ASSERT_EQ(0, cpu_policy_init(&p, t, &cfg, &err));
 	ASSERT_EQ(0, cpu_policy_start(&p, &s, &err));
@@ -419,7 +419,7 @@ TEST(topology_hints)
 	EXPECT_TRUE(has);
 	EXPECT_EQ(3u, (unsigned int)aff);	/* nodes 0 and 1 */
 	pod_free(&pod);
-	state_free(&s);
+	assignments_free(&s);
 	cpu_policy_destroy(&p);
 	topology_free(t);
 	cm_error_clear(&err);

@@ -251,11 +251,11 @@ TEST(atomic_file)
 	static const struct { const char *file, *msg; int ret; } bad[] = {
 		{ "cpumgr.txt", "node_exporter's textfile collector reads only files named *.prom",
 		  -EINVAL },
-		{ "none/cpumgr.prom", "cannot create a temporary file: No such file or directory",
+		{ "none/cpumgr.prom", "cannot open %s/none: No such file or directory",
 		  -ENOENT },
 	};
 	struct cm_error err = { 0 };
-	char dir[PATH_MAX], path[PATH_MAX], expect[2 * PATH_MAX];
+	char dir[PATH_MAX], path[PATH_MAX], msg[PATH_MAX], expect[3 * PATH_MAX];
 	struct stat st;
 
 	fake_tree_new(dir, sizeof(dir));
@@ -272,7 +272,8 @@ TEST(atomic_file)
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		xsnprintf(path, sizeof(path), "%s/%s", dir, bad[i].file);
 		EXPECT_EQ(bad[i].ret, prom_write_file(path, "a 1\n", &err));
-		xsnprintf(expect, sizeof(expect), "%s: %s", path, bad[i].msg);
+		xsnprintf(msg, sizeof(msg), bad[i].msg, dir);
+		xsnprintf(expect, sizeof(expect), "%s: %s", path, msg);
 		EXPECT_STREQ(expect, cm_error_msg(&err));
 	}
 	/* the target a directory: rename fails, the temporary file goes */

@@ -9,6 +9,7 @@
 
 #include "kselftest_harness.h"
 
+#include "ctl_status.h"
 #include "fake_cgroup.h"
 #include "node.h"
 #include "test_util.h"
@@ -129,7 +130,7 @@ TEST(audit_rule)
 	cgroup(dir, "kp/empty", "0-7", NULL);		/* no task: fine */
 	cgroup(dir, "kp/idle", "3", NULL);		/* attached: counts */
 	cgroup(dir, "kp/res", "0", "14");		/* reserved, strict */
-	ASSERT_EQ(0, cgroupfs_init(&cg, dir, 2, &err));
+	ASSERT_EQ(0, fake_cgroupfs_init(&cg, dir, 2, &err));
 	xsnprintf(p1, sizeof(p1), "%s/kp/p1", dir);
 	xsnprintf(c1, sizeof(c1), "%s/kp/p1/app", dir);
 	xsnprintf(i1, sizeof(i1), "%s/kp/p1/init", dir);
@@ -204,9 +205,9 @@ static void fake_node(struct node *n, struct cpumgr_assignment *a,
 
 		c->cpu = (int)i;
 		c->known = c->online = true;
-		c->node = (int)(i / per_node);
-		c->package = c->node / 2;
-		c->llc = c->node;
+		c->numa = (int)(i / per_node);
+		c->package = c->numa / 2;
+		c->llc = c->numa;
 		cpuset_zero(&c->siblings);
 		cpuset_set_range(&c->siblings, i - i % threads,
 				 i - i % threads + threads - 1);
@@ -226,7 +227,7 @@ static char *render(const struct node *n)
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
-	if (!f || node_status_print(f, n, NULL))
+	if (!f || ctl_status_print(f, n, NULL))
 		abort();
 	fclose(f);
 	return text;
@@ -283,8 +284,8 @@ TEST(status_big64)
 		struct node_cpu *c = &n.cpus[i];
 		unsigned int first = i % 32;
 
-		c->node = (int)(first / 8);
-		c->package = c->node / 2;
+		c->numa = (int)(first / 8);
+		c->package = c->numa / 2;
 		cpuset_zero(&c->siblings);
 		cpuset_set(&c->siblings, first);
 		cpuset_set(&c->siblings, first + 32);
@@ -295,7 +296,7 @@ TEST(status_big64)
 	CHECK(strstr(text, "  2 34 |  3 35 |"), "%s", text);
 	CHECK(strstr(text, "a   ~9a0e-000000000004 ~ontainer-name "), "%s", text);
 	free(text);
-	j = node_status_json(&n);
+	j = ctl_status_json(&n);
 	ASSERT_TRUE(j != NULL);
 	EXPECT_EQ(64, cJSON_GetArraySize(cJSON_GetObjectItem(j, "cpus")));
 	cJSON_Delete(j);

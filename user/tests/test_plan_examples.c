@@ -141,12 +141,8 @@ TEST(plan_examples)
 		char *want, *got;
 		int rc;
 
-		if (n < 6 || strcmp(de->d_name + n - 5, ".json") ||
-		    strstr(de->d_name, ".expected.json"))
+		if (!plan_example(dir, de->d_name, req, exp, sizeof(req)))
 			continue;
-		snprintf(req, sizeof(req), "%s/%s", dir, de->d_name);
-		snprintf(exp, sizeof(exp), "%s/%.*s.expected.json", dir,
-			 (int)(n - 5), de->d_name);
 		rc = run_plan(ctl, req, out);
 		want = slurp(exp, &want_len);
 		got = slurp(out, &got_len);

@@ -166,15 +166,15 @@ static struct cpuset cs_in(const struct topology *t, const char *list)
 	return s;
 }
 
-static void set_state(struct cm_state *s, const struct topology *t,
+static void set_state(struct cpu_assignments *s, const struct topology *t,
 		      const struct assignment *a, unsigned int n,
 		      const char *def)
 {
-	state_init(s);
+	assignments_init(s);
 	for (unsigned int i = 0; i < n && a[i].pod; i++) {
 		struct cpuset c = cs_in(t, a[i].cpus);
 
-		state_set(s, a[i].pod, a[i].container, &c);
+		assignments_set(s, a[i].pod, a[i].container, &c);
 	}
 	s->default_set = cs_in(t, def);
 }
@@ -186,7 +186,7 @@ static void run_case(struct __test_metadata *_metadata,
 	struct cm_error err = { 0 };
 	const struct cpuset *got;
 	struct cpu_policy p;
-	struct cm_state s;
+	struct cpu_assignments s;
 	struct pod pod;
 	uint64_t aff = 0;
 	int ret;
@@ -209,7 +209,7 @@ static void run_case(struct __test_metadata *_metadata,
 		CHECK(ret == 0, "%s [%s]: %s", tc->desc, options,
 		      cm_error_msg(&err));
 	}
-	got = state_get(&s, "fakePod", tc->container);
+	got = assignments_get(&s, "fakePod", tc->container);
 	if (tc->exp) {
 		struct cpuset want = cs(tc->exp);
 
@@ -223,7 +223,7 @@ static void run_case(struct __test_metadata *_metadata,
 	}
 	cm_error_clear(&err);
 	pod_free(&pod);
-	state_free(&s);
+	assignments_free(&s);
 	cpu_policy_destroy(&p);
 	topology_free(t);
 }
@@ -394,13 +394,13 @@ TEST(static_policy_add_with_uncore_alignment)
 		struct cm_error err = { 0 };
 		struct cpuset ids;
 		struct cpu_policy p;
-		struct cm_state s;
+		struct cpu_assignments s;
 		struct pod pod;
 		bool ok = true;
 
 		init_policy(_metadata, &p, t, tc->num_reserved, tc->reserved,
 			    tc->options);
-		state_init(&s);
+		assignments_init(&s);
 		uncore_pool(t, tc, &s.default_set);
 		make_app_pod(&pod, tc->uid, tc->cpus);
 		for (unsigned int k = 0; k < pod.nr && ok; k++) {
@@ -413,7 +413,7 @@ TEST(static_policy_add_with_uncore_alignment)
 		cpuset_zero(&ids);
 		for (unsigned int k = 0; k < pod.nr && ok; k++) {
 			const struct cpuset *got =
-				state_get(&s, tc->uid, pod.containers[k].name);
+				assignments_get(&s, tc->uid, pod.containers[k].name);
 			int cpu;
 
 			CHECK(got != NULL, "%s: container %u unassigned", tc->desc, k);
@@ -446,7 +446,7 @@ TEST(static_policy_add_with_uncore_alignment)
 		}
 		cm_error_clear(&err);
 		pod_free(&pod);
-		state_free(&s);
+		assignments_free(&s);
 		cpu_policy_destroy(&p);
 		topology_free(t);
 	}
@@ -496,7 +496,7 @@ TEST(static_policy_start)
 		struct policy_config cfg = { .kind = CPU_POLICY_STATIC };
 		struct cm_error err = { 0 };
 		struct cpu_policy p;
-		struct cm_state s;
+		struct cpu_assignments s;
 		int ret;
 
 		cfg.num_reserved = cases[i].num_reserved;
@@ -527,7 +527,7 @@ TEST(static_policy_start)
 			      cases[i].desc);
 		}
 		cm_error_clear(&err);
-		state_free(&s);
+		assignments_free(&s);
 		cpu_policy_destroy(&p);
 	}
 	topology_free(t);
@@ -542,7 +542,7 @@ TEST(static_policy_reuse)
 
 	for (int sidecar = 0; sidecar < 2; sidecar++) {
 		struct cpu_policy p;
-		struct cm_state s;
+		struct cpu_assignments s;
 		struct pod pod;
 
 		init_policy(_metadata, &p, t, 0, NULL, "");
@@ -560,11 +560,11 @@ TEST(static_policy_reuse)
 			want = cs("1-3,5-7");
 			CHECK(cpuset_equal(&want, &s.default_set),
 			      "default after removing the init container");
-			CHECK(!state_get(&s, "fakePod", "initcontainer-0"),
+			CHECK(!assignments_get(&s, "fakePod", "initcontainer-0"),
 			      "init container still assigned");
 		}
 		pod_free(&pod);
-		state_free(&s);
+		assignments_free(&s);
 		cpu_policy_destroy(&p);
 	}
 	topology_free(t);
@@ -590,16 +590,16 @@ TEST(static_policy_remove)
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct cpu_policy p;
-		struct cm_state s;
+		struct cpu_assignments s;
 		struct cpuset want = cs(cases[i].exp);
 
 		init_policy(_metadata, &p, t, 0, NULL, "");
 		set_state(&s, t, cases[i].st, 2, cases[i].def);
 		cpu_policy_remove(&p, &s, "fakePod", cases[i].container);
 		CHECK(cpuset_equal(&want, &s.default_set), "%s", cases[i].desc);
-		CHECK(!state_get(&s, "fakePod", cases[i].container), "%s: still assigned",
+		CHECK(!assignments_get(&s, "fakePod", cases[i].container), "%s: still assigned",
 		      cases[i].desc);
-		state_free(&s);
+		assignments_free(&s);
 		cpu_policy_destroy(&p);
 	}
 	topology_free(t);

@@ -4,7 +4,9 @@
 #define CPUMGR_TESTS_TEST_UTIL_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /*
  * The source tree the tests were built from (user/Makefile passes it), so
@@ -19,6 +21,24 @@
 static inline const char *test_data_dir(void)
 {
 	return getenv("CPUMGR_TEST_DATA") ?: CPUMGR_SRC_TOP "/user/tests/data";
+}
+
+/*
+ * For a file name of examples/plan (dir): false unless it is a request
+ * (NAME.json, not NAME.expected.json); else the paths of the request and
+ * of its expectation, each of len bytes.
+ */
+static inline bool plan_example(const char *dir, const char *name, char *req,
+				char *exp, size_t len)
+{
+	size_t n = strlen(name);
+
+	if (n < 6 || strcmp(name + n - 5, ".json") ||
+	    strstr(name, ".expected.json"))
+		return false;
+	snprintf(req, len, "%s/%s", dir, name);
+	snprintf(exp, len, "%s/%.*s.expected.json", dir, (int)(n - 5), name);
+	return true;
 }
 
 /*

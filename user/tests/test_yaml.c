@@ -10,7 +10,7 @@
 
 #include "kselftest_harness.h"
 
-#include "docload.h"
+#include "manifest.h"
 #include "gojson.h"
 #include "podlist.h"
 #include "strbuf.h"
@@ -23,28 +23,28 @@ static void dump_into(struct strbuf *sb, const cJSON *j)
 	char buf[32];
 
 	if (cJSON_IsNull(j)) {
-		sb_adds(sb, "null");
+		strbuf_adds(sb, "null");
 	} else if (cJSON_IsBool(j)) {
-		sb_adds(sb, cJSON_IsTrue(j) ? "true" : "false");
+		strbuf_adds(sb, cJSON_IsTrue(j) ? "true" : "false");
 	} else if (cJSON_IsNumber(j)) {
-		sb_adds(sb, j->valuestring ? j->valuestring :
+		strbuf_adds(sb, j->valuestring ? j->valuestring :
 			    (snprintf(buf, sizeof(buf), "%g", j->valuedouble), buf));
 	} else if (cJSON_IsString(j)) {
-		gj_append_string(sb, j->valuestring, strlen(j->valuestring));
+		gojson_append_string(sb, j->valuestring, strlen(j->valuestring));
 	} else {
 		bool obj = cJSON_IsObject(j);
 
-		sb_addc(sb, obj ? '{' : '[');
+		strbuf_addc(sb, obj ? '{' : '[');
 		for (const cJSON *c = j->child; c; c = c->next) {
 			if (c != j->child)
-				sb_addc(sb, ',');
+				strbuf_addc(sb, ',');
 			if (obj) {
-				gj_append_string(sb, c->string, strlen(c->string));
-				sb_addc(sb, ':');
+				gojson_append_string(sb, c->string, strlen(c->string));
+				strbuf_addc(sb, ':');
 			}
 			dump_into(sb, c);
 		}
-		sb_addc(sb, obj ? '}' : ']');
+		strbuf_addc(sb, obj ? '}' : ']');
 	}
 }
 
@@ -53,7 +53,7 @@ static char *dump(const cJSON *j)
 	struct strbuf sb = STRBUF_INIT;
 
 	dump_into(&sb, j);
-	return sb_detach(&sb, NULL);
+	return strbuf_detach(&sb, NULL);
 }
 
 /* The first document of text as compact JSON, or "ERR <message>". */
@@ -225,14 +225,14 @@ TEST(alias_bomb_is_stopped)
 	char *text, *got;
 
 	/* 9 levels of 10 aliases each: 10^9 nodes once expanded */
-	sb_adds(&sb, "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+	strbuf_adds(&sb, "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
 	for (int i = 1; i < 10; i++) {
-		sb_addf(&sb, "a%d: &a%d [", i, i);
+		strbuf_addf(&sb, "a%d: &a%d [", i, i);
 		for (int k = 0; k < 10; k++)
-			sb_addf(&sb, "%s*a%d", k ? ", " : "", i - 1);
-		sb_adds(&sb, "]\n");
+			strbuf_addf(&sb, "%s*a%d", k ? ", " : "", i - 1);
+		strbuf_adds(&sb, "]\n");
 	}
-	text = sb_detach(&sb, NULL);
+	text = strbuf_detach(&sb, NULL);
 	got = yaml(text);
 	CHECK(strstr(got, "document contains excessive aliasing") != NULL, "%s",
 	      got);
@@ -394,7 +394,7 @@ TEST(kubectl_get_pods_lists)
 
 static int from_text(const char *text, struct pod_list *l, struct cm_error *err)
 {
-	cJSON *docs = doc_parse(text, strlen(text), "in.yaml", err);
+	cJSON *docs = manifest_parse(text, strlen(text), "in.yaml", err);
 	int ret;
 
 	if (!docs)

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kubelet's CPU manager checkpoint, "cpu_manager_state"
+ * (pkg/kubelet/cm/cpumanager/state/checkpoint.go), byte for byte:
+ *
+ *   {"policyName":"static","defaultCpuSet":"0,5-7","entries":{"<pod UID>":
+ *   {"<container>":"1-4"}},"checksum":1234567890}
+ *
+ * json.Marshal of the v2 struct: members in that order, no spaces, map
+ * keys sorted, "entries" left out when empty, no trailing newline.  The
+ * checksum is FNV-1a 32 over go-spew's %#v rendering of a pointer to the
+ * struct with the checksum zeroed (checksum.New(cp) / DeepHashObject):
+ *
+ *   (*state.CPUManagerCheckpoint){PolicyName:(string)static
+ *   DefaultCPUSet:(string)0,5-7 Entries:(map[string]map[string]string)
+ *   map[<pod UID>:map[<container>:1-4]] Checksum:(checksum.Checksum)0}
+ *
+ * (one line; strings raw, map keys sorted, nil maps as "<nil>").  Reading
+ * follows the kubelet: decode as v2 and verify, else as v1 (entries keyed
+ * by container ID, checksum over the v1 struct rendered under the v2 type
+ * name) and migrate.  The kubelet accepts a zero or missing checksum
+ * unverified, so a flipped letter in the "checksum" key slips through
+ * it; we refuse such a file unless asked to behave like the kubelet.
+ *
+ * The store keeps the file in a state directory: written atomically
+ * (temporary file in the same directory, fsync, rename, fsync of the
+ * directory) by a writer holding an flock on a lock file there, and never
+ * overwritten while it fails to read back unless the caller forces it.
+ */
+#ifndef CPUMGR_CHECKPOINT_H
+#define CPUMGR_CHECKPOINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "assignments.h"
+
+#define CHECKPOINT_FILE		"cpu_manager_state"
+#define CHECKPOINT_DIR		"/var/lib/cpumgr"
+
+/* The kubelet's error texts (checkpointmanager/errors). */
+#define CHECKPOINT_ERR_CORRUPT	"checkpoint is corrupted"
+#define CHECKPOINT_ERR_MISSING	"checkpoint is not found"
+
+enum checkpoint_version { CHECKPOINT_V1 = 1, CHECKPOINT_V2 = 2 };
+
+struct checkpoint {
+	char *policy;			/* policyName ("" when absent) */
+	struct cpu_assignments state;		/* defaultCpuSet and entries */
+	uint64_t checksum;		/* as stored */
+	enum checkpoint_version version;	/* format it was read as */
+	bool unverified;	/* checksum 0, taken with accept_unchecked */
+};
+
+/*
+ * A v1 checkpoint names containers by runtime ID; the kubelet maps them
+ * to (pod UID, container name) with its initial container list.  Return
+ * 0 and fill pod_uid/container (POD_UID_MAX + 1 and CONTAINER_NAME_MAX
+ * + 1 bytes), or non-zero when unknown.
+ */
+typedef int (*checkpoint_resolve_fn)(void *ctx, const char *container_id,
+				     char *pod_uid, char *container);
+
+struct checkpoint_opts {
+	/* NULL: v1 entries cannot migrate */
+	checkpoint_resolve_fn resolve;
+	void *ctx;
+	/* take a zero checksum unverified, as the kubelet does */
+	bool accept_unchecked;
+};
+
+/* The checksum the kubelet stores for this policy name and state. */
+uint32_t checkpoint_checksum(const char *policy, const struct cpu_assignments *s);
+
+/*
+ * The checkpoint file's bytes exactly as the kubelet writes them (malloc'd,
+ * NUL-terminated; *len without the NUL).  NULL on allocation failure.
+ */
+char *checkpoint_format(const char *policy, const struct cpu_assignments *s,
+			size_t *len);
+
+/*
+ * Read and verify a checkpoint (o may be NULL).  Returns 0, -EBADMSG with
+ * "checkpoint is corrupted" when the checksum does not match (or
+ * "checkpoint has no checksum" for a zero one), or -EINVAL
+ * for bad JSON (Go's texts), wrong types ("json: cannot unmarshal ..."),
+ * CPU lists the kubelet cannot parse ("could not parse default cpu set
+ * ..."), names too long for the state, or a v1 entry that cannot migrate.
+ * On error *out is left empty.
+ */
+int checkpoint_parse(const char *buf, size_t len,
+		     const struct checkpoint_opts *o, struct checkpoint *out,
+		     struct cm_error *err);
+void checkpoint_free(struct checkpoint *c);
+
+/*
+ * The kubelet's restore check: "configured policy \"static\" differs from
+ * state checkpoint policy \"none\"".
+ */
+int checkpoint_check_policy(const struct checkpoint *c, const char *policy,
+			    struct cm_error *err);
+
+/* ---- the file in its state directory ---- */
+
+struct checkpoint_store {
+	char *dir;
+	char *name;		/* CHECKPOINT_FILE unless chosen */
+	int dir_fd;
+	int lock_fd;		/* -1 while not locked */
+	unsigned int stale_removed;	/* temp files cleaned at lock time */
+	/*
+	 * Called once, at once, when the lock is held by another process
+	 * and the lock waits for it (holder: its pid, 0 if unknown).
+	 */
+	void (*waiting)(void *arg, long holder);
+	void *waiting_arg;
+};
+
+/*
+ * Open the state directory (created with its parents, mode 0755, when
+ * create is set).  name NULL means CHECKPOINT_FILE.
+ */
+int checkpoint_store_open(struct checkpoint_store *st, const char *dir,
+			  const char *name, bool create, struct cm_error *err);
+/* Unlocks and closes. */
+void checkpoint_store_close(struct checkpoint_store *st);
+
+/*
+ * Take the writers' lock, an flock on ".<name>.lock" in the directory:
+ * timeout_ms 0 tries once, < 0 waits for ever.  -EWOULDBLOCK or
+ * -ETIMEDOUT name the holder's pid when it wrote one.  Once locked, temp
+ * files left by a writer that died between write and rename are removed
+ * (their count in stale_removed): no other writer can be mid-write.
+ */
+int checkpoint_store_lock(struct checkpoint_store *st, int timeout_ms,
+			  struct cm_error *err);
+void checkpoint_store_unlock(struct checkpoint_store *st);
+
+/* The file's bytes; -ENOENT with "checkpoint is not found". */
+int checkpoint_store_read(struct checkpoint_store *st, char **buf,
+			  size_t *len, struct cm_error *err);
+/* Read and parse (see checkpoint_parse()). */
+int checkpoint_store_load(struct checkpoint_store *st,
+			  const struct checkpoint_opts *o,
+			  struct checkpoint *out, struct cm_error *err);
+
+/*
+ * Replace the file atomically with data; needs the lock (-ENOLCK).  The
+ * two halves are exposed for callers that must act in between: stage
+ * writes and syncs ".<name>.tmp.XXXXXX" and returns its name (free it);
+ * commit renames it over the file and syncs the directory; abort removes
+ * it.  A writer killed between the two leaves only a stale temp file,
+ * removed at the next lock.
+ */
+int checkpoint_store_write(struct checkpoint_store *st, const void *data,
+			   size_t len, struct cm_error *err);
+int checkpoint_store_stage(struct checkpoint_store *st, const void *data,
+			   size_t len, char **tmp_name, struct cm_error *err);
+int checkpoint_store_commit(struct checkpoint_store *st, const char *tmp_name,
+			    struct cm_error *err);
+void checkpoint_store_abort(struct checkpoint_store *st, const char *tmp_name);
+
+/* overwrite a file that does not read back */
+#define CHECKPOINT_FORCE	0x1
+
+/*
+ * Write the checkpoint for this policy and state; needs the lock.  An
+ * existing file that does not read back (corrupt, not JSON, bad CPU list)
+ * is left alone and -EBADMSG/-EINVAL returned ("refusing to overwrite
+ * ..."), unless flags has CHECKPOINT_FORCE: then it is first kept as
+ * "<name>.corrupt" for inspection.
+ */
+int checkpoint_store_save(struct checkpoint_store *st, const char *policy,
+			  const struct cpu_assignments *s, unsigned int flags,
+			  struct cm_error *err);
+
+#endif

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * JSON the way Go's encoding/json reads and writes it, for files that a
+ * Go program writes and reads back (the kubelet's checkpoint).  Reading
+ * keeps what Go's decoder would see: the same grammar and syntax error
+ * texts, strings decoded with invalid UTF-8 and lone surrogates replaced
+ * by U+FFFD, numbers as their literal text, members in document order
+ * with duplicates kept (the caller applies Go's rules: field names match
+ * case-insensitively, the last duplicate wins).  Writing quotes strings
+ * as json.Marshal does (HTML-safe escapes, \u2028/\u2029, U+FFFD for
+ * invalid UTF-8).
+ */
+#ifndef CPUMGR_GOJSON_H
+#define CPUMGR_GOJSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "strbuf.h"
+
+enum gojson_type {
+	GOJSON_NULL, GOJSON_FALSE, GOJSON_TRUE, GOJSON_NUMBER, GOJSON_STRING, GOJSON_ARRAY, GOJSON_OBJECT,
+};
+
+struct gojson_value {
+	enum gojson_type type;
+	char *str;		/* string (decoded) or number literal */
+	size_t len;		/* bytes in str; a string may hold NUL bytes */
+	char *key;		/* member name, for a member of an object */
+	size_t key_len;
+	struct gojson_value *child;	/* first element or member */
+	struct gojson_value *next;	/* next sibling */
+};
+
+/*
+ * Parse a whole document.  Errors are Go's texts ("unexpected end of
+ * JSON input", "invalid character '}' looking for beginning of value").
+ */
+struct gojson_value *gojson_parse(const char *buf, size_t len, struct cm_error *err);
+void gojson_free(struct gojson_value *v);
+
+/* The JSON kind as Go's UnmarshalTypeError names it ("string", "object"). */
+const char *gojson_kind(const struct gojson_value *v);
+
+/* Append s as a JSON string literal, quoted exactly as json.Marshal does. */
+void gojson_append_string(struct strbuf *sb, const char *s, size_t len);
+
+#endif

@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The node's CPU manager: cpumgrctl's core, between the kernel table
+ * (authoritative), the static policy engine and the state directory.
+ *
+ * State directory (default NODE_STATE_DIR):
+ *   cpu_manager_state   the kubelet's checkpoint of the kernel table,
+ *                       rewritten atomically on every change
+ *   config.json         what init was given (node_config)
+ *   pods/<uid>.json     each admitted Pod object and the cgroups its
+ *                       containers and the pod were attached to
+ *   counters.json       pinning requests and errors, for metrics
+ * One flock serialises every cpumgrctl that opens the directory: the
+ * checkpoint store's lock.
+ *
+ * Crash consistency: a change goes to the kernel first, then the
+ * checkpoint, then the pod files, each file replaced atomically; the
+ * next node_open() repairs whatever a crash left behind from the kernel
+ * (node_sync()).
+ */
+#ifndef CPUMGR_NODE_H
+#define CPUMGR_NODE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cJSON.h>
+
+#include "cfs_apply.h"
+#include "cgroupfs.h"
+#include "checkpoint.h"
+#include "cpumgr_nl.h"
+#include "cpuset.h"
+#include "error.h"
+#include "options.h"
+#include "pod.h"
+#include "podlist.h"
+#include "policy_static.h"
+#include "assignments.h"
+#include "topology.h"
+
+#define NODE_STATE_DIR		CHECKPOINT_DIR
+#define NODE_CONFIG_FILE	"config.json"
+#define NODE_PODS_DIR		"pods"
+#define NODE_COUNTERS_FILE	"counters.json"
+/* how long a command waits for another one holding the lock */
+#define NODE_LOCK_TIMEOUT_MS	30000
+
+/* config.json: the node's configuration as init resolved it. */
+struct node_config {
+	enum cpu_policy_kind policy;
+	struct policy_options opts;
+	enum tm_policy tm;
+	struct cpuset reserved;		/* resolved: never a count */
+	int64_t reserved_milli;		/* the reservation as given */
+	char cgroup_mount[PATH_MAX];	/* where the hierarchies are */
+	char cgroup_root[PATH_MAX];	/* the managed cgroup, absolute */
+	uint32_t enforce;		/* enum cpumgr_enforce */
+	uint32_t hotplug;		/* enum cpumgr_hotplug */
+	struct cfs_options cfs;
+	int64_t reconcile_ns;
+};
+
+void node_config_default(struct node_config *c);
+cJSON *node_config_to_json(const struct node_config *c);
+int node_config_from_json(struct node_config *c, const cJSON *j,
+			  struct cm_error *err);
+/* The kernel's option bits of c->opts. */
+uint32_t node_config_option_bits(const struct node_config *c);
+/* The policy engine's configuration: the reserved set, never a count. */
+void node_config_policy(const struct node_config *c,
+			struct policy_config *out);
+
+/* One container of an admitted pod, as pods/<uid>.json records it. */
+struct node_container {
+	char cgroup[PATH_MAX];		/* absolute path, "" if not attached */
+	bool removed;			/* remove UID CONTAINER ran */
+};
+
+struct node_pod {
+	struct pod pod;
+	cJSON *obj;			/* the Pod object as admitted */
+	char pod_cgroup[PATH_MAX];	/* "" if none */
+	struct node_container *c;	/* parallel to pod.containers */
+};
+
+/* One CPU of the kernel's GET_TOPOLOGY dump. */
+struct node_cpu {
+	int cpu;
+	bool known, online;
+	int package, die, core, numa, llc;	/* numa: the NUMA node */
+	struct cpuset siblings;
+};
+
+struct node {
+	char dir[PATH_MAX - 256];	/* room for the file names */
+	struct checkpoint_store store;
+	bool has_config;
+	struct node_config cfg;
+	struct cgroupfs cg;
+	char root_name[PATH_MAX];	/* the managed root, as a cgroup name */
+
+	struct cpumgr_nl *nl;
+	/* the kernel's table, one generation of it */
+	struct cpumgr_table kst;
+	struct cpumgr_assignment *as;
+	size_t nr_as;
+	struct node_cpu *cpus;
+	unsigned int nr_cpus;
+	struct topology *topo;		/* online CPUs */
+	struct cpuset online, reserved, shared, exclusive;
+
+	bool policy_ready;
+	struct cpu_policy policy;
+	struct cpu_assignments state;		/* the kernel table as the policy sees it */
+
+	struct node_pod *pods;
+	unsigned int nr_pods;
+
+	bool read_only;			/* NODE_READ_ONLY: no lock held */
+	FILE *log;			/* one line per repair or change */
+	bool log_time;			/* prefix log lines with a timestamp */
+};
+
+enum {
+	NODE_NEED_CONFIG	= 1 << 0,	/* fail without config.json */
+	NODE_FORCE		= 1 << 1,	/* overwrite a bad checkpoint */
+	NODE_NO_SYNC		= 1 << 2,	/* read, repair nothing */
+	NODE_CREATE		= 1 << 3,	/* create the state directory */
+	/* no lock, no sync, no change: for readers, any user */
+	NODE_READ_ONLY		= 1 << 4,
+};
+
+/*
+ * Open the state directory, take its lock (saying at once on n->log,
+ * stderr, when it waits for another holder), connect to the kernel,
+ * read its table and sync (node_sync()).  NODE_READ_ONLY takes no lock
+ * and syncs nothing.  On failure everything is released
+ * and err says why.
+ */
+int node_open(struct node *n, const char *dir, unsigned int flags,
+	      struct cm_error *err);
+void node_close(struct node *n);
+
+/*
+ * The kernel is authoritative: configure a module that lost its
+ * configuration, restore an empty table from the checkpoint (validated
+ * the kubelet's way), drop pod files the table no longer backs, rewrite
+ * the checkpoint from the table.
+ */
+int node_sync(struct node *n, unsigned int flags, struct cm_error *err);
+/* CONFIGURE the module with everything n->cfg says. */
+int node_configure(struct node *n, struct cm_error *err);
+/* CONFIGURE the module from config.json when it lost its configuration. */
+int node_sync_configure(struct node *n, struct cm_error *err);
+/* restoreState() + validateState(): a checkpoint against config.json. */
+int node_validate_checkpoint(struct node *n, const struct checkpoint *cp,
+			     struct cm_error *err);
+/* RESTORE a state into the kernel, with the bindings of the pod files. */
+int node_restore_state(struct node *n, const struct cpu_assignments *s,
+		       struct cm_error *err);
+/* Read the kernel's table again (one consistent generation). */
+int node_refresh(struct node *n, struct cm_error *err);
+/* Build the policy engine for the configuration and the topology. */
+int node_policy(struct node *n, struct cm_error *err);
+
+/* "what: strerror: extack" of the connection's last failure; -errno. */
+int node_nl_error(struct node *n, const char *what, struct cm_error *err);
+
+/* One line on n->log (none when NULL); node_log() is NODE_LOG_INFO. */
+void node_log(struct node *n, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* sd-daemon(3) severities, as syslog's */
+enum {
+	NODE_LOG_ERR		= 3,
+	NODE_LOG_WARNING	= 4,
+	NODE_LOG_INFO		= 6,
+};
+void node_log_sev(struct node *n, int sev, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Start every log line with its sd-daemon prefix ("<3>"), process-wide. */
+void node_log_severity(bool on);
+
+/* ---- the kernel's view ---- */
+
+/* Topology records for topology_new() from the kernel's dump. */
+int node_topology_from_cpus(const struct node_cpu *cpus, unsigned int nr,
+			    struct topology **out, struct cm_error *err);
+/* The assignment of a container, or NULL. */
+const struct cpumgr_assignment *node_assignment(const struct node *n,
+						const char *pod_uid,
+						const char *container);
+bool node_pod_in_kernel(const struct node *n, const char *pod_uid);
+/* The shared pool containers run on (minus reserved under strict). */
+void node_shared_pool(const struct node *n, struct cpuset *out);
+/* The policy state of the table (default set and entries). */
+int node_kernel_state(const struct node *n, struct cpu_assignments *out);
+/* The checkpoint of the table. */
+char *node_checkpoint_text(const struct node *n, size_t *len);
+int node_save_checkpoint(struct node *n, unsigned int flags,
+			 struct cm_error *err);
+
+/* ---- files ---- */
+
+/* Replace dir/name atomically (temp file, fsync, rename, fsync dir). */
+int node_write_file(const char *dir, const char *name, const char *data,
+		    size_t len, struct cm_error *err);
+int node_read_json(const char *path, cJSON **out, struct cm_error *err);
+int node_load_config(struct node *n, struct cm_error *err);
+int node_save_config(struct node *n, struct cm_error *err);
+
+int node_load_pods(struct node *n, struct cm_error *err);
+struct node_pod *node_find_pod(struct node *n, const char *uid);
+int node_save_pod(struct node *n, const struct node_pod *p,
+		  struct cm_error *err);
+int node_delete_pod(struct node *n, const char *uid, struct cm_error *err);
+/* Add (or replace) a pod record from a Pod object; returns it. */
+struct node_pod *node_add_pod(struct node *n, const cJSON *obj,
+			      struct cm_error *err);
+void node_pod_free(struct node_pod *p);
+/* Index of container name in the pod, or -1. */
+int node_pod_container(const struct node_pod *p, const char *name);
+
+struct node_counters {
+	uint64_t pinning_requests, pinning_errors;
+};
+
+int node_counters_load(const struct node *n, struct node_counters *c);
+int node_counters_add(struct node *n, uint64_t requests, uint64_t errors,
+		      struct cm_error *err);
+
+/* ---- cgroups ---- */
+
+/*
+ * A cgroup PATH as the user gives it (absolute, or relative to the
+ * managed root) as a cgroup name (relative to the cpuset hierarchy).
+ */
+int node_cgroup_name(const struct node *n, const char *path, char *name,
+		     size_t len, struct cm_error *err);
+/* The absolute directory of a cgroup name, as the kernel binds it. */
+int node_cgroup_path(const struct node *n, const char *name, char *path,
+		     size_t len, struct cm_error *err);
+
+/*
+ * Give the managed root's children, and its QoS cgroups' children, the
+ * shared pool plus the exclusive CPUs bound at or below them, so that a
+ * cgroup a runtime creates there inherits nothing it may not hold (see
+ * node_narrow.c).  Returns the number of cgroups changed; a cgroup that
+ * cannot be changed is logged and skipped.
+ */
+int node_narrow(struct node *n, struct cm_error *err);
+
+/* ---- commands ---- */
+
+struct node_admitted {
+	const struct node_pod *pod;
+};
+
+/* Admit every pod of a list, each all or nothing; out: JSON results. */
+int node_admit(struct node *n, const cJSON *docs, const char *src,
+	       cJSON *out, struct cm_error *err);
+
+struct node_attach {
+	const char *pod_uid, *container;
+	const char *cgroup, *pod_cgroup;	/* as given; pod_cgroup NULL */
+	bool create;
+	int pid;				/* 0: none */
+};
+
+int node_attach(struct node *n, const struct node_attach *a,
+		struct cm_error *err);
+/*
+ * One container joining a pod that may already be admitted (the OCI
+ * hook: a runtime starts containers one at a time).  obj: the Pod object
+ * to record, holding the pod as known so far and this container.  How
+ * its CPUs are chosen:
+ *   NODE_ADD_DECIDE   the static policy's Allocate for this container
+ *                     (exclusive for a Guaranteed integer request);
+ *   NODE_ADD_CPUS     exactly cpus (the kubelet decided): ASSIGN them;
+ *   NODE_ADD_SHARED   the shared pool, whatever it asks for.
+ * A container the kernel already holds keeps its CPUs (a hook run
+ * twice); one removed before comes back.  The cgroups recorded for the
+ * pod and its other containers are kept.
+ */
+enum node_add_how { NODE_ADD_DECIDE, NODE_ADD_CPUS, NODE_ADD_SHARED };
+
+int node_add_container(struct node *n, const cJSON *obj, const char *name,
+		       enum node_add_how how, const struct cpuset *cpus,
+		       struct cm_error *err);
+/*
+ * Remove the containers whose recorded cgroup is gone (a runtime killed
+ * before its poststop hook), and pods with no container left.  Returns
+ * how many were removed.
+ */
+int node_sweep_gone(struct node *n, struct cm_error *err);
+
+/* container NULL: the whole pod. */
+int node_remove(struct node *n, const char *pod_uid, const char *container,
+		struct cm_error *err);
+/* Give every attached container its cpuset and CFS limits; active: pods
+ * still on the node (NULL: no pruning).  Returns the number of changes. */
+int node_reconcile(struct node *n, const struct pod_list *active,
+		   struct cm_error *err);
+
+/* ---- audit ---- */
+
+struct node_offender {
+	char name[PATH_MAX];		/* cgroup name */
+	struct cpuset cpus;		/* CPUs it may not hold */
+	char owner[256];		/* whose they are */
+};
+
+struct node_audit {
+	struct node_offender *v;
+	unsigned int nr;
+	unsigned int checked;
+};
+
+/*
+ * Walk the managed tree and list the cgroups with tasks (or attached)
+ * that can run on CPUs they may not hold: the kernel's rule.  attached:
+ * cgroup names that count as populated (NULL-terminated, may be NULL).
+ */
+int node_audit_tree(const struct cgroupfs *cg, const char *root_name,
+		    const struct cpumgr_assignment *as, size_t nr_as,
+		    const struct cpuset *strict_reserved,
+		    const char *const *attached, struct node_audit *out,
+		    struct cm_error *err);
+void node_audit_free(struct node_audit *a);
+int node_audit(struct node *n, struct node_audit *out, struct cm_error *err);
+
+/* ---- top-up after a release-mode offline ---- */
+
+/*
+ * Choose missing CPUs for a container still holding have, out of avail:
+ * free SMT siblings first, then the smallest of its uncore caches, NUMA
+ * nodes and sockets that has enough, then anywhere (the allocator's
+ * best fit inside each).  -ENOSPC when avail is too small.
+ */
+int node_topup_choose(const struct topology *t, const struct policy_options *o,
+		      const struct cpuset *avail, const struct cpuset *have,
+		      int missing, struct cpuset *out, struct cm_error *err);
+/* Top up every degraded assignment; returns the number topped up. */
+int node_topup(struct node *n, struct cm_error *err);
+
+#endif

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * config.json: what `cpumgrctl init` resolved, so every later command
+ * (and a module that was reloaded) gets the same configuration.  The
+ * reserved CPUs are stored as a set even when init was given a count:
+ * taking them again on a changed topology could pick others.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_util.h"
+#include "node.h"
+
+#define NS_PER_SEC	1000000000LL
+
+static const struct {
+	const char *name;
+	size_t off;
+	uint32_t bit;
+} opt_table[] = {
+	{ OPT_FULL_PCPUS_ONLY, offsetof(struct policy_options, full_pcpus_only),
+	  CPUMGR_OPT_FULL_PCPUS_ONLY },
+	{ OPT_DISTRIBUTE_CPUS_ACROSS_NUMA,
+	  offsetof(struct policy_options, distribute_numa),
+	  CPUMGR_OPT_DISTRIBUTE_CPUS_ACROSS_NUMA },
+	{ OPT_ALIGN_BY_SOCKET, offsetof(struct policy_options, align_by_socket),
+	  CPUMGR_OPT_ALIGN_BY_SOCKET },
+	{ OPT_DISTRIBUTE_CPUS_ACROSS_CORES,
+	  offsetof(struct policy_options, distribute_cores),
+	  CPUMGR_OPT_DISTRIBUTE_CPUS_ACROSS_CORES },
+	{ OPT_STRICT_CPU_RESERVATION,
+	  offsetof(struct policy_options, strict_reservation),
+	  CPUMGR_OPT_STRICT_CPU_RESERVATION },
+	{ OPT_PREFER_ALIGN_BY_UNCORECACHE,
+	  offsetof(struct policy_options, prefer_uncore),
+	  CPUMGR_OPT_PREFER_ALIGN_CPUS_BY_UNCORECACHE },
+};
+
+#define NR_OPTS	(sizeof(opt_table) / sizeof(*opt_table))
+
+static bool opt_on(const struct policy_options *o, size_t i)
+{
+	return *(const bool *)((const char *)o + opt_table[i].off);
+}
+
+void node_config_default(struct node_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->policy = CPU_POLICY_NONE;
+	c->tm = TM_POLICY_NONE;
+	snprintf(c->cgroup_mount, sizeof(c->cgroup_mount), "%s",
+		 CGROUPFS_MOUNT);
+	snprintf(c->cgroup_root, sizeof(c->cgroup_root), "%s",
+		 CGROUPFS_MOUNT);
+	c->enforce = CPUMGR_ENFORCE_ENFORCE;
+	c->hotplug = CPUMGR_HOTPLUG_PROTECT;
+	cfs_options_default(&c->cfs);
+	c->reconcile_ns = 10 * NS_PER_SEC;
+}
+
+uint32_t node_config_option_bits(const struct node_config *c)
+{
+	uint32_t bits = 0;
+
+	for (size_t i = 0; i < NR_OPTS; i++)
+		if (opt_on(&c->opts, i))
+			bits |= opt_table[i].bit;
+	return bits;
+}
+
+void node_config_policy(const struct node_config *c, struct policy_config *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->kind = c->policy;
+	out->opts = c->opts;
+	out->tm = c->tm;
+	out->num_reserved = (int)cpuset_count(&c->reserved);
+	out->has_reserved_cpus = true;
+	out->reserved_cpus = c->reserved;
+}
+
+static int add_str(cJSON *o, const char *k, const char *v)
+{
+	return cJSON_AddStringToObject(o, k, v) ? 0 : -ENOMEM;
+}
+
+cJSON *node_config_to_json(const struct node_config *c)
+{
+	cJSON *j = cJSON_CreateObject(), *opts;
+	char *reserved = cpuset_to_str(&c->reserved);
+	int ret = 0;
+
+	opts = cJSON_AddObjectToObject(j, "cpuManagerPolicyOptions");
+	for (size_t i = 0; i < NR_OPTS && opts; i++)
+		if (opt_on(&c->opts, i))
+			ret |= add_str(opts, opt_table[i].name, "true");
+	ret |= add_str(j, "cpuManagerPolicy", cpu_policy_name(c->policy));
+	ret |= add_str(j, "topologyManagerPolicy", tm_policy_name(c->tm));
+	ret |= add_str(j, "reservedCPUs", reserved ? reserved : "");
+	if (!cJSON_AddNumberToObject(j, "reservedMillicores",
+				     (double)c->reserved_milli) ||
+	    !cJSON_AddNumberToObject(j, "reconcilePeriodSeconds",
+				     (double)c->reconcile_ns / NS_PER_SEC) ||
+	    !cJSON_AddBoolToObject(j, "cpuCFSQuota", c->cfs.cpu_cfs_quota) ||
+	    !cJSON_AddBoolToObject(j, "disableCPUQuotaWithExclusiveCPUs",
+				   c->cfs.disable_quota_exclusive) ||
+	    !cJSON_AddNumberToObject(j, "cpuCFSQuotaPeriodMicroseconds",
+				     (double)c->cfs.period))
+		ret = -ENOMEM;
+	ret |= add_str(j, "cgroupMount", c->cgroup_mount);
+	ret |= add_str(j, "cgroupRoot", c->cgroup_root);
+	ret |= add_str(j, "enforce", cpumgr_enforce_name(c->enforce));
+	ret |= add_str(j, "hotplug", cpumgr_hotplug_name(c->hotplug));
+	free(reserved);
+	if (ret || !opts || !reserved) {
+		cJSON_Delete(j);
+		return NULL;
+	}
+	return j;
+}
+
+static int get_str(const cJSON *j, const char *k, const char **out,
+		   struct cm_error *err)
+{
+	const cJSON *v = json_member(j, k);
+
+	if (!cJSON_IsString(v))
+		return cm_errorf(err, "%s: \"%s\" must be a string", NODE_CONFIG_FILE, k);
+	*out = v->valuestring;
+	return 0;
+}
+
+static int get_num(const cJSON *j, const char *k, double *out,
+		   struct cm_error *err)
+{
+	const cJSON *v = json_member(j, k);
+
+	if (!cJSON_IsNumber(v) || v->valuedouble < 0)
+		return cm_errorf(err, "%s: \"%s\" must be a non-negative number",
+				 NODE_CONFIG_FILE, k);
+	*out = v->valuedouble;
+	return 0;
+}
+
+static int get_bool(const cJSON *j, const char *k, bool *out,
+		    struct cm_error *err)
+{
+	const cJSON *v = json_member(j, k);
+
+	if (!cJSON_IsBool(v))
+		return cm_errorf(err, "%s: \"%s\" must be true or false",
+				 NODE_CONFIG_FILE, k);
+	*out = cJSON_IsTrue(v);
+	return 0;
+}
+
+/* name among names[], its index into *out */
+static int get_enum(const cJSON *j, const char *k,
+		    const char *(*name)(uint32_t), uint32_t *out,
+		    struct cm_error *err)
+{
+	const char *s = "";
+
+	if (get_str(j, k, &s, err))
+		return -EINVAL;
+	for (uint32_t i = 0; name(i); i++)
+		if (!strcmp(name(i), s)) {
+			*out = i;
+			return 0;
+		}
+	return cm_errorf(err, "%s: \"%s\": unknown value \"%s\"",
+			 NODE_CONFIG_FILE, k, s);
+}
+
+static int get_path(const cJSON *j, const char *k, char *out,
+		    struct cm_error *err)
+{
+	const char *s = "";
+
+	if (get_str(j, k, &s, err))
+		return -EINVAL;
+	if (s[0] != '/' || strlen(s) >= PATH_MAX)
+		return cm_errorf(err, "%s: \"%s\" must be an absolute path",
+				 NODE_CONFIG_FILE, k);
+	strcpy(out, s);
+	return 0;
+}
+
+int node_config_from_json(struct node_config *c, const cJSON *j,
+			  struct cm_error *err)
+{
+	const cJSON *opts = json_member(j, "cpuManagerPolicyOptions"), *m;
+	const char *s = "";
+	double milli = 0, period = 0, reconcile = 0;
+
+	node_config_default(c);
+	if (!cJSON_IsObject(j))
+		return cm_errorf(err, "%s: not a JSON object", NODE_CONFIG_FILE);
+	if (get_str(j, "cpuManagerPolicy", &s, err) ||
+	    cpu_policy_parse_kind(s, &c->policy, err) ||
+	    get_str(j, "topologyManagerPolicy", &s, err) ||
+	    tm_policy_parse(s, &c->tm, err) ||
+	    get_str(j, "reservedCPUs", &s, err) ||
+	    cpuset_parse_kube(&c->reserved, s, err) ||
+	    get_num(j, "reservedMillicores", &milli, err) ||
+	    get_num(j, "reconcilePeriodSeconds", &reconcile, err) ||
+	    get_bool(j, "cpuCFSQuota", &c->cfs.cpu_cfs_quota, err) ||
+	    get_bool(j, "disableCPUQuotaWithExclusiveCPUs",
+		     &c->cfs.disable_quota_exclusive, err) ||
+	    get_num(j, "cpuCFSQuotaPeriodMicroseconds", &period, err) ||
+	    get_path(j, "cgroupMount", c->cgroup_mount, err) ||
+	    get_path(j, "cgroupRoot", c->cgroup_root, err) ||
+	    get_enum(j, "enforce", cpumgr_enforce_name, &c->enforce, err) ||
+	    get_enum(j, "hotplug", cpumgr_hotplug_name, &c->hotplug, err))
+		goto bad;
+	c->reserved_milli = (int64_t)milli;
+	c->cfs.period = (uint64_t)period;
+	c->reconcile_ns = (int64_t)(reconcile * NS_PER_SEC);
+	if (opts && !cJSON_IsObject(opts)) {
+		cm_errorf(err, "cpuManagerPolicyOptions: must be an object");
+		goto bad;
+	}
+	cJSON_ArrayForEach(m, opts) {
+		if (!cJSON_IsString(m) ||
+		    options_set(&c->opts, m->string, m->valuestring, err))
+			goto bad;
+	}
+	return 0;
+bad:
+	if (!cm_error_msg(err)[0])
+		cm_errorf(err, "%s: malformed", NODE_CONFIG_FILE);
+	return -EINVAL;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What the node_*.c files share and the commands do not need. */
+#ifndef CPUMGR_NODE_INTERNAL_H
+#define CPUMGR_NODE_INTERNAL_H
+
+#include "node.h"
+
+/* Write cpuset.cpus / the CFS limits when they differ; *changed says. */
+int node_set_cpuset(struct node *n, const char *name,
+		    const struct cpuset *want, bool *changed,
+		    struct cm_error *err);
+int node_set_cfs(struct node *n, const char *name, const struct cfs_limits *l,
+		 bool *changed, struct cm_error *err);
+
+/* A container of the pod holds exclusive CPUs. */
+bool node_pod_exclusive(const struct node *n, const struct node_pod *p);
+/* The CPUs container k of p runs on: its own, or the shared pool. */
+void node_container_cpus(const struct node *n, const struct node_pod *p,
+			 unsigned int k, struct cpuset *out, bool *exclusive);
+/*
+ * Give attached container k (or the pod cgroup) its cpuset and CFS
+ * limits; one log line per change (every value when verbose).  Returns
+ * the number of changes or -errno.
+ */
+int node_apply_container(struct node *n, const struct node_pod *p,
+			 unsigned int k, bool verbose, struct cm_error *err);
+int node_apply_pod(struct node *n, const struct node_pod *p, bool verbose,
+		   struct cm_error *err);
+
+/*
+ * Try t of a change made against the kernel's table and retried while
+ * the table moves under it (-ESTALE): the node read again (after the
+ * first try), its policy, and a copy of its state in *st (assignments_free()
+ * it) to decide on.  -errno with the message in err, *st freed.
+ */
+int node_try_state(struct node *n, int t, struct cpu_assignments *st,
+		   struct cm_error *err);
+
+/* Whether a cgroup name is one of the kubelet's QoS cgroups (node_narrow.c). */
+bool node_qos_cgroup(const char *base);
+
+#endif

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel's table as one consistent snapshot: GET_STATE, the
+ * assignment dump and the topology dump, read again until the generation
+ * did not move in between, and what the policy engine makes of it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "node.h"
+#include "node_internal.h"
+
+static int cpu_cb(const struct cpumgr_cpu *c, void *arg)
+{
+	struct node *n = arg;
+	struct node_cpu *v = realloc(n->cpus, (n->nr_cpus + 1) * sizeof(*v)),
+			*nc;
+
+	if (!v)
+		return -ENOMEM;
+	n->cpus = v;
+	nc = &n->cpus[n->nr_cpus++];
+	memset(nc, 0, sizeof(*nc));
+	nc->cpu = (int)c->id;
+	nc->known = c->known;
+	nc->online = c->online;
+	nc->package = (int)c->package;
+	nc->die = (int)c->die;
+	nc->core = (int)c->core;
+	nc->numa = (int)c->numa;
+	nc->llc = (int)c->llc;
+	if (c->known && c->siblings &&
+	    cpuset_parse(&nc->siblings, c->siblings, NULL))
+		return -EINVAL;
+	return 0;
+}
+
+int node_topology_from_cpus(const struct node_cpu *cpus, unsigned int nr,
+			    struct topology **out, struct cm_error *err)
+{
+	struct topo_cpu_info *info = calloc(nr ? nr : 1, sizeof(*info));
+	unsigned int k = 0;
+
+	*out = NULL;
+	if (!info)
+		return cm_errorf(err, "out of memory"), -ENOMEM;
+	for (unsigned int i = 0; i < nr; i++) {
+		const struct node_cpu *c = &cpus[i];
+		int first = cpuset_next(&c->siblings, 0);
+
+		if (!c->known || !c->online)
+			continue;
+		info[k].cpu = c->cpu;
+		/* machine-unique: the core's lowest thread, as the kubelet */
+		info[k].core = first >= 0 ? first : c->cpu;
+		info[k].socket = c->package;
+		info[k].numa = c->numa;
+		info[k].uncore = c->llc;
+		k++;
+	}
+	*out = topology_new(info, k, err);
+	free(info);
+	if (!*out) {
+		cm_error_prefix(err, "the kernel's topology");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void clear_snapshot(struct node *n)
+{
+	cpumgr_table_free(&n->kst);
+	cpumgr_assignments_free(n->as, n->nr_as);
+	n->as = NULL;
+	n->nr_as = 0;
+	free(n->cpus);
+	n->cpus = NULL;
+	n->nr_cpus = 0;
+	topology_free(n->topo);
+	n->topo = NULL;
+	assignments_free(&n->state);
+	if (n->policy_ready)
+		cpu_policy_destroy(&n->policy);
+	n->policy_ready = false;
+}
+
+int node_nl_error(struct node *n, const char *what, struct cm_error *err)
+{
+	const struct cpumgr_nl_error *e = cpumgr_nl_last_error(n->nl);
+
+	cm_errorf(err, "%s: %s%s%s", what, strerror(e->err ? -e->err : EIO),
+		  e->msg[0] ? ": " : "", e->msg);
+	return e->err ? e->err : -EIO;
+}
+
+static int parse_set(const char *s, struct cpuset *out, const char *what,
+		     struct cm_error *err)
+{
+	if (cpuset_parse(out, s ? s : "", err)) {
+		cm_error_prefix(err, "the kernel's %s", what);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int read_once(struct node *n, struct cm_error *err)
+{
+	struct cpumgr_table again = { 0 };
+	int ret;
+
+	clear_snapshot(n);
+	if (cpumgr_nl_get_table(n->nl, &n->kst))
+		return node_nl_error(n, "get state", err);
+	ret = cpumgr_nl_list_assignments(n->nl, &n->as, &n->nr_as);
+	if (ret < 0)
+		return node_nl_error(n, "dump assignments", err);
+	ret = cpumgr_nl_dump_topology(n->nl, cpu_cb, n);
+	if (ret < 0)
+		return node_nl_error(n, "dump topology", err);
+	if (cpumgr_nl_get_table(n->nl, &again))
+		return node_nl_error(n, "get state", err);
+	ret = again.generation != n->kst.generation ? -EAGAIN : 0;
+	cpumgr_table_free(&again);
+	return ret;
+}
+
+int node_refresh(struct node *n, struct cm_error *err)
+{
+	int ret = -EAGAIN;
+
+	for (int i = 0; i < 20 && ret == -EAGAIN; i++)
+		ret = read_once(n, err);
+	if (ret == -EAGAIN)
+		return cm_errorf(err, "the kernel's table kept changing"),
+		       -EAGAIN;
+	if (ret)
+		return ret;
+	if (parse_set(n->kst.online_cpus, &n->online, "online CPUs", err) ||
+	    parse_set(n->kst.reserved_cpus, &n->reserved, "reserved CPUs",
+		      err) ||
+	    parse_set(n->kst.shared_cpus, &n->shared, "shared CPUs", err) ||
+	    parse_set(n->kst.exclusive_cpus, &n->exclusive, "exclusive CPUs",
+		      err))
+		return -EINVAL;
+	ret = node_topology_from_cpus(n->cpus, n->nr_cpus, &n->topo, err);
+	if (ret)
+		return ret;
+	return node_kernel_state(n, &n->state);
+}
+
+const struct cpumgr_assignment *node_assignment(const struct node *n,
+						const char *pod_uid,
+						const char *container)
+{
+	for (size_t i = 0; i < n->nr_as; i++)
+		if (!strcmp(n->as[i].pod_uid, pod_uid) &&
+		    !strcmp(n->as[i].container, container))
+			return &n->as[i];
+	return NULL;
+}
+
+bool node_pod_in_kernel(const struct node *n, const char *pod_uid)
+{
+	for (size_t i = 0; i < n->nr_as; i++)
+		if (!strcmp(n->as[i].pod_uid, pod_uid))
+			return true;
+	return false;
+}
+
+void node_shared_pool(const struct node *n, struct cpuset *out)
+{
+	*out = n->shared;
+	if (n->kst.options & CPUMGR_OPT_STRICT_CPU_RESERVATION)
+		cpuset_andnot(out, out, &n->reserved);
+}
+
+int node_kernel_state(const struct node *n, struct cpu_assignments *out)
+{
+	struct cpuset all = n->topo->cpus;
+
+	assignments_init(out);
+	for (size_t i = 0; i < n->nr_as; i++) {
+		struct cpuset s;
+
+		if (cpuset_parse(&s, n->as[i].cpus ? n->as[i].cpus : "", NULL))
+			return -EINVAL;
+		if (assignments_set(out, n->as[i].pod_uid, n->as[i].container, &s))
+			return -ENOMEM;
+		cpuset_andnot(&all, &all, &s);
+	}
+	/* the kubelet's defaultCpuSet: none keeps it empty */
+	if (n->kst.policy != CPUMGR_POLICY_STATIC) {
+		cpuset_zero(&out->default_set);
+		return 0;
+	}
+	if (n->kst.options & CPUMGR_OPT_STRICT_CPU_RESERVATION)
+		cpuset_andnot(&all, &all, &n->reserved);
+	out->default_set = all;
+	return 0;
+}
+
+static const char *policy_name(const struct node *n)
+{
+	if (n->has_config)
+		return cpu_policy_name(n->cfg.policy);
+	return n->kst.policy == CPUMGR_POLICY_STATIC ? "static" : "none";
+}
+
+char *node_checkpoint_text(const struct node *n, size_t *len)
+{
+	return checkpoint_format(policy_name(n), &n->state, len);
+}
+
+int node_save_checkpoint(struct node *n, unsigned int flags,
+			 struct cm_error *err)
+{
+	char *want, *have = NULL;
+	size_t wlen, hlen;
+	int ret;
+
+	want = node_checkpoint_text(n, &wlen);
+	if (!want)
+		return cm_errorf(err, "out of memory"), -ENOMEM;
+	ret = checkpoint_store_read(&n->store, &have, &hlen, err);
+	cm_error_clear(err);
+	/* nothing to do: spare the disk a sync */
+	if (!ret && hlen == wlen && !memcmp(have, want, wlen)) {
+		free(have);
+		free(want);
+		return 0;
+	}
+	free(have);
+	free(want);
+	return checkpoint_store_save(&n->store, policy_name(n), &n->state,
+				     flags & NODE_FORCE ? CHECKPOINT_FORCE : 0,
+				     err);
+}
+
+int node_policy(struct node *n, struct cm_error *err)
+{
+	struct policy_config pc;
+	int ret;
+
+	if (n->policy_ready)
+		return 0;
+	node_config_policy(&n->cfg, &pc);
+	/* reserved CPUs that went offline are no longer in the topology */
+	cpuset_and(&pc.reserved_cpus, &pc.reserved_cpus, &n->topo->cpus);
+	pc.num_reserved = (int)cpuset_count(&pc.reserved_cpus);
+	if (pc.kind == CPU_POLICY_STATIC && !pc.num_reserved)
+		return cm_errorf(err, "no reserved CPU is online");
+	ret = cpu_policy_init(&n->policy, n->topo, &pc, err);
+	if (ret)
+		return ret;
+	n->policy_ready = true;
+	return 0;
+}

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * remove and reconcile: the kubelet's RemoveContainer, removeStaleState
+ * and reconcileState, without the lag: the kernel table changes first,
+ * then every attached container's cgroup is brought in line at once.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "node.h"
+#include "node_internal.h"
+#include "podlist.h"
+
+/* What RemoveContainer gives back, for the message. */
+static void released(struct node *n, const char *uid, const char *container,
+		     struct cpuset *out)
+{
+	struct cpu_assignments st;
+
+	cpuset_zero(out);
+	if (n->cfg.policy != CPU_POLICY_STATIC || node_policy(n, NULL))
+		return;
+	assignments_init(&st);
+	if (assignments_copy(&st, &n->state))
+		return;
+	for (unsigned int i = 0; i < n->state.nr; i++) {
+		const struct assignment_entry *e = &n->state.entries[i];
+
+		if (!strcmp(e->pod_uid, uid) &&
+		    (!container || !strcmp(e->container, container)))
+			cpu_policy_remove(&n->policy, &st, uid, e->container);
+	}
+	cpuset_andnot(out, &st.default_set, &n->state.default_set);
+	assignments_free(&st);
+}
+
+int node_remove(struct node *n, const char *uid, const char *container,
+		struct cm_error *err)
+{
+	struct node_pod *p = node_find_pod(n, uid);
+	bool in_kernel = container ? node_assignment(n, uid, container) != NULL :
+				     node_pod_in_kernel(n, uid);
+	struct cpuset freed;
+	char *text;
+	int k = -1, ret;
+
+	if (!p && !node_pod_in_kernel(n, uid))
+		return cm_errorf(err, "pod %s is not admitted", uid);
+	if (container && p)
+		k = node_pod_container(p, container);
+	if (container && k < 0 && !in_kernel)
+		return cm_errorf(err, "pod %s has no container %s", uid,
+				 container);
+	released(n, uid, container, &freed);
+	if (in_kernel &&
+	    cpumgr_nl_release(n->nl, uid, container, NULL, NULL))
+		return node_nl_error(n, "release", err);
+	ret = node_refresh(n, err);
+	if (!ret)
+		ret = node_save_checkpoint(n, 0, err);
+	if (!ret && p && !container) {
+		ret = node_delete_pod(n, uid, err);
+	} else if (!ret && k >= 0) {
+		p->c[k].removed = true;
+		p->c[k].cgroup[0] = '\0';
+		ret = node_save_pod(n, p, err);
+	}
+	if (!ret && node_narrow(n, err) < 0)
+		ret = -EIO;
+	if (ret)
+		return ret;
+	text = cpuset_to_str(&freed);
+	node_log(n, "removed %s%s%s, released CPUs %s", uid,
+		 container ? "/" : "", container ? container : "",
+		 text && text[0] ? text : "(none)");
+	free(text);
+	return 0;
+}
+
+static const struct pod *active_pod(const struct pod_list *l, const char *uid)
+{
+	for (unsigned int i = 0; i < l->nr; i++)
+		if (!strcmp(l->pods[i].uid, uid))
+			return &l->pods[i];
+	return NULL;
+}
+
+/* removeStaleState(): whatever belongs to no active pod goes. */
+static int remove_stale(struct node *n, const struct pod_list *active,
+			struct cm_error *err)
+{
+	int changes = 0;
+
+	for (unsigned int i = 0; i < n->nr_pods;) {
+		char uid[POD_UID_MAX + 1];
+
+		strcpy(uid, n->pods[i].pod.uid);
+		if (active_pod(active, uid)) {
+			i++;
+			continue;
+		}
+		if (node_remove(n, uid, NULL, err))
+			return -EIO;
+		changes++;
+	}
+	for (size_t i = 0; i < n->nr_as;) {
+		const struct cpumgr_assignment *a = &n->as[i];
+		const struct pod *p = active_pod(active, a->pod_uid);
+		char uid[POD_UID_MAX + 1], name[CONTAINER_NAME_MAX + 1];
+
+		if (p && pod_container(p, a->container)) {
+			i++;
+			continue;
+		}
+		/* node_remove() reads the table again: start over */
+		strcpy(uid, a->pod_uid);
+		strcpy(name, a->container);
+		if (node_remove(n, uid, p ? name : NULL, err))
+			return -EIO;
+		changes++;
+		i = 0;
+	}
+	return changes;
+}
+
+static bool gone(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) != 0;
+}
+
+/* The kernel binds what the pod file says (a restore may have lost it). */
+static int rebind(struct node *n, const struct node_pod *p, unsigned int k,
+		  struct cm_error *err)
+{
+	const struct pod_container *c = &p->pod.containers[k];
+	const struct cpumgr_assignment *a = node_assignment(n, p->pod.uid,
+							    c->name);
+	const char *pod_cg = p->pod_cgroup[0] ? p->pod_cgroup : NULL;
+
+	if (!a || (a->cgroup_path && !strcmp(a->cgroup_path, p->c[k].cgroup) &&
+		   (!pod_cg || (a->pod_cgroup_path &&
+				!strcmp(a->pod_cgroup_path, pod_cg)))))
+		return 0;
+	if (cpumgr_nl_bind(n->nl, p->pod.uid, c->name, p->c[k].cgroup,
+			   pod_cg && !gone(pod_cg) ? pod_cg : NULL, NULL,
+			   NULL))
+		return node_nl_error(n, "bind", err);
+	node_log(n, "%s/%s: bound to %s", p->pod.uid, c->name,
+		 p->c[k].cgroup);
+	return 1 + node_refresh(n, err);
+}
+
+int node_reconcile(struct node *n, const struct pod_list *active,
+		   struct cm_error *err)
+{
+	int changes = 0, ret;
+
+	if (active) {
+		ret = remove_stale(n, active, err);
+		if (ret < 0)
+			return ret;
+		changes += ret;
+	}
+	/* the pod cgroups first: a container's CPUs are within its pod's */
+	ret = node_narrow(n, err);
+	if (ret < 0)
+		return ret;
+	changes += ret;
+	for (unsigned int i = 0; i < n->nr_pods; i++) {
+		const struct node_pod *p = &n->pods[i];
+		bool attached = false;
+
+		for (unsigned int k = 0; k < p->pod.nr; k++) {
+			if (p->c[k].removed || !p->c[k].cgroup[0])
+				continue;
+			attached = true;
+			if (gone(p->c[k].cgroup)) {
+				node_log(n, "%s/%s: cgroup %s is gone",
+					 p->pod.uid, p->pod.containers[k].name,
+					 p->c[k].cgroup);
+				continue;
+			}
+			ret = rebind(n, p, k, err);
+			if (ret >= 0)
+				changes += ret;
+			if (ret >= 0)
+				ret = node_apply_container(n, p, k, false,
+							   err);
+			if (ret < 0)
+				return ret;
+			changes += ret;
+		}
+		if (!attached || !p->pod_cgroup[0] || gone(p->pod_cgroup))
+			continue;
+		ret = node_apply_pod(n, p, false, err);
+		if (ret < 0)
+			return ret;
+		changes += ret;
+	}
+	return changes;
+}

@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Opening the node and bringing the state directory in line with the
+ * kernel, which is authoritative.  A module that was reloaded has lost
+ * its configuration and its table: both come back from config.json and
+ * the checkpoint, the checkpoint validated first the way the kubelet's
+ * restoreState() and the static policy's validateState() do.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "node.h"
+#include "node_internal.h"
+
+static bool log_severity;
+
+void node_log_severity(bool on)
+{
+	log_severity = on;
+}
+
+static void vlog(struct node *n, int sev, const char *fmt, va_list ap)
+{
+	if (!n->log)
+		return;
+	if (log_severity)
+		fprintf(n->log, "<%d>", sev);
+	if (n->log_time) {
+		char stamp[40];
+		struct timespec ts;
+		struct tm tm;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		gmtime_r(&ts.tv_sec, &tm);
+		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);
+		fprintf(n->log, "%s.%03ldZ ", stamp, ts.tv_nsec / 1000000);
+	}
+	vfprintf(n->log, fmt, ap);
+	fputc('\n', n->log);
+	fflush(n->log);
+}
+
+void node_log(struct node *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(n, NODE_LOG_INFO, fmt, ap);
+	va_end(ap);
+}
+
+void node_log_sev(struct node *n, int sev, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(n, sev, fmt, ap);
+	va_end(ap);
+}
+
+/* Temp files of our own writers that died mid-write (we hold the lock). */
+static void remove_stale(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if ((!strncmp(de->d_name, "." NODE_CONFIG_FILE ".tmp.", 17) ||
+		     !strncmp(de->d_name, "." NODE_COUNTERS_FILE ".tmp.", 19)))
+			unlinkat(dirfd(d), de->d_name, 0);
+	closedir(d);
+}
+
+static int open_cgroups(struct node *n, struct cm_error *err)
+{
+	int ret;
+
+	if (!n->has_config)
+		return 0;
+	ret = cgroupfs_init(&n->cg, n->cfg.cgroup_mount, 0, err);
+	if (ret)
+		return ret;
+	return node_cgroup_name(n, n->cfg.cgroup_root, n->root_name,
+				sizeof(n->root_name), err);
+}
+
+static bool kernel_configured(const struct node *n);
+
+static void lock_waiting(void *arg, long holder)
+{
+	struct node *n = arg;
+
+	if (holder > 0)
+		node_log(n, "waiting for the lock held by pid %ld (%s/.%s.lock)",
+			 holder, n->dir, CHECKPOINT_FILE);
+	else
+		node_log(n, "waiting for the lock held by another process (%s/.%s.lock)",
+			 n->dir, CHECKPOINT_FILE);
+}
+
+/* Read-only: say what a sync would repair, repair nothing. */
+static void note_unsynced(struct node *n)
+{
+	if (!n->has_config)
+		return;
+	if (!kernel_configured(n))
+		node_log(n, "note: the module does not run the configuration of %s/%s; the next command that changes the node configures it",
+			 n->dir, NODE_CONFIG_FILE);
+}
+
+int node_open(struct node *n, const char *dir, unsigned int flags,
+	      struct cm_error *err)
+{
+	char *msg = NULL;
+	int ret;
+
+	memset(n, 0, sizeof(*n));
+	n->store.dir_fd = n->store.lock_fd = -1;
+	/* repairs are diagnostics: stdout may carry a command's output */
+	n->log = stderr;
+	assignments_init(&n->state);
+	if (strlen(dir) >= sizeof(n->dir))
+		return cm_errorf(err, "%s: path too long", dir), -ENAMETOOLONG;
+	strcpy(n->dir, dir);
+	ret = checkpoint_store_open(&n->store, dir, NULL, flags & NODE_CREATE,
+				    err);
+	if (ret)
+		return ret;
+	n->read_only = flags & NODE_READ_ONLY;
+	if (n->read_only) {
+		/* every file is replaced atomically: readers need no lock */
+		ret = node_load_config(n, err);
+	} else {
+		n->store.waiting = lock_waiting;
+		n->store.waiting_arg = n;
+		ret = checkpoint_store_lock(&n->store, NODE_LOCK_TIMEOUT_MS,
+					    err);
+		if (!ret) {
+			remove_stale(dir);
+			ret = node_load_config(n, err);
+		}
+	}
+	if (!ret && (flags & NODE_NEED_CONFIG) && !n->has_config)
+		ret = cm_errorf(err, "%s/%s: not found: run 'cpumgrctl init' first",
+				dir, NODE_CONFIG_FILE);
+	if (!ret)
+		ret = open_cgroups(n, err);
+	if (!ret)
+		ret = node_load_pods(n, err);
+	if (ret)
+		goto fail;
+	n->nl = cpumgr_nl_open(&ret, &msg);
+	if (!n->nl) {
+		cm_errorf(err, "connect to cpumgr: %s%s%s", strerror(-ret),
+			  msg ? ": " : "", msg ? msg : "");
+		free(msg);
+		goto fail;
+	}
+	ret = node_refresh(n, err);
+	if (!ret && (flags & NODE_READ_ONLY))
+		note_unsynced(n);
+	else if (!ret && !(flags & NODE_NO_SYNC))
+		ret = node_sync(n, flags, err);
+	if (!ret)
+		return 0;
+fail:
+	node_close(n);
+	return ret ? ret : -EINVAL;
+}
+
+void node_close(struct node *n)
+{
+	cpumgr_table_free(&n->kst);
+	cpumgr_assignments_free(n->as, n->nr_as);
+	free(n->cpus);
+	topology_free(n->topo);
+	assignments_free(&n->state);
+	if (n->policy_ready)
+		cpu_policy_destroy(&n->policy);
+	for (unsigned int i = 0; i < n->nr_pods; i++)
+		node_pod_free(&n->pods[i]);
+	free(n->pods);
+	if (n->nl)
+		cpumgr_nl_close(n->nl);
+	checkpoint_store_close(&n->store);
+	memset(n, 0, sizeof(*n));
+	n->store.dir_fd = n->store.lock_fd = -1;
+}
+
+/* The kernel refused the cgroup root: say which and why. */
+static int root_error(struct node *n, const char *root, struct cm_error *err)
+{
+	struct stat st;
+
+	node_nl_error(n, "configure", err);
+	if (stat(root, &st))
+		return cm_errorf(err, "configure: cgroup root %s: %s", root,
+				 strerror(errno)), -ENOTDIR;
+	if (!S_ISDIR(st.st_mode))
+		return cm_errorf(err, "configure: cgroup root %s: %s", root,
+				 strerror(ENOTDIR)), -ENOTDIR;
+	cm_error_prefix(err, "cgroup root %s", root);
+	return -ENOTDIR;
+}
+
+int node_configure(struct node *n, struct cm_error *err)
+{
+	char *reserved = cpuset_to_str(&n->cfg.reserved);
+	bool is_static = n->cfg.policy == CPU_POLICY_STATIC;
+	struct cpumgr_config kc = {
+		.set = CPUMGR_CFG_POLICY | CPUMGR_CFG_OPTIONS |
+		       CPUMGR_CFG_RESERVED | CPUMGR_CFG_ENFORCE |
+		       CPUMGR_CFG_HOTPLUG | CPUMGR_CFG_CGROUP_ROOT,
+		.policy = is_static ? CPUMGR_POLICY_STATIC : CPUMGR_POLICY_NONE,
+		.options = is_static ? node_config_option_bits(&n->cfg) : 0,
+		.reserved_cpus = is_static && reserved ? reserved : "",
+		.enforce = n->cfg.enforce,
+		.hotplug = n->cfg.hotplug,
+	};
+	char root[PATH_MAX];
+	int ret;
+
+	if (!reserved)
+		return cm_errorf(err, "out of memory"), -ENOMEM;
+	/* the root of the hierarchy itself: every non-root cgroup */
+	if (!n->root_name[0])
+		root[0] = '\0';
+	else if (node_cgroup_path(n, n->root_name, root, sizeof(root), err)) {
+		free(reserved);
+		return -EINVAL;
+	}
+	kc.cgroup_root = root;
+	/* the root is created when missing (a reboot, a cgroup removed) */
+	if (root[0] && access(root, F_OK) && errno == ENOENT) {
+		ret = cgroupfs_create(&n->cg, n->root_name, NULL, err);
+		if (ret) {
+			free(reserved);
+			cm_error_prefix(err, "cannot create the managed cgroup root %s",
+					root);
+			return ret;
+		}
+		node_log(n, "created the managed cgroup root %s", root);
+	}
+	ret = cpumgr_nl_configure(n->nl, &kc, NULL, NULL);
+	free(reserved);
+	if (ret == -ENOTDIR && root[0])
+		return root_error(n, root, err);
+	if (ret)
+		return node_nl_error(n, "configure", err);
+	return node_refresh(n, err);
+}
+
+/* Does the kernel run the configuration of config.json? */
+static bool kernel_configured(const struct node *n)
+{
+	bool is_static = n->cfg.policy == CPU_POLICY_STATIC;
+
+	if (n->kst.policy != (is_static ? CPUMGR_POLICY_STATIC :
+					   CPUMGR_POLICY_NONE))
+		return false;
+	if (!is_static)
+		return true;
+	return n->kst.options == node_config_option_bits(&n->cfg) &&
+	       cpuset_equal(&n->reserved, &n->cfg.reserved);
+}
+
+int node_sync_configure(struct node *n, struct cm_error *err)
+{
+	char *want, *have;
+
+	if (kernel_configured(n))
+		return 0;
+	if (!n->nr_as) {
+		int ret = node_configure(n, err);
+
+		if (!ret)
+			node_log(n, "sync: configured the module from %s/%s",
+				 n->dir, NODE_CONFIG_FILE);
+		return ret;
+	}
+	want = cpuset_to_str(&n->cfg.reserved);
+	have = cpuset_to_str(&n->reserved);
+	cm_errorf(err, "the module runs policy \"%s\" with reserved CPUs \"%s\" and holds %zu assignments, %s/%s says policy \"%s\" with reserved CPUs \"%s\": release them ('cpumgrctl reset --force') or init again",
+		  cpumgr_policy_name(n->kst.policy) ?: "?", have ? have : "",
+		  n->nr_as, n->dir, NODE_CONFIG_FILE,
+		  cpu_policy_name(n->cfg.policy), want ? want : "");
+	free(want);
+	free(have);
+	return -EINVAL;
+}
+
+/* The kubelet's words, with our file and our remedy. */
+static int restore_error(struct node *n, struct cm_error *err)
+{
+	cm_error_prefix(err, "could not restore state from checkpoint");
+	return cm_errorf(err, "%s, please drain this node and delete the CPU manager checkpoint file \"%s/%s\" (or run 'cpumgrctl reset --force') before restarting cpumgrctl",
+			 cm_error_msg(err), n->dir, CHECKPOINT_FILE);
+}
+
+/* validateState(): the checkpoint against the configuration. */
+int node_validate_checkpoint(struct node *n, const struct checkpoint *cp,
+			     struct cm_error *err)
+{
+	struct cpu_assignments copy;
+	int ret;
+
+	if (checkpoint_check_policy(cp, cpu_policy_name(n->cfg.policy), err))
+		return -EINVAL;
+	ret = node_policy(n, err);
+	if (ret)
+		return ret;
+	assignments_init(&copy);
+	ret = assignments_copy(&copy, &cp->state);
+	if (!ret)
+		ret = cpu_policy_start(&n->policy, &copy, err);
+	assignments_free(&copy);
+	return ret;
+}
+
+int node_try_state(struct node *n, int t, struct cpu_assignments *st,
+		   struct cm_error *err)
+{
+	int ret;
+
+	assignments_init(st);
+	if (t && node_refresh(n, err))
+		return -EIO;
+	ret = node_policy(n, err);
+	if (!ret && assignments_copy(st, &n->state)) {
+		cm_errorf(err, "out of memory");
+		ret = -ENOMEM;
+	}
+	if (ret)
+		assignments_free(st);
+	return ret;
+}
+
+/* A bound cgroup recorded for the pod, if its directory is still there. */
+static const char *existing(const char *path)
+{
+	struct stat st;
+
+	return path[0] && !stat(path, &st) && S_ISDIR(st.st_mode) ? path :
+								    NULL;
+}
+
+int node_restore_state(struct node *n, const struct cpu_assignments *s,
+		       struct cm_error *err)
+{
+	struct cpumgr_restore_entry *e = calloc(s->nr ? s->nr : 1, sizeof(*e));
+	int ret;
+
+	if (!e)
+		return cm_errorf(err, "out of memory"), -ENOMEM;
+	for (unsigned int i = 0; i < s->nr; i++) {
+		const struct assignment_entry *ce = &s->entries[i];
+		struct node_pod *p = node_find_pod(n, ce->pod_uid);
+		int k = p ? node_pod_container(p, ce->container) : -1;
+
+		e[i].pod_uid = ce->pod_uid;
+		e[i].container = ce->container;
+		e[i].cpus = cpuset_to_str(&ce->cpus);
+		if (!e[i].cpus) {
+			ret = cm_errorf(err, "out of memory");
+			goto out;
+		}
+		if (k >= 0) {
+			const struct pod_container *c =
+				&p->pod.containers[k];
+
+			if (c->init && !c->restartable)
+				e[i].flags = CPUMGR_ASSIGNMENT_F_INIT;
+			e[i].cgroup_path = existing(p->c[k].cgroup);
+			e[i].pod_cgroup_path = existing(p->pod_cgroup);
+		}
+	}
+	ret = cpumgr_nl_restore(n->nl, e, s->nr, NULL, NULL);
+	if (ret)
+		ret = node_nl_error(n, "restore", err);
+out:
+	for (unsigned int i = 0; i < s->nr; i++)
+		free((char *)e[i].cpus);
+	free(e);
+	return ret ? ret : node_refresh(n, err);
+}
+
+static int restore(struct node *n, unsigned int flags, struct cm_error *err)
+{
+	struct checkpoint cp;
+	int ret;
+
+	ret = checkpoint_store_load(&n->store, NULL, &cp, err);
+	if (ret == -ENOENT) {
+		cm_error_clear(err);
+		return 0;
+	}
+	if (ret) {
+		if (flags & NODE_FORCE) {
+			node_log(n, "sync: %s/%s: %s: rewritten from the kernel",
+				 n->dir, CHECKPOINT_FILE, cm_error_msg(err));
+			cm_error_clear(err);
+			return 0;
+		}
+		cm_error_prefix(err, "%s/%s", n->dir, CHECKPOINT_FILE);
+		return ret;
+	}
+	if (n->nr_as || !cp.state.nr) {
+		checkpoint_free(&cp);
+		return 0;
+	}
+	ret = node_validate_checkpoint(n, &cp, err);
+	if (ret) {
+		checkpoint_free(&cp);
+		return restore_error(n, err);
+	}
+	ret = node_restore_state(n, &cp.state, err);
+	if (!ret)
+		node_log(n, "sync: restored %u assignments from %s/%s",
+			 cp.state.nr, n->dir, CHECKPOINT_FILE);
+	checkpoint_free(&cp);
+	return ret;
+}
+
+/* Does the pod have a container that should hold exclusive CPUs? */
+static bool wants_exclusive(const struct node_pod *p)
+{
+	for (unsigned int i = 0; i < p->pod.nr; i++)
+		if (!p->c[i].removed &&
+		    pod_guaranteed_cpus(&p->pod, &p->pod.containers[i]) > 0)
+			return true;
+	return false;
+}
+
+/*
+ * Pod files the kernel no longer backs: a remove that died between the
+ * RELEASE and the file, or a table that was reset.
+ */
+static int prune_pods(struct node *n, struct cm_error *err)
+{
+	for (unsigned int i = 0; i < n->nr_pods;) {
+		struct node_pod *p = &n->pods[i];
+		char uid[POD_UID_MAX + 1];
+		bool dirty = false;
+
+		if (wants_exclusive(p) && !node_pod_in_kernel(n, p->pod.uid)) {
+			strcpy(uid, p->pod.uid);
+			if (node_delete_pod(n, uid, err))
+				return -EIO;
+			node_log(n, "sync: pod %s has no CPUs in the kernel: dropped %s/%s/%s.json",
+				 uid, n->dir, NODE_PODS_DIR, uid);
+			continue;
+		}
+		for (unsigned int k = 0; k < p->pod.nr; k++) {
+			const struct pod_container *c = &p->pod.containers[k];
+
+			if (p->c[k].removed ||
+			    pod_guaranteed_cpus(&p->pod, c) <= 0 ||
+			    node_assignment(n, p->pod.uid, c->name))
+				continue;
+			p->c[k].removed = true;
+			p->c[k].cgroup[0] = '\0';
+			dirty = true;
+			node_log(n, "sync: container %s/%s has no CPUs in the kernel: marked removed",
+				 p->pod.uid, c->name);
+		}
+		if (dirty && node_save_pod(n, p, err))
+			return -EIO;
+		i++;
+	}
+	return 0;
+}
+
+int node_sync(struct node *n, unsigned int flags, struct cm_error *err)
+{
+	int ret;
+
+	if (!n->has_config)
+		return 0;
+	ret = node_sync_configure(n, err);
+	if (!ret)
+		ret = restore(n, flags, err);
+	if (!ret && n->cfg.policy == CPU_POLICY_STATIC)
+		ret = prune_pods(n, err);
+	if (!ret)
+		ret = node_save_checkpoint(n, flags, err);
+	return ret;
+}

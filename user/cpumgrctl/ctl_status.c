@@ -237,7 +237,7 @@ static int cmp_cpu(const void *a, const void *b)
 {
 	const struct node_cpu *x = *(const struct node_cpu *const *)a;
 	const struct node_cpu *y = *(const struct node_cpu *const *)b;
-	int cx = cpuset_next(&x->siblings, 0), cy = cpuset_next(&y->siblings, 0);
+	int cx = x->core_cpu, cy = y->core_cpu;
 
 	if (x->package != y->package)
 		return x->package - y->package;
@@ -272,10 +272,10 @@ static void print_node(FILE *f, const struct node *n, const struct view *v,
 
 		/* whole cores per line */
 		while (i < nr) {
-			int core = cpuset_next(&c[i]->siblings, 0);
+			int core = c[i]->core_cpu;
 			unsigned int j = i, cw;
 
-			while (j < nr && cpuset_next(&c[j]->siblings, 0) == core)
+			while (j < nr && c[j]->core_cpu == core)
 				j++;
 			cw = (j - i) * (unsigned int)(w + 1) + 2;
 			if (used && 8 + used + cw > width)
@@ -413,8 +413,7 @@ static cJSON *cpu_json(const struct node *n, const struct view *v,
 	if (ok && c->known)
 		ok = cJSON_AddNumberToObject(j, "socket", c->package) &&
 		     cJSON_AddNumberToObject(j, "numa", c->numa) &&
-		     cJSON_AddNumberToObject(j, "core",
-					     cpuset_next(&c->siblings, 0)) &&
+		     cJSON_AddNumberToObject(j, "core", c->core_cpu) &&
 		     cJSON_AddNumberToObject(j, "llc", c->llc);
 	if (ok && !strcmp(owner, "exclusive")) {
 		char key[2] = { m, 0 };

@@ -208,9 +208,7 @@ static void fake_node(struct node *n, struct cpumgr_assignment *a,
 		c->numa = (int)(i / per_node);
 		c->package = c->numa / 2;
 		c->llc = c->numa;
-		cpuset_zero(&c->siblings);
-		cpuset_set_range(&c->siblings, i - i % threads,
-				 i - i % threads + threads - 1);
+		c->core_cpu = (int)(i - i % threads);
 		cpuset_set(&n->online, i);
 	}
 	n->reserved = cs("0");
@@ -286,9 +284,7 @@ TEST(status_big64)
 
 		c->numa = (int)(first / 8);
 		c->package = c->numa / 2;
-		cpuset_zero(&c->siblings);
-		cpuset_set(&c->siblings, first);
-		cpuset_set(&c->siblings, first + 32);
+		c->core_cpu = (int)first;
 	}
 	text = render(&n);
 	CHECK(fits(text, 80), "%s", text);

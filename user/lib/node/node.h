@@ -91,7 +91,8 @@ struct node_cpu {
 	int cpu;
 	bool known, online;
 	int package, die, core, numa, llc;	/* numa: the NUMA node */
-	struct cpuset siblings;
+	/* the core's lowest thread (the kubelet's core id), -1 unknown */
+	int core_cpu;
 };
 
 struct node {
@@ -109,6 +110,13 @@ struct node {
 	size_t nr_as;
 	struct node_cpu *cpus;
 	unsigned int nr_cpus;
+	/*
+	 * The generation the CPU list was read at, moved on by each change
+	 * this process made with that generation expected: a refresh that
+	 * finds the table at it knows no CPU came or went, and keeps cpus
+	 * and topo instead of dumping the topology again.
+	 */
+	uint64_t cpus_generation;
 	struct topology *topo;		/* online CPUs */
 	struct cpuset online, reserved, shared, exclusive;
 

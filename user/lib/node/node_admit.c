@@ -85,9 +85,13 @@ static int assign_pod(struct node *n, const struct pod *pod,
 			ret = cm_errorf(err, "out of memory");
 			break;
 		}
+		uint64_t expect = gen;
+
 		ret = cpumgr_nl_assign(n->nl, pod->uid, c->name, text, flags,
-				       &gen, &gen, NULL);
+				       &expect, &gen, NULL);
 		free(text);
+		if (!ret)
+			node_own_change(n, expect, gen);
 		if (ret) {
 			ret = ret == -ESTALE ? -ESTALE :
 			      node_nl_error(n, "assign", err);

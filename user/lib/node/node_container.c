@@ -59,12 +59,15 @@ static int assign(struct node *n, const char *uid, const char *name,
 		  struct cm_error *err)
 {
 	char *text = cpuset_to_str(cpus);
+	uint64_t expect = gen ? *gen : 0;
 	int ret;
 
 	if (!text)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	ret = cpumgr_nl_assign(n->nl, uid, name, text, 0, gen, gen, NULL);
 	free(text);
+	if (!ret && gen)
+		node_own_change(n, expect, *gen);
 	if (ret == -ESTALE)
 		return ret;
 	if (ret)

@@ -14,12 +14,17 @@
 static int cpu_cb(const struct cpumgr_cpu *c, void *arg)
 {
 	struct node *n = arg;
-	struct node_cpu *v = realloc(n->cpus, (n->nr_cpus + 1) * sizeof(*v)),
-			*nc;
+	struct node_cpu *nc;
 
-	if (!v)
-		return -ENOMEM;
-	n->cpus = v;
+	/* a power of two or zero: double before each power of two */
+	if (!(n->nr_cpus & (n->nr_cpus - 1))) {
+		struct node_cpu *v = realloc(n->cpus, (n->nr_cpus ? 2 * n->nr_cpus : 64) *
+					     sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		n->cpus = v;
+	}
 	nc = &n->cpus[n->nr_cpus++];
 	memset(nc, 0, sizeof(*nc));
 	nc->cpu = (int)c->id;
@@ -30,9 +35,19 @@ static int cpu_cb(const struct cpumgr_cpu *c, void *arg)
 	nc->core = (int)c->core;
 	nc->numa = (int)c->numa;
 	nc->llc = (int)c->llc;
-	if (c->known && c->siblings &&
-	    cpuset_parse(&nc->siblings, c->siblings, NULL))
-		return -EINVAL;
+	nc->core_cpu = -1;
+	/* a cpulist is in ascending order: its first number is the lowest */
+	if (c->known && c->siblings && *c->siblings) {
+		const char *p = c->siblings;
+		unsigned int first = 0;
+
+		/* by hand: strtoul() is a tenth of a 4096-CPU refresh */
+		for (; *p >= '0' && *p <= '9' && first < CPUSET_MAX_CPUS; p++)
+			first = first * 10 + (unsigned int)(*p - '0');
+		if (p == c->siblings || first >= CPUSET_MAX_CPUS)
+			return -EINVAL;
+		nc->core_cpu = (int)first;
+	}
 	return 0;
 }
 
@@ -47,7 +62,7 @@ int node_topology_from_cpus(const struct node_cpu *cpus, unsigned int nr,
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	for (unsigned int i = 0; i < nr; i++) {
 		const struct node_cpu *c = &cpus[i];
-		int first = cpuset_next(&c->siblings, 0);
+		int first = c->core_cpu;
 
 		if (!c->known || !c->online)
 			continue;
@@ -74,11 +89,6 @@ static void clear_snapshot(struct node *n)
 	cpumgr_assignments_free(n->as, n->nr_as);
 	n->as = NULL;
 	n->nr_as = 0;
-	free(n->cpus);
-	n->cpus = NULL;
-	n->nr_cpus = 0;
-	topology_free(n->topo);
-	n->topo = NULL;
 	assignments_free(&n->state);
 	if (n->policy_ready)
 		cpu_policy_destroy(&n->policy);
@@ -104,6 +114,37 @@ static int parse_set(const char *s, struct cpuset *out, const char *what,
 	return 0;
 }
 
+/*
+ * The CPUs as the kernel lists them now; the topology built from the
+ * last list is kept when nothing changed (no CPU went on- or offline),
+ * which is every refresh but the first on a quiet machine.
+ */
+static int read_cpus(struct node *n, struct cm_error *err)
+{
+	struct node_cpu *old = n->cpus;
+	unsigned int old_nr = n->nr_cpus;
+	int ret;
+
+	n->cpus = NULL;
+	n->nr_cpus = 0;
+	ret = cpumgr_nl_dump_topology(n->nl, cpu_cb, n);
+	if (ret >= 0 && n->topo && old_nr == n->nr_cpus &&
+	    !memcmp(old, n->cpus, old_nr * sizeof(*old))) {
+		free(old);
+		return 0;
+	}
+	free(old);
+	topology_free(n->topo);
+	n->topo = NULL;
+	return ret < 0 ? node_nl_error(n, "dump topology", err) : 0;
+}
+
+void node_own_change(struct node *n, uint64_t expect, uint64_t now)
+{
+	if (n->cpus && n->cpus_generation == expect)
+		n->cpus_generation = now;
+}
+
 static int read_once(struct node *n, struct cm_error *err)
 {
 	struct cpumgr_table again = { 0 };
@@ -115,12 +156,17 @@ static int read_once(struct node *n, struct cm_error *err)
 	ret = cpumgr_nl_list_assignments(n->nl, &n->as, &n->nr_as);
 	if (ret < 0)
 		return node_nl_error(n, "dump assignments", err);
-	ret = cpumgr_nl_dump_topology(n->nl, cpu_cb, n);
-	if (ret < 0)
-		return node_nl_error(n, "dump topology", err);
+	/* only our own changes since the CPUs were read: they stand */
+	if (!n->cpus || n->kst.generation != n->cpus_generation) {
+		ret = read_cpus(n, err);
+		if (ret)
+			return ret;
+	}
 	if (cpumgr_nl_get_table(n->nl, &again))
 		return node_nl_error(n, "get state", err);
 	ret = again.generation != n->kst.generation ? -EAGAIN : 0;
+	if (!ret)
+		n->cpus_generation = n->kst.generation;
 	cpumgr_table_free(&again);
 	return ret;
 }
@@ -143,9 +189,12 @@ int node_refresh(struct node *n, struct cm_error *err)
 	    parse_set(n->kst.exclusive_cpus, &n->exclusive, "exclusive CPUs",
 		      err))
 		return -EINVAL;
-	ret = node_topology_from_cpus(n->cpus, n->nr_cpus, &n->topo, err);
-	if (ret)
-		return ret;
+	if (!n->topo) {
+		ret = node_topology_from_cpus(n->cpus, n->nr_cpus, &n->topo,
+					      err);
+		if (ret)
+			return ret;
+	}
 	return node_kernel_state(n, &n->state);
 }
 

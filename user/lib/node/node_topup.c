@@ -96,7 +96,7 @@ static int topup_one(struct node *n, const struct cpumgr_assignment *a,
 	struct node_pod *p = node_find_pod(n, a->pod_uid);
 	int k = p ? node_pod_container(p, a->container) : -1;
 	struct cpuset have, avail, more, all;
-	uint64_t gen = n->kst.generation;
+	uint64_t gen = n->kst.generation, expect;
 	uint32_t flags = a->flags & CPUMGR_ASSIGNMENT_F_USER;
 	char *text;
 	int want, ret;
@@ -123,7 +123,11 @@ static int topup_one(struct node *n, const struct cpumgr_assignment *a,
 	if (!text)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	/* the ASSIGN also clears the degraded flag */
-	ret = cpumgr_nl_assign(n->nl, uid, name, text, flags, &gen, &gen, NULL);
+	expect = gen;
+	ret = cpumgr_nl_assign(n->nl, uid, name, text, flags, &expect, &gen,
+			       NULL);
+	if (!ret)
+		node_own_change(n, expect, gen);
 	if (ret) {
 		free(text);
 		if (ret == -ESTALE)

@@ -95,17 +95,13 @@ struct node_cpu {
 	int core_cpu;
 };
 
-struct node {
-	char dir[PATH_MAX - 256];	/* room for the file names */
-	struct checkpoint_store store;
-	bool has_config;
-	struct node_config cfg;
-	struct cgroupfs cg;
-	char root_name[PATH_MAX];	/* the managed root, as a cgroup name */
-
+/*
+ * The kernel's table as this process last read it, one generation of
+ * it (node_kernel.c reads it: node_refresh()), and the connection.
+ */
+struct kernel_view {
 	struct cpumgr_nl *nl;
-	/* the kernel's table, one generation of it */
-	struct cpumgr_table kst;
+	struct cpumgr_table table;
 	struct cpumgr_assignment *as;
 	size_t nr_as;
 	struct node_cpu *cpus;
@@ -119,10 +115,21 @@ struct node {
 	uint64_t cpus_generation;
 	struct topology *topo;		/* online CPUs */
 	struct cpuset online, reserved, shared, exclusive;
+};
+
+struct node {
+	char dir[PATH_MAX - 256];	/* room for the file names */
+	struct checkpoint_store store;
+	bool has_config;
+	struct node_config cfg;
+	struct cgroupfs cg;
+	char root_name[PATH_MAX];	/* the managed root, as a cgroup name */
+
+	struct kernel_view kernel;
 
 	bool policy_ready;
 	struct cpu_policy policy;
-	struct cpu_assignments state;		/* the kernel table as the policy sees it */
+	struct cpu_assignments assignments;	/* the kernel table as the policy sees it */
 
 	struct node_pod *pods;
 	unsigned int nr_pods;

@@ -38,7 +38,7 @@ int node_try_state(struct node *n, int t, struct cpu_assignments *st,
 
 /*
  * A change this process made expecting generation expect, which the
- * kernel took as generation now (see node.cpus_generation).
+ * kernel took as generation now (see node.kernel.cpus_generation).
  */
 void node_own_change(struct node *n, uint64_t expect, uint64_t now);
 

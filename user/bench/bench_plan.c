@@ -25,6 +25,7 @@
 #include <cJSON.h>
 
 #include "alloc.h"
+#include "bench_process.h"
 #include "json_util.h"
 #include "topology_json.h"
 
@@ -81,69 +82,6 @@ static void write_request(const char *path, const struct machine *m,
 		perror(path);
 		exit(1);
 	}
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-struct stats {
-	double min, median, p90;
-};
-
-static struct stats stats_of(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return (struct stats){ v[0], v[n / 2], v[n * 9 / 10] };
-}
-
-/* CPU ms and page faults of one run of argv, stdout to /dev/null. */
-static int run_once(char *const argv[], double *cpu_ms, double *faults)
-{
-	struct rusage ru;
-	int status;
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		int fd = open("/dev/null", O_WRONLY);
-
-		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
-			_exit(127);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	if (pid < 0 || wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status))
-		return -1;
-	*cpu_ms = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
-		  (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
-	*faults = (double)ru.ru_minflt + (double)ru.ru_majflt;
-	return 0;
-}
-
-static void bench_process(const char *what, char *const argv[], int reps)
-{
-	double *cpu = calloc(reps, sizeof(double));
-	double *flt = calloc(reps, sizeof(double));
-	struct stats c, f;
-
-	for (int i = 0; i < reps; i++) {
-		if (run_once(argv, &cpu[i], &flt[i])) {
-			printf("  %-28s failed: %s %s %s\n", what, argv[0],
-			       argv[1], argv[2] ? argv[2] : "");
-			goto out;
-		}
-	}
-	c = stats_of(cpu, reps);
-	f = stats_of(flt, reps);
-	printf("  %-28s %7.2f %7.2f %7.2f   %7.0f\n", what, c.min, c.median,
-	       c.p90, f.median);
-out:
-	free(cpu);
-	free(flt);
 }
 
 static double now_ms(void)
@@ -222,15 +160,7 @@ int main(void)
 	snprintf(policy, sizeof(policy), "%s/cpumgr-bench-policy-%d.json",
 		 tmp, (int)getpid());
 
-	printf("cpumgrctl plan, whole processes (%d runs each; CPU ms = user + system)\n",
-	       reps);
-	printf("  %-28s %7s %7s %7s   %7s\n", "", "min", "median", "p90",
-	       "faults");
-	{
-		char *argv[] = { ctl, "version", NULL };
-
-		bench_process("cpumgrctl version", argv, reps);
-	}
+	bench_table("cpumgrctl plan, whole processes", ctl, reps);
 	for (size_t m = 0; m < sizeof(machines) / sizeof(machines[0]); m++) {
 		char *argv_take[] = { ctl, "plan", take, NULL };
 		char *argv_policy[] = { ctl, "plan", policy, NULL };
@@ -245,8 +175,9 @@ int main(void)
 		if (f)
 			fclose(f);
 		printf("%s (request %ld KiB)\n", machines[m].name, size / 1024);
-		bench_process("plan: take 64", argv_take, reps);
-		bench_process("plan: policy, 4 pods of 64", argv_policy, reps);
+		bench_process("plan: take 64", argv_take, reps, NULL, NULL);
+		bench_process("plan: policy, 4 pods of 64", argv_policy, reps,
+			      NULL, NULL);
 		bench_steps(take, reps);
 		unlink(take);
 		unlink(policy);

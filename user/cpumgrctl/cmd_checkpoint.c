@@ -162,10 +162,10 @@ static int do_import(struct node *n, const char *path, bool force,
 		ret = verify(n, path, &cp, err);
 	if (ret)
 		return ret;
-	if (n->nr_as && !force) {
+	if (n->kernel.nr_as && !force) {
 		checkpoint_free(&cp);
 		return cm_errorf(err, "the kernel's table holds %zu assignments: remove them first, or import --force",
-				 n->nr_as);
+				 n->kernel.nr_as);
 	}
 	ret = node_restore_state(n, &cp.state, err);
 	if (!ret)

@@ -68,7 +68,7 @@ static int pod_hints(struct node *n, const struct pod *pod, const char *only,
 
 	cJSON_AddItemToArray(out, pj);
 	cJSON_AddStringToObject(pj, "podUID", pod->uid);
-	if (cpu_policy_pod_hints(&n->policy, &n->state, pod, &l, err))
+	if (cpu_policy_pod_hints(&n->policy, &n->assignments, pod, &l, err))
 		return -1;
 	cJSON_AddItemToObject(pj, "hints", hints_json(&l));
 	if (!only && text)
@@ -82,7 +82,7 @@ static int pod_hints(struct node *n, const struct pod *pod, const char *only,
 
 		if (only && strcmp(only, c->name))
 			continue;
-		if (cpu_policy_container_hints(&n->policy, &n->state, pod, c,
+		if (cpu_policy_container_hints(&n->policy, &n->assignments, pod, c,
 					       &l, err))
 			return -1;
 		cj = cJSON_CreateObject();

@@ -265,9 +265,9 @@ static int run(struct node *n, const struct init_args *a,
 	struct cpu_policy p;
 	int ret;
 
-	ret = kubelet_config_check_topology(kc, n->topo, err);
+	ret = kubelet_config_check_topology(kc, n->kernel.topo, err);
 	if (!ret)
-		ret = cpu_policy_init(&p, n->topo, &kc->policy, err);
+		ret = cpu_policy_init(&p, n->kernel.topo, &kc->policy, err);
 	if (ret)
 		return ret;
 	fill_config(a, kc, &p, &n->cfg);

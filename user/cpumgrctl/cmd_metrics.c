@@ -24,16 +24,16 @@ static int fill(const struct node *n, struct cpumgr_metrics *m,
 	m->pinning_requests = cnt.pinning_requests;
 	m->pinning_errors = cnt.pinning_errors;
 	m->shared_pool_millicores = (uint64_t)cpuset_count(&shared) * 1000;
-	m->exclusive_cpus = cpuset_count(&n->exclusive);
-	m->violations = n->kst.violations;
-	m->offlines_refused = n->kst.offlines_refused;
-	m->armed = n->kst.armed;
-	m->probes_missed = n->kst.probes_missed;
-	*numa = calloc(n->nr_cpus ? n->nr_cpus : 1, sizeof(**numa));
+	m->exclusive_cpus = cpuset_count(&n->kernel.exclusive);
+	m->violations = n->kernel.table.violations;
+	m->offlines_refused = n->kernel.table.offlines_refused;
+	m->armed = n->kernel.table.armed;
+	m->probes_missed = n->kernel.table.probes_missed;
+	*numa = calloc(n->kernel.nr_cpus ? n->kernel.nr_cpus : 1, sizeof(**numa));
 	if (!*numa)
 		return -1;
-	for (unsigned int i = 0; i < n->nr_cpus; i++) {
-		const struct node_cpu *c = &n->cpus[i];
+	for (unsigned int i = 0; i < n->kernel.nr_cpus; i++) {
+		const struct node_cpu *c = &n->kernel.cpus[i];
 		unsigned int k;
 
 		if (!c->known)
@@ -42,7 +42,7 @@ static int fill(const struct node *n, struct cpumgr_metrics *m,
 			;
 		if (k == nr)
 			(*numa)[nr++].numa = c->numa;
-		if (cpuset_test(&n->exclusive, (unsigned int)c->cpu))
+		if (cpuset_test(&n->kernel.exclusive, (unsigned int)c->cpu))
 			(*numa)[k].cpus++;
 	}
 	m->numa = *numa;

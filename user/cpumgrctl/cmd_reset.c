@@ -38,19 +38,19 @@ static int reset_node(const char *dir, bool force, const uint64_t *expect,
 		return CPUMGRCTL_EXIT_FAIL;
 	}
 	*done = true;
-	if (n.has_config && !force && (n.nr_pods || n.nr_as)) {
+	if (n.has_config && !force && (n.nr_pods || n.kernel.nr_as)) {
 		for (unsigned int i = 0; i < n.nr_pods; i++)
 			fprintf(stderr, "admitted: %s (%s)\n",
 				n.pods[i].pod.uid, n.pods[i].pod.name ?: "");
-		for (size_t i = 0; i < n.nr_as; i++)
-			if (!node_find_pod(&n, n.as[i].pod_uid))
+		for (size_t i = 0; i < n.kernel.nr_as; i++)
+			if (!node_find_pod(&n, n.kernel.as[i].pod_uid))
 				fprintf(stderr, "assigned: %s/%s\n",
-					n.as[i].pod_uid, n.as[i].container);
+					n.kernel.as[i].pod_uid, n.kernel.as[i].container);
 		ctl_err("reset: pods hold CPUs on this node (listed above): remove them, or reset --force");
 		node_close(&n);
 		return CPUMGRCTL_EXIT_FAIL;
 	}
-	if (cpumgr_nl_reset(n.nl, expect, gen)) {
+	if (cpumgr_nl_reset(n.kernel.nl, expect, gen)) {
 		node_nl_error(&n, "reset", &err);
 		return ctl_node_fail(&n, &err, NULL);
 	}

@@ -82,8 +82,8 @@ static int build(const struct node *n, struct view *v)
 				return -ENOMEM;
 		}
 	}
-	for (size_t i = 0; i < n->nr_as; i++) {
-		const struct cpumgr_assignment *a = &n->as[i];
+	for (size_t i = 0; i < n->kernel.nr_as; i++) {
+		const struct cpumgr_assignment *a = &n->kernel.as[i];
 		const struct node_pod *p = NULL;
 		struct row r = {
 			.uid = a->pod_uid, .pod = a->pod_uid,
@@ -134,7 +134,7 @@ static char mark(const struct node *n, const struct view *v,
 	}
 	if (key)
 		return key;
-	if (cpuset_test(&n->reserved, (unsigned int)c->cpu))
+	if (cpuset_test(&n->kernel.reserved, (unsigned int)c->cpu))
 		return MARK_RESERVED;
 	return MARK_SHARED;
 }
@@ -164,9 +164,9 @@ static void print_set(FILE *f, const char *label, const struct cpuset *s)
 static void print_head(FILE *f, const struct node *n)
 {
 	struct cpuset offline, known;
-	uint32_t opts = n->kst.options;
+	uint32_t opts = n->kernel.table.options;
 
-	fprintf(f, "policy    %s", cpumgr_policy_name(n->kst.policy) ?: "?");
+	fprintf(f, "policy    %s", cpumgr_policy_name(n->kernel.table.policy) ?: "?");
 	if (opts) {
 		const char *sep = " (";
 
@@ -180,25 +180,25 @@ static void print_head(FILE *f, const struct node *n)
 	}
 	fputc('\n', f);
 	fprintf(f, "modes     enforce %s, hotplug %s, generation %llu\n",
-		cpumgr_enforce_name(n->kst.enforce) ?: "?",
-		cpumgr_hotplug_name(n->kst.hotplug) ?: "?",
-		(unsigned long long)n->kst.generation);
-	fprintf(f, "cgroups   %s\n", n->kst.cgroup_root && n->kst.cgroup_root[0] ?
-		n->kst.cgroup_root : "(every non-root cgroup)");
-	if (n->kst.armed)
+		cpumgr_enforce_name(n->kernel.table.enforce) ?: "?",
+		cpumgr_hotplug_name(n->kernel.table.hotplug) ?: "?",
+		(unsigned long long)n->kernel.table.generation);
+	fprintf(f, "cgroups   %s\n", n->kernel.table.cgroup_root && n->kernel.table.cgroup_root[0] ?
+		n->kernel.table.cgroup_root : "(every non-root cgroup)");
+	if (n->kernel.table.armed)
 		fprintf(f, "guarantee armed, %llu calls missed by the probes\n",
-			(unsigned long long)n->kst.probes_missed);
+			(unsigned long long)n->kernel.table.probes_missed);
 	else
 		fprintf(f, "guarantee NOT ARMED: %s\n",
-			n->kst.unarmed_reason ?: "?");
+			n->kernel.table.unarmed_reason ?: "?");
 	cpuset_zero(&known);
-	for (unsigned int i = 0; i < n->nr_cpus; i++)
-		if (n->cpus[i].known)
-			cpuset_set(&known, (unsigned int)n->cpus[i].cpu);
-	cpuset_andnot(&offline, &known, &n->online);
-	print_set(f, "reserved", &n->reserved);
-	print_set(f, "shared", &n->shared);
-	print_set(f, "exclusive", &n->exclusive);
+	for (unsigned int i = 0; i < n->kernel.nr_cpus; i++)
+		if (n->kernel.cpus[i].known)
+			cpuset_set(&known, (unsigned int)n->kernel.cpus[i].cpu);
+	cpuset_andnot(&offline, &known, &n->kernel.online);
+	print_set(f, "reserved", &n->kernel.reserved);
+	print_set(f, "shared", &n->kernel.shared);
+	print_set(f, "exclusive", &n->kernel.exclusive);
 	print_set(f, "offline", &offline);
 }
 
@@ -237,7 +237,7 @@ static int cmp_cpu(const void *a, const void *b)
 {
 	const struct node_cpu *x = *(const struct node_cpu *const *)a;
 	const struct node_cpu *y = *(const struct node_cpu *const *)b;
-	int cx = cpuset_next(&x->siblings, 0), cy = cpuset_next(&y->siblings, 0);
+	int cx = x->core_cpu, cy = y->core_cpu;
 
 	if (x->package != y->package)
 		return x->package - y->package;
@@ -272,10 +272,10 @@ static void print_node(FILE *f, const struct node *n, const struct view *v,
 
 		/* whole cores per line */
 		while (i < nr) {
-			int core = cpuset_next(&c[i]->siblings, 0);
+			int core = c[i]->core_cpu;
 			unsigned int j = i, cw;
 
-			while (j < nr && cpuset_next(&c[j]->siblings, 0) == core)
+			while (j < nr && c[j]->core_cpu == core)
 				j++;
 			cw = (j - i) * (unsigned int)(w + 1) + 2;
 			if (used && 8 + used + cw > width)
@@ -302,7 +302,7 @@ static void print_node(FILE *f, const struct node *n, const struct view *v,
 
 int ctl_status_map(FILE *f, const struct node *n, unsigned int width)
 {
-	const struct node_cpu **c = calloc(n->nr_cpus ? n->nr_cpus : 1,
+	const struct node_cpu **c = calloc(n->kernel.nr_cpus ? n->kernel.nr_cpus : 1,
 					   sizeof(*c));
 	unsigned int nr = 0, unknown = 0;
 	struct view v;
@@ -312,14 +312,14 @@ int ctl_status_map(FILE *f, const struct node *n, unsigned int width)
 		free(c);
 		return -ENOMEM;
 	}
-	for (unsigned int i = 0; i < n->nr_cpus; i++) {
-		if (!n->cpus[i].known) {
+	for (unsigned int i = 0; i < n->kernel.nr_cpus; i++) {
+		if (!n->kernel.cpus[i].known) {
 			unknown++;
 			continue;
 		}
-		c[nr++] = &n->cpus[i];
-		if (digits(n->cpus[i].cpu) > w)
-			w = digits(n->cpus[i].cpu);
+		c[nr++] = &n->kernel.cpus[i];
+		if (digits(n->kernel.cpus[i].cpu) > w)
+			w = digits(n->kernel.cpus[i].cpu);
 	}
 	qsort(c, nr, sizeof(*c), cmp_cpu);
 	for (unsigned int i = 0; i < nr;) {
@@ -413,8 +413,7 @@ static cJSON *cpu_json(const struct node *n, const struct view *v,
 	if (ok && c->known)
 		ok = cJSON_AddNumberToObject(j, "socket", c->package) &&
 		     cJSON_AddNumberToObject(j, "numa", c->numa) &&
-		     cJSON_AddNumberToObject(j, "core",
-					     cpuset_next(&c->siblings, 0)) &&
+		     cJSON_AddNumberToObject(j, "core", c->core_cpu) &&
 		     cJSON_AddNumberToObject(j, "llc", c->llc);
 	if (ok && !strcmp(owner, "exclusive")) {
 		char key[2] = { m, 0 };
@@ -439,36 +438,36 @@ cJSON *ctl_status_json(const struct node *n)
 		return NULL;
 	}
 	ok = cJSON_AddStringToObject(j, "policy",
-				     cpumgr_policy_name(n->kst.policy) ?: "") &&
+				     cpumgr_policy_name(n->kernel.table.policy) ?: "") &&
 	     (opts = cJSON_AddArrayToObject(j, "options")) &&
 	     cJSON_AddStringToObject(j, "enforce",
-				     cpumgr_enforce_name(n->kst.enforce) ?: "") &&
+				     cpumgr_enforce_name(n->kernel.table.enforce) ?: "") &&
 	     cJSON_AddStringToObject(j, "hotplug",
-				     cpumgr_hotplug_name(n->kst.hotplug) ?: "") &&
-	     cJSON_AddStringToObject(j, "cgroupRoot", n->kst.cgroup_root ?
-				     n->kst.cgroup_root : "") &&
+				     cpumgr_hotplug_name(n->kernel.table.hotplug) ?: "") &&
+	     cJSON_AddStringToObject(j, "cgroupRoot", n->kernel.table.cgroup_root ?
+				     n->kernel.table.cgroup_root : "") &&
 	     cJSON_AddNumberToObject(j, "generation",
-				     (double)n->kst.generation) &&
-	     cJSON_AddBoolToObject(j, "armed", n->kst.armed) &&
-	     (n->kst.armed ||
+				     (double)n->kernel.table.generation) &&
+	     cJSON_AddBoolToObject(j, "armed", n->kernel.table.armed) &&
+	     (n->kernel.table.armed ||
 	      cJSON_AddStringToObject(j, "unarmedReason",
-				      n->kst.unarmed_reason ?: "")) &&
+				      n->kernel.table.unarmed_reason ?: "")) &&
 	     cJSON_AddNumberToObject(j, "probesMissed",
-				     (double)n->kst.probes_missed) &&
-	     add_set(j, "reservedCpus", &n->reserved) &&
-	     add_set(j, "sharedCpus", &n->shared) &&
-	     add_set(j, "exclusiveCpus", &n->exclusive) &&
-	     add_set(j, "onlineCpus", &n->online) &&
+				     (double)n->kernel.table.probes_missed) &&
+	     add_set(j, "reservedCpus", &n->kernel.reserved) &&
+	     add_set(j, "sharedCpus", &n->kernel.shared) &&
+	     add_set(j, "exclusiveCpus", &n->kernel.exclusive) &&
+	     add_set(j, "onlineCpus", &n->kernel.online) &&
 	     (rows = cJSON_AddArrayToObject(j, "containers")) &&
 	     (cpus = cJSON_AddArrayToObject(j, "cpus"));
 	for (uint32_t b = 1; ok && (b & CPUMGR_OPT_ALL); b <<= 1)
-		if (n->kst.options & b)
+		if (n->kernel.table.options & b)
 			ok = cJSON_AddItemToArray(opts, cJSON_CreateString(
 					cpumgr_option_name(b)));
 	for (unsigned int i = 0; ok && i < v.nr; i++)
 		ok = cJSON_AddItemToArray(rows, row_json(&v.rows[i]));
-	for (unsigned int i = 0; ok && i < n->nr_cpus; i++)
-		ok = cJSON_AddItemToArray(cpus, cpu_json(n, &v, &n->cpus[i]));
+	for (unsigned int i = 0; ok && i < n->kernel.nr_cpus; i++)
+		ok = cJSON_AddItemToArray(cpus, cpu_json(n, &v, &n->kernel.cpus[i]));
 	free(v.rows);
 	if (!ok) {
 		cJSON_Delete(j);

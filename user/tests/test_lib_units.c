@@ -27,6 +27,9 @@ TEST(cpulist_parse_and_print)
 		{ "3,2,1,0", "0-3" }, { "2,3", "2-3" }, { "1-1", "1" },
 		{ "0-3\n", "0-3" }, { "0-15:2/4", "0-1,4-5,8-9,12-13" },
 		{ "0,2,4-6,8191", "0,2,4-6,8191" }, { "5,5,5", "5" },
+		/* runs across words and up to the last CPU */
+		{ "63,64", "63-64" }, { "60-130,191-192", "60-130,191-192" },
+		{ "0-8191", "0-8191" }, { "8128-8191", "8128-8191" },
 	};
 	static const char *const bad[] = {
 		"a", "-1", "1-", "3-1", "1,,2", ",1", "1,", "0-3:0/4",
@@ -44,6 +47,15 @@ TEST(cpulist_parse_and_print)
 		cpuset_format(&s, buf, sizeof(buf));
 		CHECK(!strcmp(buf, ok[i].out), "\"%s\" printed \"%s\"",
 		      ok[i].in, buf);
+	}
+	/* snprintf's contract: the whole length, the text cut to fit */
+	{
+		struct cpuset s = cs("0-3,8");
+		char small[4];
+
+		EXPECT_EQ(5u, cpuset_format(&s, small, sizeof(small)));
+		EXPECT_STREQ("0-3", small);
+		EXPECT_EQ(5u, cpuset_format(&s, NULL, 0));
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		struct cpuset s = cs("7");

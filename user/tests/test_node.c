@@ -195,29 +195,27 @@ static void fake_node(struct node *n, struct cpumgr_assignment *a,
 		      unsigned int per_node)
 {
 	memset(n, 0, sizeof(*n));
-	n->kst.policy = CPUMGR_POLICY_STATIC;
-	n->kst.enforce = CPUMGR_ENFORCE_ENFORCE;
-	n->kst.generation = 7;
-	n->cpus = calloc(nr_cpus, sizeof(*n->cpus));
-	n->nr_cpus = nr_cpus;
+	n->kernel.table.policy = CPUMGR_POLICY_STATIC;
+	n->kernel.table.enforce = CPUMGR_ENFORCE_ENFORCE;
+	n->kernel.table.generation = 7;
+	n->kernel.cpus = calloc(nr_cpus, sizeof(*n->kernel.cpus));
+	n->kernel.nr_cpus = nr_cpus;
 	for (unsigned int i = 0; i < nr_cpus; i++) {
-		struct node_cpu *c = &n->cpus[i];
+		struct node_cpu *c = &n->kernel.cpus[i];
 
 		c->cpu = (int)i;
 		c->known = c->online = true;
 		c->numa = (int)(i / per_node);
 		c->package = c->numa / 2;
 		c->llc = c->numa;
-		cpuset_zero(&c->siblings);
-		cpuset_set_range(&c->siblings, i - i % threads,
-				 i - i % threads + threads - 1);
-		cpuset_set(&n->online, i);
+		c->core_cpu = (int)(i - i % threads);
+		cpuset_set(&n->kernel.online, i);
 	}
-	n->reserved = cs("0");
-	n->as = a;
-	n->nr_as = 1;
-	n->exclusive = cs(a->cpus);
-	cpuset_andnot(&n->shared, &n->online, &n->exclusive);
+	n->kernel.reserved = cs("0");
+	n->kernel.as = a;
+	n->kernel.nr_as = 1;
+	n->kernel.exclusive = cs(a->cpus);
+	cpuset_andnot(&n->kernel.shared, &n->kernel.online, &n->kernel.exclusive);
 	strcpy(n->cfg.cgroup_root, "/sys/fs/cgroup/kp");
 }
 
@@ -253,9 +251,9 @@ TEST(status_small)
 	char *text;
 
 	fake_node(&n, &a, 8, 2, 4);
-	n.cpus[7].online = false;
-	cpuset_clear(&n.online, 7);
-	cpuset_clear(&n.shared, 7);
+	n.kernel.cpus[7].online = false;
+	cpuset_clear(&n.kernel.online, 7);
+	cpuset_clear(&n.kernel.shared, 7);
 	text = render(&n);
 	CHECK(fits(text, 80), "%s", text);
 	CHECK(strstr(text, "socket 0\n  numa node 0 (llc 0)\n"
@@ -266,7 +264,7 @@ TEST(status_small)
 	      "%s", text);
 	CHECK(strstr(text, "offline   7 "), "%s", text);
 	free(text);
-	free(n.cpus);
+	free(n.kernel.cpus);
 }
 
 TEST(status_big64)
@@ -281,14 +279,12 @@ TEST(status_big64)
 	/* 64 CPUs, 16 per NUMA node, SMT siblings 32 apart */
 	fake_node(&n, &a, 64, 1, 16);
 	for (unsigned int i = 0; i < 64; i++) {
-		struct node_cpu *c = &n.cpus[i];
+		struct node_cpu *c = &n.kernel.cpus[i];
 		unsigned int first = i % 32;
 
 		c->numa = (int)(first / 8);
 		c->package = c->numa / 2;
-		cpuset_zero(&c->siblings);
-		cpuset_set(&c->siblings, first);
-		cpuset_set(&c->siblings, first + 32);
+		c->core_cpu = (int)first;
 	}
 	text = render(&n);
 	CHECK(fits(text, 80), "%s", text);
@@ -300,7 +296,7 @@ TEST(status_big64)
 	ASSERT_TRUE(j != NULL);
 	EXPECT_EQ(64, cJSON_GetArraySize(cJSON_GetObjectItem(j, "cpus")));
 	cJSON_Delete(j);
-	free(n.cpus);
+	free(n.kernel.cpus);
 }
 
 TEST_HARNESS_MAIN

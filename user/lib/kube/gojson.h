@@ -8,7 +8,10 @@
  * with duplicates kept (the caller applies Go's rules: field names match
  * case-insensitively, the last duplicate wins).  Writing quotes strings
  * as json.Marshal does (HTML-safe escapes, \u2028/\u2029, U+FFFD for
- * invalid UTF-8).
+ * invalid UTF-8).  Hand-written on purpose: the C JSON libraries
+ * (cJSON, json-c, jansson) drop duplicate members, have their own error
+ * texts and escape differently, and the checkpoint's bytes and checksum
+ * must be Go's.
  */
 #ifndef CPUMGR_GOJSON_H
 #define CPUMGR_GOJSON_H

@@ -91,7 +91,30 @@ struct node_cpu {
 	int cpu;
 	bool known, online;
 	int package, die, core, numa, llc;	/* numa: the NUMA node */
-	struct cpuset siblings;
+	/* the core's lowest thread (the kubelet's core id), -1 unknown */
+	int core_cpu;
+};
+
+/*
+ * The kernel's table as this process last read it, one generation of
+ * it (node_kernel.c reads it: node_refresh()), and the connection.
+ */
+struct kernel_view {
+	struct cpumgr_nl *nl;
+	struct cpumgr_table table;
+	struct cpumgr_assignment *as;
+	size_t nr_as;
+	struct node_cpu *cpus;
+	unsigned int nr_cpus;
+	/*
+	 * The generation the CPU list was read at, moved on by each change
+	 * this process made with that generation expected: a refresh that
+	 * finds the table at it knows no CPU came or went, and keeps cpus
+	 * and topo instead of dumping the topology again.
+	 */
+	uint64_t cpus_generation;
+	struct topology *topo;		/* online CPUs */
+	struct cpuset online, reserved, shared, exclusive;
 };
 
 struct node {
@@ -102,19 +125,11 @@ struct node {
 	struct cgroupfs cg;
 	char root_name[PATH_MAX];	/* the managed root, as a cgroup name */
 
-	struct cpumgr_nl *nl;
-	/* the kernel's table, one generation of it */
-	struct cpumgr_table kst;
-	struct cpumgr_assignment *as;
-	size_t nr_as;
-	struct node_cpu *cpus;
-	unsigned int nr_cpus;
-	struct topology *topo;		/* online CPUs */
-	struct cpuset online, reserved, shared, exclusive;
+	struct kernel_view kernel;
 
 	bool policy_ready;
 	struct cpu_policy policy;
-	struct cpu_assignments state;		/* the kernel table as the policy sees it */
+	struct cpu_assignments assignments;	/* the kernel table as the policy sees it */
 
 	struct node_pod *pods;
 	unsigned int nr_pods;

@@ -50,9 +50,9 @@ static void rollback(struct node *n, const char *uid, char (*names)[64],
 		     unsigned int nr)
 {
 	while (nr--) {
-		if (cpumgr_nl_release(n->nl, uid, names[nr], NULL, NULL))
+		if (cpumgr_nl_release(n->kernel.nl, uid, names[nr], NULL, NULL))
 			node_log(n, "admit: could not release %s/%s again: %s",
-				 uid, names[nr], cpumgr_nl_errmsg(n->nl));
+				 uid, names[nr], cpumgr_nl_errmsg(n->kernel.nl));
 	}
 }
 
@@ -65,7 +65,7 @@ static int assign_pod(struct node *n, const struct pod *pod,
 		      struct cm_error *err)
 {
 	char (*done)[64] = calloc(pod->nr ? pod->nr : 1, sizeof(*done));
-	uint64_t gen = n->kst.generation;
+	uint64_t gen = n->kernel.table.generation;
 	unsigned int nr = 0;
 	int ret = 0;
 
@@ -78,16 +78,20 @@ static int assign_pod(struct node *n, const struct pod *pod,
 				 CPUMGR_ASSIGNMENT_F_INIT : 0;
 		char *text;
 
-		if (!cpus || assignments_get(&n->state, pod->uid, c->name))
+		if (!cpus || assignments_get(&n->assignments, pod->uid, c->name))
 			continue;
 		text = cpuset_to_str(cpus);
 		if (!text) {
 			ret = cm_errorf(err, "out of memory");
 			break;
 		}
-		ret = cpumgr_nl_assign(n->nl, pod->uid, c->name, text, flags,
-				       &gen, &gen, NULL);
+		uint64_t expect = gen;
+
+		ret = cpumgr_nl_assign(n->kernel.nl, pod->uid, c->name, text, flags,
+				       &expect, &gen, NULL);
 		free(text);
+		if (!ret)
+			node_own_change(n, expect, gen);
 		if (ret) {
 			ret = ret == -ESTALE ? -ESTALE :
 			      node_nl_error(n, "assign", err);
@@ -151,7 +155,7 @@ static int add_result(const struct node *n, const struct pod *pod,
 	}
 	for (unsigned int i = 0; i < pod->nr; i++) {
 		const struct pod_container *c = &pod->containers[i];
-		const struct cpuset *own = assignments_get(&n->state, pod->uid,
+		const struct cpuset *own = assignments_get(&n->assignments, pod->uid,
 						     c->name);
 		char *text = cpuset_to_str(own ? own : &shared);
 		cJSON *j = cJSON_CreateObject();

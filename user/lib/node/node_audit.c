@@ -244,9 +244,9 @@ int node_audit(struct node *n, struct node_audit *out, struct cm_error *err)
 	}
 	if (!attached)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
-	ret = node_audit_tree(&n->cg, n->root_name, n->as, n->nr_as,
-			      n->kst.options & CPUMGR_OPT_STRICT_CPU_RESERVATION ?
-			      &n->reserved : NULL, attached, out, err);
+	ret = node_audit_tree(&n->cg, n->root_name, n->kernel.as, n->kernel.nr_as,
+			      n->kernel.table.options & CPUMGR_OPT_STRICT_CPU_RESERVATION ?
+			      &n->kernel.reserved : NULL, attached, out, err);
 	free(attached);
 	return ret;
 }

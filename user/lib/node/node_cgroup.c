@@ -282,7 +282,7 @@ int node_attach(struct node *n, const struct node_attach *a,
 	in_kernel = node_pod_in_kernel(n, p->pod.uid);
 	/* bind first: only then may the cgroup hold the exclusive CPUs */
 	if (exclusive || (in_kernel && a->pod_cgroup)) {
-		ret = cpumgr_nl_bind(n->nl, p->pod.uid,
+		ret = cpumgr_nl_bind(n->kernel.nl, p->pod.uid,
 				     exclusive ? a->container : NULL,
 				     exclusive ? cpath : NULL,
 				     a->pod_cgroup ? ppath : NULL, NULL, NULL);

@@ -59,12 +59,15 @@ static int assign(struct node *n, const char *uid, const char *name,
 		  struct cm_error *err)
 {
 	char *text = cpuset_to_str(cpus);
+	uint64_t expect = gen ? *gen : 0;
 	int ret;
 
 	if (!text)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
-	ret = cpumgr_nl_assign(n->nl, uid, name, text, 0, gen, gen, NULL);
+	ret = cpumgr_nl_assign(n->kernel.nl, uid, name, text, 0, gen, gen, NULL);
 	free(text);
+	if (!ret && gen)
+		node_own_change(n, expect, *gen);
 	if (ret == -ESTALE)
 		return ret;
 	if (ret)
@@ -81,7 +84,7 @@ static int decide(struct node *n, const struct pod *pod,
 
 	for (int t = 0; t < ADD_TRIES && ret == -ESTALE; t++) {
 		const struct cpuset *got;
-		uint64_t gen = n->kst.generation;
+		uint64_t gen = n->kernel.table.generation;
 		struct cpu_assignments st;
 
 		ret = node_try_state(n, t, &st, err);

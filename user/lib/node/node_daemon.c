@@ -127,7 +127,7 @@ static int round_once(const struct node_daemon_opts *o, unsigned int what,
 	}
 	n.log = o->log;
 	n.log_time = true;
-	log_armed(&n, n.kst.armed, n.kst.unarmed_reason);
+	log_armed(&n, n.kernel.table.armed, n.kernel.table.unarmed_reason);
 	if (what & DAEMON_TOPUP) {
 		ret = node_topup(&n, err);
 		if (ret > 0)

@@ -36,6 +36,12 @@ int node_apply_pod(struct node *n, const struct node_pod *p, bool verbose,
 int node_try_state(struct node *n, int t, struct cpu_assignments *st,
 		   struct cm_error *err);
 
+/*
+ * A change this process made expecting generation expect, which the
+ * kernel took as generation now (see node.kernel.cpus_generation).
+ */
+void node_own_change(struct node *n, uint64_t expect, uint64_t now);
+
 /* Whether a cgroup name is one of the kubelet's QoS cgroups (node_narrow.c). */
 bool node_qos_cgroup(const char *base);
 

@@ -14,13 +14,18 @@
 static int cpu_cb(const struct cpumgr_cpu *c, void *arg)
 {
 	struct node *n = arg;
-	struct node_cpu *v = realloc(n->cpus, (n->nr_cpus + 1) * sizeof(*v)),
-			*nc;
+	struct node_cpu *nc;
 
-	if (!v)
-		return -ENOMEM;
-	n->cpus = v;
-	nc = &n->cpus[n->nr_cpus++];
+	/* a power of two or zero: double before each power of two */
+	if (!(n->kernel.nr_cpus & (n->kernel.nr_cpus - 1))) {
+		struct node_cpu *v = realloc(n->kernel.cpus, (n->kernel.nr_cpus ? 2 * n->kernel.nr_cpus : 64) *
+					     sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		n->kernel.cpus = v;
+	}
+	nc = &n->kernel.cpus[n->kernel.nr_cpus++];
 	memset(nc, 0, sizeof(*nc));
 	nc->cpu = (int)c->id;
 	nc->known = c->known;
@@ -30,9 +35,19 @@ static int cpu_cb(const struct cpumgr_cpu *c, void *arg)
 	nc->core = (int)c->core;
 	nc->numa = (int)c->numa;
 	nc->llc = (int)c->llc;
-	if (c->known && c->siblings &&
-	    cpuset_parse(&nc->siblings, c->siblings, NULL))
-		return -EINVAL;
+	nc->core_cpu = -1;
+	/* a cpulist is in ascending order: its first number is the lowest */
+	if (c->known && c->siblings && *c->siblings) {
+		const char *p = c->siblings;
+		unsigned int first = 0;
+
+		/* by hand: strtoul() is a tenth of a 4096-CPU refresh */
+		for (; *p >= '0' && *p <= '9' && first < CPUSET_MAX_CPUS; p++)
+			first = first * 10 + (unsigned int)(*p - '0');
+		if (p == c->siblings || first >= CPUSET_MAX_CPUS)
+			return -EINVAL;
+		nc->core_cpu = (int)first;
+	}
 	return 0;
 }
 
@@ -47,7 +62,7 @@ int node_topology_from_cpus(const struct node_cpu *cpus, unsigned int nr,
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	for (unsigned int i = 0; i < nr; i++) {
 		const struct node_cpu *c = &cpus[i];
-		int first = cpuset_next(&c->siblings, 0);
+		int first = c->core_cpu;
 
 		if (!c->known || !c->online)
 			continue;
@@ -70,16 +85,11 @@ int node_topology_from_cpus(const struct node_cpu *cpus, unsigned int nr,
 
 static void clear_snapshot(struct node *n)
 {
-	cpumgr_table_free(&n->kst);
-	cpumgr_assignments_free(n->as, n->nr_as);
-	n->as = NULL;
-	n->nr_as = 0;
-	free(n->cpus);
-	n->cpus = NULL;
-	n->nr_cpus = 0;
-	topology_free(n->topo);
-	n->topo = NULL;
-	assignments_free(&n->state);
+	cpumgr_table_free(&n->kernel.table);
+	cpumgr_assignments_free(n->kernel.as, n->kernel.nr_as);
+	n->kernel.as = NULL;
+	n->kernel.nr_as = 0;
+	assignments_free(&n->assignments);
 	if (n->policy_ready)
 		cpu_policy_destroy(&n->policy);
 	n->policy_ready = false;
@@ -87,7 +97,7 @@ static void clear_snapshot(struct node *n)
 
 int node_nl_error(struct node *n, const char *what, struct cm_error *err)
 {
-	const struct cpumgr_nl_error *e = cpumgr_nl_last_error(n->nl);
+	const struct cpumgr_nl_error *e = cpumgr_nl_last_error(n->kernel.nl);
 
 	cm_errorf(err, "%s: %s%s%s", what, strerror(e->err ? -e->err : EIO),
 		  e->msg[0] ? ": " : "", e->msg);
@@ -104,23 +114,59 @@ static int parse_set(const char *s, struct cpuset *out, const char *what,
 	return 0;
 }
 
+/*
+ * The CPUs as the kernel lists them now; the topology built from the
+ * last list is kept when nothing changed (no CPU went on- or offline),
+ * which is every refresh but the first on a quiet machine.
+ */
+static int read_cpus(struct node *n, struct cm_error *err)
+{
+	struct node_cpu *old = n->kernel.cpus;
+	unsigned int old_nr = n->kernel.nr_cpus;
+	int ret;
+
+	n->kernel.cpus = NULL;
+	n->kernel.nr_cpus = 0;
+	ret = cpumgr_nl_dump_topology(n->kernel.nl, cpu_cb, n);
+	if (ret >= 0 && n->kernel.topo && old_nr == n->kernel.nr_cpus &&
+	    !memcmp(old, n->kernel.cpus, old_nr * sizeof(*old))) {
+		free(old);
+		return 0;
+	}
+	free(old);
+	topology_free(n->kernel.topo);
+	n->kernel.topo = NULL;
+	return ret < 0 ? node_nl_error(n, "dump topology", err) : 0;
+}
+
+void node_own_change(struct node *n, uint64_t expect, uint64_t now)
+{
+	if (n->kernel.cpus && n->kernel.cpus_generation == expect)
+		n->kernel.cpus_generation = now;
+}
+
 static int read_once(struct node *n, struct cm_error *err)
 {
 	struct cpumgr_table again = { 0 };
 	int ret;
 
 	clear_snapshot(n);
-	if (cpumgr_nl_get_table(n->nl, &n->kst))
+	if (cpumgr_nl_get_table(n->kernel.nl, &n->kernel.table))
 		return node_nl_error(n, "get state", err);
-	ret = cpumgr_nl_list_assignments(n->nl, &n->as, &n->nr_as);
+	ret = cpumgr_nl_list_assignments(n->kernel.nl, &n->kernel.as, &n->kernel.nr_as);
 	if (ret < 0)
 		return node_nl_error(n, "dump assignments", err);
-	ret = cpumgr_nl_dump_topology(n->nl, cpu_cb, n);
-	if (ret < 0)
-		return node_nl_error(n, "dump topology", err);
-	if (cpumgr_nl_get_table(n->nl, &again))
+	/* only our own changes since the CPUs were read: they stand */
+	if (!n->kernel.cpus || n->kernel.table.generation != n->kernel.cpus_generation) {
+		ret = read_cpus(n, err);
+		if (ret)
+			return ret;
+	}
+	if (cpumgr_nl_get_table(n->kernel.nl, &again))
 		return node_nl_error(n, "get state", err);
-	ret = again.generation != n->kst.generation ? -EAGAIN : 0;
+	ret = again.generation != n->kernel.table.generation ? -EAGAIN : 0;
+	if (!ret)
+		n->kernel.cpus_generation = n->kernel.table.generation;
 	cpumgr_table_free(&again);
 	return ret;
 }
@@ -136,66 +182,69 @@ int node_refresh(struct node *n, struct cm_error *err)
 		       -EAGAIN;
 	if (ret)
 		return ret;
-	if (parse_set(n->kst.online_cpus, &n->online, "online CPUs", err) ||
-	    parse_set(n->kst.reserved_cpus, &n->reserved, "reserved CPUs",
+	if (parse_set(n->kernel.table.online_cpus, &n->kernel.online, "online CPUs", err) ||
+	    parse_set(n->kernel.table.reserved_cpus, &n->kernel.reserved, "reserved CPUs",
 		      err) ||
-	    parse_set(n->kst.shared_cpus, &n->shared, "shared CPUs", err) ||
-	    parse_set(n->kst.exclusive_cpus, &n->exclusive, "exclusive CPUs",
+	    parse_set(n->kernel.table.shared_cpus, &n->kernel.shared, "shared CPUs", err) ||
+	    parse_set(n->kernel.table.exclusive_cpus, &n->kernel.exclusive, "exclusive CPUs",
 		      err))
 		return -EINVAL;
-	ret = node_topology_from_cpus(n->cpus, n->nr_cpus, &n->topo, err);
-	if (ret)
-		return ret;
-	return node_kernel_state(n, &n->state);
+	if (!n->kernel.topo) {
+		ret = node_topology_from_cpus(n->kernel.cpus, n->kernel.nr_cpus, &n->kernel.topo,
+					      err);
+		if (ret)
+			return ret;
+	}
+	return node_kernel_state(n, &n->assignments);
 }
 
 const struct cpumgr_assignment *node_assignment(const struct node *n,
 						const char *pod_uid,
 						const char *container)
 {
-	for (size_t i = 0; i < n->nr_as; i++)
-		if (!strcmp(n->as[i].pod_uid, pod_uid) &&
-		    !strcmp(n->as[i].container, container))
-			return &n->as[i];
+	for (size_t i = 0; i < n->kernel.nr_as; i++)
+		if (!strcmp(n->kernel.as[i].pod_uid, pod_uid) &&
+		    !strcmp(n->kernel.as[i].container, container))
+			return &n->kernel.as[i];
 	return NULL;
 }
 
 bool node_pod_in_kernel(const struct node *n, const char *pod_uid)
 {
-	for (size_t i = 0; i < n->nr_as; i++)
-		if (!strcmp(n->as[i].pod_uid, pod_uid))
+	for (size_t i = 0; i < n->kernel.nr_as; i++)
+		if (!strcmp(n->kernel.as[i].pod_uid, pod_uid))
 			return true;
 	return false;
 }
 
 void node_shared_pool(const struct node *n, struct cpuset *out)
 {
-	*out = n->shared;
-	if (n->kst.options & CPUMGR_OPT_STRICT_CPU_RESERVATION)
-		cpuset_andnot(out, out, &n->reserved);
+	*out = n->kernel.shared;
+	if (n->kernel.table.options & CPUMGR_OPT_STRICT_CPU_RESERVATION)
+		cpuset_andnot(out, out, &n->kernel.reserved);
 }
 
 int node_kernel_state(const struct node *n, struct cpu_assignments *out)
 {
-	struct cpuset all = n->topo->cpus;
+	struct cpuset all = n->kernel.topo->cpus;
 
 	assignments_init(out);
-	for (size_t i = 0; i < n->nr_as; i++) {
+	for (size_t i = 0; i < n->kernel.nr_as; i++) {
 		struct cpuset s;
 
-		if (cpuset_parse(&s, n->as[i].cpus ? n->as[i].cpus : "", NULL))
+		if (cpuset_parse(&s, n->kernel.as[i].cpus ? n->kernel.as[i].cpus : "", NULL))
 			return -EINVAL;
-		if (assignments_set(out, n->as[i].pod_uid, n->as[i].container, &s))
+		if (assignments_set(out, n->kernel.as[i].pod_uid, n->kernel.as[i].container, &s))
 			return -ENOMEM;
 		cpuset_andnot(&all, &all, &s);
 	}
 	/* the kubelet's defaultCpuSet: none keeps it empty */
-	if (n->kst.policy != CPUMGR_POLICY_STATIC) {
+	if (n->kernel.table.policy != CPUMGR_POLICY_STATIC) {
 		cpuset_zero(&out->default_set);
 		return 0;
 	}
-	if (n->kst.options & CPUMGR_OPT_STRICT_CPU_RESERVATION)
-		cpuset_andnot(&all, &all, &n->reserved);
+	if (n->kernel.table.options & CPUMGR_OPT_STRICT_CPU_RESERVATION)
+		cpuset_andnot(&all, &all, &n->kernel.reserved);
 	out->default_set = all;
 	return 0;
 }
@@ -204,12 +253,12 @@ static const char *policy_name(const struct node *n)
 {
 	if (n->has_config)
 		return cpu_policy_name(n->cfg.policy);
-	return n->kst.policy == CPUMGR_POLICY_STATIC ? "static" : "none";
+	return n->kernel.table.policy == CPUMGR_POLICY_STATIC ? "static" : "none";
 }
 
 char *node_checkpoint_text(const struct node *n, size_t *len)
 {
-	return checkpoint_format(policy_name(n), &n->state, len);
+	return checkpoint_format(policy_name(n), &n->assignments, len);
 }
 
 int node_save_checkpoint(struct node *n, unsigned int flags,
@@ -232,7 +281,7 @@ int node_save_checkpoint(struct node *n, unsigned int flags,
 	}
 	free(have);
 	free(want);
-	return checkpoint_store_save(&n->store, policy_name(n), &n->state,
+	return checkpoint_store_save(&n->store, policy_name(n), &n->assignments,
 				     flags & NODE_FORCE ? CHECKPOINT_FORCE : 0,
 				     err);
 }
@@ -246,11 +295,11 @@ int node_policy(struct node *n, struct cm_error *err)
 		return 0;
 	node_config_policy(&n->cfg, &pc);
 	/* reserved CPUs that went offline are no longer in the topology */
-	cpuset_and(&pc.reserved_cpus, &pc.reserved_cpus, &n->topo->cpus);
+	cpuset_and(&pc.reserved_cpus, &pc.reserved_cpus, &n->kernel.topo->cpus);
 	pc.num_reserved = (int)cpuset_count(&pc.reserved_cpus);
 	if (pc.kind == CPU_POLICY_STATIC && !pc.num_reserved)
 		return cm_errorf(err, "no reserved CPU is online");
-	ret = cpu_policy_init(&n->policy, n->topo, &pc, err);
+	ret = cpu_policy_init(&n->policy, n->kernel.topo, &pc, err);
 	if (ret)
 		return ret;
 	n->policy_ready = true;

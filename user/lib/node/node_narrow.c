@@ -56,8 +56,8 @@ static bool at_or_below(const char *path, const char *dir)
 /* A container's cgroup: bound in the kernel or attached by us. */
 static bool container_cgroup(const struct node *n, const char *path)
 {
-	for (size_t i = 0; i < n->nr_as; i++)
-		if (n->as[i].cgroup_path && !strcmp(n->as[i].cgroup_path, path))
+	for (size_t i = 0; i < n->kernel.nr_as; i++)
+		if (n->kernel.as[i].cgroup_path && !strcmp(n->kernel.as[i].cgroup_path, path))
 			return true;
 	for (unsigned int i = 0; i < n->nr_pods; i++)
 		for (unsigned int k = 0; k < n->pods[i].pod.nr; k++)
@@ -74,8 +74,8 @@ static void narrowed_cpus(const struct node *n, const char *path,
 	struct cpuset cpus;
 
 	node_shared_pool(n, out);
-	for (size_t i = 0; i < n->nr_as; i++) {
-		const struct cpumgr_assignment *a = &n->as[i];
+	for (size_t i = 0; i < n->kernel.nr_as; i++) {
+		const struct cpumgr_assignment *a = &n->kernel.as[i];
 
 		if (!a->cpus || cpuset_parse(&cpus, a->cpus, NULL))
 			continue;

@@ -23,16 +23,16 @@ static void released(struct node *n, const char *uid, const char *container,
 	if (n->cfg.policy != CPU_POLICY_STATIC || node_policy(n, NULL))
 		return;
 	assignments_init(&st);
-	if (assignments_copy(&st, &n->state))
+	if (assignments_copy(&st, &n->assignments))
 		return;
-	for (unsigned int i = 0; i < n->state.nr; i++) {
-		const struct assignment_entry *e = &n->state.entries[i];
+	for (unsigned int i = 0; i < n->assignments.nr; i++) {
+		const struct assignment_entry *e = &n->assignments.entries[i];
 
 		if (!strcmp(e->pod_uid, uid) &&
 		    (!container || !strcmp(e->container, container)))
 			cpu_policy_remove(&n->policy, &st, uid, e->container);
 	}
-	cpuset_andnot(out, &st.default_set, &n->state.default_set);
+	cpuset_andnot(out, &st.default_set, &n->assignments.default_set);
 	assignments_free(&st);
 }
 
@@ -55,7 +55,7 @@ int node_remove(struct node *n, const char *uid, const char *container,
 				 container);
 	released(n, uid, container, &freed);
 	if (in_kernel &&
-	    cpumgr_nl_release(n->nl, uid, container, NULL, NULL))
+	    cpumgr_nl_release(n->kernel.nl, uid, container, NULL, NULL))
 		return node_nl_error(n, "release", err);
 	ret = node_refresh(n, err);
 	if (!ret)
@@ -105,8 +105,8 @@ static int remove_stale(struct node *n, const struct pod_list *active,
 			return -EIO;
 		changes++;
 	}
-	for (size_t i = 0; i < n->nr_as;) {
-		const struct cpumgr_assignment *a = &n->as[i];
+	for (size_t i = 0; i < n->kernel.nr_as;) {
+		const struct cpumgr_assignment *a = &n->kernel.as[i];
 		const struct pod *p = active_pod(active, a->pod_uid);
 		char uid[POD_UID_MAX + 1], name[CONTAINER_NAME_MAX + 1];
 
@@ -145,7 +145,7 @@ static int rebind(struct node *n, const struct node_pod *p, unsigned int k,
 		   (!pod_cg || (a->pod_cgroup_path &&
 				!strcmp(a->pod_cgroup_path, pod_cg)))))
 		return 0;
-	if (cpumgr_nl_bind(n->nl, p->pod.uid, c->name, p->c[k].cgroup,
+	if (cpumgr_nl_bind(n->kernel.nl, p->pod.uid, c->name, p->c[k].cgroup,
 			   pod_cg && !gone(pod_cg) ? pod_cg : NULL, NULL,
 			   NULL))
 		return node_nl_error(n, "bind", err);

@@ -127,7 +127,7 @@ int node_open(struct node *n, const char *dir, unsigned int flags,
 	n->store.dir_fd = n->store.lock_fd = -1;
 	/* repairs are diagnostics: stdout may carry a command's output */
 	n->log = stderr;
-	assignments_init(&n->state);
+	assignments_init(&n->assignments);
 	if (strlen(dir) >= sizeof(n->dir))
 		return cm_errorf(err, "%s: path too long", dir), -ENAMETOOLONG;
 	strcpy(n->dir, dir);
@@ -158,8 +158,8 @@ int node_open(struct node *n, const char *dir, unsigned int flags,
 		ret = node_load_pods(n, err);
 	if (ret)
 		goto fail;
-	n->nl = cpumgr_nl_open(&ret, &msg);
-	if (!n->nl) {
+	n->kernel.nl = cpumgr_nl_open(&ret, &msg);
+	if (!n->kernel.nl) {
 		cm_errorf(err, "connect to cpumgr: %s%s%s", strerror(-ret),
 			  msg ? ": " : "", msg ? msg : "");
 		free(msg);
@@ -179,18 +179,18 @@ fail:
 
 void node_close(struct node *n)
 {
-	cpumgr_table_free(&n->kst);
-	cpumgr_assignments_free(n->as, n->nr_as);
-	free(n->cpus);
-	topology_free(n->topo);
-	assignments_free(&n->state);
+	cpumgr_table_free(&n->kernel.table);
+	cpumgr_assignments_free(n->kernel.as, n->kernel.nr_as);
+	free(n->kernel.cpus);
+	topology_free(n->kernel.topo);
+	assignments_free(&n->assignments);
 	if (n->policy_ready)
 		cpu_policy_destroy(&n->policy);
 	for (unsigned int i = 0; i < n->nr_pods; i++)
 		node_pod_free(&n->pods[i]);
 	free(n->pods);
-	if (n->nl)
-		cpumgr_nl_close(n->nl);
+	if (n->kernel.nl)
+		cpumgr_nl_close(n->kernel.nl);
 	checkpoint_store_close(&n->store);
 	memset(n, 0, sizeof(*n));
 	n->store.dir_fd = n->store.lock_fd = -1;
@@ -250,7 +250,7 @@ int node_configure(struct node *n, struct cm_error *err)
 		}
 		node_log(n, "created the managed cgroup root %s", root);
 	}
-	ret = cpumgr_nl_configure(n->nl, &kc, NULL, NULL);
+	ret = cpumgr_nl_configure(n->kernel.nl, &kc, NULL, NULL);
 	free(reserved);
 	if (ret == -ENOTDIR && root[0])
 		return root_error(n, root, err);
@@ -264,13 +264,13 @@ static bool kernel_configured(const struct node *n)
 {
 	bool is_static = n->cfg.policy == CPU_POLICY_STATIC;
 
-	if (n->kst.policy != (is_static ? CPUMGR_POLICY_STATIC :
+	if (n->kernel.table.policy != (is_static ? CPUMGR_POLICY_STATIC :
 					   CPUMGR_POLICY_NONE))
 		return false;
 	if (!is_static)
 		return true;
-	return n->kst.options == node_config_option_bits(&n->cfg) &&
-	       cpuset_equal(&n->reserved, &n->cfg.reserved);
+	return n->kernel.table.options == node_config_option_bits(&n->cfg) &&
+	       cpuset_equal(&n->kernel.reserved, &n->cfg.reserved);
 }
 
 int node_sync_configure(struct node *n, struct cm_error *err)
@@ -279,7 +279,7 @@ int node_sync_configure(struct node *n, struct cm_error *err)
 
 	if (kernel_configured(n))
 		return 0;
-	if (!n->nr_as) {
+	if (!n->kernel.nr_as) {
 		int ret = node_configure(n, err);
 
 		if (!ret)
@@ -288,10 +288,10 @@ int node_sync_configure(struct node *n, struct cm_error *err)
 		return ret;
 	}
 	want = cpuset_to_str(&n->cfg.reserved);
-	have = cpuset_to_str(&n->reserved);
+	have = cpuset_to_str(&n->kernel.reserved);
 	cm_errorf(err, "the module runs policy \"%s\" with reserved CPUs \"%s\" and holds %zu assignments, %s/%s says policy \"%s\" with reserved CPUs \"%s\": release them ('cpumgrctl reset --force') or init again",
-		  cpumgr_policy_name(n->kst.policy) ?: "?", have ? have : "",
-		  n->nr_as, n->dir, NODE_CONFIG_FILE,
+		  cpumgr_policy_name(n->kernel.table.policy) ?: "?", have ? have : "",
+		  n->kernel.nr_as, n->dir, NODE_CONFIG_FILE,
 		  cpu_policy_name(n->cfg.policy), want ? want : "");
 	free(want);
 	free(have);
@@ -335,7 +335,7 @@ int node_try_state(struct node *n, int t, struct cpu_assignments *st,
 	if (t && node_refresh(n, err))
 		return -EIO;
 	ret = node_policy(n, err);
-	if (!ret && assignments_copy(st, &n->state)) {
+	if (!ret && assignments_copy(st, &n->assignments)) {
 		cm_errorf(err, "out of memory");
 		ret = -ENOMEM;
 	}
@@ -383,7 +383,7 @@ int node_restore_state(struct node *n, const struct cpu_assignments *s,
 			e[i].pod_cgroup_path = existing(p->pod_cgroup);
 		}
 	}
-	ret = cpumgr_nl_restore(n->nl, e, s->nr, NULL, NULL);
+	ret = cpumgr_nl_restore(n->kernel.nl, e, s->nr, NULL, NULL);
 	if (ret)
 		ret = node_nl_error(n, "restore", err);
 out:
@@ -413,7 +413,7 @@ static int restore(struct node *n, unsigned int flags, struct cm_error *err)
 		cm_error_prefix(err, "%s/%s", n->dir, CHECKPOINT_FILE);
 		return ret;
 	}
-	if (n->nr_as || !cp.state.nr) {
+	if (n->kernel.nr_as || !cp.state.nr) {
 		checkpoint_free(&cp);
 		return 0;
 	}

@@ -96,7 +96,7 @@ static int topup_one(struct node *n, const struct cpumgr_assignment *a,
 	struct node_pod *p = node_find_pod(n, a->pod_uid);
 	int k = p ? node_pod_container(p, a->container) : -1;
 	struct cpuset have, avail, more, all;
-	uint64_t gen = n->kst.generation;
+	uint64_t gen = n->kernel.table.generation, expect;
 	uint32_t flags = a->flags & CPUMGR_ASSIGNMENT_F_USER;
 	char *text;
 	int want, ret;
@@ -111,8 +111,8 @@ static int topup_one(struct node *n, const struct cpumgr_assignment *a,
 	want = pod_guaranteed_cpus(&p->pod, &p->pod.containers[k]);
 	if (cpuset_parse(&have, a->cpus ? a->cpus : "", err))
 		return -EINVAL;
-	cpuset_andnot(&avail, &n->state.default_set, &n->reserved);
-	ret = node_topup_choose(n->topo, &n->cfg.opts, &avail, &have,
+	cpuset_andnot(&avail, &n->assignments.default_set, &n->kernel.reserved);
+	ret = node_topup_choose(n->kernel.topo, &n->cfg.opts, &avail, &have,
 				want - (int)cpuset_count(&have), &more, err);
 	if (ret) {
 		cm_error_prefix(err, "top-up %s/%s", uid, name);
@@ -123,7 +123,11 @@ static int topup_one(struct node *n, const struct cpumgr_assignment *a,
 	if (!text)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	/* the ASSIGN also clears the degraded flag */
-	ret = cpumgr_nl_assign(n->nl, uid, name, text, flags, &gen, &gen, NULL);
+	expect = gen;
+	ret = cpumgr_nl_assign(n->kernel.nl, uid, name, text, flags, &expect, &gen,
+			       NULL);
+	if (!ret)
+		node_own_change(n, expect, gen);
 	if (ret) {
 		free(text);
 		if (ret == -ESTALE)
@@ -144,14 +148,14 @@ int node_topup(struct node *n, struct cm_error *err)
 {
 	int done = 0, stale = 0;
 
-	for (size_t i = 0; i < n->nr_as;) {
+	for (size_t i = 0; i < n->kernel.nr_as;) {
 		int ret;
 
-		if (!(n->as[i].flags & CPUMGR_ASSIGNMENT_F_DEGRADED)) {
+		if (!(n->kernel.as[i].flags & CPUMGR_ASSIGNMENT_F_DEGRADED)) {
 			i++;
 			continue;
 		}
-		ret = topup_one(n, &n->as[i], err);
+		ret = topup_one(n, &n->kernel.as[i], err);
 		if (ret == -ESTALE && stale++ < 5) {
 			ret = node_refresh(n, err);
 			i = 0;

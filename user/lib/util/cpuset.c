@@ -225,23 +225,69 @@ int cpuset_parse_kube(struct cpuset *s, const char *str, struct cm_error *err)
 	return cpuset_parse(s, str, err);
 }
 
+/* The first CPU at or after from that s lacks (CPUSET_MAX_CPUS if none). */
+static int next_clear(const struct cpuset *s, int from)
+{
+	unsigned int i = (unsigned int)from / 64;
+	uint64_t word;
+
+	if (from >= CPUSET_MAX_CPUS)
+		return CPUSET_MAX_CPUS;
+	word = ~s->w[i] & (~UINT64_C(0) << (from % 64));
+	for (;;) {
+		if (word)
+			return (int)(i * 64 + __builtin_ctzll(word));
+		if (++i >= CPUSET_WORDS)
+			return CPUSET_MAX_CPUS;
+		word = ~s->w[i];
+	}
+}
+
+/* Append text (n bytes) at buf + *at, as far as len allows. */
+static void put_text(char *buf, size_t len, size_t *at, const char *text,
+		     size_t n)
+{
+	if (*at < len)
+		memcpy(buf + *at, text, *at + n < len ? n : len - 1 - *at);
+	*at += n;
+}
+
+static void put_number(char *buf, size_t len, size_t *at, unsigned int v)
+{
+	char tmp[12];
+	size_t k = sizeof(tmp);
+
+	do {
+		tmp[--k] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	put_text(buf, len, at, tmp + k, sizeof(tmp) - k);
+}
+
+/*
+ * Runs found a word at a time and numbers written by hand: the sets of a
+ * 4096-CPU machine are formatted several times in every process.
+ */
 size_t cpuset_format(const struct cpuset *s, char *buf, size_t len)
 {
 	size_t n = 0;
-	int first, last, next;
+	int first = cpuset_next(s, 0);
 
-	if (len)
-		buf[0] = '\0';
-	first = cpuset_next(s, 0);
 	while (first >= 0) {
-		last = first;
-		while ((next = cpuset_next(s, last + 1)) == last + 1)
-			last = next;
-		n += snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0,
-			      last > first ? "%s%d-%d" : "%s%d",
-			      n ? "," : "", first, last);
-		first = next;
+		int last = next_clear(s, first + 1) - 1;
+
+		if (n)
+			put_text(buf, len, &n, ",", 1);
+		put_number(buf, len, &n, (unsigned int)first);
+		if (last > first) {
+			put_text(buf, len, &n, "-", 1);
+			put_number(buf, len, &n, (unsigned int)last);
+		}
+		first = last + 1 < CPUSET_MAX_CPUS ? cpuset_next(s, last + 1) :
+						     -1;
 	}
+	if (len)
+		buf[n < len ? n : len - 1] = '\0';
 	return n;
 }
 

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * UTF-8 as the Unicode standard (and Go's unicode/utf8) defines it: no
- * overlong forms, no surrogates, nothing beyond U+10FFFF.
+ * overlong forms, no surrogates, nothing beyond U+10FFFF.  Hand-written:
+ * Go's DecodeRune takes exactly one byte of an invalid sequence, which is
+ * what the Go JSON reader's U+FFFD count depends on; libunistring's
+ * u8_mbtouc() may take the longer maximal subpart.
  */
 #ifndef CPUMGR_UTF8_H
 #define CPUMGR_UTF8_H

@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A stand-in for the cpumgr module behind libcpumgr's API, linked instead
+ * of the netlink client into bench/cpumgrctl-standin: whole cpumgrctl
+ * processes on machines this host is not (4096 CPUs), without a kernel.
+ * It keeps what the controller reads back and the kernel's admission
+ * rules the controller depends on (the generation, a CPU exclusive to one
+ * container and never reserved), not enforcement: no cgroup is refused.
+ *
+ *   CPUMGR_STANDIN=FILE       its table, kept between processes
+ *   CPUMGR_STANDIN_TOPOLOGY   "SOCKETS NUMA_PER_SOCKET CORES_PER_NUMA
+ *                             THREADS"; CPU i is thread i / cores of core
+ *                             i % cores, as bench_plan lays requests out
+ *
+ * The file is text: "generation G policy P options O enforce E hotplug H",
+ * "reserved CPUS", "root PATH", then one "a UID CONTAINER CPUS FLAGS" line
+ * an assignment.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpumgr_nl.h"
+#include "cpuset.h"
+
+/* a CPU list of the stand-in's machines, however fragmented */
+#define STANDIN_CPUS_MAX	8192
+
+struct standin_entry {
+	char uid[CPUMGR_POD_UID_MAX + 1];
+	char container[CPUMGR_CONTAINER_MAX + 1];
+	char cpus[STANDIN_CPUS_MAX];
+	uint32_t flags;
+};
+
+struct cpumgr_nl {
+	char path[4096];
+	int sockets, numa_per_socket, cores_per_numa, threads;
+	uint64_t generation;
+	uint32_t policy, options, enforce, hotplug;
+	char reserved[STANDIN_CPUS_MAX], root[4096];
+	struct standin_entry *e;
+	size_t nr;
+	struct cpumgr_nl_error error;
+};
+
+static int cpus_total(const struct cpumgr_nl *nl)
+{
+	return nl->sockets * nl->numa_per_socket * nl->cores_per_numa *
+	       nl->threads;
+}
+
+static int fail(struct cpumgr_nl *nl, int err, const char *msg)
+{
+	memset(&nl->error, 0, sizeof(nl->error));
+	nl->error.err = err;
+	nl->error.msg = msg;
+	nl->error.entry = -1;
+	return err;
+}
+
+static int load(struct cpumgr_nl *nl)
+{
+	FILE *f = fopen(nl->path, "re");
+	char line[STANDIN_CPUS_MAX + 512];
+
+	nl->nr = 0;
+	if (!f)
+		return errno == ENOENT ? 0 : -errno;
+	while (fgets(line, sizeof(line), f)) {
+		struct standin_entry x = { 0 };
+
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, "generation %lu policy %u options %u enforce %u hotplug %u",
+			   &nl->generation, &nl->policy, &nl->options,
+			   &nl->enforce, &nl->hotplug) == 5)
+			continue;
+		if (!strncmp(line, "reserved ", 9)) {
+			snprintf(nl->reserved, sizeof(nl->reserved), "%.*s",
+				 (int)sizeof(nl->reserved) - 1, line + 9);
+		} else if (!strncmp(line, "root ", 5)) {
+			snprintf(nl->root, sizeof(nl->root), "%.*s",
+				 (int)sizeof(nl->root) - 1, line + 5);
+		} else if (sscanf(line, "a %64s %63s %8191s %u", x.uid, x.container,
+				  x.cpus, &x.flags) == 4) {
+			void *v = realloc(nl->e, (nl->nr + 1) * sizeof(x));
+
+			if (!v) {
+				fclose(f);
+				return -ENOMEM;
+			}
+			nl->e = v;
+			nl->e[nl->nr++] = x;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+static int save(struct cpumgr_nl *nl)
+{
+	FILE *f = fopen(nl->path, "we");
+
+	if (!f)
+		return -errno;
+	fprintf(f, "generation %lu policy %u options %u enforce %u hotplug %u\n"
+		"reserved %s\nroot %s\n", nl->generation, nl->policy,
+		nl->options, nl->enforce, nl->hotplug, nl->reserved, nl->root);
+	for (size_t i = 0; i < nl->nr; i++)
+		fprintf(f, "a %s %s %s %u\n", nl->e[i].uid, nl->e[i].container,
+			nl->e[i].cpus, nl->e[i].flags);
+	return fclose(f) ? -errno : 0;
+}
+
+/* A change: the expected generation, then the new one. */
+static int change(struct cpumgr_nl *nl, const uint64_t *expect,
+		  uint64_t *generation)
+{
+	int ret;
+
+	if (expect && *expect != nl->generation)
+		return fail(nl, -ESTALE, "the table changed");
+	nl->generation++;
+	ret = save(nl);
+	if (ret)
+		return fail(nl, ret, "cannot write the stand-in's table");
+	if (generation)
+		*generation = nl->generation;
+	return 0;
+}
+
+struct cpumgr_nl *cpumgr_nl_open(int *err, char **msg)
+{
+	const char *path = getenv("CPUMGR_STANDIN");
+	const char *topo = getenv("CPUMGR_STANDIN_TOPOLOGY");
+	struct cpumgr_nl *nl = calloc(1, sizeof(*nl));
+	int ret = -ENOENT;
+
+	if (nl)
+		nl->error.msg = "";
+	if (msg)
+		*msg = NULL;
+	if (nl && path && topo &&
+	    sscanf(topo, "%d %d %d %d", &nl->sockets, &nl->numa_per_socket,
+		   &nl->cores_per_numa, &nl->threads) == 4 &&
+	    cpus_total(nl) > 0 && cpus_total(nl) <= CPUSET_MAX_CPUS) {
+		snprintf(nl->path, sizeof(nl->path), "%s", path);
+		ret = load(nl);
+		if (!ret)
+			return nl;
+	}
+	if (msg)
+		*msg = strdup("no stand-in kernel: set CPUMGR_STANDIN and CPUMGR_STANDIN_TOPOLOGY");
+	cpumgr_nl_close(nl);
+	*err = ret;
+	return NULL;
+}
+
+void cpumgr_nl_close(struct cpumgr_nl *nl)
+{
+	if (nl)
+		free(nl->e);
+	free(nl);
+}
+
+const struct cpumgr_nl_error *cpumgr_nl_last_error(const struct cpumgr_nl *nl)
+{
+	return &nl->error;
+}
+
+const char *cpumgr_nl_errmsg(const struct cpumgr_nl *nl)
+{
+	return nl->error.msg ? nl->error.msg : "";
+}
+
+int cpumgr_nl_family_id(const struct cpumgr_nl *nl)
+{
+	return 0;
+}
+
+static void exclusive_set(const struct cpumgr_nl *nl, struct cpuset *out,
+			  size_t skip)
+{
+	cpuset_zero(out);
+	for (size_t i = 0; i < nl->nr; i++) {
+		struct cpuset s;
+
+		if (i != skip && !cpuset_parse(&s, nl->e[i].cpus, NULL))
+			cpuset_or(out, out, &s);
+	}
+}
+
+int cpumgr_nl_get_table(struct cpumgr_nl *nl, struct cpumgr_table *st)
+{
+	struct cpuset all, reserved, excl, shared;
+
+	memset(st, 0, sizeof(*st));
+	cpuset_zero(&all);
+	for (int c = 0; c < cpus_total(nl); c++)
+		cpuset_set(&all, c);
+	if (cpuset_parse(&reserved, nl->reserved, NULL))
+		cpuset_zero(&reserved);
+	exclusive_set(nl, &excl, (size_t)-1);
+	cpuset_andnot(&shared, &all, &reserved);
+	cpuset_andnot(&shared, &shared, &excl);
+	st->version = strdup("stand-in");
+	st->generation = nl->generation;
+	st->policy = nl->policy;
+	st->options = nl->options;
+	st->reserved_cpus = strdup(nl->reserved);
+	st->shared_cpus = cpuset_to_str(&shared);
+	st->exclusive_cpus = cpuset_to_str(&excl);
+	st->online_cpus = cpuset_to_str(&all);
+	st->nr_assignments = (uint32_t)nl->nr;
+	for (size_t i = 0; i < nl->nr; i++)
+		st->nr_pods += !i || strcmp(nl->e[i].uid, nl->e[i - 1].uid);
+	st->enforce = nl->enforce;
+	st->hotplug = nl->hotplug;
+	st->cgroup_root = nl->root[0] ? strdup(nl->root) : NULL;
+	st->armed = true;
+	return 0;
+}
+
+int cpumgr_nl_configure(struct cpumgr_nl *nl, const struct cpumgr_config *cfg,
+			const uint64_t *expect, uint64_t *generation)
+{
+	if (cfg->set & CPUMGR_CFG_POLICY)
+		nl->policy = cfg->policy;
+	if (cfg->set & CPUMGR_CFG_OPTIONS)
+		nl->options = cfg->options;
+	if (cfg->set & CPUMGR_CFG_RESERVED)
+		snprintf(nl->reserved, sizeof(nl->reserved), "%s",
+			 cfg->reserved_cpus);
+	if (cfg->set & CPUMGR_CFG_ENFORCE)
+		nl->enforce = cfg->enforce;
+	if (cfg->set & CPUMGR_CFG_HOTPLUG)
+		nl->hotplug = cfg->hotplug;
+	if (cfg->set & CPUMGR_CFG_CGROUP_ROOT)
+		snprintf(nl->root, sizeof(nl->root), "%s", cfg->cgroup_root);
+	return change(nl, expect, generation);
+}
+
+static ssize_t find(const struct cpumgr_nl *nl, const char *uid,
+		    const char *container)
+{
+	for (size_t i = 0; i < nl->nr; i++)
+		if (!strcmp(nl->e[i].uid, uid) &&
+		    (!container || !strcmp(nl->e[i].container, container)))
+			return (ssize_t)i;
+	return -1;
+}
+
+static void fill(const struct cpumgr_nl *nl, const struct standin_entry *e,
+		 struct cpumgr_assignment *a)
+{
+	memset(a, 0, sizeof(*a));
+	snprintf(a->pod_uid, sizeof(a->pod_uid), "%s", e->uid);
+	snprintf(a->container, sizeof(a->container), "%s", e->container);
+	a->cpus = strdup(e->cpus);
+	a->flags = e->flags;
+	a->generation = nl->generation;
+}
+
+int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
+		     const char *container, const char *cpus, uint32_t flags,
+		     const uint64_t *expect, uint64_t *generation,
+		     struct cpumgr_assignment *out)
+{
+	ssize_t i = find(nl, pod_uid, container);
+	struct cpuset want, taken, reserved;
+	struct standin_entry x = { 0 };
+	int ret;
+
+	if (cpuset_parse(&want, cpus, NULL) || cpuset_empty(&want))
+		return fail(nl, -EINVAL, "bad CPU list");
+	exclusive_set(nl, &taken, i < 0 ? (size_t)-1 : (size_t)i);
+	if (!cpuset_parse(&reserved, nl->reserved, NULL))
+		cpuset_or(&taken, &taken, &reserved);
+	if (cpuset_intersects(&want, &taken))
+		return fail(nl, -EBUSY, "CPUs held by another container or reserved");
+	snprintf(x.uid, sizeof(x.uid), "%s", pod_uid);
+	snprintf(x.container, sizeof(x.container), "%s", container);
+	snprintf(x.cpus, sizeof(x.cpus), "%s", cpus);
+	x.flags = flags;
+	if (i < 0) {
+		void *v = realloc(nl->e, (nl->nr + 1) * sizeof(x));
+
+		if (!v)
+			return fail(nl, -ENOMEM, "out of memory");
+		nl->e = v;
+		i = (ssize_t)nl->nr++;
+	}
+	nl->e[i] = x;
+	ret = change(nl, expect, generation);
+	if (!ret && out)
+		fill(nl, &nl->e[i], out);
+	return ret;
+}
+
+int cpumgr_nl_release(struct cpumgr_nl *nl, const char *pod_uid,
+		      const char *container, const uint64_t *expect,
+		      uint64_t *generation)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < nl->nr; i++)
+		if (strcmp(nl->e[i].uid, pod_uid) ||
+		    (container && strcmp(nl->e[i].container, container)))
+			nl->e[k++] = nl->e[i];
+	if (k == nl->nr)
+		return fail(nl, -ENOENT, "no such assignment");
+	nl->nr = k;
+	return change(nl, expect, generation);
+}
+
+int cpumgr_nl_bind(struct cpumgr_nl *nl, const char *pod_uid,
+		   const char *container, const char *cgroup_path,
+		   const char *pod_cgroup_path, const uint64_t *expect,
+		   uint64_t *generation)
+{
+	if (find(nl, pod_uid, container) < 0)
+		return fail(nl, -ENOENT, "no such assignment");
+	return change(nl, expect, generation);
+}
+
+int cpumgr_nl_get_assignment(struct cpumgr_nl *nl, const char *pod_uid,
+			     const char *container,
+			     struct cpumgr_assignment *out)
+{
+	ssize_t i = find(nl, pod_uid, container);
+
+	if (i < 0)
+		return fail(nl, -ENOENT, "no such assignment");
+	fill(nl, &nl->e[i], out);
+	return 0;
+}
+
+int cpumgr_nl_list_assignments(struct cpumgr_nl *nl,
+			       struct cpumgr_assignment **list, size_t *count)
+{
+	*list = calloc(nl->nr ? nl->nr : 1, sizeof(**list));
+	*count = 0;
+	if (!*list)
+		return fail(nl, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < nl->nr; i++)
+		fill(nl, &nl->e[i], &(*list)[i]);
+	*count = nl->nr;
+	return (int)nl->nr;
+}
+
+int cpumgr_nl_dump_assignments(struct cpumgr_nl *nl, cpumgr_assignment_cb cb,
+			       void *arg)
+{
+	for (size_t i = 0; i < nl->nr; i++) {
+		struct cpumgr_assignment a;
+		int ret;
+
+		fill(nl, &nl->e[i], &a);
+		ret = cb(&a, arg);
+		cpumgr_assignment_free(&a);
+		if (ret)
+			return ret;
+	}
+	return (int)nl->nr;
+}
+
+/* "n" in decimal at p; returns the end (the stand-in's own cost is not
+ * what is measured: no printf per CPU) */
+static char *put_uint(char *p, unsigned int n)
+{
+	char tmp[12];
+	int k = 0;
+
+	do {
+		tmp[k++] = (char)('0' + n % 10);
+		n /= 10;
+	} while (n);
+	while (k)
+		*p++ = tmp[--k];
+	return p;
+}
+
+int cpumgr_nl_dump_topology(struct cpumgr_nl *nl, cpumgr_cpu_cb cb, void *arg)
+{
+	int cores = nl->sockets * nl->numa_per_socket * nl->cores_per_numa;
+	char sib[16 * 12];
+
+	for (int id = 0; id < cpus_total(nl); id++) {
+		int core = id % cores, numa = core / nl->cores_per_numa;
+		struct cpumgr_cpu c = {
+			.id = (uint32_t)id, .known = true, .online = true,
+			.package = (uint32_t)(numa / nl->numa_per_socket),
+			.core = (uint32_t)core, .numa = (uint32_t)numa,
+			.llc = (uint32_t)(core / 16), .siblings = sib,
+		};
+		char *p = sib;
+		int ret;
+
+		/* the core's threads, ascending: a cpulist */
+		for (int t = 0; t < nl->threads && t < 16; t++) {
+			if (t)
+				*p++ = ',';
+			p = put_uint(p, (unsigned int)(core + t * cores));
+		}
+		*p = '\0';
+		ret = cb(&c, arg);
+		if (ret)
+			return ret;
+	}
+	return cpus_total(nl);
+}
+
+int cpumgr_nl_restore(struct cpumgr_nl *nl,
+		      const struct cpumgr_restore_entry *entries, size_t count,
+		      const uint64_t *expect, uint64_t *generation)
+{
+	void *v = realloc(nl->e, (count ? count : 1) * sizeof(*nl->e));
+
+	if (!v)
+		return fail(nl, -ENOMEM, "out of memory");
+	nl->e = v;
+	for (size_t i = 0; i < count; i++) {
+		memset(&nl->e[i], 0, sizeof(nl->e[i]));
+		snprintf(nl->e[i].uid, sizeof(nl->e[i].uid), "%s",
+			 entries[i].pod_uid);
+		snprintf(nl->e[i].container, sizeof(nl->e[i].container), "%s",
+			 entries[i].container);
+		snprintf(nl->e[i].cpus, sizeof(nl->e[i].cpus), "%s",
+			 entries[i].cpus);
+		nl->e[i].flags = entries[i].flags;
+	}
+	nl->nr = count;
+	return change(nl, expect, generation);
+}
+
+int cpumgr_nl_reset(struct cpumgr_nl *nl, const uint64_t *expect,
+		    uint64_t *generation)
+{
+	nl->nr = 0;
+	nl->policy = 0;
+	nl->reserved[0] = nl->root[0] = '\0';
+	return change(nl, expect, generation);
+}
+
+int cpumgr_nl_subscribe(struct cpumgr_nl *nl)
+{
+	return fail(nl, -EOPNOTSUPP, "the stand-in sends no events");
+}
+
+int cpumgr_nl_event_fd(const struct cpumgr_nl *nl)
+{
+	return -EOPNOTSUPP;
+}
+
+int cpumgr_nl_recv_event(struct cpumgr_nl *nl, struct cpumgr_event *ev,
+			 int timeout_ms)
+{
+	return fail(nl, -EOPNOTSUPP, "the stand-in sends no events");
+}

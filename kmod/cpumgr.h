@@ -362,6 +362,12 @@ int cpumgr_armed_init(void);
 void cpumgr_armed_exit(void);
 bool cpumgr_armed(const char **why);
 
+/* cpumgr_offline.c: an offline in flight, a writer's CPUs */
+bool cpumgr_offline_begin(unsigned int cpu);
+void cpumgr_offline_end(void);
+unsigned int cpumgr_offline_claim(const struct cpumask *cpus);
+void cpumgr_offline_unclaim(void);
+
 /* cpumgr_hotplug.c */
 int cpumgr_hotplug_init(void);
 void cpumgr_hotplug_exit(void);

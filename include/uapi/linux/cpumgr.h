@@ -46,7 +46,9 @@
  *
  * CPU hotplug (enum cpumgr_hotplug): taking an assigned CPU offline is
  * refused with -EBUSY (protect) or releases the CPU from its assignment,
- * which is then marked degraded (release).  Suspend and hibernation are
+ * which is then marked degraded (release).  An ASSIGN or RESTORE racing
+ * with an offline of its CPU loses either way: the offline is refused or
+ * the request is, never both accepted.  Suspend and hibernation are
  * never refused and leave the table as it is.
  *
  * Reads (GET_*) are open to everyone.  Every other command needs
@@ -69,7 +71,8 @@
  *   -ENXIO       a CPU that is offline
  *   -ENODATA     an empty CPU set where CPUs are required
  *   -EACCES      a reserved CPU in an assignment
- *   -EBUSY       a CPU assigned to another pod
+ *   -EBUSY       a CPU assigned to another pod, or a CPU going offline
+ *                (an offline already accepted; "CPU is going offline")
  *   -EOPNOTSUPP  an assignment under the "none" policy
  *   -EILSEQ      a pod UID that is not 1-64 printable characters without
  *                "/" (nor "." or ".."), or a container name that is not a

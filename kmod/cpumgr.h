@@ -196,6 +196,7 @@ int cpumgr_check_container_name(const char *name, const struct nlattr *attr,
  * escaped; returns the length, cut to fit.
  */
 size_t cpumgr_escape(char *dst, size_t size, const char *src);
+size_t cpumgr_escaped_len(const char *src);
 extern const char *const cpumgr_policy_names[2];
 extern const char *const cpumgr_option_names[6];
 extern const char *const cpumgr_enforce_names[3];

@@ -201,6 +201,28 @@ static size_t cpumgr_str_size(const char *str)
 	return str ? nla_total_size(strlen(str) + 1) : 0;
 }
 
+/*
+ * Cgroup paths leave as sysfs shows them, control characters as \xNN
+ * (cpumgr_escape()): a listener's log gets no forged line.  Escaped in
+ * place, into the message.
+ */
+static size_t cpumgr_path_size(const char *path)
+{
+	return path ? nla_total_size(cpumgr_escaped_len(path) + 1) : 0;
+}
+
+static int cpumgr_put_path(struct sk_buff *skb, int type, const char *path)
+{
+	size_t len = cpumgr_escaped_len(path);
+	struct nlattr *attr;
+
+	attr = nla_reserve(skb, type, len + 1);
+	if (!attr)
+		return -EMSGSIZE;
+	cpumgr_escape(nla_data(attr), len + 1, path);
+	return 0;
+}
+
 static int cpumgr_put_generation(struct sk_buff *skb, u64 generation)
 {
 	return nla_put_u64_64bit(skb, CPUMGR_A_GENERATION, generation,
@@ -233,8 +255,8 @@ static size_t cpumgr_assignment_size(const struct cpumgr_container *c)
 
 	size += cpumgr_str_size(c->pod->uid) + cpumgr_str_size(c->name);
 	size += cpumgr_cpulist_size(c->cpus) + nla_total_size(sizeof(u32));
-	size += cpumgr_str_size(c->cgroup.path);
-	size += cpumgr_str_size(c->pod->cgroup.path);
+	size += cpumgr_path_size(c->cgroup.path);
+	size += cpumgr_path_size(c->pod->cgroup.path);
 	return size;
 }
 
@@ -251,12 +273,12 @@ static int cpumgr_fill_assignment(struct sk_buff *skb,
 	    nla_put_u32(skb, CPUMGR_A_FLAGS, c->flags))
 		return -EMSGSIZE;
 	if (c->cgroup.id &&
-	    (nla_put_string(skb, CPUMGR_A_CGROUP_PATH, c->cgroup.path) ||
+	    (cpumgr_put_path(skb, CPUMGR_A_CGROUP_PATH, c->cgroup.path) ||
 	     nla_put_u64_64bit(skb, CPUMGR_A_CGROUP_ID, c->cgroup.id,
 			       CPUMGR_A_PAD)))
 		return -EMSGSIZE;
 	if (pcg->id &&
-	    (nla_put_string(skb, CPUMGR_A_POD_CGROUP_PATH, pcg->path) ||
+	    (cpumgr_put_path(skb, CPUMGR_A_POD_CGROUP_PATH, pcg->path) ||
 	     nla_put_u64_64bit(skb, CPUMGR_A_POD_CGROUP_ID, pcg->id,
 			       CPUMGR_A_PAD)))
 		return -EMSGSIZE;
@@ -381,7 +403,7 @@ static struct sk_buff *cpumgr_state_msg(struct genl_info *info, u8 cmd)
 	size = cpumgr_str_size(CPUMGR_VERSION) +
 		nla_total_size_64bit(sizeof(u64)) * 4 +
 		nla_total_size(sizeof(u32)) * 6 +
-		cpumgr_str_size(st.root) +
+		cpumgr_path_size(st.root) +
 		cpumgr_cpulist_size(st.reserved) +
 		cpumgr_cpulist_size(st.shared) +
 		cpumgr_cpulist_size(st.exclusive) +
@@ -407,7 +429,7 @@ static struct sk_buff *cpumgr_state_msg(struct genl_info *info, u8 cmd)
 	    nla_put_u32(msg, CPUMGR_A_NR_ASSIGNMENTS, st.nr_containers) ||
 	    nla_put_u32(msg, CPUMGR_A_ENFORCE, st.enforce) ||
 	    nla_put_u32(msg, CPUMGR_A_HOTPLUG, st.hotplug) ||
-	    (*st.root && nla_put_string(msg, CPUMGR_A_CGROUP_ROOT, st.root)) ||
+	    (*st.root && cpumgr_put_path(msg, CPUMGR_A_CGROUP_ROOT, st.root)) ||
 	    cpumgr_put_counter(msg, CPUMGR_A_VIOLATIONS,
 			       &cpumgr_counters.violations) ||
 	    cpumgr_put_counter(msg, CPUMGR_A_OFFLINES_REFUSED,
@@ -906,8 +928,8 @@ void cpumgr_notify_bound(const struct cpumgr_bind *bind, u64 generation)
 		return;
 	msg = cpumgr_event_new(cpumgr_str_size(bind->pod_uid) +
 			       cpumgr_str_size(bind->container) +
-			       cpumgr_str_size(bind->cgroup_path) +
-			       cpumgr_str_size(bind->pod_cgroup_path),
+			       cpumgr_path_size(bind->cgroup_path) +
+			       cpumgr_path_size(bind->pod_cgroup_path),
 			       CPUMGR_CMD_BOUND_NTF, &hdr);
 	if (msg) {
 		err = cpumgr_put_generation(msg, generation) ||
@@ -916,11 +938,11 @@ void cpumgr_notify_bound(const struct cpumgr_bind *bind, u64 generation)
 			 nla_put_string(msg, CPUMGR_A_CONTAINER,
 					bind->container)) ||
 			(bind->cgroup_path &&
-			 nla_put_string(msg, CPUMGR_A_CGROUP_PATH,
-					bind->cgroup_path)) ||
+			 cpumgr_put_path(msg, CPUMGR_A_CGROUP_PATH,
+					 bind->cgroup_path)) ||
 			(bind->pod_cgroup_path &&
-			 nla_put_string(msg, CPUMGR_A_POD_CGROUP_PATH,
-					bind->pod_cgroup_path));
+			 cpumgr_put_path(msg, CPUMGR_A_POD_CGROUP_PATH,
+					 bind->pod_cgroup_path));
 		msg = cpumgr_event_end(msg, hdr, err);
 	}
 	cpumgr_multicast(msg);

@@ -196,6 +196,7 @@ int cpumgr_check_container_name(const char *name, const struct nlattr *attr,
  * escaped; returns the length, cut to fit.
  */
 size_t cpumgr_escape(char *dst, size_t size, const char *src);
+size_t cpumgr_escaped_len(const char *src);
 extern const char *const cpumgr_policy_names[2];
 extern const char *const cpumgr_option_names[6];
 extern const char *const cpumgr_enforce_names[3];
@@ -361,6 +362,12 @@ bool cpumgr_hooks_disabled(void);
 int cpumgr_armed_init(void);
 void cpumgr_armed_exit(void);
 bool cpumgr_armed(const char **why);
+
+/* cpumgr_offline.c: an offline in flight, a writer's CPUs */
+bool cpumgr_offline_begin(unsigned int cpu);
+void cpumgr_offline_end(void);
+unsigned int cpumgr_offline_claim(const struct cpumask *cpus);
+void cpumgr_offline_unclaim(void);
 
 /* cpumgr_hotplug.c */
 int cpumgr_hotplug_init(void);

@@ -434,7 +434,8 @@ static int cpumgr_offline_pre(struct kprobe *kp, struct pt_regs *regs)
 	protect = view->hotplug == CPUMGR_HOTPLUG_PROTECT;
 	if (cpu >= nr_cpu_ids)
 		goto out;
-	if (protect && cpumask_test_cpu(cpu, view->exclusive))
+	/* assigned or being assigned (protect mode), else going down */
+	if (!cpumgr_offline_begin(cpu))
 		goto refuse;
 	if (!cpumgr_rules_active(view))
 		goto out;
@@ -456,6 +457,7 @@ static int cpumgr_offline_pre(struct kprobe *kp, struct pt_regs *regs)
 	cpumgr_log_violation(view, CPUMGR_VIOLATION_INHERIT, true, victim,
 			     "cpu/online", bad, s);
 refuse:
+	cpumgr_offline_end();
 	atomic64_inc(&cpumgr_counters.offlines_refused);
 	cpumgr_event_offline_refused(view, cpu);
 	ret = cpumgr_refuse(regs);
@@ -522,6 +524,24 @@ static struct kprobe cpumgr_probes[] = {
 
 static struct kprobe *cpumgr_probe_list[ARRAY_SIZE(cpumgr_probes)];
 
+/*
+ * cpu_down_maps_locked() returned: the offline its probe let go is over
+ * (done or failed), the CPU no longer going down.  Offlines are
+ * serialized: one instance is enough, a second would be a missed call.
+ */
+static int cpumgr_offline_ret(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
+{
+	cpumgr_offline_end();
+	return 0;
+}
+
+static struct kretprobe cpumgr_offline_kret = {
+	.kp.symbol_name = "cpu_down_maps_locked",
+	.handler = cpumgr_offline_ret,
+	.maxactive = 2,
+};
+
 int cpumgr_hooks_init(void)
 {
 	unsigned int i;
@@ -539,6 +559,12 @@ int cpumgr_hooks_init(void)
 		}
 		cpumgr_probe_list[i] = &cpumgr_probes[i];
 	}
+	err = register_kretprobe(&cpumgr_offline_kret);
+	if (err) {
+		pr_err("cannot probe the return of cpu_down_maps_locked (%d)\n",
+		       err);
+		goto err;
+	}
 	return 0;
 err:
 	if (i)
@@ -555,7 +581,8 @@ u64 cpumgr_hooks_missed(void)
 
 	for (i = 0; i < ARRAY_SIZE(cpumgr_probes); i++)
 		missed += READ_ONCE(cpumgr_probes[i].nmissed);
-	return missed;
+	missed += READ_ONCE(cpumgr_offline_kret.kp.nmissed);
+	return missed + READ_ONCE(cpumgr_offline_kret.nmissed);
 }
 
 bool cpumgr_hooks_disabled(void)
@@ -565,11 +592,12 @@ bool cpumgr_hooks_disabled(void)
 	for (i = 0; i < ARRAY_SIZE(cpumgr_probes); i++)
 		if (kprobe_disabled(&cpumgr_probes[i]))
 			return true;
-	return false;
+	return kprobe_disabled(&cpumgr_offline_kret.kp);
 }
 
 void cpumgr_hooks_exit(void)
 {
+	unregister_kretprobe(&cpumgr_offline_kret);
 	unregister_kprobes(cpumgr_probe_list, ARRAY_SIZE(cpumgr_probe_list));
 	/* Calls sent to cpumgr_write_checked() or cpumgr_refused() leave. */
 	synchronize_srcu(&cpumgr_writes);

@@ -59,23 +59,33 @@ bad:
 /*
  * Cgroup names are chosen by whoever may create cgroups (a delegated
  * subtree: any user): a newline in one would forge lines of a sysfs file
- * or of a listener's log.  Control characters become \xNN.
+ * or of a listener's log.  Control characters become \xNN, wherever the
+ * module shows a path or a comm: sysfs, the kernel log, netlink replies
+ * and notifications.
  */
+static const char cpumgr_ctrl[] =
+	"\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f"
+	"\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f"
+	"\x7f";
+
 size_t cpumgr_escape(char *dst, size_t size, const char *src)
 {
-	static const char ctrl[] =
-		"\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f"
-		"\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f"
-		"\x7f";
 	size_t len;
 
 	if (!size)
 		return 0;
 	len = string_escape_mem(src, strlen(src), dst, size - 1, ESCAPE_HEX,
-				ctrl);
+				cpumgr_ctrl);
 	len = min(len, size - 1);
 	dst[len] = '\0';
 	return len;
+}
+
+/* The length of @src escaped, without the NUL. */
+size_t cpumgr_escaped_len(const char *src)
+{
+	return string_escape_mem(src, strlen(src), NULL, 0, ESCAPE_HEX,
+				 cpumgr_ctrl);
 }
 
 const char *const cpumgr_policy_names[] = {

@@ -2,8 +2,9 @@
 /*
  * The "cpumgr" generic netlink family: requests are parsed and checked
  * for form here, then handed to the table; replies, dumps and
- * notifications are built here.  include/uapi/linux/cpumgr.h is the
- * contract.
+ * notifications are built here.  The YNL spec
+ * include/uapi/linux/cpumgr.yaml is the contract; the uAPI header, the
+ * policies and the split ops are generated from it (cpumgr_nl_ops.c).
  */
 #include <linux/capability.h>
 #include <linux/cpu.h>
@@ -12,84 +13,20 @@
 #include <net/genetlink.h>
 
 #include "cpumgr.h"
+#include "cpumgr_nl.h"
 
 static struct genl_family cpumgr_family;
 
-enum cpumgr_mcgrp {
-	CPUMGR_MCGRP_EVENTS,
-};
-
 /*
  * Events name other tenants' pids, comms and cgroups: like changes, they
- * are for CAP_SYS_ADMIN in the initial user namespace.
+ * are for CAP_SYS_ADMIN in the initial user namespace.  (The 6.12
+ * generator does not render a group's flags: this table stays here.)
  */
 static const struct genl_multicast_group cpumgr_mcgrps[] = {
-	[CPUMGR_MCGRP_EVENTS] = {
+	[CPUMGR_NLGRP_EVENTS] = {
 		.name = CPUMGR_GENL_MCGRP_EVENTS,
 		.flags = GENL_MCAST_CAP_SYS_ADMIN,
 	},
-};
-
-/* Policies, one per command: strict validation refuses anything else. */
-
-#define CPUMGR_GENERATION_POLICY { .type = NLA_U64 }
-#define CPUMGR_STRING_POLICY(max) { .type = NLA_NUL_STRING, .len = (max) }
-/* No length in the policy: the parser's refusal names the limit. */
-#define CPUMGR_CPULIST_POLICY { .type = NLA_NUL_STRING }
-
-static const struct nla_policy cpumgr_configure_policy[CPUMGR_A_MAX + 1] = {
-	[CPUMGR_A_GENERATION] = CPUMGR_GENERATION_POLICY,
-	[CPUMGR_A_POLICY] = NLA_POLICY_MAX(NLA_U32, CPUMGR_POLICY_MAX),
-	[CPUMGR_A_OPTIONS] = NLA_POLICY_MASK(NLA_U32, CPUMGR_OPT_ALL),
-	[CPUMGR_A_RESERVED_CPUS] = CPUMGR_CPULIST_POLICY,
-	[CPUMGR_A_ENFORCE] = NLA_POLICY_MAX(NLA_U32, CPUMGR_ENFORCE_MAX),
-	[CPUMGR_A_HOTPLUG] = NLA_POLICY_MAX(NLA_U32, CPUMGR_HOTPLUG_MAX),
-	[CPUMGR_A_CGROUP_ROOT] = CPUMGR_STRING_POLICY(CPUMGR_PATH_MAX),
-};
-
-static const struct nla_policy cpumgr_assign_policy[CPUMGR_A_MAX + 1] = {
-	[CPUMGR_A_GENERATION] = CPUMGR_GENERATION_POLICY,
-	[CPUMGR_A_POD_UID] = CPUMGR_STRING_POLICY(CPUMGR_POD_UID_MAX),
-	[CPUMGR_A_CONTAINER] = CPUMGR_STRING_POLICY(CPUMGR_CONTAINER_MAX),
-	[CPUMGR_A_CPUS] = CPUMGR_CPULIST_POLICY,
-	[CPUMGR_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, CPUMGR_ASSIGNMENT_F_USER),
-};
-
-static const struct nla_policy cpumgr_release_policy[CPUMGR_A_MAX + 1] = {
-	[CPUMGR_A_GENERATION] = CPUMGR_GENERATION_POLICY,
-	[CPUMGR_A_POD_UID] = CPUMGR_STRING_POLICY(CPUMGR_POD_UID_MAX),
-	[CPUMGR_A_CONTAINER] = CPUMGR_STRING_POLICY(CPUMGR_CONTAINER_MAX),
-};
-
-static const struct nla_policy cpumgr_bind_policy[CPUMGR_A_MAX + 1] = {
-	[CPUMGR_A_GENERATION] = CPUMGR_GENERATION_POLICY,
-	[CPUMGR_A_POD_UID] = CPUMGR_STRING_POLICY(CPUMGR_POD_UID_MAX),
-	[CPUMGR_A_CONTAINER] = CPUMGR_STRING_POLICY(CPUMGR_CONTAINER_MAX),
-	[CPUMGR_A_CGROUP_PATH] = CPUMGR_STRING_POLICY(CPUMGR_PATH_MAX),
-	[CPUMGR_A_POD_CGROUP_PATH] = CPUMGR_STRING_POLICY(CPUMGR_PATH_MAX),
-};
-
-static const struct nla_policy cpumgr_get_assignment_policy[CPUMGR_A_MAX + 1] = {
-	[CPUMGR_A_POD_UID] = CPUMGR_STRING_POLICY(CPUMGR_POD_UID_MAX),
-	[CPUMGR_A_CONTAINER] = CPUMGR_STRING_POLICY(CPUMGR_CONTAINER_MAX),
-};
-
-static const struct nla_policy cpumgr_entry_policy[CPUMGR_A_MAX + 1] = {
-	[CPUMGR_A_POD_UID] = CPUMGR_STRING_POLICY(CPUMGR_POD_UID_MAX),
-	[CPUMGR_A_CONTAINER] = CPUMGR_STRING_POLICY(CPUMGR_CONTAINER_MAX),
-	[CPUMGR_A_CPUS] = CPUMGR_CPULIST_POLICY,
-	[CPUMGR_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, CPUMGR_ASSIGNMENT_F_USER),
-	[CPUMGR_A_CGROUP_PATH] = CPUMGR_STRING_POLICY(CPUMGR_PATH_MAX),
-	[CPUMGR_A_POD_CGROUP_PATH] = CPUMGR_STRING_POLICY(CPUMGR_PATH_MAX),
-};
-
-static const struct nla_policy cpumgr_restore_policy[CPUMGR_A_MAX + 1] = {
-	[CPUMGR_A_GENERATION] = CPUMGR_GENERATION_POLICY,
-	[CPUMGR_A_ASSIGNMENT] = NLA_POLICY_NESTED(cpumgr_entry_policy),
-};
-
-static const struct nla_policy cpumgr_reset_policy[CPUMGR_A_MAX + 1] = {
-	[CPUMGR_A_GENERATION] = CPUMGR_GENERATION_POLICY,
 };
 
 /* Request helpers */
@@ -138,6 +75,31 @@ static bool cpumgr_missing(struct genl_info *info, const struct nlattr *nest,
 		return false;
 	NL_SET_ERR_MSG(info->extack, "a required attribute is missing");
 	return true;
+}
+
+/* The highest attribute a command's policy (and info->attrs) holds. */
+static unsigned int cpumgr_maxattr(u8 cmd)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(CPUMGR_NL_OPS); i++)
+		if (CPUMGR_NL_OPS[i].cmd == cmd && CPUMGR_NL_OPS[i].doit)
+			return CPUMGR_NL_OPS[i].maxattr;
+	return 0;
+}
+
+/*
+ * A request's attributes in a table of all of them: a generated policy
+ * stops at the highest attribute its command takes, and info->attrs with
+ * it; the helpers read any attribute, which is then absent.
+ */
+static void cpumgr_attrs(const struct genl_info *info, struct nlattr **tb)
+{
+	unsigned int max = cpumgr_maxattr(info->genlhdr->cmd);
+
+	memset(tb, 0, sizeof(*tb) * (CPUMGR_A_MAX + 1));
+	if (info->attrs && max)
+		memcpy(tb, info->attrs, sizeof(*tb) * (min(max, CPUMGR_A_MAX) + 1));
 }
 
 static void cpumgr_parse_expect(struct genl_info *info,
@@ -199,6 +161,12 @@ static int cpumgr_parse_entry(struct genl_info *info, const struct nlattr *nest,
 	e->cgroup_attr = tb[CPUMGR_A_CGROUP_PATH];
 	e->pod_cgroup_attr = tb[CPUMGR_A_POD_CGROUP_PATH];
 	e->flags = tb[CPUMGR_A_FLAGS] ? nla_get_u32(tb[CPUMGR_A_FLAGS]) : 0;
+	/* The spec's mask is every flag; a request sets the user's only. */
+	if (e->flags & ~CPUMGR_ASSIGNMENT_F_USER) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[CPUMGR_A_FLAGS],
+				    "degraded is set by the kernel");
+		return -EINVAL;
+	}
 	e->cgroup_path = cpumgr_get_str(tb, CPUMGR_A_CGROUP_PATH);
 	e->pod_cgroup_path = cpumgr_get_str(tb, CPUMGR_A_POD_CGROUP_PATH);
 	if (!zalloc_cpumask_var(&e->cpus, GFP_KERNEL))
@@ -233,6 +201,28 @@ static size_t cpumgr_str_size(const char *str)
 	return str ? nla_total_size(strlen(str) + 1) : 0;
 }
 
+/*
+ * Cgroup paths leave as sysfs shows them, control characters as \xNN
+ * (cpumgr_escape()): a listener's log gets no forged line.  Escaped in
+ * place, into the message.
+ */
+static size_t cpumgr_path_size(const char *path)
+{
+	return path ? nla_total_size(cpumgr_escaped_len(path) + 1) : 0;
+}
+
+static int cpumgr_put_path(struct sk_buff *skb, int type, const char *path)
+{
+	size_t len = cpumgr_escaped_len(path);
+	struct nlattr *attr;
+
+	attr = nla_reserve(skb, type, len + 1);
+	if (!attr)
+		return -EMSGSIZE;
+	cpumgr_escape(nla_data(attr), len + 1, path);
+	return 0;
+}
+
 static int cpumgr_put_generation(struct sk_buff *skb, u64 generation)
 {
 	return nla_put_u64_64bit(skb, CPUMGR_A_GENERATION, generation,
@@ -265,8 +255,8 @@ static size_t cpumgr_assignment_size(const struct cpumgr_container *c)
 
 	size += cpumgr_str_size(c->pod->uid) + cpumgr_str_size(c->name);
 	size += cpumgr_cpulist_size(c->cpus) + nla_total_size(sizeof(u32));
-	size += cpumgr_str_size(c->cgroup.path);
-	size += cpumgr_str_size(c->pod->cgroup.path);
+	size += cpumgr_path_size(c->cgroup.path);
+	size += cpumgr_path_size(c->pod->cgroup.path);
 	return size;
 }
 
@@ -283,12 +273,12 @@ static int cpumgr_fill_assignment(struct sk_buff *skb,
 	    nla_put_u32(skb, CPUMGR_A_FLAGS, c->flags))
 		return -EMSGSIZE;
 	if (c->cgroup.id &&
-	    (nla_put_string(skb, CPUMGR_A_CGROUP_PATH, c->cgroup.path) ||
+	    (cpumgr_put_path(skb, CPUMGR_A_CGROUP_PATH, c->cgroup.path) ||
 	     nla_put_u64_64bit(skb, CPUMGR_A_CGROUP_ID, c->cgroup.id,
 			       CPUMGR_A_PAD)))
 		return -EMSGSIZE;
 	if (pcg->id &&
-	    (nla_put_string(skb, CPUMGR_A_POD_CGROUP_PATH, pcg->path) ||
+	    (cpumgr_put_path(skb, CPUMGR_A_POD_CGROUP_PATH, pcg->path) ||
 	     nla_put_u64_64bit(skb, CPUMGR_A_POD_CGROUP_ID, pcg->id,
 			       CPUMGR_A_PAD)))
 		return -EMSGSIZE;
@@ -413,7 +403,7 @@ static struct sk_buff *cpumgr_state_msg(struct genl_info *info, u8 cmd)
 	size = cpumgr_str_size(CPUMGR_VERSION) +
 		nla_total_size_64bit(sizeof(u64)) * 4 +
 		nla_total_size(sizeof(u32)) * 6 +
-		cpumgr_str_size(st.root) +
+		cpumgr_path_size(st.root) +
 		cpumgr_cpulist_size(st.reserved) +
 		cpumgr_cpulist_size(st.shared) +
 		cpumgr_cpulist_size(st.exclusive) +
@@ -439,7 +429,7 @@ static struct sk_buff *cpumgr_state_msg(struct genl_info *info, u8 cmd)
 	    nla_put_u32(msg, CPUMGR_A_NR_ASSIGNMENTS, st.nr_containers) ||
 	    nla_put_u32(msg, CPUMGR_A_ENFORCE, st.enforce) ||
 	    nla_put_u32(msg, CPUMGR_A_HOTPLUG, st.hotplug) ||
-	    (*st.root && nla_put_string(msg, CPUMGR_A_CGROUP_ROOT, st.root)) ||
+	    (*st.root && cpumgr_put_path(msg, CPUMGR_A_CGROUP_ROOT, st.root)) ||
 	    cpumgr_put_counter(msg, CPUMGR_A_VIOLATIONS,
 			       &cpumgr_counters.violations) ||
 	    cpumgr_put_counter(msg, CPUMGR_A_OFFLINES_REFUSED,
@@ -457,7 +447,7 @@ out:
 	return msg;
 }
 
-static int cpumgr_nl_get_state(struct sk_buff *skb, struct genl_info *info)
+int cpumgr_nl_get_state_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg = cpumgr_state_msg(info, CPUMGR_CMD_GET_STATE);
 
@@ -466,9 +456,9 @@ static int cpumgr_nl_get_state(struct sk_buff *skb, struct genl_info *info)
 
 /* CONFIGURE */
 
-static int cpumgr_nl_configure(struct sk_buff *skb, struct genl_info *info)
+int cpumgr_nl_configure_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct nlattr **tb = info->attrs;
+	struct nlattr *tb[CPUMGR_A_MAX + 1];
 	struct cpumgr_config cfg = {};
 	struct cpumgr_expect expect;
 	u64 generation;
@@ -477,6 +467,7 @@ static int cpumgr_nl_configure(struct sk_buff *skb, struct genl_info *info)
 	err = cpumgr_check_admin(skb, info);
 	if (err)
 		return err;
+	cpumgr_attrs(info, tb);
 	err = cpumgr_check_strings(tb, info->extack);
 	if (err)
 		return err;
@@ -516,8 +507,9 @@ static int cpumgr_nl_configure(struct sk_buff *skb, struct genl_info *info)
 
 /* ASSIGN */
 
-static int cpumgr_nl_assign(struct sk_buff *skb, struct genl_info *info)
+int cpumgr_nl_assign_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct nlattr *tb[CPUMGR_A_MAX + 1];
 	struct cpumgr_entry entry = {};
 	struct cpumgr_expect expect;
 	struct cpumgr_container *c;
@@ -529,7 +521,8 @@ static int cpumgr_nl_assign(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 	cpumgr_parse_expect(info, &expect);
-	err = cpumgr_parse_entry(info, NULL, info->attrs, &entry);
+	cpumgr_attrs(info, tb);
+	err = cpumgr_parse_entry(info, NULL, tb, &entry);
 	if (!err)
 		err = cpumgr_table_assign(&entry, &expect, info->extack,
 					  &generation);
@@ -551,8 +544,9 @@ static int cpumgr_nl_assign(struct sk_buff *skb, struct genl_info *info)
 
 /* RELEASE */
 
-static int cpumgr_nl_release(struct sk_buff *skb, struct genl_info *info)
+int cpumgr_nl_release_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct nlattr *tb[CPUMGR_A_MAX + 1];
 	const char *uid, *container;
 	struct cpumgr_expect expect;
 	u64 generation;
@@ -562,7 +556,8 @@ static int cpumgr_nl_release(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 	cpumgr_parse_expect(info, &expect);
-	err = cpumgr_parse_names(info, NULL, info->attrs, false, &uid,
+	cpumgr_attrs(info, tb);
+	err = cpumgr_parse_names(info, NULL, tb, false, &uid,
 				 &container);
 	if (!err)
 		err = cpumgr_table_release(uid, container, &expect,
@@ -574,9 +569,9 @@ static int cpumgr_nl_release(struct sk_buff *skb, struct genl_info *info)
 
 /* BIND */
 
-static int cpumgr_nl_bind(struct sk_buff *skb, struct genl_info *info)
+int cpumgr_nl_bind_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct nlattr **tb = info->attrs;
+	struct nlattr *tb[CPUMGR_A_MAX + 1];
 	struct cpumgr_bind bind = {};
 	struct cpumgr_expect expect;
 	u64 generation;
@@ -586,6 +581,7 @@ static int cpumgr_nl_bind(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 	cpumgr_parse_expect(info, &expect);
+	cpumgr_attrs(info, tb);
 	err = cpumgr_parse_names(info, NULL, tb, false, &bind.pod_uid,
 				 &bind.container);
 	if (err)
@@ -614,15 +610,17 @@ static int cpumgr_nl_bind(struct sk_buff *skb, struct genl_info *info)
 
 /* GET_ASSIGNMENT */
 
-static int cpumgr_nl_get_assignment(struct sk_buff *skb,
-				    struct genl_info *info)
+int cpumgr_nl_get_assignment_doit(struct sk_buff *skb,
+				  struct genl_info *info)
 {
+	struct nlattr *tb[CPUMGR_A_MAX + 1];
 	const char *uid, *container;
 	struct cpumgr_container *c;
 	struct sk_buff *msg = NULL;
 	int err;
 
-	err = cpumgr_parse_names(info, NULL, info->attrs, true, &uid,
+	cpumgr_attrs(info, tb);
+	err = cpumgr_parse_names(info, NULL, tb, true, &uid,
 				 &container);
 	if (err)
 		return err;
@@ -659,8 +657,8 @@ static_assert(sizeof(struct cpumgr_dump_ctx) <=
  * steps (the generation moved) marks the following messages
  * NLM_F_DUMP_INTR, and the reader starts over.
  */
-static int cpumgr_nl_dump_assignments(struct sk_buff *skb,
-				      struct netlink_callback *cb)
+int cpumgr_nl_get_assignment_dumpit(struct sk_buff *skb,
+				    struct netlink_callback *cb)
 {
 	struct cpumgr_dump_ctx *ctx = (void *)cb->ctx;
 	struct cpumgr_container *c;
@@ -723,8 +721,8 @@ static int cpumgr_fill_cpu(struct sk_buff *skb, unsigned int cpu)
 	return 0;
 }
 
-static int cpumgr_nl_dump_topology(struct sk_buff *skb,
-				   struct netlink_callback *cb)
+int cpumgr_nl_get_topology_dumpit(struct sk_buff *skb,
+				  struct netlink_callback *cb)
 {
 	struct cpumgr_dump_ctx *ctx = (void *)cb->ctx;
 	unsigned int cpu;
@@ -767,8 +765,12 @@ static int cpumgr_parse_restore(struct genl_info *info,
 			continue;
 		if (WARN_ON_ONCE(i >= nr))
 			return -EINVAL;
-		err = nla_parse_nested(tb, CPUMGR_A_MAX, attr,
-				       cpumgr_entry_policy, info->extack);
+		/* the generated policy stops at its last attribute */
+		memset(tb, 0, sizeof(tb));
+		err = nla_parse_nested(tb,
+				       ARRAY_SIZE(cpumgr_assignment_nl_policy) - 1,
+				       attr, cpumgr_assignment_nl_policy,
+				       info->extack);
 		if (!err)
 			err = cpumgr_parse_entry(info, attr, tb, &entries[i]);
 		i++;
@@ -778,7 +780,7 @@ static int cpumgr_parse_restore(struct genl_info *info,
 	return 0;
 }
 
-static int cpumgr_nl_restore(struct sk_buff *skb, struct genl_info *info)
+int cpumgr_nl_restore_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct cpumgr_entry *entries;
 	struct cpumgr_expect expect;
@@ -812,7 +814,7 @@ static int cpumgr_nl_restore(struct sk_buff *skb, struct genl_info *info)
 
 /* RESET */
 
-static int cpumgr_nl_reset(struct sk_buff *skb, struct genl_info *info)
+int cpumgr_nl_reset_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct cpumgr_expect expect;
 	u64 generation;
@@ -833,7 +835,7 @@ static int cpumgr_nl_reset(struct sk_buff *skb, struct genl_info *info)
 static bool cpumgr_listened(void)
 {
 	return genl_has_listeners(&cpumgr_family, &init_net,
-				  CPUMGR_MCGRP_EVENTS);
+				  CPUMGR_NLGRP_EVENTS);
 }
 
 /* Send, or tell listeners they missed an event. */
@@ -844,7 +846,7 @@ static void cpumgr_multicast(struct sk_buff *msg)
 		cpumgr_notify_lost();
 		return;
 	}
-	genlmsg_multicast(&cpumgr_family, msg, 0, CPUMGR_MCGRP_EVENTS,
+	genlmsg_multicast(&cpumgr_family, msg, 0, CPUMGR_NLGRP_EVENTS,
 			  GFP_KERNEL);
 }
 
@@ -926,8 +928,8 @@ void cpumgr_notify_bound(const struct cpumgr_bind *bind, u64 generation)
 		return;
 	msg = cpumgr_event_new(cpumgr_str_size(bind->pod_uid) +
 			       cpumgr_str_size(bind->container) +
-			       cpumgr_str_size(bind->cgroup_path) +
-			       cpumgr_str_size(bind->pod_cgroup_path),
+			       cpumgr_path_size(bind->cgroup_path) +
+			       cpumgr_path_size(bind->pod_cgroup_path),
 			       CPUMGR_CMD_BOUND_NTF, &hdr);
 	if (msg) {
 		err = cpumgr_put_generation(msg, generation) ||
@@ -936,11 +938,11 @@ void cpumgr_notify_bound(const struct cpumgr_bind *bind, u64 generation)
 			 nla_put_string(msg, CPUMGR_A_CONTAINER,
 					bind->container)) ||
 			(bind->cgroup_path &&
-			 nla_put_string(msg, CPUMGR_A_CGROUP_PATH,
-					bind->cgroup_path)) ||
+			 cpumgr_put_path(msg, CPUMGR_A_CGROUP_PATH,
+					 bind->cgroup_path)) ||
 			(bind->pod_cgroup_path &&
-			 nla_put_string(msg, CPUMGR_A_POD_CGROUP_PATH,
-					bind->pod_cgroup_path));
+			 cpumgr_put_path(msg, CPUMGR_A_POD_CGROUP_PATH,
+					 bind->pod_cgroup_path));
 		msg = cpumgr_event_end(msg, hdr, err);
 	}
 	cpumgr_multicast(msg);
@@ -982,7 +984,7 @@ void cpumgr_notify_reset(u64 generation)
 
 void cpumgr_notify_lost(void)
 {
-	genl_set_err(&cpumgr_family, &init_net, 0, CPUMGR_MCGRP_EVENTS,
+	genl_set_err(&cpumgr_family, &init_net, 0, CPUMGR_NLGRP_EVENTS,
 		     -ENOBUFS);
 }
 
@@ -1099,60 +1101,6 @@ void cpumgr_notify_event(const struct cpumgr_event *ev)
 
 /* The family */
 
-static const struct genl_ops cpumgr_ops[] = {
-	{
-		.cmd = CPUMGR_CMD_GET_TOPOLOGY,
-		.dumpit = cpumgr_nl_dump_topology,
-	},
-	{
-		.cmd = CPUMGR_CMD_GET_STATE,
-		.doit = cpumgr_nl_get_state,
-	},
-	{
-		.cmd = CPUMGR_CMD_CONFIGURE,
-		.doit = cpumgr_nl_configure,
-		.policy = cpumgr_configure_policy,
-		.maxattr = CPUMGR_A_MAX,
-	},
-	{
-		.cmd = CPUMGR_CMD_ASSIGN,
-		.doit = cpumgr_nl_assign,
-		.policy = cpumgr_assign_policy,
-		.maxattr = CPUMGR_A_MAX,
-	},
-	{
-		.cmd = CPUMGR_CMD_RELEASE,
-		.doit = cpumgr_nl_release,
-		.policy = cpumgr_release_policy,
-		.maxattr = CPUMGR_A_MAX,
-	},
-	{
-		.cmd = CPUMGR_CMD_BIND,
-		.doit = cpumgr_nl_bind,
-		.policy = cpumgr_bind_policy,
-		.maxattr = CPUMGR_A_MAX,
-	},
-	{
-		.cmd = CPUMGR_CMD_GET_ASSIGNMENT,
-		.doit = cpumgr_nl_get_assignment,
-		.dumpit = cpumgr_nl_dump_assignments,
-		.policy = cpumgr_get_assignment_policy,
-		.maxattr = CPUMGR_A_MAX,
-	},
-	{
-		.cmd = CPUMGR_CMD_RESTORE,
-		.doit = cpumgr_nl_restore,
-		.policy = cpumgr_restore_policy,
-		.maxattr = CPUMGR_A_MAX,
-	},
-	{
-		.cmd = CPUMGR_CMD_RESET,
-		.doit = cpumgr_nl_reset,
-		.policy = cpumgr_reset_policy,
-		.maxattr = CPUMGR_A_MAX,
-	},
-};
-
 static struct genl_family cpumgr_family __ro_after_init = {
 	.name = CPUMGR_GENL_NAME,
 	.version = CPUMGR_GENL_VERSION,
@@ -1163,8 +1111,13 @@ static struct genl_family cpumgr_family __ro_after_init = {
 	.parallel_ops = true,
 	.netnsok = false,
 	.module = THIS_MODULE,
-	.ops = cpumgr_ops,
-	.n_ops = ARRAY_SIZE(cpumgr_ops),
+#if CPUMGR_NL_SPLIT_OPS
+	.split_ops = cpumgr_nl_ops,
+	.n_split_ops = ARRAY_SIZE(cpumgr_nl_ops),
+#else
+	.ops = cpumgr_nl_ops_v61,
+	.n_ops = ARRAY_SIZE(cpumgr_nl_ops_v61),
+#endif
 	.mcgrps = cpumgr_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(cpumgr_mcgrps),
 };

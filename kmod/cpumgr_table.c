@@ -47,6 +47,8 @@ static void cpumgr_write_lock(void)
 
 static void cpumgr_write_unlock(void)
 {
+	/* Committed to the view or given up: offlines may check them. */
+	cpumgr_offline_unclaim();
 	mutex_unlock(&tbl.lock);
 	cpus_read_unlock();
 	/* Checked against the table as it was, they must not land after. */
@@ -464,8 +466,10 @@ static int cpumgr_check_online(const struct cpumask *cpus,
 
 /*
  * Whether @cpus may be given to a container: online, not reserved, whole
- * cores under full-pcpus-only.  Sharing with other pods is checked by the
- * caller, which knows what the table will hold.
+ * cores under full-pcpus-only, not going offline.  If so they are
+ * claimed until the table unlocks: offlines (protect mode) refuse them.
+ * Sharing with other pods is checked by the caller, which knows what the
+ * table will hold.
  */
 static int cpumgr_check_assignable(const struct cpumask *cpus,
 				   const struct nlattr *attr,
@@ -486,16 +490,22 @@ static int cpumgr_check_assignable(const struct cpumask *cpus,
 			   cpumask_first_and(cpus, tbl.reserved));
 		return -EACCES;
 	}
-	if (!(tbl.options & CPUMGR_OPT_FULL_PCPUS_ONLY))
-		return 0;
-	for_each_cpu(cpu, cpus) {
-		if (!cpumask_subset(topology_sibling_cpumask(cpu), cpus)) {
+	if (tbl.options & CPUMGR_OPT_FULL_PCPUS_ONLY) {
+		for_each_cpu(cpu, cpus) {
+			if (cpumask_subset(topology_sibling_cpumask(cpu), cpus))
+				continue;
 			CPUMGR_ERR(extack, attr,
 				   "full-pcpus-only: CPUs are not whole cores",
 				   "CPU %u needs %*pbl", cpu,
 				   cpumask_pr_args(topology_sibling_cpumask(cpu)));
 			return -EDOM;
 		}
+	}
+	/* An offline already let go would take it after the commit. */
+	cpu = cpumgr_offline_claim(cpus);
+	if (cpu < nr_cpu_ids) {
+		CPUMGR_ERR(extack, attr, "CPU is going offline", "%u", cpu);
+		return -EBUSY;
 	}
 	return 0;
 }

@@ -4,8 +4,9 @@
 # `make lint`: checkpatch.pl --strict (from Debian's linux-source-6.1) over
 # the kernel module, the selftests' test module and the uAPI header,
 # cppcheck over the userspace and the selftests, user/lib's layering
-# (scripts/layers-check.sh), and the YNL spec against
-# the kernel's genetlink schema. The man pages against the
+# (scripts/layers-check.sh), the YNL spec against the kernel's genetlink
+# schema, the files generated from the spec (scripts/ynl-gen.sh) against
+# the tree. The man pages against the
 # command table, the module parameters, sysfs and the YNL spec.
 
 set -uo pipefail
@@ -40,6 +41,21 @@ if ! cppcheck --quiet --error-exitcode=1 --inline-suppr \
 	-I "$CPUMGR_CACHE/src/6.1/tools/testing/selftests" user selftests; then
 	status=1
 fi
+
+# the generated uAPI header, policies and split ops are the spec's
+gen=$(mktemp -d)
+if ! "$CPUMGR_TOP/scripts/ynl-gen.sh" "$gen"; then
+	status=1
+else
+	for f in include/uapi/linux/cpumgr.h kmod/cpumgr_nl_gen.h \
+		 kmod/cpumgr_nl_gen.c; do
+		if ! diff -u "$f" "$gen/$f"; then
+			echo "lint: $f differs from what scripts/ynl-gen.sh generates from the spec"
+			status=1
+		fi
+	done
+fi
+rm -rf "$gen"
 
 for spec in include/uapi/linux/*.yaml; do
 	[ -e "$spec" ] || continue

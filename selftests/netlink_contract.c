@@ -237,15 +237,22 @@ TEST_F(contract, cpulist_n_and_its_limit)
 }
 
 /* The next RELEASED event; false when none came. */
-static bool next_released(struct cpumgr_nl *nl, struct cpumgr_event *ev)
+/* The next notification of @type, within 5 s of each other. */
+static bool next_event(struct cpumgr_nl *nl, int type,
+		       struct cpumgr_event *ev)
 {
 	for (;;) {
 		if (cpumgr_nl_recv_event(nl, ev, 5000))
 			return false;
-		if (ev->type == CPUMGR_CMD_RELEASED_NTF)
+		if (ev->type == type)
 			return true;
 		cpumgr_event_free(ev);
 	}
+}
+
+static bool next_released(struct cpumgr_nl *nl, struct cpumgr_event *ev)
+{
+	return next_event(nl, CPUMGR_CMD_RELEASED_NTF, ev);
 }
 
 TEST_F(contract, released_last_container_is_the_pod)
@@ -312,6 +319,59 @@ TEST_F(contract, control_characters_escaped)
 	cpumgr_event_free(&ev);
 	snprintf(want, sizeof(want), "%s", dir);
 	EXPECT_EQ(0, rmdir(want));
+}
+
+/*
+ * The rule of sysfs for every path the kernel sends: GET_ASSIGNMENT and
+ * the ASSIGNED and BOUND notifications carry bound cgroup paths, and
+ * GET_STATE and CONFIGURED the cgroup root, with control characters as
+ * \xNN, never verbatim.
+ */
+TEST_F(contract, paths_escaped_in_replies_and_events)
+{
+	const char *pod = CGROOT "/esc\rpod", *ctr = CGROOT "/esc\rpod/c\x1b";
+	const char *want_pod = CGROOT "/esc\\x0dpod";
+	const char *want_ctr = CGROOT "/esc\\x0dpod/c\\x1b";
+	struct cpumgr_config cfg = { .set = CPUMGR_CFG_CGROUP_ROOT };
+	struct cpumgr_assignment a = {};
+	struct cpumgr_state st = {};
+	struct cpumgr_event ev;
+
+	rmdir(ctr);
+	rmdir(pod);
+	ASSERT_EQ(0, mkdir(pod, 0755));
+	ASSERT_EQ(0, mkdir(ctr, 0755));
+	ASSERT_EQ(0, ASSIGN("p", "c", self->c.name[1]));
+	ASSERT_EQ(0, cpumgr_nl_subscribe(NL));
+	ASSERT_EQ(0, cpumgr_nl_bind(NL, "p", "c", ctr, pod, NULL, NULL));
+	ASSERT_TRUE(next_event(NL, CPUMGR_CMD_BOUND_NTF, &ev));
+	EXPECT_STREQ(want_ctr, ev.assignment.cgroup_path);
+	EXPECT_STREQ(want_pod, ev.assignment.pod_cgroup_path);
+	cpumgr_event_free(&ev);
+	ASSERT_EQ(0, cpumgr_nl_get_assignment(NL, "p", "c", &a));
+	EXPECT_STREQ(want_ctr, a.cgroup_path);
+	EXPECT_STREQ(want_pod, a.pod_cgroup_path);
+	cpumgr_assignment_free(&a);
+	ASSERT_EQ(0, ASSIGN("p", "c", self->c.name[1]));
+	ASSERT_TRUE(next_event(NL, CPUMGR_CMD_ASSIGNED_NTF, &ev));
+	EXPECT_STREQ(want_ctr, ev.assignment.cgroup_path);
+	EXPECT_STREQ(want_pod, ev.assignment.pod_cgroup_path);
+	cpumgr_event_free(&ev);
+
+	cfg.cgroup_root = pod;
+	ASSERT_EQ(0, cpumgr_nl_configure(NL, &cfg, NULL, NULL));
+	ASSERT_TRUE(next_event(NL, CPUMGR_CMD_CONFIGURED_NTF, &ev));
+	EXPECT_STREQ(want_pod, ev.state.cgroup_root);
+	cpumgr_event_free(&ev);
+	ASSERT_EQ(0, cpumgr_nl_get_state(NL, &st));
+	EXPECT_STREQ(want_pod, st.cgroup_root);
+	cpumgr_state_free(&st);
+
+	cfg.cgroup_root = "";
+	EXPECT_EQ(0, cpumgr_nl_configure(NL, &cfg, NULL, NULL));
+	EXPECT_EQ(0, cpumgr_nl_bind(NL, "p", "c", "", "", NULL, NULL));
+	EXPECT_EQ(0, rmdir(ctr));
+	EXPECT_EQ(0, rmdir(pod));
 }
 
 /*

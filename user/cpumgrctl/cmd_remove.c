@@ -30,6 +30,9 @@ static int cmd_remove(int argc, char **argv)
 	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG);
 	if (ret)
 		return ret;
+	if (node_remove_check(&n, argv[optind],
+			      argc - optind == 2 ? argv[optind + 1] : NULL, &err))
+		return ctl_node_bad_input(&n, &err, "remove");
 	if (node_remove(&n, argv[optind],
 			argc - optind == 2 ? argv[optind + 1] : NULL, &err))
 		return ctl_node_fail(&n, &err, "remove");

@@ -9,7 +9,8 @@
 #   - the bash completion offers the command table;
 #   - `make deb` builds cpumgr and cpumgr-dkms, lintian-clean;
 #   - `dkms build` of cpumgr-dkms's source against the cached 6.1 and
-#     6.12 kernels, in a private DKMS tree;
+#     6.12 kernels, in a private DKMS tree, kept as binaries-only DKMS
+#     tarballs (build/check-host/dkms-binaries-SERIES.tar.gz);
 #   - `make image` builds the DaemonSet's image, an OCI archive whose
 #     entrypoint is cpumgrctl, and contrib/kubernetes/ passes an offline
 #     `kubectl create --dry-run=client` (scripts/manifest-check.sh);
@@ -150,7 +151,12 @@ dkms_build()
 		--dkmstree "$tree/dkms" --sourcetree "$tree/root/usr/src" \
 		--installtree "$tree/install" || return 1
 	[ "$(modinfo -F vermagic "$tree/dkms/cpumgr/$version/$krel/x86_64/module/cpumgr.ko" |
-		cut -d' ' -f1)" = "$krel" ]
+		cut -d' ' -f1)" = "$krel" ] || return 1
+	# the build as DKMS ships prebuilt modules, for make check's packages
+	# guest (scripts/guest/packages.sh prebuilt)
+	sign_file=/nonexistent dkms mktarball -m cpumgr -v "$version" -k "$krel" \
+		--binaries-only --dkmstree "$tree/dkms" --sourcetree "$tree/root/usr/src" \
+		--installtree "$tree/install" --archive "$logs/dkms-binaries-$series.tar.gz"
 }
 
 # The OCI archive names localhost/cpumgr:VERSION, and its configuration

@@ -12,9 +12,11 @@
 #   make lint            checkpatch --strict (kmod/, include/), cppcheck (user/)
 #   make bench           benchmarks
 #   make fuzz            libFuzzer targets, 10M executions each (FUZZ_RUNS)
-#   make install         module, cpumgrctl, libcpumgr with its headers and cpumgr.pc (DESTDIR, PREFIX)
+#   make install         what the packages install (DESTDIR, PREFIX, UNITDIR, ...)
 #   make man             cpumgrctl(8) and cpumgr(4) from doc/*.scd (scdoc)
 #   make deb             packages cpumgr and cpumgr-dkms in build/deb
+#   make image           the DaemonSet's container image, an OCI archive (buildah)
+#   make check-packages  the packages in guests: DKMS, boot, a kernel upgrade
 #   make clean
 #
 # KVER is a kernel set up by scripts/setup.sh: 6.1, 6.12 or debug
@@ -133,6 +135,17 @@ lint:
 deb:
 	@scripts/deb.sh
 
+# the container image of contrib/kubernetes/, build/image/cpumgr-VERSION.oci.tar
+image: deb
+	@scripts/image.sh
+
+# the packages installed in a 6.1 guest, booted with systemd, upgraded to
+# 6.12 through DKMS and booted again (about 25 minutes: TCG builds the
+# module twice); make check runs the first guest's short form
+check-packages: deb
+	+@$(MAKE) -s modules initramfs KERNELS="6.1 6.12"
+	@scripts/guest-packages.sh
+
 MAN_PAGES := $(OUT)/doc/cpumgrctl.8 $(OUT)/doc/cpumgr.4
 
 man: $(MAN_PAGES)
@@ -141,20 +154,17 @@ $(OUT)/doc/%: doc/%.scd
 	@mkdir -p $(dir $@)
 	scdoc <$< >$@
 
-install: user module
-	install -D -m 0755 $(OUT)/user/cpumgrctl $(DESTDIR)$(PREFIX)/sbin/cpumgrctl
-	install -D -m 0644 include/uapi/linux/cpumgr.h \
-		$(DESTDIR)$(PREFIX)/include/cpumgr/linux/cpumgr.h
-	install -D -m 0644 user/lib/libcpumgr/cpumgr_nl.h \
-		$(DESTDIR)$(PREFIX)/include/cpumgr/cpumgr_nl.h
-	install -D -m 0644 $(OUT)/user/libcpumgr.a $(DESTDIR)$(PREFIX)/lib/libcpumgr.a
-	install -D -m 0644 $(OUT)/user/cpumgr.pc \
-		$(DESTDIR)$(PREFIX)/lib/pkgconfig/cpumgr.pc
-	install -D -m 0644 $(OUT)/kmod/$(MODULE_NAME)/kmod/cpumgr.ko \
-		$(DESTDIR)/lib/modules/$(shell cat $(OUT)/kmod/$(MODULE_NAME)/release)/extra/cpumgr.ko
+# what the packages install (scripts/install.sh): cpumgrctl, the library,
+# its headers and .pc, the unit, man pages, completion, the OCI hook
+# configuration, modules-load.d and modprobe.d, the DKMS source; the
+# module of KVER/KDIR only into a kernel installed in DESTDIR/lib/modules
+install: user man module
+	@DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" \
+		MODULE_BUILD="$(OUT)/kmod/$(MODULE_NAME)" scripts/install.sh
 
 clean:
 	rm -rf $(OUT)
 
 .PHONY: all module modules user user-san fuzzers fuzz selftests initramfs build-all \
-	guest shell test setup check check-host demo bench lint man deb install clean
+	guest shell test setup check check-host check-packages demo bench lint man deb \
+	image install clean

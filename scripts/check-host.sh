@@ -9,7 +9,12 @@
 #   - the bash completion offers the command table;
 #   - `make deb` builds cpumgr and cpumgr-dkms, lintian-clean;
 #   - `dkms build` of cpumgr-dkms's source against the cached 6.1 and
-#     6.12 kernels, in a private DKMS tree.
+#     6.12 kernels, in a private DKMS tree, kept as binaries-only DKMS
+#     tarballs (build/check-host/dkms-binaries-SERIES.tar.gz);
+#   - `make image` builds the DaemonSet's image, an OCI archive whose
+#     entrypoint is cpumgrctl, and contrib/kubernetes/ passes an offline
+#     `kubectl create --dry-run=client` (scripts/manifest-check.sh);
+#   - `make install` into a DESTDIR installs what the packages hold.
 # The sd_notify protocol is a unit test (test_sd_notify).  Needs the
 # userspace built.  Ends with "# N passed, N failed".
 
@@ -140,7 +145,64 @@ dkms_build()
 		--dkmstree "$tree/dkms" --sourcetree "$tree/root/usr/src" \
 		--installtree "$tree/install" || return 1
 	[ "$(modinfo -F vermagic "$tree/dkms/cpumgr/$version/$krel/x86_64/module/cpumgr.ko" |
-		cut -d' ' -f1)" = "$krel" ]
+		cut -d' ' -f1)" = "$krel" ] || return 1
+	# the build as DKMS ships prebuilt modules, for make check's packages
+	# guest (scripts/guest/packages.sh prebuilt)
+	sign_file=/nonexistent dkms mktarball -m cpumgr -v "$version" -k "$krel" \
+		--binaries-only --dkmstree "$tree/dkms" --sourcetree "$tree/root/usr/src" \
+		--installtree "$tree/install" --archive "$logs/dkms-binaries-$series.tar.gz"
+}
+
+# The OCI archive names localhost/cpumgr:VERSION, and its configuration
+# runs cpumgrctl (make image also ran it in the image's root).
+image()
+{
+	local archive
+
+	archive=$("$CPUMGR_TOP/scripts/image.sh") || return 1
+	python3 - "$archive" "$version" <<-'P'
+	import json, sys, tarfile
+	archive, version = sys.argv[1:]
+	t = tarfile.open(archive)
+	blob = lambda d: json.load(t.extractfile("blobs/" + d.replace(":", "/")))
+	index = json.load(t.extractfile("index.json"))
+	m = index["manifests"][0]
+	assert m["annotations"]["org.opencontainers.image.ref.name"] == "localhost/cpumgr:" + version, m
+	config = blob(blob(m["digest"])["config"]["digest"])["config"]
+	assert config["Entrypoint"] == ["/usr/sbin/cpumgrctl"], config
+	print(archive, "localhost/cpumgr:" + version, config["Entrypoint"], config["Cmd"])
+	P
+}
+
+# make install (PREFIX=/usr, the units where Debian's go) installs the
+# packages' files, less their doc directories; the .pc and dkms.conf as
+# theirs.  The module goes to a kernel installed in DESTDIR alone, and
+# depmod runs there.
+install_like_packages()
+{
+	local d=$logs/install k=$logs/install-kernel krel f
+
+	rm -rf "$d" "$k"
+	make -s -C "$CPUMGR_TOP" install DESTDIR="$d" PREFIX=/usr \
+		UNITDIR=/lib/systemd/system || return 1
+	(cd "$d" && find . ! -type d | sort) >"$logs/install.list"
+	cat "$logs/cpumgr.list" "$logs/cpumgr-dkms.list" | awk '$1 !~ /^d/ { print $6 }' |
+		grep -v '^\./usr/share/\(doc\|lintian\)/' | sort >"$logs/packages.list"
+	diff -u "$logs/packages.list" "$logs/install.list" || return 1
+	dpkg-deb -x "$CPUMGR_OUT"/deb/cpumgr-dkms_*.deb "$logs/cpumgr-dkms-root" || return 1
+	for f in usr/lib/x86_64-linux-gnu/pkgconfig/cpumgr.pc; do
+		cmp "$d/$f" "$logs/cpumgr-root/$f" || return 1
+	done
+	cmp "$d/usr/src/cpumgr-$version/dkms.conf" \
+		"$logs/cpumgr-dkms-root/usr/src/cpumgr-$version/dkms.conf" || return 1
+	# a kernel installed in the DESTDIR: the module for it, depmod
+	krel=$(cat "$CPUMGR_CACHE/kernels/6.1/release") || return 1
+	mkdir -p "$k/lib/modules/$krel"
+	cp "$CPUMGR_CACHE/kernels/6.1/modules"/modules.{order,builtin,builtin.modinfo} \
+		"$k/lib/modules/$krel/" || return 1
+	make -s -C "$CPUMGR_TOP" install KVER=6.1 DESTDIR="$k" || return 1
+	grep -q "^updates/cpumgr.ko:" "$k/lib/modules/$krel/modules.dep" &&
+		[ "$(ls "$k/lib/modules")" = "$krel" ] && [ ! -e "$d/lib/modules" ]
 }
 
 main()
@@ -155,6 +217,9 @@ main()
 	run packages packages
 	run dkms-6.1 dkms_build 6.1
 	run dkms-6.12 dkms_build 6.12
+	run install install_like_packages
+	run image image
+	run kubernetes-manifest "$CPUMGR_TOP/scripts/manifest-check.sh"
 	echo "1..$num"
 	echo "# $((num - failed)) passed, $failed failed"
 	[ $failed = 0 ]

@@ -25,6 +25,16 @@
 #               busybox, cpumgrctl, the module, the selftests) instead of
 #               the host root: for selftests that suspend the guest
 #               (virtio 9p has no resume)
+#   -O          run in an overlay root: the host root under a tmpfs, a
+#               writable root in RAM (packages install there)
+#   -U TAR      with -O: unpack TAR, the upper layer an earlier -O guest
+#               saved from /run/cpumgr-guest/upper, into the tmpfs first
+#   -w          the output directory (-o) writable in the guest
+#   -i INIT     after a run script that succeeded, INIT (e.g.
+#               /lib/systemd/systemd) becomes the guest's init in the
+#               run's root; what it starts ends the run (powers off and
+#               prints "# cpumgr-guest: run script exited with N")
+#   -m MB       guest memory (default 1024, 2048 on the debug kernel)
 #   -s          give a shell in the guest on this terminal after the tests
 #   -c SCRIPT   run this script (path in the checkout) instead of selftests
 #   -q          do not stream the KTAP while the guest runs
@@ -47,7 +57,7 @@ big64|64,sockets=2,dies=2,cores=8,threads=2|0-15 16-31 32-47 48-63|2 sockets x 2
 SPLATS='WARNING: CPU:|BUG:|Call Trace:|KASAN:|UBSAN:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|suspected memory leak|general protection fault|Kernel panic|Oops:|INFO: task .* blocked|watchdog: .* stuck'
 
 kernel=6.1 preset=smt8 timeout= out= shell= quiet= command=scripts/guest/run-tests.sh
-tcg=single cmdline= ram_root=
+tcg=single cmdline= ram_root= overlay= upper= writable_out= init= mem=
 
 # The guest mounts its own tmpfs on these; a host directory under one
 # of them (a checkout in /tmp) is bound back over it in the guest.
@@ -211,7 +221,7 @@ main()
 	local opt kdir release module mem_mb=1024 status=0 qemu_pid initrd keep
 	local -a qemu_args
 
-	while getopts "k:p:t:T:a:o:c:rsqlh" opt; do
+	while getopts "k:p:t:T:a:o:c:OU:wi:m:rsqlh" opt; do
 		case $opt in
 		k) kernel=$OPTARG ;;
 		p) preset=$OPTARG ;;
@@ -220,6 +230,11 @@ main()
 		a) cmdline+=" $OPTARG" ;;
 		o) out=$OPTARG ;;
 		r) ram_root=1 ;;
+		O) overlay=1 ;;
+		U) upper=$(realpath "$OPTARG") || die "-U $OPTARG: no such file" ;;
+		w) writable_out=1 ;;
+		i) init=$OPTARG ;;
+		m) mem=$OPTARG ;;
 		s) shell=1 ;;
 		c) command=$OPTARG ;;
 		q) quiet=1 ;;
@@ -244,6 +259,7 @@ main()
 	keep=$(kept_paths "$out" "$CPUMGR_TOP" "$CPUMGR_OUT" "$CPUMGR_CACHE")
 	[ "$kernel" = debug ] && mem_mb=2048
 	[ "$preset" = big64 ] && mem_mb=$((mem_mb * 2))
+	mem_mb=${mem:-$mem_mb}
 	timeout=${timeout:-$([ "$kernel" = debug ] && echo 2400 || echo 1800)}
 
 	# One host thread for all vCPUs by default.  Two guests at a time
@@ -276,6 +292,13 @@ main()
 	local append="console=ttyS0 panic=-1 oops=panic nowatchdog no_timer_check"
 	append+=" acpi=noirq mitigations=off rcupdate.rcu_cpu_stall_suppress=1"
 	append+=" cpumgr.run=$out/run.sh$cmdline"
+	[ -z "$overlay" ] || append+=" cpumgr.overlay=1"
+	[ -z "$upper" ] || append+=" cpumgr.upper=$upper"
+	[ -z "$init" ] || append+=" cpumgr.init=$init"
+	if [ -n "$writable_out" ]; then
+		append+=" cpumgr.out=$out"
+		qemu_args+=(-virtfs "local,path=$out,mount_tag=out,security_model=none")
+	fi
 	[ -z "$keep" ] || append+=" cpumgr.keep=$keep"
 
 	if [ -n "$shell" ]; then

@@ -3,7 +3,8 @@
 #
 # Build the initramfs of the test guest for one kernel: busybox, our /init
 # and the modules that kernel needs to mount the host's root over virtio
-# 9p, decompressed and listed in load order.  Everything else the guest
+# 9p and an overlay root on it (guest-run.sh -O), decompressed and listed
+# in load order.  Everything else the guest
 # runs comes from the host's root filesystem.
 #
 # Usage: scripts/mkinitramfs.sh KERNEL OUTPUT
@@ -15,7 +16,7 @@ kernel=${1:?usage: mkinitramfs.sh KERNEL OUTPUT}
 output=${2:?usage: mkinitramfs.sh KERNEL OUTPUT}
 kdir=$(kernel_dir "$kernel") || die "kernel $kernel is not set up (scripts/setup.sh)"
 
-WANTED="9p 9pnet_virtio virtio_pci"
+WANTED="9p 9pnet_virtio virtio_pci overlay"
 
 # Append a module and, first, its dependencies to the load order.
 declare -A seen

@@ -8,7 +8,7 @@
 # take no lock, change nothing and work for a normal user; a managed
 # cgroup root that went away (reset --force, a reboot) is created
 # again; the daemon's lines carry sd-daemon severities on the journal;
-# JSON output has one convention.
+# JSON output has one convention; bad input exits 2.
 # Any preset with 4 CPUs or more.  Leaves the module RESET.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
@@ -212,6 +212,31 @@ t_daemon_severities()
 		{ diag <"$OUT/journal"; return 1; }
 }
 
+# Exit codes: arguments or a file the node cannot take exit 2 and change
+# nothing; a refusal of good input is a failure, 1.
+t_exit_codes()
+{
+	local before c
+
+	sed 's/"checksum":[0-9]*/"checksum":12345/' "$S/cpu_manager_state" >"$OUT/bad"
+	before=$(snapshot)
+	for c in "checkpoint import $OUT/nonexistent" \
+		 "checkpoint import $OUT/bad --force" \
+		 "attach --pod no-such-pod --container nginx --cgroup x" \
+		 "attach --pod $G2 --container no-such --cgroup x" \
+		 "attach --pod $G2 --container nginx --cgroup /sys/fs/cgroup/x" \
+		 "attach --pod $G2 --container nginx --cgroup x --pod-cgroup y" \
+		 "remove no-such-pod" "remove $G2 no-such"; do
+		# shellcheck disable=SC2086
+		run ctl $c
+		rc 2 && [ "$(wc -l <"$OUT/e")" = 1 ] ||
+			{ echo "cpumgrctl $c" | diag; return 1; }
+	done
+	[ "$(snapshot)" = "$before" ] || { echo "bad input changed the node" | diag; return 1; }
+	run ctl checkpoint import "$S/cpu_manager_state"
+	rc 1 && grep -q "holds 1 assignments" "$OUT/e"
+}
+
 # Every key of every object in FILE (nested too) is camelCase.
 camel()
 {
@@ -271,7 +296,7 @@ if [ "$(nproc)" -lt 4 ]; then
 	echo "ok 1 # SKIP needs 4 CPUs"
 	exit 0
 fi
-ktap_plan 8
+ktap_plan 9
 check "init and admit" t_setup
 check "JSON: camelCase everywhere, a trailing newline, events one per line" t_json
 check "read-only commands work as nobody and change nothing" t_read_only_as_nobody
@@ -280,4 +305,5 @@ check "a wait for the lock says whose, at once; readers do not wait" t_lock_wait
 check "reset with a broken state directory changes nothing and says why" t_reset_keeps_its_guard
 check "a managed cgroup root that went away is created again; one that cannot be is named" t_root_comes_back
 check "daemon lines carry sd-daemon severities on the journal" t_daemon_severities
+check "bad input exits 2 and changes nothing; a refusal exits 1" t_exit_codes
 ktap_exit

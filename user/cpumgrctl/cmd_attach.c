@@ -67,6 +67,8 @@ static int cmd_attach(int argc, char **argv)
 	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG);
 	if (ret)
 		return ret;
+	if (node_attach_check(&n, &a, &err))
+		return ctl_node_bad_input(&n, &err, "attach");
 	if (node_attach(&n, &a, &err))
 		return ctl_node_fail(&n, &err, "attach");
 	node_close(&n);

@@ -152,16 +152,20 @@ static int do_export(struct node *n, const char *path, struct cm_error *err)
 	return ret;
 }
 
+/* *bad: the file is what failed (exit 2), not the node. */
 static int do_import(struct node *n, const char *path, bool force,
-		     struct cm_error *err)
+		     bool *bad, struct cm_error *err)
 {
 	struct checkpoint cp;
 	int ret = node_sync_configure(n, err);
 
-	if (!ret)
-		ret = verify(n, path, &cp, err);
 	if (ret)
 		return ret;
+	ret = verify(n, path, &cp, err);
+	if (ret) {
+		*bad = true;
+		return ret;
+	}
 	if (n->kernel.nr_as && !force) {
 		checkpoint_free(&cp);
 		return cm_errorf(err, "the kernel's table holds %zu assignments: remove them first, or import --force",
@@ -185,7 +189,7 @@ static int cmd_checkpoint(int argc, char **argv)
 	const char *verb, *file;
 	struct cm_error err = { 0 };
 	struct checkpoint cp;
-	bool force = false, json = false;
+	bool force = false, json = false, bad = false;
 	struct node n;
 	int ret;
 	struct ctl_args args;
@@ -229,8 +233,10 @@ static int cmd_checkpoint(int argc, char **argv)
 		checkpoint_free(&cp);
 		return ret;
 	} else {
-		ret = do_import(&n, file, force, &err);
+		ret = do_import(&n, file, force, &bad, &err);
 	}
+	if (ret && bad)
+		return ctl_node_bad_input(&n, &err, verb);
 	if (ret)
 		return ctl_node_fail(&n, &err, verb);
 	node_close(&n);

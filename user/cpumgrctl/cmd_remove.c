@@ -25,6 +25,9 @@ static int cmd_remove(int argc, char **argv)
 	ret = ctl_node_open(&n, args.state_dir, NODE_NEED_CONFIG);
 	if (ret)
 		return ret;
+	if (node_remove_check(&n, args.arg[0],
+			      args.nr == 2 ? args.arg[1] : NULL, &err))
+		return ctl_node_bad_input(&n, &err, "remove");
 	if (node_remove(&n, args.arg[0],
 			args.nr == 2 ? args.arg[1] : NULL, &err))
 		return ctl_node_fail(&n, &err, "remove");

@@ -61,11 +61,23 @@ int ctl_node_open(struct node *n, const char *dir, unsigned int flags)
 	return CPUMGRCTL_EXIT_OK;
 }
 
-int ctl_node_fail(struct node *n, struct cm_error *err, const char *what)
+static int report(struct node *n, struct cm_error *err, const char *what,
+		  int status)
 {
 	ctl_err("%s%s%s", what ? what : "", what ? ": " : "",
 		cm_error_msg(err));
 	cm_error_clear(err);
 	node_close(n);
-	return CPUMGRCTL_EXIT_FAIL;
+	return status;
+}
+
+int ctl_node_fail(struct node *n, struct cm_error *err, const char *what)
+{
+	return report(n, err, what, CPUMGRCTL_EXIT_FAIL);
+}
+
+int ctl_node_bad_input(struct node *n, struct cm_error *err,
+		       const char *what)
+{
+	return report(n, err, what, CPUMGRCTL_EXIT_USAGE);
 }

@@ -50,5 +50,8 @@ const char *ctl_state_dir(const char *given);
 int ctl_node_open(struct node *n, const char *dir, unsigned int flags);
 /* "cpumgrctl: <what>: <message>", closes the node; returns 1. */
 int ctl_node_fail(struct node *n, struct cm_error *err, const char *what);
+/* The same for arguments or a file the node cannot take; returns 2. */
+int ctl_node_bad_input(struct node *n, struct cm_error *err,
+		       const char *what);
 
 #endif

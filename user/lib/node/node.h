@@ -286,6 +286,11 @@ struct node_attach {
 
 int node_attach(struct node *n, const struct node_attach *a,
 		struct cm_error *err);
+/* What node_attach checks before it changes anything: the pod is
+ * admitted, the container its, the cgroups below the managed root (and
+ * the container's below the pod's).  -EINVAL: bad arguments. */
+int node_attach_check(struct node *n, const struct node_attach *a,
+		      struct cm_error *err);
 /*
  * One container joining a pod that may already be admitted (the OCI
  * hook: a runtime starts containers one at a time).  obj: the Pod object
@@ -314,6 +319,9 @@ int node_sweep_gone(struct node *n, struct cm_error *err);
 /* container NULL: the whole pod. */
 int node_remove(struct node *n, const char *pod_uid, const char *container,
 		struct cm_error *err);
+/* What node_remove checks first: the pod (and container) are known. */
+int node_remove_check(struct node *n, const char *pod_uid,
+		      const char *container, struct cm_error *err);
 /* Give every attached container its cpuset and CFS limits; active: pods
  * still on the node (NULL: no pruning).  Returns the number of changes. */
 int node_reconcile(struct node *n, const struct pod_list *active,

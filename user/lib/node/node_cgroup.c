@@ -252,15 +252,13 @@ static int create(struct node *n, const char *name, struct cm_error *err)
 			 err);
 }
 
-int node_attach(struct node *n, const struct node_attach *a,
-		struct cm_error *err)
+/* The arguments name an attached-to-be container and cgroups it may take. */
+static int attach_check(struct node *n, const struct node_attach *a,
+			char *cname, char *cpath, char *pname, char *ppath,
+			struct cm_error *err)
 {
-	char cname[PATH_MAX], cpath[PATH_MAX], pname[PATH_MAX],
-	     ppath[PATH_MAX];
 	struct node_pod *p = node_find_pod(n, a->pod_uid);
-	bool in_kernel, exclusive;
-	struct cpuset cpus;
-	int k, ret;
+	int k;
 
 	if (!p)
 		return cm_errorf(err, "pod %s is not admitted", a->pod_uid);
@@ -275,6 +273,32 @@ int node_attach(struct node *n, const struct node_attach *a,
 	if (a->pod_cgroup && strncmp(cname, pname, strlen(pname)))
 		return cm_errorf(err, "cgroup %s is not below the pod cgroup %s",
 				 cpath, ppath);
+	return k;
+}
+
+int node_attach_check(struct node *n, const struct node_attach *a,
+		      struct cm_error *err)
+{
+	char cname[PATH_MAX], cpath[PATH_MAX], pname[PATH_MAX],
+	     ppath[PATH_MAX];
+
+	return attach_check(n, a, cname, cpath, pname, ppath, err) < 0 ?
+	       -EINVAL : 0;
+}
+
+int node_attach(struct node *n, const struct node_attach *a,
+		struct cm_error *err)
+{
+	char cname[PATH_MAX], cpath[PATH_MAX], pname[PATH_MAX],
+	     ppath[PATH_MAX];
+	struct node_pod *p = node_find_pod(n, a->pod_uid);
+	bool in_kernel, exclusive;
+	struct cpuset cpus;
+	int k, ret;
+
+	k = attach_check(n, a, cname, cpath, pname, ppath, err);
+	if (k < 0)
+		return k;
 	if (a->create && ((a->pod_cgroup && create(n, pname, err)) ||
 			  create(n, cname, err)))
 		return -EIO;

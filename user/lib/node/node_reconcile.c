@@ -36,6 +36,20 @@ static void released(struct node *n, const char *uid, const char *container,
 	assignments_free(&st);
 }
 
+int node_remove_check(struct node *n, const char *uid,
+		      const char *container, struct cm_error *err)
+{
+	struct node_pod *p = node_find_pod(n, uid);
+
+	if (!p && !node_pod_in_kernel(n, uid))
+		return cm_errorf(err, "pod %s is not admitted", uid);
+	if (container && !(p && node_pod_container(p, container) >= 0) &&
+	    !node_assignment(n, uid, container))
+		return cm_errorf(err, "pod %s has no container %s", uid,
+				 container);
+	return 0;
+}
+
 int node_remove(struct node *n, const char *uid, const char *container,
 		struct cm_error *err)
 {
@@ -46,13 +60,11 @@ int node_remove(struct node *n, const char *uid, const char *container,
 	char *text;
 	int k = -1, ret;
 
-	if (!p && !node_pod_in_kernel(n, uid))
-		return cm_errorf(err, "pod %s is not admitted", uid);
+	ret = node_remove_check(n, uid, container, err);
+	if (ret)
+		return ret;
 	if (container && p)
 		k = node_pod_container(p, container);
-	if (container && k < 0 && !in_kernel)
-		return cm_errorf(err, "pod %s has no container %s", uid,
-				 container);
 	released(n, uid, container, &freed);
 	if (in_kernel &&
 	    cpumgr_nl_release(n->kernel.nl, uid, container, NULL, NULL))

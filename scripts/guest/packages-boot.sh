@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs under systemd in the guest that guest/packages.sh set up
+# (cpumgr-guest-check.service), after the boot: the module was loaded by
+# systemd-modules-load from modules-load.d, DKMS's build for this kernel,
+# and cpumgr.service runs (Type=notify: active means READY=1 came).
+# Continues packages.sh's KTAP on ttyS1 and ends the run.
+
+. "$CPUMGR_TOP/selftests/sftest_lib.sh"
+
+krel=$(uname -r)
+ktap_n=${CPUMGR_KTAP_START:-0}
+
+# UNIT PROPERTY VALUE
+unit_is()
+{
+	local value
+
+	value=$(systemctl show -P "$2" "$1")
+	[ "$value" = "$3" ] || {
+		echo "$1 $2=$value, expected $3" | diag
+		return 1
+	}
+}
+
+from_dkms()
+{
+	local path
+
+	path=$(modinfo -n cpumgr) || return 1
+	echo "cpumgr: $path, srcversion $(cat /sys/module/cpumgr/srcversion)" | diag
+	case $path in
+	"/lib/modules/$krel/updates/dkms/cpumgr.ko"*) ;;
+	*) return 1 ;;
+	esac
+	[ "$(modinfo -F srcversion cpumgr)" = "$(cat /sys/module/cpumgr/srcversion)" ]
+}
+
+main()
+{
+	echo "# booted $krel under $(cat /proc/1/comm), $(systemctl is-system-running 2>&1)"
+	check "systemd-modules-load.service ran" \
+		unit_is systemd-modules-load.service Result success
+	check "cpumgr loaded at boot" grep -q '^cpumgr ' /proc/modules
+	check "the loaded module is DKMS's build for $krel" from_dkms
+	check "cpumgr.service is active (READY=1)" \
+		unit_is cpumgr.service ActiveState active
+	check "cpumgr.service runs the daemon" unit_is cpumgr.service SubState running
+	check "cpumgrctl status on the booted node" eval 'cpumgrctl status >/dev/null'
+	if [ $ktap_failed != 0 ]; then
+		systemctl status --no-pager cpumgr.service systemd-modules-load.service 2>&1 | diag
+		journalctl -b --no-pager -u cpumgr.service 2>&1 | tail -n 20 | diag
+	fi
+	echo "# cpumgr-guest: run script exited with $ktap_failed"
+	ktap_exit
+}
+
+main

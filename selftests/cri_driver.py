@@ -31,6 +31,7 @@
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -268,6 +269,8 @@ class Kubelet:
             self.quietly(self.rt.RemovePodSandbox, pb.RemovePodSandboxRequest(
                 pod_sandbox_id=rec["sandbox"]))
         self.rmdir_pod_cgroup(rec["cgroup"])
+        # the kubelet's garbage collection of the pod's logs
+        shutil.rmtree(rec["logs"], ignore_errors=True)
         os.unlink(os.path.join(self.pods_dir, uid + ".json"))
 
     def quietly(self, call, req):

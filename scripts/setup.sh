@@ -30,6 +30,7 @@ HOST_PACKAGES="
 	runc crun podman conmon
 	clang-14 libfuzzer-14-dev
 	debhelper dh-dkms dkms lintian libsystemd-dev scdoc bash-completion systemd
+	protobuf-c-compiler libprotobuf-c-dev
 "
 
 missing_packages()

@@ -23,18 +23,25 @@
 #       CPUs (sysfs) or within the shared pool and off every exclusive
 #       CPU.  Prints one line per cycle that is not; exit 1 then.
 #   wait       until the runtime answers (60 s).
+#   serve      the commands above from stdin, one a line (see serve()).
+# A command may carry --mode to switch modes.
 #
 # Usage: cri_driver.py --socket SOCK --work DIR [--mode decide|guard]
-#        [--kubelet-state FILE] [--ctl CPUMGRCTL] [--reserved-cpus LIST]
-#        [--proto-root DIR] COMMAND ...
+#        [--kubelet-state FILE (default WORK/cpu_manager_state)]
+#        [--ctl CPUMGRCTL] [--reserved-cpus LIST] [--proto-root DIR]
+#        COMMAND ...
 
 import argparse
+import contextlib
+import io
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
 import time
+import traceback
 import zlib
 
 import cri_kubelet as kl
@@ -98,10 +105,14 @@ class Kubelet:
         self.rt = pbg.RuntimeServiceStub(chan)
         self.pods_dir = os.path.join(a.work, "pods")
         os.makedirs(self.pods_dir, exist_ok=True)
+        self.set_mode(a.mode)
+
+    def set_mode(self, mode):
+        """decide: the kubelet runs cpuManagerPolicy none; guard: static."""
         self.policy = None
-        if a.mode == "guard":
-            self.policy = kl.StaticPolicy(a.ctl, a.kubelet_state,
-                                          a.reserved_cpus)
+        if mode == "guard":
+            self.policy = kl.StaticPolicy(self.a.ctl, self.a.kubelet_state,
+                                          self.a.reserved_cpus)
 
     # ---- the pod cgroup, as the kubelet's cgroupfs driver makes it ----
 
@@ -329,6 +340,7 @@ def placed_right(uid, name, line):
 
 def cycles(k, n, pods):
     bad = 0
+    t0 = time.time()
     for i in range(n):
         path = pods[i % len(pods)]
         uid = "cycle-%04d-%s" % (i, os.path.basename(path).split(".")[0])
@@ -347,27 +359,21 @@ def cycles(k, n, pods):
                 print("cycle %d: %s/%s on '%s', %s" % (i, uid, name, line, why))
                 bad += 1
         k.down(uid)
-    print("%d cycles, %d containers misplaced or refused" % (n, bad))
+    print("%d cycles in %.0f s, %d containers misplaced or refused" %
+          (n, time.time() - t0, bad))
     return 1 if bad else 0
 
 
-def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--socket", required=True)
-    p.add_argument("--work", required=True)
-    p.add_argument("--mode", choices=("decide", "guard"), default="decide")
-    p.add_argument("--kubelet-state")
-    p.add_argument("--ctl", default="cpumgrctl")
-    p.add_argument("--reserved-cpus", default="0")
-    p.add_argument("--proto-root", default=os.path.expanduser(
-        "~/.cache/cpumgr/trixie/root"))
+def command(k, argv):
+    """One command: its exit status."""
+    p = argparse.ArgumentParser(prog="cri_driver.py COMMAND")
     p.add_argument("command", choices=("up", "down", "cycles", "wait"))
     p.add_argument("args", nargs="*")
     p.add_argument("--uid")
-    a = p.parse_args()
-    if a.mode == "guard" and not a.kubelet_state:
-        p.error("guard mode needs --kubelet-state")
-    k = Kubelet(a)
+    p.add_argument("--mode", choices=("decide", "guard"))
+    a = p.parse_args(argv)
+    if a.mode:
+        k.set_mode(a.mode)
     if a.command == "wait":
         print(k.wait().runtime_version)
     elif a.command == "up":
@@ -383,6 +389,47 @@ def main():
     elif a.command == "cycles":
         return cycles(k, int(a.args[0]), a.args[1:])
     return 0
+
+
+def serve(k):
+    """Commands from stdin, one a line (shell words); each command's
+    output, its stderr lines as "@@err LINE", then "@@end STATUS".
+    Python and grpc take seconds to start under TCG: one process serves
+    a whole selftest."""
+    for req in sys.stdin:
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = command(k, shlex.split(req))
+            except SystemExit as e:
+                status = e.code if isinstance(e.code, int) else 2
+            except Exception:
+                traceback.print_exc()
+                status = 1
+        sys.stdout.write(out.getvalue())
+        for line in err.getvalue().splitlines():
+            print("@@err " + line)
+        print("@@end %d" % status, flush=True)
+    return 0
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--socket", required=True)
+    p.add_argument("--work", required=True)
+    p.add_argument("--mode", choices=("decide", "guard"), default="decide")
+    p.add_argument("--kubelet-state")
+    p.add_argument("--ctl", default="cpumgrctl")
+    p.add_argument("--reserved-cpus", default="0")
+    p.add_argument("--proto-root", default=os.path.expanduser(
+        "~/.cache/cpumgr/trixie/root"))
+    a, rest = p.parse_known_args()
+    if not a.kubelet_state:
+        a.kubelet_state = os.path.join(a.work, "cpu_manager_state")
+    k = Kubelet(a)
+    if rest == ["serve"]:
+        return serve(k)
+    return command(k, rest)
 
 
 if __name__ == "__main__":

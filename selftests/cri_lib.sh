@@ -89,13 +89,53 @@ cri_config()
 	EOF
 }
 
-# The kubelet: cri_driver.py on this node's socket, mode and checkpoint.
+# The kubelet: one cri_driver.py serving the whole selftest (Python and
+# grpc take seconds to start under TCG), on this node's socket and
+# checkpoint; each command in the mode CRI_MODE says.
+KUBELET_PID=
+kubelet_start()
+{
+	rm -f "$CRI/kubelet.in" "$CRI/kubelet.out"
+	mkfifo "$CRI/kubelet.in" "$CRI/kubelet.out" || return 1
+	/usr/bin/python3 "$CPUMGR_TOP/selftests/cri_driver.py" \
+		--socket "$CRI_SOCK" --work "$CRI/kubelet" \
+		--kubelet-state "$KSTATE" --ctl "$CTL" --reserved-cpus 0 \
+		--proto-root "$TRIXIE" serve <"$CRI/kubelet.in" \
+		>"$CRI/kubelet.out" 2>>"$CRI/kubelet.log" &
+	KUBELET_PID=$!
+	exec {KUBELET_IN}>"$CRI/kubelet.in" {KUBELET_OUT}<"$CRI/kubelet.out"
+}
+
+kubelet_stop()
+{
+	[ -n "$KUBELET_PID" ] || return 0
+	# children started since hold the pipe too: no EOF to wait for
+	exec {KUBELET_IN}>&- {KUBELET_OUT}<&-
+	kill "$KUBELET_PID" 2>/dev/null
+	wait "$KUBELET_PID" 2>/dev/null
+	KUBELET_PID=
+}
+
+# kubelet COMMAND ARGS...: cri_driver.py's command; its output, its
+# errors on stderr, its status.
 kubelet()
 {
-	/usr/bin/python3 "$CPUMGR_TOP/selftests/cri_driver.py" \
-		--socket "$CRI_SOCK" --work "$CRI/kubelet" --mode "$CRI_MODE" \
-		--kubelet-state "$KSTATE" --ctl "$CTL" --reserved-cpus 0 \
-		--proto-root "$TRIXIE" "$@"
+	local line
+
+	[ -n "$KUBELET_PID" ] || kubelet_start || return 1
+	printf '%q ' "$@" --mode "$CRI_MODE" >&"$KUBELET_IN"
+	echo >&"$KUBELET_IN"
+	while IFS= read -r line <&"$KUBELET_OUT"; do
+		case $line in
+		"@@end "*) return "${line#@@end }" ;;
+		"@@err "*) echo "${line#@@err }" >&2 ;;
+		*) echo "$line" ;;
+		esac
+	done
+	echo "# the kubelet (cri_driver.py) died:"
+	tail -n 20 "$CRI/kubelet.log" | diag
+	KUBELET_PID=
+	return 1
 }
 
 ctr_k8s()
@@ -108,8 +148,10 @@ cri_start_containerd()
 	PATH=$TRIXIE/usr/bin:$PATH "$TRIXIE/usr/bin/containerd" \
 		--config "$CRI/config.toml" >>"$CRI/containerd.log" 2>&1 &
 	CRI_PID=$!
+	local t0=$SECONDS
 	kubelet wait >/dev/null 2>"$CRI/wait.err" ||
 		{ diag <"$CRI/wait.err"; tail -n 20 "$CRI/containerd.log" | diag; return 1; }
+	echo "# containerd answered the CRI after $((SECONDS - t0)) s"
 }
 
 # stop_bg PID: end a process this library started in the background.
@@ -141,11 +183,13 @@ cri_image()
 # synchronized) after its line FROM, within 30 s.
 cri_wait_registered()
 {
-	for _ in $(seq 300); do
+	local end=$((SECONDS + 30))
+
+	while [ $SECONDS -lt $end ]; do
 		tail -n +"$(($1 + 1))" "$CRI/nri.log" 2>/dev/null |
 			grep -qiE "registered|synchroni[sz]ed" && return 0
 		kill -0 "$NRI_PID" 2>/dev/null || break
-		sleep 0.1
+		sleep 0.2
 	done
 	echo "# the plugin did not register"
 	tail -n 20 "$CRI/nri.log" | diag
@@ -225,6 +269,7 @@ cri_cleanup()
 		f=${f##*/}
 		kubelet down "${f%.json}" >/dev/null 2>&1
 	done
+	kubelet_stop
 	cri_plugin_stop
 	cri_stop_containerd
 	# what the shims left: their tasks and mounts

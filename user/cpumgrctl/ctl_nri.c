@@ -363,6 +363,8 @@ void ctl_nri_response(void *ctx, struct nri_conn *c, const char *method,
 	if (rsp->code != NRI_RPC_OK)
 		ctl_err("nri: the runtime refused %s: %s (code %d)", method,
 			rsp->message, rsp->code);
+	else if (!strcmp(method, "RegisterPlugin"))
+		fprintf(stderr, "cpumgrctl: nri: registered with the runtime\n");
 	else if (p->log)
 		fprintf(p->log, "nri: %s done\n", method);
 }

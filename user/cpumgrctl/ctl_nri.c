@@ -174,22 +174,26 @@ out:
 
 /*
  * Release a container (or a pod's sandbox) and build the others'
- * updates; the caller sends them its way.
+ * updates; the caller sends them its way.  A failure is logged, never
+ * the runtime's error: refusing would not stop the container.
  */
 static int release(struct ctl_nri *p, const char *id, const char *pod_uid,
-		   const char *name, struct ctl_nri_updates *set,
-		   struct nri_reply *r)
+		   const char *name, struct ctl_nri_updates *set)
 {
+	struct nri_reply failed = { .code = NRI_RPC_OK };
 	struct cm_error err = { 0 };
 	struct node n;
 	int ret = 0;
 
 	ctl_nri_forget_id(p, id);
-	if (ctl_nri_open(p, &n, r))
+	if (ctl_nri_open(p, &n, &failed)) {
+		ctl_err("nri: release %s (%s/%s): %s", id, pod_uid, name,
+			failed.message);
 		return 0;
+	}
 	if (ctl_runtime_release(&n, pod_uid, name, &err)) {
-		refuse(r, NRI_RPC_INTERNAL, "cpumgr: pod %s container %s: %s",
-		       pod_uid, name, cm_error_msg(&err));
+		ctl_err("nri: release %s (%s/%s): %s", id, pod_uid, name,
+			cm_error_msg(&err));
 		cm_error_clear(&err);
 	} else {
 		node_log(&n, "nri: released %s (%s/%s)", id, pod_uid, name);
@@ -199,16 +203,17 @@ static int release(struct ctl_nri *p, const char *id, const char *pod_uid,
 	return ret;
 }
 
+/* Who a stopped or removed container or a pod is; -1: none of ours. */
 static int who(const NriPod *pod, const NriContainer *ctr,
-	       struct oci_container *c, struct nri_reply *r)
+	       struct oci_container *c)
 {
 	struct cm_error err = { 0 };
 	int ret = ctr ? nri_spec_container(pod, ctr, c, &err) :
 		  nri_spec_sandbox(pod, c, &err);
 
 	if (ret)
-		refuse(r, NRI_RPC_INVALID_ARGUMENT, "cpumgr: %s",
-		       cm_error_msg(&err));
+		ctl_err("nri: %s %s left alone: %s", ctr ? "container" : "pod",
+			ctr ? ctr->id : pod->id, cm_error_msg(&err));
 	cm_error_clear(&err);
 	return ret || c->kind == OCI_UNMANAGED ? -1 : 0;
 }
@@ -226,8 +231,8 @@ static int stop_container(struct ctl_nri *p, const struct nri_request *req,
 
 	if (!in || !in->container)
 		return refuse(r, NRI_RPC_INVALID_ARGUMENT, "StopContainer: a request that does not parse"), 0;
-	if (!who(in->pod, in->container, &c, r))
-		ret = release(p, c.id, c.pod_uid, c.name, &set, r);
+	if (!who(in->pod, in->container, &c))
+		ret = release(p, c.id, c.pod_uid, c.name, &set);
 	out.n_update = set.nr;
 	out.update = set.ptrs;
 	if (!ret && r->code == NRI_RPC_OK)
@@ -331,7 +336,7 @@ static int state_change(struct ctl_nri *p, struct nri_conn *conn,
 		return refuse(r, NRI_RPC_INVALID_ARGUMENT, "StateChange: a request that does not parse"), 0;
 	switch (in->event) {
 	case NRI__PKG__API__V1ALPHA1__EVENT__RUN_POD_SANDBOX:
-		if (!who(in->pod, NULL, &c, r))
+		if (!who(in->pod, NULL, &c))
 			ret = run_sandbox(p, &c, r);
 		break;
 	case NRI__PKG__API__V1ALPHA1__EVENT__STOP_POD_SANDBOX:
@@ -339,9 +344,9 @@ static int state_change(struct ctl_nri *p, struct nri_conn *conn,
 	case NRI__PKG__API__V1ALPHA1__EVENT__REMOVE_CONTAINER:
 		if (who(in->pod, in->event ==
 			NRI__PKG__API__V1ALPHA1__EVENT__REMOVE_CONTAINER ?
-			in->container : NULL, &c, r))
+			in->container : NULL, &c))
 			break;
-		ret = release(p, c.id, c.pod_uid, c.name, &set, r);
+		ret = release(p, c.id, c.pod_uid, c.name, &set);
 		if (!ret)
 			ret = update_later(conn, &set);
 		break;
@@ -363,6 +368,8 @@ void ctl_nri_response(void *ctx, struct nri_conn *c, const char *method,
 	if (rsp->code != NRI_RPC_OK)
 		ctl_err("nri: the runtime refused %s: %s (code %d)", method,
 			rsp->message, rsp->code);
+	else if (!strcmp(method, "RegisterPlugin"))
+		fprintf(stderr, "cpumgrctl: nri: registered with the runtime\n");
 	else if (p->log)
 		fprintf(p->log, "nri: %s done\n", method);
 }

@@ -9,6 +9,7 @@
  * the runtime's gets an update.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -185,8 +186,8 @@ int ctl_nri_synchronize(struct ctl_nri *p, const struct nri_request *req,
 	release_gone(p, &n, in, cs, nr);
 	add_running(p, &n, in, cs, ctrs, nr);
 	ret = ctl_nri_updates(p, &n, NULL, &set);
-	node_log(&n, "nri: synchronized: %zu pods, %zu containers, %zu managed, %zu updates",
-		 in->n_pods, in->n_containers, p->nr_known, set.nr);
+	fprintf(stderr, "cpumgrctl: nri: synchronized: %zu pods, %zu containers, %zu managed, %zu updates\n",
+		in->n_pods, in->n_containers, p->nr_known, set.nr);
 	node_close(&n);
 	out.n_update = set.nr;
 	out.update = set.ptrs;

@@ -3,7 +3,8 @@
 #
 # The host-only checks of the node integration, as KTAP (make check runs
 # them after the unit tests; `make check-host` alone):
-#   - contrib/systemd/cpumgr.service passes `systemd-analyze verify`;
+#   - contrib/systemd/cpumgr.service and cpumgr-nri.service pass
+#     `systemd-analyze verify`;
 #   - the man pages build and document every command, module parameter,
 #     sysfs file and netlink operation (scripts/doc-check.sh);
 #   - the bash completion offers the command table;
@@ -45,16 +46,18 @@ run()
 
 systemd_unit()
 {
-	local dir=$logs/unit
+	local dir=$logs/unit u
 
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	# the unit as installed names /usr/sbin/cpumgrctl: verify needs a
 	# binary there, so point it at the build's; the man pages are not
 	# installed on the build host
-	sed "s|/usr/sbin/cpumgrctl|$CPUMGR_OUT/user/cpumgrctl|" \
-		"$CPUMGR_TOP/contrib/systemd/cpumgr.service" >"$dir/cpumgr.service"
-	systemd-analyze verify --man=no "$dir/cpumgr.service" || return 1
+	for u in cpumgr.service cpumgr-nri.service; do
+		sed "s|/usr/sbin/cpumgrctl|$CPUMGR_OUT/user/cpumgrctl|" \
+			"$CPUMGR_TOP/contrib/systemd/$u" >"$dir/$u"
+		systemd-analyze verify --man=no "$dir/$u" || return 1
+	done
 	grep -qx 'Type=notify' "$dir/cpumgr.service"
 }
 
@@ -80,6 +83,7 @@ packages()
 	dpkg-deb -c "$CPUMGR_OUT"/deb/cpumgr-dkms_*.deb >"$logs/cpumgr-dkms.list" || return 1
 	local f status=0
 	for f in ./usr/sbin/cpumgrctl ./lib/systemd/system/cpumgr.service \
+		./lib/systemd/system/cpumgr-nri.service \
 		./usr/lib/x86_64-linux-gnu/libcpumgr.a \
 		./usr/lib/x86_64-linux-gnu/pkgconfig/cpumgr.pc \
 		./usr/include/cpumgr/cpumgr_nl.h ./usr/include/cpumgr/linux/cpumgr.h \

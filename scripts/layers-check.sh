@@ -9,7 +9,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../user/lib" || exit 1
 
 # bottom first, as user/Makefile's LAYERS
-layers=(util libcpumgr kube kubelet node)
+layers=(util libcpumgr kube kubelet node nri)
 declare -A rank
 for i in "${!layers[@]}"; do
 	for h in "${layers[$i]}"/*.h; do

@@ -9,7 +9,10 @@
 #     slirp4netns with --storage-driver vfs --network none);
 #   - the tools taken from Debian's linux-source packages into the cache
 #     (checkpatch, the kselftest headers, the ynl CLI);
-#   - Debian's 6.1 and 6.12 kernels through scripts/fetch-kernel.sh.
+#   - Debian's 6.1 and 6.12 kernels through scripts/fetch-kernel.sh;
+#   - Debian 13's containerd 1.7 and the CRI and NRI definitions through
+#     scripts/fetch-trixie.sh (the runtime_cri selftest; python3-grpcio
+#     and python3-grpc-tools are its CRI client).
 # The debug kernel is built separately (scripts/build-debug-kernel.sh).
 #
 # Usage: scripts/setup.sh [--no-kernels]
@@ -23,10 +26,12 @@ HOST_PACKAGES="
 	libnl-3-dev libnl-genl-3-dev libcjson-dev libyaml-dev
 	linux-source-6.1 linux-source-6.12
 	python3 python3-yaml python3-jsonschema cppcheck
+	python3-grpcio python3-grpc-tools
 	runc crun podman conmon
 	clang-14 libfuzzer-14-dev
 	debhelper dh-dkms dkms lintian libsystemd-dev scdoc bash-completion systemd
 	buildah
+	protobuf-c-compiler libprotobuf-c-dev
 "
 
 missing_packages()
@@ -88,6 +93,7 @@ main()
 		tools/testing/selftests/kselftest.h \
 		tools/testing/selftests/kselftest_harness.h
 	unpack_source 6.12 tools/net/ynl Documentation/netlink
+	"$CPUMGR_TOP/scripts/fetch-trixie.sh" -q >/dev/null
 	if [ "${1:-}" != --no-kernels ]; then
 		for series in 6.1 6.12; do
 			"$CPUMGR_TOP/scripts/fetch-kernel.sh" "$series"

@@ -29,21 +29,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checkpoint.h"
 #include "cmd.h"
 #include "ctl_node.h"
+#include "ctl_runtime.h"
 #include "json_util.h"
-#include "node_internal.h"
 #include "oci.h"
 
-#define KUBELET_STATE	"/var/lib/kubelet/cpu_manager_state"
 #define STATE_MAX	(1 << 20)
 
-enum hook_mode { MODE_DECIDE, MODE_GUARD };
-
 struct hook {
-	const char *stage, *dir, *kubelet_state;
-	enum hook_mode mode;
+	const char *stage, *dir;
+	struct ctl_runtime rt;
 	bool verbose;
 	struct oci_container c;
 };
@@ -129,130 +125,52 @@ static int container_cgroup(struct hook *h, const struct node *n, char *out,
 	if (!text || oci_proc_cgroup(text, rel, sizeof(rel)) || !strcmp(rel, "/"))
 		rel[0] = '\0';
 	free(text);
-	if (!rel[0] && h->c.cgroups_path[0] &&
-	    oci_cgroups_path(h->c.cgroups_path, rel, sizeof(rel), &err)) {
-		fail(h, "%s", cm_error_msg(&err));
-		cm_error_clear(&err);
-		return -EINVAL;
+	if (rel[0]) {
+		if (snprintf(out, len, "%s%s", n->cg.root[CGROUPFS_CPUSET], rel) >=
+		    (int)len) {
+			fail(h, "cgroup %s: path too long", rel);
+			return -ENAMETOOLONG;
+		}
+		return 0;
 	}
-	if (!rel[0]) {
+	if (!h->c.cgroups_path[0]) {
 		fail(h, "no cgroup: neither /proc/%d/cgroup nor linux.cgroupsPath names one",
 		     h->c.pid);
 		return -ENOENT;
 	}
-	if (snprintf(out, len, "%s%s", n->cg.root[CGROUPFS_CPUSET], rel) >= (int)len) {
-		fail(h, "cgroup %s: path too long", rel);
-		return -ENAMETOOLONG;
-	}
-	return 0;
-}
-
-/* guard: the kubelet's checkpoint has an entry for the container */
-static int kubelet_decided(struct hook *h, bool *decided)
-{
-	struct checkpoint_opts o = { .accept_unchecked = true };
-	struct cm_error err = { 0 };
-	struct checkpoint cp;
-	size_t len = 0;
-	char *text;
-	FILE *f = fopen(h->kubelet_state, "re");
-
-	*decided = false;
-	if (!f)
-		return errno == ENOENT ? 0 :
-		       fail(h, "%s: %s", h->kubelet_state, strerror(errno));
-	text = file_slurp(f, &len);
-	fclose(f);
-	if (!text)
-		return fail(h, "%s: cannot read it", h->kubelet_state);
-	if (checkpoint_parse(text, len, &o, &cp, &err)) {
-		free(text);
-		fail(h, "%s: %s", h->kubelet_state, cm_error_msg(&err));
+	if (ctl_runtime_spec_cgroup(n, h->c.cgroups_path, out, len, &err)) {
+		fail(h, "%s", cm_error_msg(&err));
 		cm_error_clear(&err);
-		return CPUMGRCTL_EXIT_FAIL;
+		return -EINVAL;
 	}
-	free(text);
-	*decided = assignments_get(&cp.state, h->c.pod_uid, h->c.name) != NULL;
-	checkpoint_free(&cp);
 	return 0;
 }
 
 static int create(struct hook *h, struct node *n)
 {
-	char cgroup[PATH_MAX], pod_cgroup[PATH_MAX];
-	enum node_add_how how = NODE_ADD_DECIDE;
-	struct node_attach a = { 0 };
 	struct cm_error err = { 0 };
-	struct node_pod *p;
-	enum pod_qos qos;
-	bool decided;
-	cJSON *obj;
-	int ret;
+	char cgroup[PATH_MAX];
 
-	if (container_cgroup(h, n, cgroup, sizeof(cgroup)) ||
-	    oci_parent(cgroup, pod_cgroup, sizeof(pod_cgroup)))
+	if (container_cgroup(h, n, cgroup, sizeof(cgroup)))
 		return CPUMGRCTL_EXIT_FAIL;
-	qos = h->c.has_qos ? h->c.qos : oci_qos_of_path(pod_cgroup);
-	if (h->c.kind == OCI_SANDBOX) {
-		how = NODE_ADD_SHARED;
-		h->c.request_milli = h->c.limit_milli = 0;
-	} else if (h->mode == MODE_GUARD) {
-		ret = kubelet_decided(h, &decided);
-		if (ret)
-			return ret;
-		how = decided ? NODE_ADD_CPUS : NODE_ADD_SHARED;
-		if (decided && !h->c.has_cpus)
-			return fail(h, "the kubelet's checkpoint %s has CPUs for it, its spec has no linux.resources.cpu.cpus",
-				    h->kubelet_state);
-	}
-	p = node_find_pod(n, h->c.pod_uid);
-	obj = oci_pod_object(p ? p->obj : NULL, &h->c, qos);
-	if (!obj)
-		return fail(h, "out of memory");
-	ret = node_add_container(n, obj, h->c.name, how, &h->c.cpus, &err);
-	cJSON_Delete(obj);
-	if (ret)
-		goto bad;
-	a.pod_uid = h->c.pod_uid;
-	a.container = h->c.name;
-	a.cgroup = cgroup;
-	a.pod_cgroup = pod_cgroup;
-	if (node_attach(n, &a, &err) || node_reconcile(n, NULL, &err) < 0) {
+	if (ctl_runtime_add(n, &h->rt, &h->c, cgroup, false, &err)) {
 		fail(h, "%s", cm_error_msg(&err));
 		cm_error_clear(&err);
-		/* the runtime fails the start and runs no poststop */
-		if (node_remove(n, h->c.pod_uid, h->c.name, &err) ||
-		    node_sweep_gone(n, &err) < 0)
-			cm_error_clear(&err);
 		return CPUMGRCTL_EXIT_FAIL;
 	}
 	return CPUMGRCTL_EXIT_OK;
-bad:
-	fail(h, "%s", cm_error_msg(&err));
-	cm_error_clear(&err);
-	return CPUMGRCTL_EXIT_FAIL;
 }
 
 static int poststop(struct hook *h, struct node *n)
 {
-	const struct node_pod *p = node_find_pod(n, h->c.pod_uid);
 	struct cm_error err = { 0 };
-	int k = p ? node_pod_container(p, h->c.name) : -1;
 
-	if ((k >= 0 && !p->c[k].removed) ||
-	    node_assignment(n, h->c.pod_uid, h->c.name)) {
-		if (node_remove(n, h->c.pod_uid, h->c.name, &err))
-			goto bad;
+	if (ctl_runtime_release(n, h->c.pod_uid, h->c.name, &err)) {
+		fail(h, "%s", cm_error_msg(&err));
+		cm_error_clear(&err);
+		return CPUMGRCTL_EXIT_FAIL;
 	}
-	/* the pod goes with its last container; the others get the
-	 * shared pool as it now is */
-	if (node_sweep_gone(n, &err) < 0 || node_reconcile(n, NULL, &err) < 0)
-		goto bad;
 	return CPUMGRCTL_EXIT_OK;
-bad:
-	fail(h, "%s", cm_error_msg(&err));
-	cm_error_clear(&err);
-	return CPUMGRCTL_EXIT_FAIL;
 }
 
 static int cmd_oci_hook(int argc, char **argv)
@@ -264,7 +182,7 @@ static int cmd_oci_hook(int argc, char **argv)
 		CTL_STATE_DIR_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct hook h = { .kubelet_state = KUBELET_STATE };
+	struct hook h = { .rt.kubelet_state = CTL_KUBELET_STATE };
 	struct cm_error err = { 0 };
 	struct node n;
 	int opt, ret;
@@ -272,18 +190,14 @@ static int cmd_oci_hook(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'm':
-			if (!strcmp(optarg, "decide")) {
-				h.mode = MODE_DECIDE;
-			} else if (!strcmp(optarg, "guard")) {
-				h.mode = MODE_GUARD;
-			} else {
+			if (ctl_runtime_mode(optarg, &h.rt.mode)) {
 				ctl_err("--mode: '%s' is not decide or guard",
 					optarg);
 				return CPUMGRCTL_EXIT_USAGE;
 			}
 			break;
 		case 'k':
-			h.kubelet_state = optarg;
+			h.rt.kubelet_state = optarg;
 			break;
 		case 'v':
 			h.verbose = true;

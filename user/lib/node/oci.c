@@ -31,8 +31,8 @@ static const char *annotation(const cJSON *a, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-static int copy(char *dst, size_t len, const char *src, const char *what,
-		struct cm_error *err)
+int oci_copy(char *dst, size_t len, const char *src, const char *what,
+	     struct cm_error *err)
 {
 	if (strlen(src) >= len)
 		return cm_errorf(err, "%s \"%.40s...\" is too long", what, src);
@@ -70,7 +70,7 @@ static int identify(const cJSON *a, struct oci_container *c,
 		if (!uid || !*uid)
 			continue;
 		c->source = k->source;
-		if (copy(c->pod_uid, sizeof(c->pod_uid), uid, "pod UID", err))
+		if (oci_copy(c->pod_uid, sizeof(c->pod_uid), uid, "pod UID", err))
 			return -EINVAL;
 		c->kind = type && !strcmp(type, "sandbox") ? OCI_SANDBOX :
 			  OCI_CONTAINER;
@@ -82,7 +82,7 @@ static int identify(const cJSON *a, struct oci_container *c,
 		if (!name || !*name)
 			return cm_errorf(err, "container %s of pod %s: no %s annotation",
 					 c->id, uid, k->name);
-		if (copy(c->name, sizeof(c->name), name, "container name",
+		if (oci_copy(c->name, sizeof(c->name), name, "container name",
 			 err))
 			return -EINVAL;
 		if (qos) {
@@ -115,7 +115,7 @@ int oci_parse_state(const char *text, struct oci_container *c,
 		cm_errorf(err, "the state on stdin has no \"id\"");
 		goto out;
 	}
-	if (copy(c->id, sizeof(c->id), id->valuestring, "id", err))
+	if (oci_copy(c->id, sizeof(c->id), id->valuestring, "id", err))
 		goto out;
 	if (cJSON_IsNumber(pid) && pid->valuedouble > 0 &&
 	    pid->valuedouble < INT32_MAX)
@@ -124,7 +124,7 @@ int oci_parse_state(const char *text, struct oci_container *c,
 		snprintf(c->status, sizeof(c->status), "%s",
 			 status->valuestring);
 	if (cJSON_IsString(bundle) &&
-	    copy(c->bundle, sizeof(c->bundle), bundle->valuestring, "bundle",
+	    oci_copy(c->bundle, sizeof(c->bundle), bundle->valuestring, "bundle",
 		 err))
 		goto out;
 	ret = identify(json_member(j, "annotations"), c, err);
@@ -157,7 +157,7 @@ int oci_parse_config(const cJSON *config, struct oci_container *c,
 	    identify(json_member(config, "annotations"), c, err))
 		return -EINVAL;
 	if (cJSON_IsString(path) &&
-	    copy(c->cgroups_path, sizeof(c->cgroups_path), path->valuestring,
+	    oci_copy(c->cgroups_path, sizeof(c->cgroups_path), path->valuestring,
 		 "linux.cgroupsPath", err))
 		return -EINVAL;
 	shares = number(cpu, "shares", &has_shares);
@@ -244,7 +244,7 @@ int oci_cgroups_path(const char *given, char *out, size_t len,
 		if (given[0] != '/')
 			return cm_errorf(err, "linux.cgroupsPath \"%s\": relative paths are not supported",
 					 given);
-		return copy(out, len, given, "linux.cgroupsPath", err);
+		return oci_copy(out, len, given, "linux.cgroupsPath", err);
 	}
 	if (!c2 || strchr(c2 + 1, ':') ||
 	    (size_t)(c1 - given) >= sizeof(slice) ||

@@ -97,6 +97,9 @@ int oci_proc_cgroup(const char *text, char *out, size_t len);
  */
 int oci_cgroups_path(const char *given, char *out, size_t len,
 		     struct cm_error *err);
+/* Copy src into dst[len]; "<what> ... is too long" when it does not fit. */
+int oci_copy(char *dst, size_t len, const char *src, const char *what,
+	     struct cm_error *err);
 /* The parent of a cgroup path; -EINVAL for the root. */
 int oci_parent(const char *path, char *out, size_t len);
 /* The QoS class the kubelet's cgroup layout gives a pod cgroup path. */

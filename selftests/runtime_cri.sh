@@ -1,0 +1,304 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The Kubernetes node path: containerd 1.7 with NRI, driven through the
+# CRI as the kubelet drives it (selftests/cri_driver.py), `cpumgrctl nri`
+# as its NRI plugin, cpumgr in enforce mode (selftests/cri_lib.sh sets
+# the node up).  Pods from examples/pods:
+#
+# - without the plugin: containerd answers the CRI with NRI enabled, the
+#   image is imported, a pod runs and its container prints its CPUs;
+# - decide mode (kubelet with cpuManagerPolicy none, no cpuset_cpus): a
+#   Guaranteed 2-CPU container prints its exclusive CPUs as the first
+#   line of its program; fractional Guaranteed, Burstable and
+#   BestEffort containers, and the sidecar of a multi-container pod,
+#   print the shared pool; a pod that does not fit is refused with the
+#   kubelet's text and leaves nothing; containerd restarted and the
+#   plugin restarted lose nothing; deleting pods returns their CPUs;
+#   CPUMGR_CRI_CYCLES (default 30) pod create/delete cycles;
+# - guard mode (kubelet with the static policy: its decision in
+#   cpuset_cpus and in its checkpoint): exactly the kubelet's CPUs; a
+#   container without an entry on the shared pool; cycles;
+# - afterwards the table, the checkpoint, the pod files and the cgroups
+#   agree and audit is clean.
+# The plugin's checks report SKIP when this cpumgrctl has no `nri`.
+# smt8 preset: 8 CPUs, CPU 0 reserved.
+
+. "$CPUMGR_TOP/selftests/cri_lib.sh"
+
+trap cri_cleanup EXIT
+
+cri_need
+
+CYCLES=${CPUMGR_CRI_CYCLES:-30}
+G2=0b1e5a44-5f3c-4c55-9a0e-000000000004
+ktap_plan 16
+
+rt_init enforce && cri_config && cri_start_containerd || {
+	echo "# set-up failed"
+	exit 1
+}
+echo "# containerd $("$TRIXIE/usr/bin/containerd" --version | awk '{ print $3 }'), runc $(runc --version | awk 'NR == 1 { print $3 }')"
+
+# timed COMMAND...: run it, say how long it took (TCG guests are slow;
+# the figures go into selftests/plan).
+timed()
+{
+	local t0=$SECONDS status
+
+	"$@"
+	status=$?
+	echo "# $((SECONDS - t0)) s"
+	return $status
+}
+
+# Without the plugin: the runtime, the image, one pod through the CRI.
+t_plain()
+{
+	local line want
+
+	cri_image && [ -S "$NRI_SOCK" ] || { echo "# no NRI socket"; return 1; }
+	cri_up "$PODS/besteffort.json" || { diag <"$CRI/up.err"; return 1; }
+	line=$(cri_line nginx)
+	want=$(cat "$CG/besteffort/pod0b1e5a44-5f3c-4c55-9a0e-000000000001/cpuset.cpus.effective")
+	echo "# plain: first line '$line', pod cgroup '$want'"
+	kubelet down 0b1e5a44-5f3c-4c55-9a0e-000000000001 || return 1
+	[ -n "$line" ] && [ "$line" = "$want" ] &&
+		[ ! -e "$CG/besteffort/pod0b1e5a44-5f3c-4c55-9a0e-000000000001" ] &&
+		[ -z "$(ctr_k8s containers ls -q)" ]
+}
+check "containerd 1.7 with NRI: the image imports, a pod runs through the CRI" \
+	timed t_plain
+
+if ! cri_have_plugin; then
+	for t in "decide: Guaranteed 2-CPU container on its exclusive CPUs" \
+		 "decide: fractional, Burstable, BestEffort on the shared pool" \
+		 "decide: multi-container pod: exclusive app, shared sidecar" \
+		 "decide: a pod that does not fit is refused, nothing left" \
+		 "decide: containerd restarted loses nothing" \
+		 "decide: the plugin restarted loses nothing" \
+		 "decide: deleting the pods returns their CPUs" \
+		 "decide: pod create/delete cycles" \
+		 "decide: table, checkpoint, cgroups agree" \
+		 "guard: the kubelet's CPUs, assigned and bound" \
+		 "guard: a container without an entry gets the shared pool" \
+		 "guard: a pod that does not fit is refused by the kubelet" \
+		 "guard: pod create/delete cycles" \
+		 "guard: table, checkpoint, cgroups agree; audit clean" \
+		 "afterwards: nothing assigned, no pod cgroup left"; do
+		ktap_result ok "$t # SKIP this cpumgrctl has no NRI plugin (cpumgrctl nri)"
+	done
+	ktap_exit
+fi
+
+cri_plugin_start decide || { echo "# the plugin did not start"; exit 1; }
+
+# first_is_exclusive UID NAME: its first line is its exclusive CPUs.
+first_is_exclusive()
+{
+	local line mine
+
+	line=$(cri_line "$2")
+	mine=$(rt_cpus "$1" "$2")
+	echo "# $1/$2: first line '$line', exclusive '$mine'"
+	[ -n "$mine" ] && [ "$line" = "$mine" ]
+}
+
+# first_is_shared NAME: its first line is the shared pool.
+first_is_shared()
+{
+	local line shared
+
+	line=$(cri_line "$1")
+	shared=$(cat $SYSFS/shared_cpus)
+	echo "# $1: first line '$line', shared '$shared'"
+	[ "$line" = "$shared" ] && rt_disjoint "$line" "$(cat $SYSFS/exclusive_cpus)"
+}
+
+t_guaranteed()
+{
+	cri_up "$PODS/guaranteed-2cpu.json" || { diag <"$CRI/up.err"; return 1; }
+	first_is_exclusive $G2 nginx &&
+		[ "$(cat $SYSFS/pods/$G2/nginx/pod_cgroup 2>/dev/null || cat $SYSFS/pods/$G2/pod_cgroup)" = "$CG/pod$G2" ]
+}
+
+t_shared()
+{
+	local f ok=0
+
+	for f in guaranteed-fractional burstable-cpu besteffort; do
+		cri_up "$PODS/$f.json" || { diag <"$CRI/up.err"; ok=1; continue; }
+		first_is_shared nginx || ok=1
+	done
+	[ $ok = 0 ]
+}
+
+t_multi()
+{
+	local uid=0b1e5a44-5f3c-4c55-9a0e-000000000007
+
+	cri_up "$PODS/guaranteed-init-reuse.json" || { diag <"$CRI/up.err"; return 1; }
+	echo "# init container setup ran on '$(cri_line setup)'"
+	# the kubelet's static policy hands the init container's CPUs on
+	first_is_exclusive $uid app && first_is_shared sidecar &&
+		rt_subset "$(cri_line app)" "$(cri_line setup)"
+}
+
+# refused UID: a 16-CPU pod UID is refused with the kubelet's text and
+# leaves no pod in the kernel, no pod cgroup, no record of the kubelet.
+refused()
+{
+	local f
+
+	f=$(cri_pod_file "$PODS/guaranteed-2cpu.json" "$1" 16)
+	if cri_up "$f"; then
+		echo "# a 16-CPU pod started on 8 CPUs"
+		return 1
+	fi
+	diag <"$CRI/up.err"
+	grep -q "not enough cpus available to satisfy request" "$CRI/up.err" &&
+		[ ! -e "$SYSFS/pods/$1" ] && [ ! -e "$CG/pod$1" ] &&
+		[ ! -e "$CRI/kubelet/pods/$1.json" ]
+}
+
+t_no_fit()
+{
+	local before
+
+	before=$(ls "$CG" | sort)
+	refused big && [ ! -e "$S/pods/big.json" ] &&
+		[ "$(ls "$CG" | sort)" = "$before" ] &&
+		[ -z "$(ctr_k8s containers ls -q | grep -v -f "$(kubelet_ids)")" ]
+}
+
+# A file of the container IDs the kubelet knows (its pods' records).
+kubelet_ids()
+{
+	{
+		cat "$CRI"/kubelet/pods/*.json 2>/dev/null |
+			grep -o '"[0-9a-f]\{64\}"' | tr -d '"'
+		echo none
+	} >"$CRI/known-ids"
+	echo "$CRI/known-ids"
+}
+
+# What the node holds: the kernel's assignments and the runtime's
+# containers, for a before/after comparison.
+node_snapshot()
+{
+	"$CTL" dump --json | tr -d ' \n'
+	echo
+	ctr_k8s containers ls -q | sort
+}
+
+t_restart_containerd()
+{
+	local before after from f
+
+	before=$(node_snapshot)
+	from=$(cri_log_lines)
+	cri_stop_containerd
+	cri_start_containerd || return 1
+	# the plugin reconnects on its own, or the test restarts it
+	cri_wait_registered "$from" ||
+		{ echo "# restarting the plugin"; cri_plugin_stop; cri_plugin_start decide; } ||
+		return 1
+	after=$(node_snapshot)
+	[ "$before" = "$after" ] || { echo "# before: $before"; echo "# after: $after"; return 1; }
+	# a new pod is placed beside the old ones
+	f=$(cri_pod_file "$PODS/guaranteed-2cpu.json" after-ctd)
+	cri_up "$f" || { diag <"$CRI/up.err"; return 1; }
+	first_is_exclusive after-ctd nginx &&
+		rt_disjoint "$(rt_cpus after-ctd nginx)" "$(rt_cpus $G2 nginx)"
+}
+
+t_restart_plugin()
+{
+	local before after f
+
+	before=$(node_snapshot)
+	cri_plugin_stop
+	cri_plugin_start decide || return 1
+	after=$(node_snapshot)
+	[ "$before" = "$after" ] || { echo "# before: $before"; echo "# after: $after"; return 1; }
+	f=$(cri_pod_file "$PODS/guaranteed-2cpu.json" after-nri 1)
+	cri_up "$f" || { diag <"$CRI/up.err"; return 1; }
+	first_is_exclusive after-nri nginx
+}
+
+t_delete()
+{
+	local f uid
+
+	for f in "$CRI"/kubelet/pods/*.json; do
+		uid=${f##*/}
+		kubelet down "${uid%.json}" || return 1
+	done
+	echo "# exclusive '$(cat $SYSFS/exclusive_cpus)', shared '$(cat $SYSFS/shared_cpus)', pods '$(ls "$S/pods" 2>/dev/null)'"
+	[ -z "$(cat $SYSFS/exclusive_cpus)" ] && [ -z "$(ls "$S/pods" 2>/dev/null)" ] &&
+		[ "$(cat $SYSFS/shared_cpus)" = "$(cat /sys/devices/system/cpu/online)" ] &&
+		[ -z "$(ctr_k8s containers ls -q)" ]
+}
+
+t_cycles()
+{
+	kubelet cycles "$1" "$PODS/guaranteed-2cpu.json" \
+		"$PODS/burstable-cpu.json" "$PODS/guaranteed-fractional.json" \
+		"$PODS/besteffort.json" >"$CRI/cycles.out" 2>&1
+	local status=$?
+	diag <"$CRI/cycles.out"
+	[ $status = 0 ] && [ -z "$(cat $SYSFS/exclusive_cpus)" ] &&
+		[ -z "$(ctr_k8s containers ls -q)" ]
+}
+
+check "decide: Guaranteed 2-CPU container on its exclusive CPUs" timed t_guaranteed
+check "decide: fractional, Burstable, BestEffort on the shared pool" timed t_shared
+check "decide: multi-container pod: exclusive app, shared sidecar" timed t_multi
+check "decide: a pod that does not fit is refused, nothing left" timed t_no_fit
+check "decide: containerd restarted loses nothing" timed t_restart_containerd
+check "decide: the plugin restarted loses nothing" timed t_restart_plugin
+check "decide: deleting the pods returns their CPUs" timed t_delete
+check "decide: $CYCLES pod create/delete cycles" timed t_cycles "$CYCLES"
+check "decide: table, checkpoint, cgroups agree" timed rt_agree
+
+# guard: the kubelet runs the static policy and decides
+cri_plugin_stop
+CRI_MODE=guard
+rm -f "$KSTATE"
+cri_plugin_start guard || { echo "# the plugin did not start in guard mode"; exit 1; }
+
+t_guard()
+{
+	local want
+
+	cri_up "$PODS/guaranteed-2cpu.json" || { diag <"$CRI/up.err"; return 1; }
+	want=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["entries"][sys.argv[2]]["nginx"])' "$KSTATE" $G2)
+	echo "# the kubelet's checkpoint: '$want'"
+	first_is_exclusive $G2 nginx && [ "$(rt_cpus $G2 nginx)" = "$want" ]
+}
+
+t_guard_shared()
+{
+	cri_up "$PODS/burstable-cpu.json" || { diag <"$CRI/up.err"; return 1; }
+	first_is_shared nginx
+}
+
+check "guard: the kubelet's CPUs, assigned and bound" timed t_guard
+check "guard: a container without an entry gets the shared pool" timed t_guard_shared
+check "guard: a pod that does not fit is refused by the kubelet" timed refused gbig
+kubelet down $G2 0b1e5a44-5f3c-4c55-9a0e-000000000003
+check "guard: $((CYCLES / 3 + 1)) pod create/delete cycles" timed t_cycles $((CYCLES / 3 + 1))
+check "guard: table, checkpoint, cgroups agree; audit clean" timed rt_agree
+
+t_after()
+{
+	local left
+
+	left=$(find "$CG" -mindepth 1 -type d -name 'pod*')
+	echo "# pod cgroups left: '$left'"
+	[ -z "$left" ] && [ -z "$(cat $SYSFS/exclusive_cpus)" ] &&
+		[ -z "$(ls "$S/pods" 2>/dev/null)" ]
+}
+check "afterwards: nothing assigned, no pod cgroup left" timed t_after
+
+ktap_exit

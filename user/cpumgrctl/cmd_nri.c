@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cpumgrctl nri: an NRI plugin (containerd 1.7+, CRI-O 1.26+).  It
+ * connects to the runtime's NRI socket, registers, and answers the
+ * runtime's calls (ctl_nri.c) until the runtime goes away; then it
+ * connects again, waiting 0.1 s doubling up to 5 s between attempts,
+ * and the runtime's Synchronize brings the node's state in line with
+ * the containers that exist (a restart of either side loses nothing).
+ *
+ * Launched by the runtime (a plugin in its plugin_path), the socket is
+ * already connected: NRI_PLUGIN_SOCKET holds its fd, NRI_PLUGIN_NAME and
+ * NRI_PLUGIN_IDX the name and index; the plugin then ends with the
+ * connection.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "ctl_node.h"
+#include "ctl_nri.h"
+#include "ctl_sd.h"
+
+#define NRI_SOCKET		"/var/run/nri/nri.sock"
+#define NRI_NAME		"cpumgr"
+#define NRI_INDEX		"10"
+#define BACKOFF_MIN_MS		100
+#define BACKOFF_MAX_MS		5000
+
+struct nri_opts {
+	const char *socket, *name, *index;
+	int fd;				/* NRI_PLUGIN_SOCKET, else -1 */
+	struct ctl_nri p;
+};
+
+static int dial(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd;
+
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Register and serve one connection; 0 when the runtime closed it. */
+static int session(struct nri_opts *o, int fd)
+{
+	Nri__Pkg__Api__V1alpha1__RegisterPluginRequest reg =
+		NRI__PKG__API__V1ALPHA1__REGISTER_PLUGIN_REQUEST__INIT;
+	const struct nri_handler h = {
+		.call = ctl_nri_call, .response = ctl_nri_response,
+		.ctx = &o->p,
+	};
+	struct cm_error err = { 0 };
+	struct nri_conn c;
+	int ret;
+
+	nri_conn_init(&c, fd, o->p.log);
+	reg.plugin_name = (char *)o->name;
+	reg.plugin_idx = (char *)o->index;
+	ret = nri_conn_call(&c, "RegisterPlugin", &reg.base, &err);
+	if (!ret) {
+		fprintf(stderr, "cpumgrctl: nri: plugin %s-%s connected (mode %s)\n",
+			o->index, o->name,
+			o->p.rt.mode == CTL_MODE_GUARD ? "guard" : "decide");
+		ctl_sd_notify("READY=1\nSTATUS=connected to the runtime");
+		ret = nri_conn_serve(&c, &h, &err);
+	}
+	if (ret)
+		ctl_err("nri: %s", cm_error_msg(&err));
+	else
+		fprintf(stderr, "cpumgrctl: nri: the runtime closed the connection\n");
+	cm_error_clear(&err);
+	nri_conn_free(&c);
+	ctl_nri_forget(&o->p);
+	return ret;
+}
+
+static int run(struct nri_opts *o)
+{
+	unsigned int backoff = BACKOFF_MIN_MS;
+	int last_errno = 0;
+
+	if (o->fd >= 0)
+		return session(o, o->fd) ? CPUMGRCTL_EXIT_FAIL :
+		       CPUMGRCTL_EXIT_OK;
+	for (;;) {
+		int fd = dial(o->socket);
+
+		if (fd < 0) {
+			/* one line per new reason, not one per attempt */
+			if (errno != last_errno)
+				ctl_err("nri: %s: %s; retrying", o->socket,
+					strerror(errno));
+			last_errno = errno;
+			sleep_ms(backoff);
+			backoff = backoff * 2 > BACKOFF_MAX_MS ?
+				  BACKOFF_MAX_MS : backoff * 2;
+			continue;
+		}
+		last_errno = 0;
+		backoff = BACKOFF_MIN_MS;
+		session(o, fd);
+		close(fd);
+		ctl_sd_notify("STATUS=waiting for the runtime");
+		sleep_ms(backoff);
+	}
+}
+
+/* NRI indexes are two digits ("00".."99"), as the runtime checks. */
+static bool valid_index(const char *s)
+{
+	return strlen(s) == 2 && s[0] >= '0' && s[0] <= '9' &&
+	       s[1] >= '0' && s[1] <= '9';
+}
+
+static int from_env(struct nri_opts *o)
+{
+	const char *fd = getenv("NRI_PLUGIN_SOCKET");
+	const char *name = getenv("NRI_PLUGIN_NAME");
+	const char *idx = getenv("NRI_PLUGIN_IDX");
+	char *end;
+	long v;
+
+	if (name && *name)
+		o->name = name;
+	if (idx && *idx)
+		o->index = idx;
+	if (!fd || !*fd)
+		return 0;
+	v = strtol(fd, &end, 10);
+	if (*end || v < 0 || v > 65535) {
+		ctl_err("nri: NRI_PLUGIN_SOCKET=%s is not a file descriptor",
+			fd);
+		return -1;
+	}
+	o->fd = (int)v;
+	return 0;
+}
+
+static int cmd_nri(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "socket", required_argument, NULL, 's' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "kubelet-state", required_argument, NULL, 'k' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "index", required_argument, NULL, 'i' },
+		{ "verbose", no_argument, NULL, 'v' },
+		CTL_STATE_DIR_OPTION,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct nri_opts o = {
+		.socket = NRI_SOCKET, .name = NRI_NAME, .index = NRI_INDEX,
+		.fd = -1, .p.rt.kubelet_state = CTL_KUBELET_STATE,
+	};
+	int opt;
+
+	if (from_env(&o))
+		return CPUMGRCTL_EXIT_USAGE;
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			o.socket = optarg;
+			break;
+		case 'm':
+			if (ctl_runtime_mode(optarg, &o.p.rt.mode)) {
+				ctl_err("--mode: '%s' is not decide or guard",
+					optarg);
+				return CPUMGRCTL_EXIT_USAGE;
+			}
+			break;
+		case 'k':
+			o.p.rt.kubelet_state = optarg;
+			break;
+		case 'n':
+			o.name = optarg;
+			break;
+		case 'i':
+			o.index = optarg;
+			break;
+		case 'v':
+			o.p.log = stderr;
+			break;
+		case CTL_OPT_STATE_DIR:
+			o.p.dir = optarg;
+			break;
+		default:
+			return ctl_usage(argv[0]);
+		}
+	}
+	if (optind < argc)
+		return ctl_usage(argv[0]);
+	if (!*o.name || !valid_index(o.index)) {
+		ctl_err("nri: plugin name '%s', index '%s': the name may not be empty, the index is two digits",
+			o.name, o.index);
+		return CPUMGRCTL_EXIT_USAGE;
+	}
+	/* a runtime that goes away is a closed connection, not a signal */
+	signal(SIGPIPE, SIG_IGN);
+	return run(&o);
+}
+
+CPUMGRCTL_COMMAND(nri, "nri",
+		  "[--socket PATH] [--mode decide|guard] [--kubelet-state FILE]\n"
+		  "\t\t[--name NAME] [--index NN] [--state-dir DIR] [--verbose]",
+		  "an NRI plugin: containerd's or CRI-O's containers get their CPUs before they are created",
+		  cmd_nri);

@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cpumgrctl nri: the plugin's answers to the runtime, each under one
+ * node_open() (the state directory's lock, the kernel's table):
+ *
+ *   Configure         subscribe to the events below
+ *   Synchronize       the runtime's pods and containers after a (re)connect:
+ *                     release what is recorded and gone, add and bind
+ *                     what runs and is not recorded, tell the runtime
+ *                     every cpuset that differs from its own
+ *   CreateContainer   before the runtime makes the cgroup: add the
+ *                     container (decide or guard, as oci-hook does),
+ *                     make its cgroup, bind it, write its cpuset, and
+ *                     answer with that cpuset as the adjustment and the
+ *                     others' new cpusets as updates; a refusal is the
+ *                     call's error and leaves nothing recorded
+ *   UpdateContainer   a managed container keeps the cpuset cpumgr gave it
+ *   StopContainer     release it; updates for the others
+ *   StateChange       RunPodSandbox: the sandbox on the shared pool;
+ *                     RemoveContainer, StopPodSandbox, RemovePodSandbox:
+ *                     release, the others' updates sent after the reply
+ *                     (UpdateContainers)
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "ctl_node.h"
+#include "ctl_nri_update.h"
+#include "nri_spec.h"
+
+#define EV(e)	(1 << (NRI__PKG__API__V1ALPHA1__EVENT__##e - 1))
+#define EVENTS	(EV(RUN_POD_SANDBOX) | EV(STOP_POD_SANDBOX) |		\
+		 EV(REMOVE_POD_SANDBOX) | EV(CREATE_CONTAINER) |	\
+		 EV(UPDATE_CONTAINER) | EV(STOP_CONTAINER) |		\
+		 EV(REMOVE_CONTAINER))
+
+typedef Nri__Pkg__Api__V1alpha1__ContainerUpdate NriUpdate;
+
+#define refuse ctl_nri_refuse
+
+void ctl_nri_refuse(struct nri_reply *r, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	r->code = code;
+	va_start(ap, fmt);
+	vsnprintf(r->message, sizeof(r->message), fmt, ap);
+	va_end(ap);
+}
+
+int ctl_nri_open(struct ctl_nri *p, struct node *n, struct nri_reply *r)
+{
+	struct cm_error err = { 0 };
+
+	if (node_open(n, ctl_state_dir(p->dir), NODE_NEED_CONFIG, &err)) {
+		refuse(r, NRI_RPC_FAILED_PRECONDITION, "cpumgr: %s",
+		       cm_error_msg(&err));
+		cm_error_clear(&err);
+		return -1;
+	}
+	n->log = p->log;
+	if (node_sweep_gone(n, &err) < 0) {
+		refuse(r, NRI_RPC_INTERNAL, "cpumgr: %s", cm_error_msg(&err));
+		cm_error_clear(&err);
+		node_close(n);
+		return -1;
+	}
+	return 0;
+}
+
+static int pack(struct nri_reply *r, const ProtobufCMessage *m)
+{
+	struct cm_error err = { 0 };
+
+	if (nri_rpc_pack(&r->payload, m, &err)) {
+		cm_error_clear(&err);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int configure(struct ctl_nri *p, const struct nri_request *req,
+		     struct nri_reply *r)
+{
+	Nri__Pkg__Api__V1alpha1__ConfigureRequest *in = UNPACK(configure_request, req);
+	Nri__Pkg__Api__V1alpha1__ConfigureResponse out =
+		NRI__PKG__API__V1ALPHA1__CONFIGURE_RESPONSE__INIT;
+
+	if (!in)
+		return refuse(r, NRI_RPC_INVALID_ARGUMENT, "Configure: a request that does not parse"), 0;
+	if (p->log)
+		fprintf(p->log, "nri: configured by %s %s\n", in->runtime_name,
+			in->runtime_version);
+	FREE(configure_request, in);
+	out.events = EVENTS;
+	return pack(r, &out.base);
+}
+
+/* The kubelet's text where there is one: no CPUs is "resource exhausted". */
+static int refusal_code(const char *msg)
+{
+	return strstr(msg, "not enough cpus") ? NRI_RPC_RESOURCE_EXHAUSTED :
+	       NRI_RPC_FAILED_PRECONDITION;
+}
+
+static int create_container(struct ctl_nri *p, const struct nri_request *req,
+			    struct nri_reply *r)
+{
+	Nri__Pkg__Api__V1alpha1__CreateContainerRequest *in =
+		UNPACK(create_container_request, req);
+	Nri__Pkg__Api__V1alpha1__CreateContainerResponse out =
+		NRI__PKG__API__V1ALPHA1__CREATE_CONTAINER_RESPONSE__INIT;
+	Nri__Pkg__Api__V1alpha1__ContainerAdjustment adj =
+		NRI__PKG__API__V1ALPHA1__CONTAINER_ADJUSTMENT__INIT;
+	Nri__Pkg__Api__V1alpha1__LinuxContainerAdjustment la =
+		NRI__PKG__API__V1ALPHA1__LINUX_CONTAINER_ADJUSTMENT__INIT;
+	struct ctl_nri_updates set = { 0 };
+	struct cm_error err = { 0 };
+	struct oci_container c;
+	char cgroup[PATH_MAX], cpus[256];
+	struct ctl_nri_cpu res;
+	struct node n;
+	int ret = 0;
+
+	if (!in || !in->container)
+		return refuse(r, NRI_RPC_INVALID_ARGUMENT, "CreateContainer: a request that does not parse"), 0;
+	if (nri_spec_container(in->pod, in->container, &c, &err)) {
+		refuse(r, NRI_RPC_INVALID_ARGUMENT, "cpumgr: container %s: %s",
+		       in->container->id, cm_error_msg(&err));
+		goto out;
+	}
+	if (c.kind == OCI_UNMANAGED) {
+		ret = pack(r, &out.base);
+		goto out;
+	}
+	if (ctl_nri_open(p, &n, r))
+		goto out;
+	if (ctl_runtime_spec_cgroup(&n, c.cgroups_path, cgroup, sizeof(cgroup),
+				    &err) ||
+	    ctl_runtime_add(&n, &p->rt, &c, cgroup, true, &err)) {
+		refuse(r, refusal_code(cm_error_msg(&err)),
+		       "cpumgr: pod %s container %s: %s", c.pod_uid, c.name,
+		       cm_error_msg(&err));
+		node_close(&n);
+		goto out;
+	}
+	ctl_nri_cpus_of(&n, c.pod_uid, c.name, cpus, sizeof(cpus));
+	if (ctl_nri_remember(p, &c, cpus) ||
+	    ctl_nri_updates(p, &n, c.id, &set)) {
+		ret = -ENOMEM;
+		node_close(&n);
+		goto out;
+	}
+	node_log(&n, "nri: create %s (%s/%s): cpuset %s, %zu updates", c.id,
+		 c.pod_uid, c.name, cpus, set.nr);
+	node_close(&n);
+	ctl_nri_cpu_resources(&res, cpus);
+	la.resources = &res.res;
+	adj.linux = &la;
+	out.adjust = &adj;
+	out.n_update = set.nr;
+	out.update = set.ptrs;
+	ret = pack(r, &out.base);
+out:
+	cm_error_clear(&err);
+	ctl_nri_updates_free(&set);
+	if (in)
+		FREE(create_container_request, in);
+	return ret;
+}
+
+/*
+ * Release a container (or a pod's sandbox) and build the others'
+ * updates; the caller sends them its way.  A failure is logged, never
+ * the runtime's error: refusing would not stop the container.
+ */
+static int release(struct ctl_nri *p, const char *id, const char *pod_uid,
+		   const char *name, struct ctl_nri_updates *set)
+{
+	struct nri_reply failed = { .code = NRI_RPC_OK };
+	struct cm_error err = { 0 };
+	struct node n;
+	int ret = 0;
+
+	ctl_nri_forget_id(p, id);
+	if (ctl_nri_open(p, &n, &failed)) {
+		ctl_err("nri: release %s (%s/%s): %s", id, pod_uid, name,
+			failed.message);
+		return 0;
+	}
+	if (ctl_runtime_release(&n, pod_uid, name, &err)) {
+		ctl_err("nri: release %s (%s/%s): %s", id, pod_uid, name,
+			cm_error_msg(&err));
+		cm_error_clear(&err);
+	} else {
+		node_log(&n, "nri: released %s (%s/%s)", id, pod_uid, name);
+		ret = ctl_nri_updates(p, &n, NULL, set);
+	}
+	node_close(&n);
+	return ret;
+}
+
+/* Who a stopped or removed container or a pod is; -1: none of ours. */
+static int who(const NriPod *pod, const NriContainer *ctr,
+	       struct oci_container *c)
+{
+	struct cm_error err = { 0 };
+	int ret = ctr ? nri_spec_container(pod, ctr, c, &err) :
+		  nri_spec_sandbox(pod, c, &err);
+
+	if (ret)
+		ctl_err("nri: %s %s left alone: %s", ctr ? "container" : "pod",
+			ctr ? ctr->id : pod->id, cm_error_msg(&err));
+	cm_error_clear(&err);
+	return ret || c->kind == OCI_UNMANAGED ? -1 : 0;
+}
+
+static int stop_container(struct ctl_nri *p, const struct nri_request *req,
+			  struct nri_reply *r)
+{
+	Nri__Pkg__Api__V1alpha1__StopContainerRequest *in =
+		UNPACK(stop_container_request, req);
+	Nri__Pkg__Api__V1alpha1__StopContainerResponse out =
+		NRI__PKG__API__V1ALPHA1__STOP_CONTAINER_RESPONSE__INIT;
+	struct ctl_nri_updates set = { 0 };
+	struct oci_container c;
+	int ret = 0;
+
+	if (!in || !in->container)
+		return refuse(r, NRI_RPC_INVALID_ARGUMENT, "StopContainer: a request that does not parse"), 0;
+	if (!who(in->pod, in->container, &c))
+		ret = release(p, c.id, c.pod_uid, c.name, &set);
+	out.n_update = set.nr;
+	out.update = set.ptrs;
+	if (!ret && r->code == NRI_RPC_OK)
+		ret = pack(r, &out.base);
+	ctl_nri_updates_free(&set);
+	FREE(stop_container_request, in);
+	return ret;
+}
+
+/* A managed container keeps its cpuset whatever the update says. */
+static int update_container(struct ctl_nri *p, const struct nri_request *req,
+			    struct nri_reply *r)
+{
+	Nri__Pkg__Api__V1alpha1__UpdateContainerRequest *in =
+		UNPACK(update_container_request, req);
+	Nri__Pkg__Api__V1alpha1__UpdateContainerResponse out =
+		NRI__PKG__API__V1ALPHA1__UPDATE_CONTAINER_RESPONSE__INIT;
+	struct ctl_nri_update u = {
+		.u = NRI__PKG__API__V1ALPHA1__CONTAINER_UPDATE__INIT,
+		.l = NRI__PKG__API__V1ALPHA1__LINUX_CONTAINER_UPDATE__INIT,
+	};
+	NriUpdate *list[1] = { &u.u };
+	struct ctl_nri_known *k;
+	int ret;
+
+	if (!in || !in->container)
+		return refuse(r, NRI_RPC_INVALID_ARGUMENT, "UpdateContainer: a request that does not parse"), 0;
+	k = ctl_nri_find(p, in->container->id);
+	if (k && k->told[0]) {
+		ctl_nri_cpu_resources(&u.r, k->told);
+		u.u.container_id = k->id;
+		u.u.linux = &u.l;
+		u.l.resources = &u.r.res;
+		out.n_update = 1;
+		out.update = list;
+	}
+	ret = pack(r, &out.base);
+	FREE(update_container_request, in);
+	return ret;
+}
+
+/* Send the updates after the reply: the runtime holds its lock till then. */
+static int update_later(struct nri_conn *conn, struct ctl_nri_updates *set)
+{
+	Nri__Pkg__Api__V1alpha1__UpdateContainersRequest u =
+		NRI__PKG__API__V1ALPHA1__UPDATE_CONTAINERS_REQUEST__INIT;
+	struct cm_error err = { 0 };
+	int ret;
+
+	if (!set->nr)
+		return 0;
+	u.n_update = set->nr;
+	u.update = set->ptrs;
+	ret = nri_conn_call_after(conn, "UpdateContainers", &u.base, &err);
+	cm_error_clear(&err);
+	return ret;
+}
+
+void ctl_nri_add_sandbox(struct ctl_nri *p, struct node *n,
+			 struct oci_container *c)
+{
+	struct cm_error err = { 0 };
+	char cgroup[PATH_MAX];
+
+	/* no cgroup named: the pod cgroup's narrowing covers the sandbox */
+	if (!c->cgroups_path[0])
+		return;
+	if (ctl_runtime_spec_cgroup(n, c->cgroups_path, cgroup,
+				    sizeof(cgroup), &err) ||
+	    ctl_runtime_add(n, &p->rt, c, cgroup, false, &err))
+		node_log_sev(n, NODE_LOG_WARNING,
+			     "nri: pod %s sandbox %s left alone: %s",
+			     c->pod_uid, c->id, cm_error_msg(&err));
+	cm_error_clear(&err);
+}
+
+static int run_sandbox(struct ctl_nri *p, struct oci_container *c,
+		       struct nri_reply *r)
+{
+	struct node n;
+
+	if (!c->cgroups_path[0] || ctl_nri_open(p, &n, r))
+		return 0;
+	ctl_nri_add_sandbox(p, &n, c);
+	node_close(&n);
+	return 0;
+}
+
+static int state_change(struct ctl_nri *p, struct nri_conn *conn,
+			const struct nri_request *req, struct nri_reply *r)
+{
+	Nri__Pkg__Api__V1alpha1__StateChangeEvent *in =
+		UNPACK(state_change_event, req);
+	Nri__Pkg__Api__V1alpha1__Empty out =
+		NRI__PKG__API__V1ALPHA1__EMPTY__INIT;
+	struct ctl_nri_updates set = { 0 };
+	struct oci_container c;
+	int ret = 0;
+
+	if (!in || !in->pod)
+		return refuse(r, NRI_RPC_INVALID_ARGUMENT, "StateChange: a request that does not parse"), 0;
+	switch (in->event) {
+	case NRI__PKG__API__V1ALPHA1__EVENT__RUN_POD_SANDBOX:
+		if (!who(in->pod, NULL, &c))
+			ret = run_sandbox(p, &c, r);
+		break;
+	case NRI__PKG__API__V1ALPHA1__EVENT__STOP_POD_SANDBOX:
+	case NRI__PKG__API__V1ALPHA1__EVENT__REMOVE_POD_SANDBOX:
+	case NRI__PKG__API__V1ALPHA1__EVENT__REMOVE_CONTAINER:
+		if (who(in->pod, in->event ==
+			NRI__PKG__API__V1ALPHA1__EVENT__REMOVE_CONTAINER ?
+			in->container : NULL, &c))
+			break;
+		ret = release(p, c.id, c.pod_uid, c.name, &set);
+		if (!ret)
+			ret = update_later(conn, &set);
+		break;
+	default:
+		break;
+	}
+	if (!ret && r->code == NRI_RPC_OK)
+		ret = pack(r, &out.base);
+	ctl_nri_updates_free(&set);
+	FREE(state_change_event, in);
+	return ret;
+}
+
+void ctl_nri_response(void *ctx, struct nri_conn *c, const char *method,
+		      const struct nri_response *rsp)
+{
+	struct ctl_nri *p = ctx;
+
+	if (rsp->code != NRI_RPC_OK)
+		ctl_err("nri: the runtime refused %s: %s (code %d)", method,
+			rsp->message, rsp->code);
+	else if (!strcmp(method, "RegisterPlugin"))
+		fprintf(stderr, "cpumgrctl: nri: registered with the runtime\n");
+	else if (p->log)
+		fprintf(p->log, "nri: %s done\n", method);
+}
+
+int ctl_nri_call(void *ctx, struct nri_conn *c, const struct nri_request *req,
+		 struct nri_reply *r)
+{
+	struct ctl_nri *p = ctx;
+	const char *m = req->method;
+	int ret;
+
+	if (!strcmp(m, "Configure"))
+		ret = configure(p, req, r);
+	else if (!strcmp(m, "Synchronize"))
+		ret = ctl_nri_synchronize(p, req, r);
+	else if (!strcmp(m, "CreateContainer"))
+		ret = create_container(p, req, r);
+	else if (!strcmp(m, "UpdateContainer"))
+		ret = update_container(p, req, r);
+	else if (!strcmp(m, "StopContainer"))
+		ret = stop_container(p, req, r);
+	else if (!strcmp(m, "StateChange"))
+		ret = state_change(p, c, req, r);
+	else if (!strcmp(m, "Shutdown"))
+		ret = 0;
+	else
+		return refuse(r, NRI_RPC_UNIMPLEMENTED, "method %s: not served by cpumgr",
+			      m), 0;
+	if (r->code != NRI_RPC_OK)
+		ctl_err("nri: %s: %s", m, r->message);
+	return ret;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cpumgrctl nri: the plugin's answers to the runtime's calls (see
+ * ctl_nri.c), one node_open() per call, and what it remembers between
+ * them: the runtime's containers it manages and the cpuset it last told
+ * the runtime for each, so that a change of the shared pool becomes
+ * ContainerUpdates for the containers whose CPUs changed.
+ */
+#ifndef CPUMGRCTL_CTL_NRI_H
+#define CPUMGRCTL_CTL_NRI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "api.pb-c.h"
+#include "ctl_runtime.h"
+#include "nri_conn.h"
+#include "oci.h"
+
+/* One of api.proto's messages out of a call's payload, and freed. */
+#define UNPACK(type, req) \
+	nri__pkg__api__v1alpha1__##type##__unpack(NULL, (req)->payload.len, \
+						  (req)->payload.data)
+#define FREE(type, m) nri__pkg__api__v1alpha1__##type##__free_unpacked(m, NULL)
+
+struct ctl_nri_known {
+	char id[OCI_ID_MAX + 1];		/* the runtime's container id */
+	char pod_uid[POD_UID_MAX + 1];
+	char name[CONTAINER_NAME_MAX + 1];
+	char told[256];				/* cpuset last told, "" none */
+};
+
+struct ctl_nri {
+	const char *dir;			/* --state-dir */
+	struct ctl_runtime rt;
+	FILE *log;				/* --verbose: stderr */
+	struct ctl_nri_known *known;
+	size_t nr_known;
+};
+
+/*
+ * node_open() for one call, sweeping containers whose cgroup is gone;
+ * on failure r holds the error for the runtime.
+ */
+int ctl_nri_open(struct ctl_nri *p, struct node *n, struct nri_reply *r);
+/* An NRI error back to the runtime. */
+void ctl_nri_refuse(struct nri_reply *r, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A pod's sandbox on the shared pool, when the runtime names its cgroup. */
+void ctl_nri_add_sandbox(struct ctl_nri *p, struct node *n,
+			 struct oci_container *c);
+/* Synchronize: the runtime's pods and containers after a (re)connect. */
+int ctl_nri_synchronize(struct ctl_nri *p, const struct nri_request *req,
+			struct nri_reply *r);
+
+/* The nri_conn handler of the Plugin service. */
+int ctl_nri_call(void *ctx, struct nri_conn *c, const struct nri_request *req,
+		 struct nri_reply *reply);
+/* Responses to our UpdateContainers: failures are logged. */
+void ctl_nri_response(void *ctx, struct nri_conn *c, const char *method,
+		      const struct nri_response *rsp);
+/* Forget everything remembered (a new connection syncs again). */
+void ctl_nri_forget(struct ctl_nri *p);
+
+#endif

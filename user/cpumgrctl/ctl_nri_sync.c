@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cpumgrctl nri: Synchronize.  After the plugin or the runtime
+ * restarted, the runtime lists its pods and containers; the node's state
+ * follows them: what is recorded and no longer there is released, what
+ * runs and is not recorded is added and bound (an existing container
+ * cannot be refused: when it cannot get its CPUs it is left as it is,
+ * with a warning), and every managed container whose cpuset differs from
+ * the runtime's gets an update.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl_nri_update.h"
+#include "nri_spec.h"
+
+typedef Nri__Pkg__Api__V1alpha1__SynchronizeRequest NriSync;
+
+static bool alive(const NriContainer *c)
+{
+	return c->state == NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_CREATED ||
+	       c->state == NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_PAUSED ||
+	       c->state == NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_RUNNING;
+}
+
+static const NriPod *pod_of(const NriSync *in, const NriContainer *c)
+{
+	for (size_t i = 0; i < in->n_pods; i++)
+		if (!strcmp(in->pods[i]->id, c->pod_sandbox_id))
+			return in->pods[i];
+	return NULL;
+}
+
+/* The runtime still has this container (the sandbox: the pod). */
+static bool runtime_has(const NriSync *in, const struct oci_container *cs,
+			size_t nr, const char *uid, const char *name)
+{
+	if (!strcmp(name, OCI_SANDBOX_NAME)) {
+		for (size_t i = 0; i < in->n_pods; i++)
+			if (!strcmp(in->pods[i]->uid, uid))
+				return true;
+		return false;
+	}
+	for (size_t i = 0; i < nr; i++)
+		if (!strcmp(cs[i].pod_uid, uid) && !strcmp(cs[i].name, name))
+			return true;
+	return false;
+}
+
+static void release_gone(struct ctl_nri *p, struct node *n, const NriSync *in,
+			 const struct oci_container *cs, size_t nr)
+{
+	struct cm_error err = { 0 };
+	bool again = true;
+
+	/* a release changes n->pods: start over after each */
+	while (again) {
+		again = false;
+		for (unsigned int i = 0; i < n->nr_pods && !again; i++) {
+			struct node_pod *pod = &n->pods[i];
+
+			for (unsigned int k = 0; k < pod->pod.nr && !again; k++) {
+				char uid[POD_UID_MAX + 1],
+				     name[CONTAINER_NAME_MAX + 1];
+
+				if (pod->c[k].removed ||
+				    runtime_has(in, cs, nr, pod->pod.uid,
+						pod->pod.containers[k].name))
+					continue;
+				strcpy(uid, pod->pod.uid);
+				strcpy(name, pod->pod.containers[k].name);
+				if (ctl_runtime_release(n, uid, name, &err))
+					node_log_sev(n, NODE_LOG_WARNING,
+						     "nri: sync: %s/%s: %s", uid,
+						     name, cm_error_msg(&err));
+				else
+					node_log(n, "nri: sync: released %s/%s (gone)",
+						 uid, name);
+				cm_error_clear(&err);
+				again = true;
+			}
+		}
+	}
+}
+
+static bool attached(struct node *n, const struct oci_container *c)
+{
+	char cpus[256];
+
+	return !ctl_nri_cpus_of(n, c->pod_uid, c->name, cpus, sizeof(cpus));
+}
+
+/* The cpuset the runtime has for it, as cpumgr prints cpulists. */
+static void runtime_cpus(const NriContainer *ctr, char *out, size_t len)
+{
+	const char *s = ctr->linux && ctr->linux->resources &&
+			ctr->linux->resources->cpu ?
+			ctr->linux->resources->cpu->cpus : "";
+	struct cm_error err = { 0 };
+	struct cpuset set;
+
+	if (*s && !cpuset_parse(&set, s, &err))
+		cpuset_format(&set, out, len);
+	else
+		snprintf(out, len, "%s", s);
+	cm_error_clear(&err);
+}
+
+static void add_running(struct ctl_nri *p, struct node *n, const NriSync *in,
+			struct oci_container *cs, const NriContainer **ctrs,
+			size_t nr)
+{
+	struct cm_error err = { 0 };
+	char cgroup[PATH_MAX], told[256];
+
+	for (size_t i = 0; i < in->n_pods; i++) {
+		struct oci_container sb;
+
+		if (nri_spec_sandbox(in->pods[i], &sb, &err) ||
+		    attached(n, &sb)) {
+			cm_error_clear(&err);
+			continue;
+		}
+		ctl_nri_add_sandbox(p, n, &sb);
+	}
+	for (size_t i = 0; i < nr; i++) {
+		struct oci_container *c = &cs[i];
+
+		if (!attached(n, c) &&
+		    (ctl_runtime_spec_cgroup(n, c->cgroups_path, cgroup,
+					     sizeof(cgroup), &err) ||
+		     ctl_runtime_add(n, &p->rt, c, cgroup, false, &err))) {
+			node_log_sev(n, NODE_LOG_WARNING,
+				     "nri: sync: %s (%s/%s) left as it is: %s",
+				     c->id, c->pod_uid, c->name,
+				     cm_error_msg(&err));
+			cm_error_clear(&err);
+			continue;
+		}
+		runtime_cpus(ctrs[i], told, sizeof(told));
+		if (ctl_nri_remember(p, c, told))
+			return;
+	}
+}
+
+int ctl_nri_synchronize(struct ctl_nri *p, const struct nri_request *req,
+			struct nri_reply *r)
+{
+	NriSync *in = UNPACK(synchronize_request, req);
+	Nri__Pkg__Api__V1alpha1__SynchronizeResponse out =
+		NRI__PKG__API__V1ALPHA1__SYNCHRONIZE_RESPONSE__INIT;
+	struct ctl_nri_updates set = { 0 };
+	const NriContainer **ctrs = NULL;
+	struct oci_container *cs = NULL;
+	struct cm_error err = { 0 };
+	struct node n;
+	size_t nr = 0;
+	int ret = -ENOMEM;
+
+	if (!in) {
+		ctl_nri_refuse(r, NRI_RPC_INVALID_ARGUMENT,
+			       "Synchronize: a request that does not parse");
+		return 0;
+	}
+	ctl_nri_forget(p);
+	cs = calloc(in->n_containers + 1, sizeof(*cs));
+	ctrs = calloc(in->n_containers + 1, sizeof(*ctrs));
+	if (!cs || !ctrs)
+		goto out;
+	for (size_t i = 0; i < in->n_containers; i++) {
+		const NriContainer *ctr = in->containers[i];
+
+		if (!alive(ctr) ||
+		    nri_spec_container(pod_of(in, ctr), ctr, &cs[nr], &err) ||
+		    cs[nr].kind == OCI_UNMANAGED) {
+			cm_error_clear(&err);
+			continue;
+		}
+		ctrs[nr++] = ctr;
+	}
+	ret = 0;
+	if (ctl_nri_open(p, &n, r))
+		goto out;
+	release_gone(p, &n, in, cs, nr);
+	add_running(p, &n, in, cs, ctrs, nr);
+	ret = ctl_nri_updates(p, &n, NULL, &set);
+	fprintf(stderr, "cpumgrctl: nri: synchronized: %zu pods, %zu containers, %zu managed, %zu updates\n",
+		in->n_pods, in->n_containers, p->nr_known, set.nr);
+	node_close(&n);
+	out.n_update = set.nr;
+	out.update = set.ptrs;
+	if (!ret)
+		ret = nri_rpc_pack(&r->payload, &out.base, &err);
+	cm_error_clear(&err);
+out:
+	ctl_nri_updates_free(&set);
+	free(cs);
+	free(ctrs);
+	FREE(synchronize_request, in);
+	return ret;
+}

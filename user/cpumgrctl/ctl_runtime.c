@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/* One container of a runtime: add and bind it, or release it (ctl_runtime.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "checkpoint.h"
+#include "ctl_runtime.h"
+#include "json_util.h"
+
+int ctl_runtime_mode(const char *s, enum ctl_runtime_mode *mode)
+{
+	if (!strcmp(s, "decide"))
+		*mode = CTL_MODE_DECIDE;
+	else if (!strcmp(s, "guard"))
+		*mode = CTL_MODE_GUARD;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+int ctl_runtime_spec_cgroup(const struct node *n, const char *cgroups_path,
+			    char *out, size_t len, struct cm_error *err)
+{
+	char rel[PATH_MAX];
+
+	if (!cgroups_path || !*cgroups_path)
+		return cm_errorf(err, "no cgroup: linux.cgroupsPath is empty");
+	if (oci_cgroups_path(cgroups_path, rel, sizeof(rel), err))
+		return -EINVAL;
+	if (snprintf(out, len, "%s%s", n->cg.root[CGROUPFS_CPUSET], rel) >= (int)len)
+		return cm_errorf(err, "cgroup %s: path too long", rel);
+	return 0;
+}
+
+/* guard: the kubelet's checkpoint has an entry for the container */
+static int kubelet_decided(const struct ctl_runtime *rt,
+			   const struct oci_container *c, bool *decided,
+			   struct cm_error *err)
+{
+	struct checkpoint_opts o = { .accept_unchecked = true };
+	struct checkpoint cp;
+	size_t len = 0;
+	char *text;
+	FILE *f = fopen(rt->kubelet_state, "re");
+
+	*decided = false;
+	if (!f)
+		return errno == ENOENT ? 0 :
+		       cm_errorf(err, "%s: %s", rt->kubelet_state,
+				 strerror(errno));
+	text = file_slurp(f, &len);
+	fclose(f);
+	if (!text)
+		return cm_errorf(err, "%s: cannot read it", rt->kubelet_state);
+	if (checkpoint_parse(text, len, &o, &cp, err)) {
+		free(text);
+		cm_error_prefix(err, "%s", rt->kubelet_state);
+		return -EINVAL;
+	}
+	free(text);
+	*decided = assignments_get(&cp.state, c->pod_uid, c->name) != NULL;
+	checkpoint_free(&cp);
+	return 0;
+}
+
+/* How the container's CPUs are chosen. */
+static int how_to_add(const struct ctl_runtime *rt, struct oci_container *c,
+		      enum node_add_how *how, struct cm_error *err)
+{
+	bool decided;
+
+	*how = NODE_ADD_DECIDE;
+	if (c->kind == OCI_SANDBOX) {
+		*how = NODE_ADD_SHARED;
+		c->request_milli = c->limit_milli = 0;
+	} else if (rt->mode == CTL_MODE_GUARD) {
+		if (kubelet_decided(rt, c, &decided, err))
+			return -EINVAL;
+		*how = decided ? NODE_ADD_CPUS : NODE_ADD_SHARED;
+		if (decided && !c->has_cpus)
+			return cm_errorf(err, "the kubelet's checkpoint %s has CPUs for it, its spec has no linux.resources.cpu.cpus",
+					 rt->kubelet_state);
+	}
+	return 0;
+}
+
+int ctl_runtime_add(struct node *n, const struct ctl_runtime *rt,
+		    struct oci_container *c, const char *cgroup, bool create,
+		    struct cm_error *err)
+{
+	char pod_cgroup[PATH_MAX], name[PATH_MAX];
+	struct node_attach a = { 0 };
+	struct cm_error ignored = { 0 };
+	enum node_add_how how;
+	struct node_pod *p;
+	struct stat st;
+	bool existed;
+	enum pod_qos qos;
+	cJSON *obj;
+	int ret;
+
+	if (oci_parent(cgroup, pod_cgroup, sizeof(pod_cgroup)))
+		return cm_errorf(err, "cgroup %s has no parent", cgroup);
+	qos = c->has_qos ? c->qos : oci_qos_of_path(pod_cgroup);
+	if (how_to_add(rt, c, &how, err))
+		return -EINVAL;
+	p = node_find_pod(n, c->pod_uid);
+	obj = oci_pod_object(p ? p->obj : NULL, c, qos);
+	if (!obj)
+		return cm_errorf(err, "out of memory"), -ENOMEM;
+	ret = node_add_container(n, obj, c->name, how, &c->cpus, err);
+	cJSON_Delete(obj);
+	if (ret)
+		return ret;
+	existed = !stat(cgroup, &st);
+	a.pod_uid = c->pod_uid;
+	a.container = c->name;
+	a.cgroup = cgroup;
+	a.pod_cgroup = pod_cgroup;
+	a.create = create;
+	ret = node_attach(n, &a, err);
+	if (!ret && node_reconcile(n, NULL, err) < 0)
+		ret = -EIO;
+	if (!ret)
+		return 0;
+	/* refused: nothing recorded stays, nor a cgroup this call made */
+	if (node_remove(n, c->pod_uid, c->name, &ignored))
+		cm_error_clear(&ignored);
+	if (create && !existed &&
+	    !node_cgroup_name(n, cgroup, name, sizeof(name), &ignored))
+		cgroupfs_remove(&n->cg, name, &ignored);
+	if (node_sweep_gone(n, &ignored) < 0)
+		cm_error_clear(&ignored);
+	cm_error_clear(&ignored);
+	return ret;
+}
+
+int ctl_runtime_release(struct node *n, const char *pod_uid,
+			const char *name, struct cm_error *err)
+{
+	const struct node_pod *p = node_find_pod(n, pod_uid);
+	int k = p ? node_pod_container(p, name) : -1;
+
+	if ((k >= 0 && !p->c[k].removed) ||
+	    node_assignment(n, pod_uid, name)) {
+		if (node_remove(n, pod_uid, name, err))
+			return -EINVAL;
+	}
+	/* the pod goes with its last container; the others get the
+	 * shared pool as it now is */
+	if (node_sweep_gone(n, err) < 0 || node_reconcile(n, NULL, err) < 0)
+		return -EINVAL;
+	return 0;
+}

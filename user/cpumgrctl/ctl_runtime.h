@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a container runtime's extension point does for one container, the
+ * same whether an OCI hook (oci-hook) or an NRI plugin (nri) calls it:
+ * add the container to its pod and bind it (the static policy decides,
+ * or the kubelet did), or release it.
+ */
+#ifndef CPUMGRCTL_CTL_RUNTIME_H
+#define CPUMGRCTL_CTL_RUNTIME_H
+
+#include <stdbool.h>
+
+#include "node.h"
+#include "oci.h"
+
+#define CTL_KUBELET_STATE	"/var/lib/kubelet/cpu_manager_state"
+
+enum ctl_runtime_mode {
+	CTL_MODE_DECIDE,	/* kubelet policy none: the static policy decides */
+	CTL_MODE_GUARD,		/* kubelet policy static: its checkpoint decided */
+};
+
+struct ctl_runtime {
+	enum ctl_runtime_mode mode;
+	const char *kubelet_state;	/* guard: the kubelet's checkpoint */
+};
+
+/* "decide" or "guard" into *mode; -EINVAL otherwise. */
+int ctl_runtime_mode(const char *s, enum ctl_runtime_mode *mode);
+
+/*
+ * The cgroup of linux.cgroupsPath (a path or systemd's slice:prefix:name)
+ * as an absolute directory below the cpuset hierarchy.
+ */
+int ctl_runtime_spec_cgroup(const struct node *n, const char *cgroups_path,
+			    char *out, size_t len, struct cm_error *err);
+
+/*
+ * Add container c with cgroup (its pod cgroup is the parent), bind it,
+ * give it its cpuset and CFS limits and the others the shared pool as it
+ * now is.  create: make the cgroups first (NRI: before the runtime
+ * does).  On failure nothing stays recorded and err says why.
+ */
+int ctl_runtime_add(struct node *n, const struct ctl_runtime *rt,
+		    struct oci_container *c, const char *cgroup, bool create,
+		    struct cm_error *err);
+
+/*
+ * Release a container (idempotent); a pod with no container left goes,
+ * the others get the grown shared pool.
+ */
+int ctl_runtime_release(struct node *n, const char *pod_uid,
+			const char *name, struct cm_error *err);
+
+#endif

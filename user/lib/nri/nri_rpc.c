@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ttrpc's Request and Response (see nri_rpc.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nri_rpc.h"
+#include "request.pb-c.h"
+
+#define STATUS_MESSAGE_FIELD	2
+
+int nri_rpc_pack(struct strbuf *out, const ProtobufCMessage *msg,
+		 struct cm_error *err)
+{
+	size_t n = protobuf_c_message_get_packed_size(msg);
+	char *buf = malloc(n + 1);
+
+	if (!buf)
+		return cm_errorf(err, "out of memory"), -ENOMEM;
+	strbuf_release(out);
+	out->buf = buf;
+	out->cap = n + 1;
+	out->len = protobuf_c_message_pack(msg, (uint8_t *)buf);
+	buf[out->len] = '\0';
+	return 0;
+}
+
+int nri_rpc_pack_request(struct strbuf *out, const char *service,
+			 const char *method, const ProtobufCMessage *msg,
+			 struct cm_error *err)
+{
+	Ttrpc__Request req = TTRPC__REQUEST__INIT;
+	struct strbuf payload = STRBUF_INIT;
+	int ret = nri_rpc_pack(&payload, msg, err);
+
+	if (ret)
+		return ret;
+	req.service = (char *)service;
+	req.method = (char *)method;
+	req.payload.data = (uint8_t *)payload.buf;
+	req.payload.len = payload.len;
+	ret = nri_rpc_pack(out, &req.base, err);
+	strbuf_release(&payload);
+	return ret;
+}
+
+/* A length-delimited field's data as protobuf-c keeps it: varint first. */
+static size_t varint(uint8_t *p, size_t v)
+{
+	size_t n = 0;
+
+	do {
+		p[n] = (uint8_t)(v & 0x7f);
+		v >>= 7;
+		if (v)
+			p[n] |= 0x80;
+		n++;
+	} while (v);
+	return n;
+}
+
+int nri_rpc_pack_response(struct strbuf *out, int code, const char *message,
+			  const void *payload, size_t len, struct cm_error *err)
+{
+	Ttrpc__Response rsp = TTRPC__RESPONSE__INIT;
+	Status status = STATUS__INIT;
+	ProtobufCMessageUnknownField text;
+	size_t mlen = message ? strlen(message) : 0;
+	int ret;
+
+	memset(&text, 0, sizeof(text));
+	if (code != NRI_RPC_OK) {
+		status.code = code;
+		rsp.status = &status;
+		if (mlen) {
+			text.tag = STATUS_MESSAGE_FIELD;
+			text.wire_type = PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED;
+			text.data = malloc(mlen + 10);
+			if (!text.data)
+				return cm_errorf(err, "out of memory"), -ENOMEM;
+			text.len = varint(text.data, mlen);
+			memcpy(text.data + text.len, message, mlen);
+			text.len += mlen;
+			status.base.n_unknown_fields = 1;
+			status.base.unknown_fields = &text;
+		}
+	} else {
+		rsp.payload.data = (uint8_t *)payload;
+		rsp.payload.len = len;
+	}
+	ret = nri_rpc_pack(out, &rsp.base, err);
+	free(text.data);
+	return ret;
+}
+
+int nri_rpc_unpack_request(const uint8_t *data, size_t len,
+			   struct nri_request *r, struct cm_error *err)
+{
+	Ttrpc__Request *req = ttrpc__request__unpack(NULL, len, data);
+
+	memset(r, 0, sizeof(*r));
+	if (!req)
+		return cm_errorf(err, "a ttrpc request that does not parse"),
+		       -EPROTO;
+	r->service = req->service;
+	r->method = req->method;
+	r->payload = req->payload;
+	r->msg = req;
+	return 0;
+}
+
+void nri_rpc_request_free(struct nri_request *r)
+{
+	if (r->msg)
+		ttrpc__request__free_unpacked(r->msg, NULL);
+	memset(r, 0, sizeof(*r));
+}
+
+/* google.rpc.Status's message out of the unknown fields. */
+static char *status_message(const Status *s)
+{
+	for (unsigned int i = 0; s && i < s->base.n_unknown_fields; i++) {
+		const ProtobufCMessageUnknownField *f =
+			&s->base.unknown_fields[i];
+		size_t at = 0, n = 0;
+		unsigned int shift = 0;
+
+		if (f->tag != STATUS_MESSAGE_FIELD ||
+		    f->wire_type != PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED)
+			continue;
+		while (at < f->len && shift < 35) {
+			n |= (size_t)(f->data[at] & 0x7f) << shift;
+			shift += 7;
+			if (!(f->data[at++] & 0x80))
+				break;
+		}
+		if (n > f->len - at)
+			break;
+		return strndup((const char *)f->data + at, n);
+	}
+	return strdup("");
+}
+
+int nri_rpc_unpack_response(const uint8_t *data, size_t len,
+			    struct nri_response *r, struct cm_error *err)
+{
+	Ttrpc__Response *rsp = ttrpc__response__unpack(NULL, len, data);
+
+	memset(r, 0, sizeof(*r));
+	if (!rsp)
+		return cm_errorf(err, "a ttrpc response that does not parse"),
+		       -EPROTO;
+	r->code = rsp->status ? rsp->status->code : NRI_RPC_OK;
+	r->message = status_message(rsp->status);
+	r->payload = rsp->payload;
+	r->msg = rsp;
+	if (!r->message) {
+		nri_rpc_response_free(r);
+		return cm_errorf(err, "out of memory"), -ENOMEM;
+	}
+	return 0;
+}
+
+void nri_rpc_response_free(struct nri_response *r)
+{
+	if (r->msg)
+		ttrpc__response__free_unpacked(r->msg, NULL);
+	free(r->message);
+	memset(r, 0, sizeof(*r));
+}

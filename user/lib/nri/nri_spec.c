@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/* NRI's containers and pods as OCI hook input (see nri_spec.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nri_spec.h"
+
+/* linux.resources.cpu as config.json has it */
+static void add_cpu(cJSON *lnx, const NriResources *r)
+{
+	const Nri__Pkg__Api__V1alpha1__LinuxCPU *cpu = r ? r->cpu : NULL;
+	cJSON *res, *o;
+
+	if (!cpu)
+		return;
+	res = cJSON_AddObjectToObject(lnx, "resources");
+	o = res ? cJSON_AddObjectToObject(res, "cpu") : NULL;
+	if (!o)
+		return;
+	if (cpu->shares)
+		cJSON_AddNumberToObject(o, "shares", (double)cpu->shares->value);
+	if (cpu->quota)
+		cJSON_AddNumberToObject(o, "quota", (double)cpu->quota->value);
+	if (cpu->period)
+		cJSON_AddNumberToObject(o, "period", (double)cpu->period->value);
+	if (cpu->cpus && *cpu->cpus)
+		cJSON_AddStringToObject(o, "cpus", cpu->cpus);
+}
+
+int nri_spec_container(const NriPod *pod, const NriContainer *ctr,
+		       struct oci_container *c, struct cm_error *err)
+{
+	cJSON *config = cJSON_CreateObject(), *a, *lnx;
+	int ret = -ENOMEM;
+
+	memset(c, 0, sizeof(*c));
+	a = config ? cJSON_AddObjectToObject(config, "annotations") : NULL;
+	lnx = config ? cJSON_AddObjectToObject(config, "linux") : NULL;
+	if (!a || !lnx)
+		goto out;
+	for (size_t i = 0; i < ctr->n_annotations; i++)
+		cJSON_AddStringToObject(a, ctr->annotations[i]->key,
+					ctr->annotations[i]->value);
+	if (ctr->linux) {
+		cJSON_AddStringToObject(lnx, "cgroupsPath",
+					ctr->linux->cgroups_path);
+		add_cpu(lnx, ctr->linux->resources);
+	}
+	ret = oci_copy(c->id, sizeof(c->id), ctr->id, "container id", err);
+	if (!ret)
+		ret = oci_parse_config(config, c, err);
+	/* the CRI's annotations say who it is; the NRI says it too */
+	if (!ret && c->kind == OCI_UNMANAGED && pod && *pod->uid) {
+		c->source = "nri";
+		c->kind = OCI_CONTAINER;
+		ret = oci_copy(c->pod_uid, sizeof(c->pod_uid), pod->uid,
+			   "pod UID", err);
+		if (!ret)
+			ret = oci_copy(c->name, sizeof(c->name), ctr->name,
+				   "container name", err);
+	}
+out:
+	if (ret == -ENOMEM)
+		cm_errorf(err, "out of memory");
+	cJSON_Delete(config);
+	return ret;
+}
+
+int nri_spec_sandbox(const NriPod *pod, struct oci_container *c,
+		     struct cm_error *err)
+{
+	memset(c, 0, sizeof(*c));
+	c->kind = OCI_SANDBOX;
+	c->source = "nri";
+	strcpy(c->name, OCI_SANDBOX_NAME);
+	if (oci_copy(c->id, sizeof(c->id), pod->id, "pod sandbox id", err) ||
+	    oci_copy(c->pod_uid, sizeof(c->pod_uid), pod->uid, "pod UID", err))
+		return -EINVAL;
+	if (!*pod->uid)
+		return cm_errorf(err, "pod sandbox %s has no UID", pod->id);
+	if (pod->linux && oci_copy(c->cgroups_path, sizeof(c->cgroups_path),
+			       pod->linux->cgroups_path, "linux.cgroups_path",
+			       err))
+		return -EINVAL;
+	return 0;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the NRI tells of a container or a pod sandbox, as the OCI hook's
+ * struct oci_container (oci.h): the same identification (the CRI's
+ * annotations, else the NRI's pod UID and container name), the same
+ * inversion of the kubelet's formulas (linux.resources.cpu shares,
+ * quota, period), the cpuset the kubelet asked for (cpus) and the cgroup
+ * (linux.cgroups_path).
+ */
+#ifndef CPUMGR_NRI_SPEC_H
+#define CPUMGR_NRI_SPEC_H
+
+#include "api.pb-c.h"
+#include "error.h"
+#include "oci.h"
+
+typedef Nri__Pkg__Api__V1alpha1__PodSandbox NriPod;
+typedef Nri__Pkg__Api__V1alpha1__Container NriContainer;
+typedef Nri__Pkg__Api__V1alpha1__LinuxResources NriResources;
+
+/* A container being created or one the runtime already runs. */
+int nri_spec_container(const NriPod *pod, const NriContainer *ctr,
+		       struct oci_container *c, struct cm_error *err);
+/*
+ * A pod's sandbox (pause) container, recorded as OCI_SANDBOX_NAME; its
+ * cgroup is the pod's linux.cgroups_path, "" when the runtime gave none.
+ */
+int nri_spec_sandbox(const NriPod *pod, struct oci_container *c,
+		     struct cm_error *err);
+
+#endif

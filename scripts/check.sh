@@ -137,6 +137,18 @@ main()
 		phase_time "sanitizers and fuzzing" "$t0"
 	fi
 
+	# what CI would otherwise not see: checkpatch --strict, cppcheck, the
+	# library's layering, the files generated from the YNL spec, the man
+	# pages against the code
+	t0=$SECONDS
+	num=$((num + 1))
+	make -s -C "$CPUMGR_TOP" lint >"$results/lint.log" 2>&1
+	status=$?
+	sed 's/^/# /' "$results/lint.log" >"$results/lint.ktap"
+	subtest $num "lint: checkpatch, cppcheck, layers, generated files, man pages" \
+		$status "$results/lint.ktap"
+	phase_time "lint" "$t0"
+
 	# the node integration, host only: unit, man pages, packages, DKMS
 	t0=$SECONDS
 	num=$((num + 1))

@@ -39,7 +39,7 @@ fetch()
 }
 
 if [ ! -e "$top/wanted" ] || [ "$(cat "$top/wanted")" != "$wanted" ]; then
-	msg "cpumgr: fetching Debian packages for $name: $(echo $wanted)"
+	msg "cpumgr: fetching Debian packages for $name: ${wanted//$'\n'/ }"
 	fetch || die "could not fetch $name's packages (log: $CPUMGR_CACHE/log/debs-$name.log)"
 fi
 echo "$top/root"

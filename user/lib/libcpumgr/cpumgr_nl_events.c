@@ -113,7 +113,7 @@ static int parse_event(struct cpumgr_nl *nl, struct nlmsghdr *nlh,
 	err = cpumgr_nl_parse_table_attrs(nlh, tb);
 	/* Every event carries what it has in the table's attributes. */
 	err = err ?: cpumgr_nl_parse_assignment(tb, &ev->assignment);
-	err = err ?: cpumgr_nl_parse_table(tb, &ev->state);
+	err = err ?: cpumgr_nl_parse_table(tb, &ev->table);
 	if (err) {
 		cpumgr_event_free(ev);
 		return cpumgr_nl_fail(nl, err, "malformed notification");

@@ -163,7 +163,7 @@ static unsigned int wants(const struct cpumgr_event *ev)
 		return 0;
 	case CPUMGR_CMD_ARMED_NTF:
 		/* armed again: what went unchecked meanwhile is fixed */
-		return ev->state.armed ? DAEMON_AUDIT | DAEMON_RECONCILE : 0;
+		return ev->table.armed ? DAEMON_AUDIT | DAEMON_RECONCILE : 0;
 	default:
 		/* CPUs online or offline, another controller's change */
 		return DAEMON_RECONCILE;
@@ -185,7 +185,7 @@ static void log_event(const struct node_daemon_opts *o,
 		 ev->type == CPUMGR_CMD_CPU_OFFLINE_NTF)
 		node_log(&quiet, "event %s: cpu %u", name, ev->cpu);
 	else if (ev->type == CPUMGR_CMD_ARMED_NTF)
-		log_armed(&quiet, ev->state.armed, ev->state.unarmed_reason);
+		log_armed(&quiet, ev->table.armed, ev->table.unarmed_reason);
 	else if (ev->type == CPUMGR_CMD_VIOLATION_NTF)
 		node_log_sev(&quiet, NODE_LOG_WARNING,
 			     "event violation: %s %s by %s[%u] on %s",

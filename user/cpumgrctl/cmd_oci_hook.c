@@ -140,7 +140,7 @@ static int container_cgroup(struct hook *h, const struct node *n, char *out,
 		     h->c.pid);
 		return -ENOENT;
 	}
-	if (snprintf(out, len, "%s%s", n->cg.root[CGROUPFS_CPUSET], rel) >= (int)len) {
+	if (snprintf(out, len, "%s%s", n->cgroups.fs.root[CGROUPFS_CPUSET], rel) >= (int)len) {
 		fail(h, "cgroup %s: path too long", rel);
 		return -ENAMETOOLONG;
 	}

@@ -117,13 +117,26 @@ struct kernel_view {
 	struct cpuset online, reserved, shared, exclusive;
 };
 
-struct node {
+/*
+ * The state directory: config.json, counters.json, the checkpoint and
+ * pods/ (node_files.c, node_pods.c, node_sync.c open it).
+ */
+struct node_files {
 	char dir[PATH_MAX - 256];	/* room for the file names */
-	struct checkpoint_store store;
-	bool has_config;
-	struct node_config cfg;
-	struct cgroupfs cg;
+	struct checkpoint_store store;	/* the checkpoint and the lock */
+	bool has_config;		/* config.json was there */
+};
+
+/* The cgroups the node manages (node_cgroup.c, node_narrow.c). */
+struct node_cgroups {
+	struct cgroupfs fs;
 	char root_name[PATH_MAX];	/* the managed root, as a cgroup name */
+};
+
+struct node {
+	struct node_files files;
+	struct node_config cfg;
+	struct node_cgroups cgroups;
 
 	struct kernel_view kernel;
 

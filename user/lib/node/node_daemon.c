@@ -53,7 +53,7 @@ static int fix_offender(struct node *n, const struct node_offender *o,
 	char *text;
 	int ret;
 
-	ret = cgroupfs_get_effective_cpus(&n->cg, o->name, &eff, err);
+	ret = cgroupfs_get_effective_cpus(&n->cgroups.fs, o->name, &eff, err);
 	if (ret)
 		return ret;
 	cpuset_andnot(&want, &eff, &o->cpus);
@@ -321,7 +321,7 @@ static void watch_open(struct watch *w, const struct node_daemon_opts *o)
 		return;
 	}
 	strcpy(root, n.cfg.cgroup_root);
-	if (n.cg.version != 2 || !n.root_name[0]) {
+	if (n.cgroups.fs.version != 2 || !n.cgroups.root_name[0]) {
 		node_close(&n);
 		return;
 	}

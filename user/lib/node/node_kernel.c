@@ -251,7 +251,7 @@ int node_kernel_state(const struct node *n, struct cpu_assignments *out)
 
 static const char *policy_name(const struct node *n)
 {
-	if (n->has_config)
+	if (n->files.has_config)
 		return cpu_policy_name(n->cfg.policy);
 	return n->kernel.table.policy == CPUMGR_POLICY_STATIC ? "static" : "none";
 }
@@ -271,7 +271,7 @@ int node_save_checkpoint(struct node *n, unsigned int flags,
 	want = node_checkpoint_text(n, &wlen);
 	if (!want)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
-	ret = checkpoint_store_read(&n->store, &have, &hlen, err);
+	ret = checkpoint_store_read(&n->files.store, &have, &hlen, err);
 	cm_error_clear(err);
 	/* nothing to do: spare the disk a sync */
 	if (!ret && hlen == wlen && !memcmp(have, want, wlen)) {
@@ -281,7 +281,7 @@ int node_save_checkpoint(struct node *n, unsigned int flags,
 	}
 	free(have);
 	free(want);
-	return checkpoint_store_save(&n->store, policy_name(n), &n->assignments,
+	return checkpoint_store_save(&n->files.store, policy_name(n), &n->assignments,
 				     flags & NODE_FORCE ? CHECKPOINT_FORCE : 0,
 				     err);
 }

@@ -158,7 +158,7 @@ static int narrow_children(struct node *n, const char *name, bool qos_level,
 
 int node_narrow(struct node *n, struct cm_error *err)
 {
-	if (n->cg.version != 2 || !n->root_name[0])
+	if (n->cgroups.fs.version != 2 || !n->cgroups.root_name[0])
 		return 0;
-	return narrow_children(n, n->root_name, true, err);
+	return narrow_children(n, n->cgroups.root_name, true, err);
 }

@@ -140,10 +140,12 @@ struct node {
 
 	struct kernel_view kernel;
 
+	/* the static policy over kernel.topo (node_policy()) */
 	bool policy_ready;
 	struct cpu_policy policy;
 	struct cpu_assignments assignments;	/* the kernel table as the policy sees it */
 
+	/* pods/: what the node admitted, one record a pod (node_pods.c) */
 	struct node_pod *pods;
 	unsigned int nr_pods;
 

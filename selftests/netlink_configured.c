@@ -52,7 +52,7 @@ static int configure_observed(const char *reserved)
 	bad |= ev.generation != gen;
 	bad |= ev.table.policy != CPUMGR_POLICY_STATIC;
 	bad |= !ev.table.reserved_cpus || strcmp(ev.table.reserved_cpus,
-						  reserved);
+						 reserved);
 	cpumgr_event_free(&ev);
 	cpumgr_nl_close(nl);
 	return bad ? 12 : 0;

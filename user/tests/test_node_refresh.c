@@ -94,7 +94,7 @@ TEST_F(refresh, other_change_reads_them_again)
 	ASSERT_EQ(0, node_refresh(&self->n, &self->err))
 		TH_LOG("%s", cm_error_msg(&self->err));
 	EXPECT_EQ(16u, self->n.kernel.nr_cpus);
-	EXPECT_EQ(16, cpuset_count(&self->n.kernel.topo->cpus));
+	EXPECT_EQ(16u, cpuset_count(&self->n.kernel.topo->cpus));
 }
 
 /* A change made without an expected generation vouches for nothing. */

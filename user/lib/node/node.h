@@ -204,8 +204,7 @@ void node_log(struct node *n, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* sd-daemon(3) severities, as syslog's */
 enum {
-	NODE_LOG_ERR		= 3,
-	NODE_LOG_WARNING	= 4,
+	NODE_LOG_ERR		= 3, NODE_LOG_WARNING	= 4,
 	NODE_LOG_INFO		= 6,
 };
 void node_log_sev(struct node *n, int sev, const char *fmt, ...)

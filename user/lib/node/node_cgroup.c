@@ -37,7 +37,8 @@ int node_cgroup_name(const struct node *n, const char *path, char *name,
 int node_cgroup_path(const struct node *n, const char *name, char *path,
 		     size_t len, struct cm_error *err)
 {
-	return cgroupfs_path(&n->cgroups.fs, CGROUPFS_CPUSET, name, NULL, path, len, err);
+	return cgroupfs_path(&n->cgroups.fs, CGROUPFS_CPUSET, name, NULL, path,
+			     len, err);
 }
 
 /* name is strictly below the managed root */
@@ -248,8 +249,9 @@ static int create(struct node *n, const char *name, struct cm_error *err)
 	struct cpuset shared;
 
 	node_shared_pool(n, &shared);
-	return cgroupfs_create(&n->cgroups.fs, name, n->cgroups.fs.version == 1 ? &shared : NULL,
-			 err);
+	return cgroupfs_create(&n->cgroups.fs, name,
+			       n->cgroups.fs.version == 1 ? &shared : NULL,
+			       err);
 }
 
 int node_attach(struct node *n, const struct node_attach *a,

@@ -57,7 +57,8 @@ static bool at_or_below(const char *path, const char *dir)
 static bool container_cgroup(const struct node *n, const char *path)
 {
 	for (size_t i = 0; i < n->kernel.nr_as; i++)
-		if (n->kernel.as[i].cgroup_path && !strcmp(n->kernel.as[i].cgroup_path, path))
+		if (n->kernel.as[i].cgroup_path &&
+		    !strcmp(n->kernel.as[i].cgroup_path, path))
 			return true;
 	for (unsigned int i = 0; i < n->nr_pods; i++)
 		for (unsigned int k = 0; k < n->pods[i].pod.nr; k++)

@@ -131,8 +131,8 @@ int node_open(struct node *n, const char *dir, unsigned int flags,
 	if (strlen(dir) >= sizeof(n->files.dir))
 		return cm_errorf(err, "%s: path too long", dir), -ENAMETOOLONG;
 	strcpy(n->files.dir, dir);
-	ret = checkpoint_store_open(&n->files.store, dir, NULL, flags & NODE_CREATE,
-				    err);
+	ret = checkpoint_store_open(&n->files.store, dir, NULL,
+				    flags & NODE_CREATE, err);
 	if (ret)
 		return ret;
 	n->read_only = flags & NODE_READ_ONLY;
@@ -142,8 +142,8 @@ int node_open(struct node *n, const char *dir, unsigned int flags,
 	} else {
 		n->files.store.waiting = lock_waiting;
 		n->files.store.waiting_arg = n;
-		ret = checkpoint_store_lock(&n->files.store, NODE_LOCK_TIMEOUT_MS,
-					    err);
+		ret = checkpoint_store_lock(&n->files.store,
+					    NODE_LOCK_TIMEOUT_MS, err);
 		if (!ret) {
 			remove_stale(dir);
 			ret = node_load_config(n, err);
@@ -234,14 +234,16 @@ int node_configure(struct node *n, struct cm_error *err)
 	/* the root of the hierarchy itself: every non-root cgroup */
 	if (!n->cgroups.root_name[0])
 		root[0] = '\0';
-	else if (node_cgroup_path(n, n->cgroups.root_name, root, sizeof(root), err)) {
+	else if (node_cgroup_path(n, n->cgroups.root_name, root, sizeof(root),
+				  err)) {
 		free(reserved);
 		return -EINVAL;
 	}
 	kc.cgroup_root = root;
 	/* the root is created when missing (a reboot, a cgroup removed) */
 	if (root[0] && access(root, F_OK) && errno == ENOENT) {
-		ret = cgroupfs_create(&n->cgroups.fs, n->cgroups.root_name, NULL, err);
+		ret = cgroupfs_create(&n->cgroups.fs, n->cgroups.root_name,
+				      NULL, err);
 		if (ret) {
 			free(reserved);
 			cm_error_prefix(err, "cannot create the managed cgroup root %s",
@@ -265,7 +267,7 @@ static bool kernel_configured(const struct node *n)
 	bool is_static = n->cfg.policy == CPU_POLICY_STATIC;
 
 	if (n->kernel.table.policy != (is_static ? CPUMGR_POLICY_STATIC :
-					   CPUMGR_POLICY_NONE))
+				       CPUMGR_POLICY_NONE))
 		return false;
 	if (!is_static)
 		return true;

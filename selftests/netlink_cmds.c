@@ -431,8 +431,8 @@ TEST_F(cmds, one_event_per_change)
 	ASSERT_EQ(0, next_event(self->nl, &ev));
 	EXPECT_EQ(CPUMGR_CMD_RESTORED_NTF, ev.type);
 	EXPECT_EQ(gen, ev.generation);
-	EXPECT_EQ(1U, ev.state.nr_pods);
-	EXPECT_EQ(1U, ev.state.nr_assignments);
+	EXPECT_EQ(1U, ev.table.nr_pods);
+	EXPECT_EQ(1U, ev.table.nr_assignments);
 	cpumgr_event_free(&ev);
 
 	ASSERT_EQ(0, cpumgr_nl_reset(self->nl, NULL, &gen));

@@ -50,9 +50,9 @@ static int configure_observed(const char *reserved)
 		return 11;
 	bad |= ev.type != CPUMGR_CMD_CONFIGURED_NTF;
 	bad |= ev.generation != gen;
-	bad |= ev.state.policy != CPUMGR_POLICY_STATIC;
-	bad |= !ev.state.reserved_cpus || strcmp(ev.state.reserved_cpus,
-						  reserved);
+	bad |= ev.table.policy != CPUMGR_POLICY_STATIC;
+	bad |= !ev.table.reserved_cpus || strcmp(ev.table.reserved_cpus,
+						 reserved);
 	cpumgr_event_free(&ev);
 	cpumgr_nl_close(nl);
 	return bad ? 12 : 0;

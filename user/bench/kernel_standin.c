@@ -10,13 +10,17 @@
  *   CPUMGR_STANDIN=FILE       its table, kept between processes
  *   CPUMGR_STANDIN_TOPOLOGY   "SOCKETS NUMA_PER_SOCKET CORES_PER_NUMA
  *                             THREADS"; CPU i is thread i / cores of core
- *                             i % cores, as bench_plan lays requests out
+ *                             i % cores, as bench_plan lays requests out;
+ *                             read at each call, so a test can change the
+ *                             machine under a process
  *
- * The file is text: "generation G policy P options O enforce E hotplug H",
+ * Every call reads the file again, as every request sees the kernel's
+ * table as it is now, whatever other processes did.  The file is text: "generation G policy P options O enforce E hotplug H",
  * "reserved CPUS", "root PATH", then one "a UID CONTAINER CPUS FLAGS" line
  * an assignment.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +55,17 @@ static int cpus_total(const struct cpumgr_nl *nl)
 	       nl->threads;
 }
 
+/* The machine as CPUMGR_STANDIN_TOPOLOGY says now; false if it is bad. */
+static bool read_machine(struct cpumgr_nl *nl)
+{
+	const char *topo = getenv("CPUMGR_STANDIN_TOPOLOGY");
+
+	return topo &&
+	       sscanf(topo, "%d %d %d %d", &nl->sockets, &nl->numa_per_socket,
+		      &nl->cores_per_numa, &nl->threads) == 4 &&
+	       cpus_total(nl) > 0 && cpus_total(nl) <= CPUSET_MAX_CPUS;
+}
+
 static int fail(struct cpumgr_nl *nl, int err, const char *msg)
 {
 	memset(&nl->error, 0, sizeof(nl->error));
@@ -58,6 +73,16 @@ static int fail(struct cpumgr_nl *nl, int err, const char *msg)
 	nl->error.msg = msg;
 	nl->error.entry = -1;
 	return err;
+}
+
+static int load(struct cpumgr_nl *nl);
+
+/* The table as the file holds it now; -errno with the error set. */
+static int fresh(struct cpumgr_nl *nl)
+{
+	int ret = load(nl);
+
+	return ret ? fail(nl, ret, "cannot read the stand-in's table") : 0;
 }
 
 static int load(struct cpumgr_nl *nl)
@@ -133,7 +158,6 @@ static int change(struct cpumgr_nl *nl, const uint64_t *expect,
 struct cpumgr_nl *cpumgr_nl_open(int *err, char **msg)
 {
 	const char *path = getenv("CPUMGR_STANDIN");
-	const char *topo = getenv("CPUMGR_STANDIN_TOPOLOGY");
 	struct cpumgr_nl *nl = calloc(1, sizeof(*nl));
 	int ret = -ENOENT;
 
@@ -141,10 +165,7 @@ struct cpumgr_nl *cpumgr_nl_open(int *err, char **msg)
 		nl->error.msg = "";
 	if (msg)
 		*msg = NULL;
-	if (nl && path && topo &&
-	    sscanf(topo, "%d %d %d %d", &nl->sockets, &nl->numa_per_socket,
-		   &nl->cores_per_numa, &nl->threads) == 4 &&
-	    cpus_total(nl) > 0 && cpus_total(nl) <= CPUSET_MAX_CPUS) {
+	if (nl && path && read_machine(nl)) {
 		snprintf(nl->path, sizeof(nl->path), "%s", path);
 		ret = load(nl);
 		if (!ret)
@@ -195,6 +216,8 @@ int cpumgr_nl_get_table(struct cpumgr_nl *nl, struct cpumgr_table *st)
 {
 	struct cpuset all, reserved, excl, shared;
 
+	if (fresh(nl))
+		return nl->error.err;
 	memset(st, 0, sizeof(*st));
 	cpuset_zero(&all);
 	for (int c = 0; c < cpus_total(nl); c++)
@@ -225,6 +248,8 @@ int cpumgr_nl_get_table(struct cpumgr_nl *nl, struct cpumgr_table *st)
 int cpumgr_nl_configure(struct cpumgr_nl *nl, const struct cpumgr_config *cfg,
 			const uint64_t *expect, uint64_t *generation)
 {
+	if (fresh(nl))
+		return nl->error.err;
 	if (cfg->set & CPUMGR_CFG_POLICY)
 		nl->policy = cfg->policy;
 	if (cfg->set & CPUMGR_CFG_OPTIONS)
@@ -267,11 +292,14 @@ int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
 		     const uint64_t *expect, uint64_t *generation,
 		     struct cpumgr_assignment *out)
 {
-	ssize_t i = find(nl, pod_uid, container);
 	struct cpuset want, taken, reserved;
 	struct standin_entry x = { 0 };
+	ssize_t i;
 	int ret;
 
+	if (fresh(nl))
+		return nl->error.err;
+	i = find(nl, pod_uid, container);
 	if (cpuset_parse(&want, cpus, NULL) || cpuset_empty(&want))
 		return fail(nl, -EINVAL, "bad CPU list");
 	exclusive_set(nl, &taken, i < 0 ? (size_t)-1 : (size_t)i);
@@ -304,6 +332,8 @@ int cpumgr_nl_release(struct cpumgr_nl *nl, const char *pod_uid,
 {
 	size_t k = 0;
 
+	if (fresh(nl))
+		return nl->error.err;
 	for (size_t i = 0; i < nl->nr; i++)
 		if (strcmp(nl->e[i].uid, pod_uid) ||
 		    (container && strcmp(nl->e[i].container, container)))
@@ -319,6 +349,8 @@ int cpumgr_nl_bind(struct cpumgr_nl *nl, const char *pod_uid,
 		   const char *pod_cgroup_path, const uint64_t *expect,
 		   uint64_t *generation)
 {
+	if (fresh(nl))
+		return nl->error.err;
 	if (find(nl, pod_uid, container) < 0)
 		return fail(nl, -ENOENT, "no such assignment");
 	return change(nl, expect, generation);
@@ -328,8 +360,11 @@ int cpumgr_nl_get_assignment(struct cpumgr_nl *nl, const char *pod_uid,
 			     const char *container,
 			     struct cpumgr_assignment *out)
 {
-	ssize_t i = find(nl, pod_uid, container);
+	ssize_t i;
 
+	if (fresh(nl))
+		return nl->error.err;
+	i = find(nl, pod_uid, container);
 	if (i < 0)
 		return fail(nl, -ENOENT, "no such assignment");
 	fill(nl, &nl->e[i], out);
@@ -339,8 +374,11 @@ int cpumgr_nl_get_assignment(struct cpumgr_nl *nl, const char *pod_uid,
 int cpumgr_nl_list_assignments(struct cpumgr_nl *nl,
 			       struct cpumgr_assignment **list, size_t *count)
 {
-	*list = calloc(nl->nr ? nl->nr : 1, sizeof(**list));
+	*list = NULL;
 	*count = 0;
+	if (fresh(nl))
+		return nl->error.err;
+	*list = calloc(nl->nr ? nl->nr : 1, sizeof(**list));
 	if (!*list)
 		return fail(nl, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < nl->nr; i++)
@@ -352,6 +390,8 @@ int cpumgr_nl_list_assignments(struct cpumgr_nl *nl,
 int cpumgr_nl_dump_assignments(struct cpumgr_nl *nl, cpumgr_assignment_cb cb,
 			       void *arg)
 {
+	if (fresh(nl))
+		return nl->error.err;
 	for (size_t i = 0; i < nl->nr; i++) {
 		struct cpumgr_assignment a;
 		int ret;
@@ -383,8 +423,12 @@ static char *put_uint(char *p, unsigned int n)
 
 int cpumgr_nl_dump_topology(struct cpumgr_nl *nl, cpumgr_cpu_cb cb, void *arg)
 {
-	int cores = nl->sockets * nl->numa_per_socket * nl->cores_per_numa;
 	char sib[16 * 12];
+	int cores;
+
+	if (!read_machine(nl))
+		return fail(nl, -EINVAL, "bad CPUMGR_STANDIN_TOPOLOGY");
+	cores = nl->sockets * nl->numa_per_socket * nl->cores_per_numa;
 
 	for (int id = 0; id < cpus_total(nl); id++) {
 		int core = id % cores, numa = core / nl->cores_per_numa;
@@ -417,6 +461,8 @@ int cpumgr_nl_restore(struct cpumgr_nl *nl,
 {
 	void *v = realloc(nl->e, (count ? count : 1) * sizeof(*nl->e));
 
+	if (fresh(nl))
+		return nl->error.err;
 	if (!v)
 		return fail(nl, -ENOMEM, "out of memory");
 	nl->e = v;
@@ -441,6 +487,9 @@ int cpumgr_nl_reset(struct cpumgr_nl *nl, const uint64_t *expect,
 	nl->policy = 0;
 	nl->reserved[0] = nl->root[0] = '\0';
 	return change(nl, expect, generation);
+
+	if (fresh(nl))
+		return nl->error.err;
 }
 
 int cpumgr_nl_subscribe(struct cpumgr_nl *nl)

@@ -215,7 +215,7 @@ static int cmd_checkpoint(int argc, char **argv)
 	/* the stored checkpoint may be the bad one: repair nothing yet */
 	ret = ctl_node_open(&n, args.state_dir, NODE_NEED_CONFIG |
 			    (strcmp(verb, "import") ? NODE_READ_ONLY :
-						      NODE_NO_SYNC));
+			     NODE_NO_SYNC));
 	if (ret)
 		return ret;
 	if (!strcmp(verb, "export")) {

@@ -34,7 +34,7 @@ static void print_violation(const struct cpumgr_event *ev)
 static void print_event(const struct cpumgr_event *ev)
 {
 	const char *name = cpumgr_event_name(ev->type);
-	const struct cpumgr_table *st = &ev->state;
+	const struct cpumgr_table *st = &ev->table;
 
 	if (name)
 		fputs(name, stdout);
@@ -107,7 +107,7 @@ static void add_assignment(cJSON *o, const struct cpumgr_assignment *a)
 /* One compact JSON object per event and line, the type as the line's. */
 static int print_event_json(const struct cpumgr_event *ev)
 {
-	const struct cpumgr_table *st = &ev->state;
+	const struct cpumgr_table *st = &ev->table;
 	cJSON *o = cJSON_CreateObject(), *opts;
 	const char *name = cpumgr_event_name(ev->type);
 	char *text;

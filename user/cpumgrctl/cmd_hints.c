@@ -82,8 +82,8 @@ static int pod_hints(struct node *n, const struct pod *pod, const char *only,
 
 		if (only && strcmp(only, c->name))
 			continue;
-		if (cpu_policy_container_hints(&n->policy, &n->assignments, pod, c,
-					       &l, err))
+		if (cpu_policy_container_hints(&n->policy, &n->assignments, pod,
+					       c, &l, err))
 			return -1;
 		cj = cJSON_CreateObject();
 		cJSON_AddItemToArray(cs, cj);
@@ -128,7 +128,8 @@ static int cmd_hints(int argc, char **argv)
 			pod_list_free(&list);
 			return CPUMGRCTL_EXIT_USAGE;
 		}
-	ret = ctl_node_open(&n, args.state_dir, NODE_NEED_CONFIG | NODE_READ_ONLY);
+	ret = ctl_node_open(&n, args.state_dir,
+			    NODE_NEED_CONFIG | NODE_READ_ONLY);
 	if (ret) {
 		pod_list_free(&list);
 		return ret;

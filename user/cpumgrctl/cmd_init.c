@@ -248,14 +248,14 @@ static int make_root(struct node *n, struct cm_error *err)
 	char name[PATH_MAX];
 	int ret;
 
-	ret = cgroupfs_init(&n->cg, n->cfg.cgroup_mount, 0, err);
+	ret = cgroupfs_init(&n->cgroups.fs, n->cfg.cgroup_mount, 0, err);
 	if (!ret)
 		ret = node_cgroup_name(n, n->cfg.cgroup_root, name,
 				       sizeof(name), err);
 	if (!ret && name[0])
-		ret = cgroupfs_create(&n->cg, name, NULL, err);
+		ret = cgroupfs_create(&n->cgroups.fs, name, NULL, err);
 	if (!ret)
-		strcpy(n->root_name, name);
+		strcpy(n->cgroups.root_name, name);
 	return ret;
 }
 
@@ -272,7 +272,7 @@ static int run(struct node *n, const struct init_args *a,
 		return ret;
 	fill_config(a, kc, &p, &n->cfg);
 	cpu_policy_destroy(&p);
-	n->has_config = true;
+	n->files.has_config = true;
 	ret = make_root(n, err);
 	/* the kernel has the last word: it refuses while pods hold CPUs */
 	if (!ret)

@@ -126,7 +126,7 @@ static int container_cgroup(struct hook *h, const struct node *n, char *out,
 		rel[0] = '\0';
 	free(text);
 	if (rel[0]) {
-		if (snprintf(out, len, "%s%s", n->cg.root[CGROUPFS_CPUSET], rel) >=
+		if (snprintf(out, len, "%s%s", n->cgroups.fs.root[CGROUPFS_CPUSET], rel) >=
 		    (int)len) {
 			fail(h, "cgroup %s: path too long", rel);
 			return -ENAMETOOLONG;

@@ -19,10 +19,8 @@ static int cmd_remove(int argc, char **argv)
 		{ NULL },
 	};
 
-	ret = ctl_node_args(argc, argv, opts, 1, 2, &args);
-	if (ret)
-		return ret;
-	ret = ctl_node_open(&n, args.state_dir, NODE_NEED_CONFIG);
+	ret = ctl_node_start(argc, argv, opts, 1, 2, NODE_NEED_CONFIG,
+			     &n, &args);
 	if (ret)
 		return ret;
 	if (node_remove_check(&n, args.arg[0],

@@ -38,7 +38,7 @@ static int reset_node(const char *dir, bool force, const uint64_t *expect,
 		return CPUMGRCTL_EXIT_FAIL;
 	}
 	*done = true;
-	if (n.has_config && !force && (n.nr_pods || n.kernel.nr_as)) {
+	if (n.files.has_config && !force && (n.nr_pods || n.kernel.nr_as)) {
 		for (unsigned int i = 0; i < n.nr_pods; i++)
 			fprintf(stderr, "admitted: %s (%s)\n",
 				n.pods[i].pod.uid, n.pods[i].pod.name ?: "");
@@ -57,7 +57,7 @@ static int reset_node(const char *dir, bool force, const uint64_t *expect,
 	while (n.nr_pods)
 		if (node_delete_pod(&n, n.pods[0].pod.uid, &err))
 			return ctl_node_fail(&n, &err, "reset");
-	if (n.has_config &&
+	if (n.files.has_config &&
 	    (node_refresh(&n, &err) || node_save_checkpoint(&n, NODE_FORCE, &err)))
 		return ctl_node_fail(&n, &err, "reset");
 	node_close(&n);

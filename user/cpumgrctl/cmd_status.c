@@ -23,10 +23,8 @@ static int cmd_status(int argc, char **argv)
 		{ NULL },
 	};
 
-	ret = ctl_node_args(argc, argv, opts, 0, 0, &args);
-	if (ret)
-		return ret;
-	ret = ctl_node_open(&n, args.state_dir, NODE_READ_ONLY);
+	ret = ctl_node_start(argc, argv, opts, 0, 0, NODE_READ_ONLY,
+			     &n, &args);
 	if (ret)
 		return ret;
 	if (!json) {

@@ -39,6 +39,15 @@ int ctl_node_args(int argc, char **argv, const struct ctl_opt *opts,
 	return 0;
 }
 
+int ctl_node_start(int argc, char **argv, const struct ctl_opt *opts,
+		   int min, int max, unsigned int flags, struct node *n,
+		   struct ctl_args *args)
+{
+	int ret = ctl_node_args(argc, argv, opts, min, max, args);
+
+	return ret ? ret : ctl_node_open(n, args->state_dir, flags);
+}
+
 const char *ctl_state_dir(const char *given)
 {
 	const char *env = getenv("CPUMGR_STATE_DIR");

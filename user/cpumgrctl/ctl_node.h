@@ -43,6 +43,14 @@ struct ctl_args {
 int ctl_node_args(int argc, char **argv, const struct ctl_opt *opts,
 		  int min, int max, struct ctl_args *out);
 
+/*
+ * ctl_node_args() and ctl_node_open() in one, for the subcommands that
+ * have nothing to check between reading argv and opening the node.
+ */
+int ctl_node_start(int argc, char **argv, const struct ctl_opt *opts,
+		   int min, int max, unsigned int flags, struct node *n,
+		   struct ctl_args *args);
+
 /* The state directory: --state-dir, else CPUMGR_STATE_DIR, else default. */
 const char *ctl_state_dir(const char *given);
 

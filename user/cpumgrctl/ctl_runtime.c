@@ -30,7 +30,7 @@ int ctl_runtime_spec_cgroup(const struct node *n, const char *cgroups_path,
 		return cm_errorf(err, "no cgroup: linux.cgroupsPath is empty");
 	if (oci_cgroups_path(cgroups_path, rel, sizeof(rel), err))
 		return -EINVAL;
-	if (snprintf(out, len, "%s%s", n->cg.root[CGROUPFS_CPUSET], rel) >= (int)len)
+	if (snprintf(out, len, "%s%s", n->cgroups.fs.root[CGROUPFS_CPUSET], rel) >= (int)len)
 		return cm_errorf(err, "cgroup %s: path too long", rel);
 	return 0;
 }
@@ -131,7 +131,7 @@ int ctl_runtime_add(struct node *n, const struct ctl_runtime *rt,
 		cm_error_clear(&ignored);
 	if (create && !existed &&
 	    !node_cgroup_name(n, cgroup, name, sizeof(name), &ignored))
-		cgroupfs_remove(&n->cg, name, &ignored);
+		cgroupfs_remove(&n->cgroups.fs, name, &ignored);
 	if (node_sweep_gone(n, &ignored) < 0)
 		cm_error_clear(&ignored);
 	cm_error_clear(&ignored);

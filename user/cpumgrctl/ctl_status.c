@@ -345,7 +345,7 @@ int ctl_status_map(FILE *f, const struct node *n, unsigned int width)
 }
 
 int ctl_status_print(FILE *f, const struct node *n,
-		      const struct ctl_status_opts *o)
+		     const struct ctl_status_opts *o)
 {
 	unsigned int width = o && o->width ? o->width : 80;
 	struct view v;
@@ -467,7 +467,8 @@ cJSON *ctl_status_json(const struct node *n)
 	for (unsigned int i = 0; ok && i < v.nr; i++)
 		ok = cJSON_AddItemToArray(rows, row_json(&v.rows[i]));
 	for (unsigned int i = 0; ok && i < n->kernel.nr_cpus; i++)
-		ok = cJSON_AddItemToArray(cpus, cpu_json(n, &v, &n->kernel.cpus[i]));
+		ok = cJSON_AddItemToArray(cpus, cpu_json(n, &v,
+							 &n->kernel.cpus[i]));
 	free(v.rows);
 	if (!ok) {
 		cJSON_Delete(j);

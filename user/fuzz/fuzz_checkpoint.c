@@ -25,7 +25,8 @@ static int resolve(void *ctx, const char *id, char *pod_uid, char *container)
 	return 0;
 }
 
-static void same_state(const struct cpu_assignments *a, const struct cpu_assignments *b)
+static void same_state(const struct cpu_assignments *a,
+		       const struct cpu_assignments *b)
 {
 	fuzz_assert(cpuset_equal(&a->default_set, &b->default_set));
 	fuzz_assert(a->nr == b->nr);

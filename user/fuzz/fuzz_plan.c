@@ -98,7 +98,8 @@ static int get_state(const cJSON *req, struct cpu_assignments *s,
 	return 0;
 }
 
-static void step(struct cpu_policy *p, struct cpu_assignments *s, const cJSON *j)
+static void step(struct cpu_policy *p, struct cpu_assignments *s,
+		 const cJSON *j)
 {
 	const char *op = cJSON_GetStringValue(json_member(j, "op"));
 	const char *name = cJSON_GetStringValue(json_member(j, "container"));

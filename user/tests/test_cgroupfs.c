@@ -114,21 +114,23 @@ TEST(names_and_paths)
 	strcpy(cg.root[CGROUPFS_CPUSET], "/r");
 	strcpy(cg.root[CGROUPFS_CPU], "/r");
 	for (size_t i = 0; i < ARRAY_SIZE(ok); i++) {
-		CHECK(!cgroupfs_path(&cg, CGROUPFS_CPU, ok[i].name, NULL, buf, sizeof(buf),
+		CHECK(!cgroupfs_path(&cg, CGROUPFS_CPU, ok[i].name, NULL, buf,
+				     sizeof(buf),
 			       &err), "%s: %s", ok[i].name, cm_error_msg(&err));
 		CHECK(!strcmp(buf, ok[i].path), "%s -> %s", ok[i].name, buf);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
-		CHECK(cgroupfs_path(&cg, CGROUPFS_CPU, bad[i], NULL, buf, sizeof(buf),
-			      &err) == -EINVAL, "%s accepted", bad[i]);
+		CHECK(cgroupfs_path(&cg, CGROUPFS_CPU, bad[i], NULL, buf,
+				    sizeof(buf),
+				    &err) == -EINVAL, "%s accepted", bad[i]);
 		CHECK(has(&err, "components are not allowed"), "%s",
 		      cm_error_msg(&err));
 	}
 	EXPECT_EQ(0, cgroupfs_path(&cg, CGROUPFS_CPUSET, "a", "cpuset.cpus", buf,
-			     sizeof(buf), &err));
+				   sizeof(buf), &err));
 	EXPECT_STREQ("/r/a/cpuset.cpus", buf);
 	EXPECT_EQ(-ENAMETOOLONG, cgroupfs_path(&cg, CGROUPFS_CPUSET, "a", "cpuset.cpus",
-					 buf, 8, &err));
+					       buf, 8, &err));
 	EXPECT_EQ(0, cgroupfs_name_normalize("//x/y//", buf, sizeof(buf), &err));
 	EXPECT_STREQ("x/y", buf);
 	cm_error_clear(&err);
@@ -151,7 +153,7 @@ TEST_F(v2, create_enables_controllers)
 	struct cpuset s = cs("2-3");
 
 	ASSERT_EQ(0, cgroupfs_create(&self->cg, "kubepods/pod1/c1", NULL,
-			       &self->err)) {
+				     &self->err)) {
 		TH_LOG("%s", cm_error_msg(&self->err));
 	}
 	EXPECT_TRUE(fake_exists(d, "kubepods/pod1/c1"));
@@ -174,7 +176,7 @@ TEST_F(v2, create_enables_controllers)
 	/* again: nothing to do */
 	EXPECT_EQ(0, cgroupfs_create(&self->cg, "kubepods/pod2", &s, &self->err));
 	EXPECT_EQ(-EINVAL, cgroupfs_create(&self->cg, "kubepods/../x", NULL,
-				     &self->err));
+					   &self->err));
 }
 
 TEST_F(v2, cpus)
@@ -193,7 +195,7 @@ TEST_F(v2, cpus)
 	EXPECT_STREQ("\n", fake_read(self->dir, "c1/cpuset.cpus"));
 
 	EXPECT_EQ(-ENOENT, cgroupfs_get_effective_cpus(&self->cg, "c1", &got,
-						 &self->err));
+						       &self->err));
 	CHECK(has(&self->err, "/c1/cpuset.cpus.effective: No such file or directory"),
 	      "%s", cm_error_msg(&self->err));
 	fake_write(self->dir, "c1/cpuset.cpus.effective", "0-1\n");
@@ -201,7 +203,7 @@ TEST_F(v2, cpus)
 	EXPECT_TRUE(cpuset_equal(&got, &(struct cpuset){ .w = { 3 } }));
 	fake_write(self->dir, "c1/cpuset.cpus.effective", "0-1,x\n");
 	EXPECT_EQ(-EINVAL, cgroupfs_get_effective_cpus(&self->cg, "c1", &got,
-						 &self->err));
+						       &self->err));
 	msg = strdup(cm_error_msg(&self->err));
 	CHECK(strstr(msg, "/c1/cpuset.cpus.effective: ") &&
 	      strstr(msg, "invalid cpulist"), "%s", msg);
@@ -333,7 +335,7 @@ TEST_F(v2, walk)
 	/* starting where the cpuset controller is off: the parent's CPUs */
 	memset(&s, 0, sizeof(s));
 	ASSERT_EQ(0, cgroupfs_walk(&self->cg, "kubepods/pod1/c2", record, &s,
-			     &self->err));
+				   &self->err));
 	EXPECT_STREQ("kubepods/pod1/c2 0 2-7 inherited\n", s.text);
 
 	/* a cgroup removed during the walk is skipped */
@@ -341,7 +343,7 @@ TEST_F(v2, walk)
 	xsnprintf(path, sizeof(path), "%s/kubepods/pod1", self->dir);
 	s.remove = path;
 	ASSERT_EQ(0, cgroupfs_walk(&self->cg, "kubepods/pod0", record, &s,
-			     &self->err));
+				   &self->err));
 	memset(&s, 0, sizeof(s));
 	walk_tree(self->dir);
 	fake_mkdir(self->dir, "kubepods/pod1/c1/x");
@@ -364,7 +366,7 @@ TEST_F(v2, walk)
 	memset(&s, 0, sizeof(s));
 	fake_write(self->dir, "kubepods/pod0/b/cpuset.cpus.effective", "b\n");
 	EXPECT_EQ(-EINVAL, cgroupfs_walk(&self->cg, "kubepods", record, &s,
-				   &self->err));
+					 &self->err));
 	CHECK(has(&self->err, "/kubepods/pod0/b/cpuset.cpus.effective: "),
 	      "%s", cm_error_msg(&self->err));
 }
@@ -389,7 +391,7 @@ TEST_F(v1, create_fills_new_cpusets)
 	struct cpuset s = cs("2-3");
 
 	ASSERT_EQ(0, cgroupfs_create(&self->cg, "kubepods/pod1/c1", NULL,
-			       &self->err)) {
+				     &self->err)) {
 		TH_LOG("%s", cm_error_msg(&self->err));
 	}
 	/* every new cpuset gets its parent's CPUs and memory nodes */
@@ -435,7 +437,7 @@ TEST_F(v1, cpus_need_mems)
 	EXPECT_STREQ("0-1", fake_read(d, "cpuset/other/cpuset.mems"));
 	EXPECT_STREQ("4-5", fake_read(d, "cpuset/other/cpuset.cpus"));
 	ASSERT_EQ(0, cgroupfs_get_effective_cpus(&self->cg, "other", &got,
-					   &self->err));
+						 &self->err));
 	EXPECT_TRUE(cpuset_equal(&s, &got));
 	/* mems already set: left alone */
 	fake_write(d, "cpuset/other/cpuset.mems", "1\n");

@@ -212,7 +212,7 @@ TEST(reformatted_import_writes_back_the_same_checksum)
 	ASSERT_NE(NULL, buf);
 	ASSERT_EQ(0, checkpoint_parse(buf, len, NULL, &c, &err));
 	g = assignments_get(&c.state, "b200f08b-399a-4079-bfce-e415cb5344b8",
-		      "gengwg-test");
+			    "gengwg-test");
 	ASSERT_NE(NULL, g);
 	EXPECT_TRUE(cpuset_equal(&want, g));
 	out = checkpoint_format(c.policy, &c.state, NULL);
@@ -315,9 +315,9 @@ TEST(v1_migration)
 		EXPECT_EQ((int)CHECKPOINT_V1, (int)c.version);
 		ASSERT_EQ(2u, c.state.nr);
 		EXPECT_TRUE(cpuset_equal(&a, assignments_get(&c.state, "pod",
-						       "container1")));
+							     "container1")));
 		EXPECT_TRUE(cpuset_equal(&b, assignments_get(&c.state, "pod",
-						       "container2")));
+							     "container2")));
 		checkpoint_free(&c);
 	}
 	cm_error_clear(&err);

@@ -190,7 +190,7 @@ static void run_hint_cases(struct __test_metadata *_metadata, bool pod_scope)
 			struct cpuset a = cs(tc->assigned);
 
 			ASSERT_EQ(0, assignments_set(&s, "fakePod", "fakecontainer",
-					       &a));
+						     &a));
 		}
 		if (pod_scope)
 			ret = cpu_policy_pod_hints(&p, &s, &pod, &got, &err);

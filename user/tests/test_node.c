@@ -215,7 +215,8 @@ static void fake_node(struct node *n, struct cpumgr_assignment *a,
 	n->kernel.as = a;
 	n->kernel.nr_as = 1;
 	n->kernel.exclusive = cs(a->cpus);
-	cpuset_andnot(&n->kernel.shared, &n->kernel.online, &n->kernel.exclusive);
+	cpuset_andnot(&n->kernel.shared, &n->kernel.online,
+		      &n->kernel.exclusive);
 	strcpy(n->cfg.cgroup_root, "/sys/fs/cgroup/kp");
 }
 

@@ -413,7 +413,8 @@ TEST(static_policy_add_with_uncore_alignment)
 		cpuset_zero(&ids);
 		for (unsigned int k = 0; k < pod.nr && ok; k++) {
 			const struct cpuset *got =
-				assignments_get(&s, tc->uid, pod.containers[k].name);
+				assignments_get(&s, tc->uid,
+						pod.containers[k].name);
 			int cpu;
 
 			CHECK(got != NULL, "%s: container %u unassigned", tc->desc, k);

@@ -30,7 +30,8 @@ static void dump_into(struct strbuf *sb, const cJSON *j)
 		strbuf_adds(sb, j->valuestring ? j->valuestring :
 			    (snprintf(buf, sizeof(buf), "%g", j->valuedouble), buf));
 	} else if (cJSON_IsString(j)) {
-		gojson_append_string(sb, j->valuestring, strlen(j->valuestring));
+		gojson_append_string(sb, j->valuestring,
+				     strlen(j->valuestring));
 	} else {
 		bool obj = cJSON_IsObject(j);
 
@@ -39,7 +40,8 @@ static void dump_into(struct strbuf *sb, const cJSON *j)
 			if (c != j->child)
 				strbuf_addc(sb, ',');
 			if (obj) {
-				gojson_append_string(sb, c->string, strlen(c->string));
+				gojson_append_string(sb, c->string,
+						     strlen(c->string));
 				strbuf_addc(sb, ':');
 			}
 			dump_into(sb, c);

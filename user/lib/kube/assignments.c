@@ -16,7 +16,8 @@ void assignments_free(struct cpu_assignments *s)
 	assignments_init(s);
 }
 
-int assignments_copy(struct cpu_assignments *dst, const struct cpu_assignments *src)
+int assignments_copy(struct cpu_assignments *dst,
+		     const struct cpu_assignments *src)
 {
 	struct assignment_entry *e = NULL;
 
@@ -64,8 +65,8 @@ static unsigned int find(const struct cpu_assignments *s, const char *uid,
 	return lo;
 }
 
-const struct cpuset *assignments_get(const struct cpu_assignments *s, const char *pod_uid,
-			       const char *container)
+const struct cpuset *assignments_get(const struct cpu_assignments *s,
+				     const char *pod_uid, const char *container)
 {
 	bool found;
 	unsigned int i = find(s, pod_uid, container, &found);
@@ -73,8 +74,8 @@ const struct cpuset *assignments_get(const struct cpu_assignments *s, const char
 	return found ? &s->entries[i].cpus : NULL;
 }
 
-int assignments_set(struct cpu_assignments *s, const char *pod_uid, const char *container,
-	      const struct cpuset *cpus)
+int assignments_set(struct cpu_assignments *s, const char *pod_uid,
+		    const char *container, const struct cpuset *cpus)
 {
 	bool found;
 	unsigned int i;
@@ -89,7 +90,8 @@ int assignments_set(struct cpu_assignments *s, const char *pod_uid, const char *
 	}
 	if (s->nr == s->cap) {
 		unsigned int cap = s->cap ? s->cap * 2 : 8;
-		struct assignment_entry *e = realloc(s->entries, cap * sizeof(*e));
+		struct assignment_entry *e = realloc(s->entries,
+						     cap * sizeof(*e));
 
 		if (!e)
 			return -ENOMEM;
@@ -107,7 +109,7 @@ int assignments_set(struct cpu_assignments *s, const char *pod_uid, const char *
 }
 
 void assignments_delete(struct cpu_assignments *s, const char *pod_uid,
-		  const char *container)
+			const char *container)
 {
 	bool found;
 	unsigned int i = find(s, pod_uid, container, &found);
@@ -120,7 +122,7 @@ void assignments_delete(struct cpu_assignments *s, const char *pod_uid,
 }
 
 void assignments_pod_cpus(const struct cpu_assignments *s, const char *pod_uid,
-		    const char *except, struct cpuset *out)
+			  const char *except, struct cpuset *out)
 {
 	cpuset_zero(out);
 	for (unsigned int i = 0; i < s->nr; i++) {

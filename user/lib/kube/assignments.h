@@ -27,17 +27,19 @@ struct cpu_assignments {
 void assignments_init(struct cpu_assignments *s);
 void assignments_free(struct cpu_assignments *s);
 /* Deep copy; dst must be initialised (its old contents are freed). */
-int assignments_copy(struct cpu_assignments *dst, const struct cpu_assignments *src);
+int assignments_copy(struct cpu_assignments *dst,
+		     const struct cpu_assignments *src);
 
-const struct cpuset *assignments_get(const struct cpu_assignments *s, const char *pod_uid,
-			       const char *container);
+const struct cpuset *assignments_get(const struct cpu_assignments *s,
+				     const char *pod_uid,
+				     const char *container);
 /* Add or replace an assignment; -ENAMETOOLONG, -ENOMEM on failure. */
-int assignments_set(struct cpu_assignments *s, const char *pod_uid, const char *container,
-	      const struct cpuset *cpus);
+int assignments_set(struct cpu_assignments *s, const char *pod_uid,
+		    const char *container, const struct cpuset *cpus);
 void assignments_delete(struct cpu_assignments *s, const char *pod_uid,
-		  const char *container);
+			const char *container);
 /* Union of the pod's assignments except one container (NULL: none). */
 void assignments_pod_cpus(const struct cpu_assignments *s, const char *pod_uid,
-		    const char *except, struct cpuset *out);
+			  const char *except, struct cpuset *out);
 
 #endif

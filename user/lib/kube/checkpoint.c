@@ -94,7 +94,8 @@ static int render(const char *policy, const struct cpu_assignments *s,
 				strbuf_adds(js, "},");
 				strbuf_adds(h, "] ");
 			}
-			gojson_append_string(js, e->pod_uid, strlen(e->pod_uid));
+			gojson_append_string(js, e->pod_uid,
+					     strlen(e->pod_uid));
 			strbuf_adds(js, ":{");
 			strbuf_adds(h, e->pod_uid);
 			strbuf_adds(h, ":map[");
@@ -119,7 +120,8 @@ static int render(const char *policy, const struct cpu_assignments *s,
 	return js->oom || h->oom ? -ENOMEM : 0;
 }
 
-uint32_t checkpoint_checksum(const char *policy, const struct cpu_assignments *s)
+uint32_t checkpoint_checksum(const char *policy,
+			     const struct cpu_assignments *s)
 {
 	struct strbuf js = STRBUF_INIT, h = STRBUF_INIT;
 	uint32_t sum = 0;
@@ -416,7 +418,8 @@ static int decode(const struct gojson_value *root, bool v1, struct decoded *d,
 
 static int kv_cmp(const void *a, const void *b)
 {
-	return gstr_cmp(((const struct kv *)a)->key, ((const struct kv *)b)->key);
+	return gstr_cmp(((const struct kv *)a)->key,
+			((const struct kv *)b)->key);
 }
 
 static int pod_cmp(const void *a, const void *b)
@@ -541,8 +544,8 @@ static int parse_cpus(struct gstr g, struct cpuset *out, struct cm_error *err)
 	return ret;
 }
 
-static int add_entry(struct cpu_assignments *st, struct gstr uid, struct gstr name,
-		     struct gstr cpus, struct cm_error *err)
+static int add_entry(struct cpu_assignments *st, struct gstr uid,
+		     struct gstr name, struct gstr cpus, struct cm_error *err)
 {
 	char u[POD_UID_MAX + 1], c[CONTAINER_NAME_MAX + 1];
 	struct cpuset set;

@@ -76,7 +76,8 @@ struct checkpoint_opts {
 };
 
 /* The checksum the kubelet stores for this policy name and state. */
-uint32_t checkpoint_checksum(const char *policy, const struct cpu_assignments *s);
+uint32_t checkpoint_checksum(const char *policy,
+			     const struct cpu_assignments *s);
 
 /*
  * The checkpoint file's bytes exactly as the kubelet writes them (malloc'd,

@@ -201,7 +201,8 @@ static char *decode_string(const unsigned char *s, size_t n, size_t *out_len)
 			if (r1 >= 0xd800 && r1 < 0xe000) {
 				int32_t r2 = get_u4(s + r, n - r);
 
-				if (r1 < 0xdc00 && r2 >= 0xdc00 && r2 < 0xe000) {
+				if (r1 < 0xdc00 && r2 >= 0xdc00 &&
+				    r2 < 0xe000) {
 					r += 6;
 					r1 = 0x10000 + ((r1 - 0xd800) << 10) +
 					     (r2 - 0xdc00);
@@ -282,7 +283,8 @@ static int scan_literal(struct gojson_parser *p, const char *word)
 
 	for (size_t i = 1; word[i]; i++) {
 		p->pos++;
-		if (p->pos >= p->len || p->s[p->pos] != (unsigned char)word[i]) {
+		if (p->pos >= p->len ||
+		    p->s[p->pos] != (unsigned char)word[i]) {
 			snprintf(ctx, sizeof(ctx), "in literal %s (expecting '%c')",
 				 word, word[i]);
 			return syntax_error(p, ctx);
@@ -294,7 +296,8 @@ static int scan_literal(struct gojson_parser *p, const char *word)
 
 static struct gojson_value *parse_value(struct gojson_parser *p, int depth);
 
-static struct gojson_value *new_value(struct gojson_parser *p, enum gojson_type type)
+static struct gojson_value *new_value(struct gojson_parser *p,
+				      enum gojson_type type)
 {
 	struct gojson_value *v = calloc(1, sizeof(*v));
 
@@ -308,7 +311,8 @@ static struct gojson_value *new_value(struct gojson_parser *p, enum gojson_type 
 }
 
 /* Link v after *tail; returns the new tail. */
-static struct gojson_value **append(struct gojson_value **tail, struct gojson_value *v)
+static struct gojson_value **append(struct gojson_value **tail,
+				    struct gojson_value *v)
 {
 	*tail = v;
 	return &v->next;
@@ -478,7 +482,8 @@ static struct gojson_value *parse_value(struct gojson_parser *p, int depth)
 	return parse_scalar(p);
 }
 
-struct gojson_value *gojson_parse(const char *buf, size_t len, struct cm_error *err)
+struct gojson_value *gojson_parse(const char *buf, size_t len,
+				  struct cm_error *err)
 {
 	struct gojson_parser p = {
 		.s = (const unsigned char *)buf, .len = len, .err = err,

@@ -40,7 +40,8 @@ struct gojson_value {
  * Parse a whole document.  Errors are Go's texts ("unexpected end of
  * JSON input", "invalid character '}' looking for beginning of value").
  */
-struct gojson_value *gojson_parse(const char *buf, size_t len, struct cm_error *err);
+struct gojson_value *gojson_parse(const char *buf, size_t len,
+				  struct cm_error *err);
 void gojson_free(struct gojson_value *v);
 
 /* The JSON kind as Go's UnmarshalTypeError names it ("string", "object"). */

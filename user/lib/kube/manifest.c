@@ -57,7 +57,7 @@ static void json_error(const char *buf, const char *end, const char *name,
 }
 
 cJSON *manifest_parse(const char *buf, size_t len, const char *name,
-		 struct cm_error *err)
+		      struct cm_error *err)
 {
 	size_t i = strspn(buf, " \t\r\n");
 	cJSON *docs, *doc;

@@ -19,7 +19,7 @@
 char *manifest_read(const char *path, size_t *len, struct cm_error *err);
 /* Every document, in a cJSON array; name is used in messages. */
 cJSON *manifest_parse(const char *buf, size_t len, const char *name,
-		 struct cm_error *err);
+		      struct cm_error *err);
 /* manifest_read() and manifest_parse(). */
 cJSON *manifest_load(const char *path, struct cm_error *err);
 

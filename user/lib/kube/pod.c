@@ -243,7 +243,8 @@ static enum pod_qos compute_qos(const struct pod *p)
 				req[r].nano += c->request[r].nano;
 				has_req[r] = true;
 			}
-			if (c->has_limit[r] && quantity_positive(&c->limit[r])) {
+			if (c->has_limit[r] &&
+			    quantity_positive(&c->limit[r])) {
 				lim[r].nano += c->limit[r].nano;
 				has_lim[r] = true;
 			} else {

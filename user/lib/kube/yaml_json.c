@@ -205,7 +205,7 @@ static int resolve_event(struct yp *y, const yaml_event_t *ev, struct ys *s)
 		return fail_at(y, ev->start_mark,
 			       "a NUL byte in a scalar is not supported");
 	if (yaml_scalar_resolve(v, (const char *)ev->data.scalar.tag,
-		       ev->data.scalar.plain_implicit, s, y->err))
+				ev->data.scalar.plain_implicit, s, y->err))
 		return locate(y, ev->start_mark);
 	return 0;
 }
@@ -358,7 +358,8 @@ static char *parse_key(struct yp *y, yaml_event_t *ev, bool *is_merge)
 		if (key) {
 			cJSON *n = scalar_node(ev, &s);
 
-			if (!n || add_anchor(y, ev->data.scalar.anchor, n, &s)) {
+			if (!n || add_anchor(y, ev->data.scalar.anchor, n,
+					     &s)) {
 				free(key);
 				key = NULL;
 			}
@@ -510,7 +511,8 @@ cJSON *yaml_json_parse_all(const char *buf, size_t len, struct cm_error *err)
 		cJSON_Delete(docs);
 		return cm_errorf(err, "out of memory"), NULL;
 	}
-	yaml_parser_set_input_string(&y.parser, (const unsigned char *)buf, len);
+	yaml_parser_set_input_string(&y.parser, (const unsigned char *)buf,
+				     len);
 	if (next_event(&y, &ev))	/* STREAM-START */
 		goto fail;
 	yaml_event_delete(&ev);

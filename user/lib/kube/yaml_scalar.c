@@ -49,7 +49,8 @@ static void shortest(double v, bool f32, char *digits, int *dp)
 	v = fabs(v);
 	for (int prec = 1; prec <= 17; prec++) {
 		snprintf(buf, sizeof(buf), "%.*e", prec - 1, v);
-		if (f32 ? strtof(buf, NULL) == (float)v : strtod(buf, NULL) == v)
+		if (f32 ? strtof(buf, NULL) == (float)v : strtod(buf,
+								 NULL) == v)
 			break;
 	}
 	/* buf is "d.ddde+XX" */
@@ -367,7 +368,7 @@ static int resolve_number(const char *in, bool try_time, struct ys *o,
 	sign = neg || plain[0] == '+';
 	r = parse_magnitude(plain + sign, &mag);
 	if (!r && (neg ? mag <= (uint64_t)INT64_MAX + 1 :
-			 mag <= INT64_MAX || !sign))
+		   mag <= INT64_MAX || !sign))
 		set_int(o, neg, mag);
 	else if (yaml_style_float(plain) && parse_float(plain, &f))
 		set_float(o, f);
@@ -434,7 +435,8 @@ static int resolve_plain(const char *in, bool try_time, struct ys *o,
 	    in_list(in, minus_inf_words, N_OF(minus_inf_words))) {
 		o->kind = YAML_SCALAR_FLOAT;
 		o->num = *in == '-' ? -INFINITY :
-			 in_list(in, nan_words, N_OF(nan_words)) ? NAN : INFINITY;
+			 in_list(in, nan_words,
+				 N_OF(nan_words)) ? NAN : INFINITY;
 		return 0;
 	}
 	if (*in == '+' || *in == '-' || isdigit((unsigned char)*in))
@@ -453,8 +455,8 @@ static bool resolvable(const char *t)
 	return in_list(t, names, N_OF(names));
 }
 
-int yaml_scalar_resolve(const char *value, const char *tag, bool plain, struct ys *out,
-	       struct cm_error *err)
+int yaml_scalar_resolve(const char *value, const char *tag, bool plain,
+			struct ys *out, struct cm_error *err)
 {
 	const char *t = NULL;	/* yaml.org tag without its prefix */
 	char want[64];
@@ -494,7 +496,8 @@ int yaml_scalar_resolve(const char *value, const char *tag, bool plain, struct y
 			 short_tag(tag, want, sizeof(want)));
 }
 
-int yaml_scalar_key(const struct ys *s, char *buf, size_t len, struct cm_error *err)
+int yaml_scalar_key(const struct ys *s, char *buf, size_t len,
+		    struct cm_error *err)
 {
 	switch (s->kind) {
 	case YAML_SCALAR_INT:

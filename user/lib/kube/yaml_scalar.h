@@ -14,8 +14,7 @@
 
 enum yaml_scalar_kind {
 	YAML_SCALAR_STRING,	/* the value as written */
-	YAML_SCALAR_NULL,
-	YAML_SCALAR_BOOL,
+	YAML_SCALAR_NULL, YAML_SCALAR_BOOL,
 	YAML_SCALAR_INT,		/* int64 */
 	YAML_SCALAR_UINT,	/* above int64, up to uint64 */
 	YAML_SCALAR_FLOAT,
@@ -36,14 +35,15 @@ struct ys {
  * ("cannot decode !!str `abc` as a !!int"), !!binary, .inf and .nan
  * (JSON has no such numbers).
  */
-int yaml_scalar_resolve(const char *value, const char *tag, bool plain, struct ys *out,
-	       struct cm_error *err);
+int yaml_scalar_resolve(const char *value, const char *tag, bool plain,
+			struct ys *out, struct cm_error *err);
 
 /*
  * A resolved non-string scalar as a mapping key, the way YAMLToJSON
  * converts keys (ints in decimal, floats as float32 %g, true/false);
  * -EINVAL for null, timestamps and uint64 keys it refuses.
  */
-int yaml_scalar_key(const struct ys *s, char *buf, size_t len, struct cm_error *err);
+int yaml_scalar_key(const struct ys *s, char *buf, size_t len,
+		    struct cm_error *err);
 
 #endif

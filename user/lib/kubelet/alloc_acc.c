@@ -119,8 +119,8 @@ void alloc_ws_free(struct alloc_ws *ws)
 	free(ws);
 }
 
-void alloc_acc_dense_from_cpuset(const struct topology *t, const struct cpuset *s,
-			   uint64_t *dense)
+void alloc_acc_dense_from_cpuset(const struct topology *t,
+				 const struct cpuset *s, uint64_t *dense)
 {
 	int cpu;
 

@@ -61,10 +61,11 @@ static inline void bm_clear(uint64_t *b, unsigned int i)
 }
 
 /* Start an accumulator over the dense set avail. */
-void alloc_acc_init(struct acc *a, const uint64_t *avail, int need, bool spread);
+void alloc_acc_init(struct acc *a, const uint64_t *avail, int need,
+		    bool spread);
 /* Dense bitmap of the topology CPUs in s. */
-void alloc_acc_dense_from_cpuset(const struct topology *t, const struct cpuset *s,
-			   uint64_t *dense);
+void alloc_acc_dense_from_cpuset(const struct topology *t,
+				 const struct cpuset *s, uint64_t *dense);
 void alloc_acc_result_cpuset(const struct acc *a, struct cpuset *out);
 
 static inline bool alloc_acc_satisfied(const struct acc *a)

@@ -13,10 +13,12 @@ struct option_desc {
 };
 
 static const struct option_desc option_table[] = {
-	{ OPT_FULL_PCPUS_ONLY, offsetof(struct policy_options, full_pcpus_only) },
+	{ OPT_FULL_PCPUS_ONLY, offsetof(struct policy_options,
+					full_pcpus_only) },
 	{ OPT_DISTRIBUTE_CPUS_ACROSS_NUMA,
 	  offsetof(struct policy_options, distribute_numa) },
-	{ OPT_ALIGN_BY_SOCKET, offsetof(struct policy_options, align_by_socket) },
+	{ OPT_ALIGN_BY_SOCKET, offsetof(struct policy_options,
+					align_by_socket) },
 	{ OPT_DISTRIBUTE_CPUS_ACROSS_CORES,
 	  offsetof(struct policy_options, distribute_cores) },
 	{ OPT_STRICT_CPU_RESERVATION,

@@ -115,8 +115,8 @@ void cpu_policy_destroy(struct cpu_policy *p)
 	p->ws = NULL;
 }
 
-void cpu_policy_available(const struct cpu_policy *p, const struct cpu_assignments *s,
-			  struct cpuset *out)
+void cpu_policy_available(const struct cpu_policy *p,
+			  const struct cpu_assignments *s, struct cpuset *out)
 {
 	cpuset_andnot(out, &s->default_set, &p->reserved);
 }
@@ -248,7 +248,8 @@ static void aligned_cpus(const struct cpu_policy *p, uint64_t affinity,
 }
 
 /* allocateCPUs() */
-static int allocate_cpus(struct cpu_policy *p, struct cpu_assignments *s, int num,
+static int allocate_cpus(struct cpu_policy *p, struct cpu_assignments *s,
+			 int num,
 			 const uint64_t *affinity, const struct cpuset *reuse,
 			 struct cpuset *result, struct cm_error *err)
 {

@@ -99,14 +99,15 @@ int cpu_policy_add_pod(struct cpu_policy *p, struct cpu_assignments *s,
  * with (*has_affinity false: none), or the kubelet's
  * "Resources cannot be allocated with Topology locality" error.
  */
-int cpu_policy_admit(const struct cpu_policy *p, const struct cpu_assignments *s,
+int cpu_policy_admit(const struct cpu_policy *p,
+		     const struct cpu_assignments *s,
 		     const struct pod *pod, const struct pod_container *c,
 		     uint64_t *affinity, bool *has_affinity,
 		     struct cm_error *err);
 
 /* GetAvailableCPUs(): shared pool minus reserved. */
-void cpu_policy_available(const struct cpu_policy *p, const struct cpu_assignments *s,
-			  struct cpuset *out);
+void cpu_policy_available(const struct cpu_policy *p,
+			  const struct cpu_assignments *s, struct cpuset *out);
 /* GetAllocatableCPUs(): every CPU minus reserved. */
 void cpu_policy_allocatable(const struct cpu_policy *p, struct cpuset *out);
 
@@ -115,7 +116,8 @@ int cpu_policy_container_hints(const struct cpu_policy *p,
 			       const struct cpu_assignments *s, const struct pod *pod,
 			       const struct pod_container *c,
 			       struct hint_list *out, struct cm_error *err);
-int cpu_policy_pod_hints(const struct cpu_policy *p, const struct cpu_assignments *s,
+int cpu_policy_pod_hints(const struct cpu_policy *p,
+			 const struct cpu_assignments *s,
 			 const struct pod *pod, struct hint_list *out,
 			 struct cm_error *err);
 void hint_list_free(struct hint_list *l);

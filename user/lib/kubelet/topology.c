@@ -177,7 +177,8 @@ static int in_cpu_order(const struct topo_cpu_info *c, unsigned int n,
 		for (int l = 0; l < TOPO_NR_LEVELS; l++)
 			if ((unsigned int)field(&c[i], l) >= CPUSET_MAX_CPUS)
 				return -EINVAL;
-		if (cpu >= CPUSET_MAX_CPUS || (seen[cpu / 64] >> (cpu % 64)) & 1)
+		if (cpu >= CPUSET_MAX_CPUS ||
+		    (seen[cpu / 64] >> (cpu % 64)) & 1)
 			return -EINVAL;
 		seen[cpu / 64] |= UINT64_C(1) << (cpu % 64);
 		lut[cpu] = (int)i;
@@ -466,7 +467,8 @@ void topology_groups_of(const struct topology *t, enum topo_level lvl,
 	cpuset_for_each(cpu, s) {
 		if (cpu > t->max_cpu || t->cpu_index[cpu] < 0)
 			continue;
-		cpuset_set(&res, t->id[lvl][t->cpu_group[lvl][t->cpu_index[cpu]]]);
+		cpuset_set(&res,
+			   t->id[lvl][t->cpu_group[lvl][t->cpu_index[cpu]]]);
 	}
 	*ids = res;
 }

@@ -27,10 +27,8 @@ struct topo_cpu_info {
 };
 
 enum topo_level {
-	TOPO_CORE,
-	TOPO_SOCKET,
-	TOPO_NUMA,
-	TOPO_UNCORE,
+	TOPO_CORE, TOPO_SOCKET,
+	TOPO_NUMA, TOPO_UNCORE,
 	TOPO_NR_LEVELS,
 };
 

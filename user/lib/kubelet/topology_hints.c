@@ -181,7 +181,8 @@ int cpu_policy_container_hints(const struct cpu_policy *p,
 	return generate(p, &avail, &reuse, request, out, err);
 }
 
-int cpu_policy_pod_hints(const struct cpu_policy *p, const struct cpu_assignments *s,
+int cpu_policy_pod_hints(const struct cpu_policy *p,
+			 const struct cpu_assignments *s,
 			 const struct pod *pod, struct hint_list *out,
 			 struct cm_error *err)
 {
@@ -199,7 +200,8 @@ int cpu_policy_pod_hints(const struct cpu_policy *p, const struct cpu_assignment
 	cpuset_zero(&none);
 	for (unsigned int i = 0; i < pod->nr; i++) {
 		const struct pod_container *c = &pod->containers[i];
-		const struct cpuset *have = assignments_get(s, pod->uid, c->name);
+		const struct cpuset *have = assignments_get(s, pod->uid,
+							    c->name);
 
 		if (!have)
 			continue;
@@ -298,7 +300,8 @@ void topology_manager_merge(const struct topology *t, enum tm_policy tm,
 			continue;
 		if (!nf++)
 			for (unsigned int j = i; j < n; j++)
-				if (list[j].numa && popcount(list[j].numa) < best_np)
+				if (list[j].numa &&
+				    popcount(list[j].numa) < best_np)
 					best_np = popcount(list[j].numa);
 		/* mergePermutation() with the machine's default affinity */
 		cand.numa = h->numa ? (h->numa & all) : all;
@@ -315,7 +318,8 @@ void topology_manager_merge(const struct topology *t, enum tm_policy tm,
 		 best->preferred;
 }
 
-int cpu_policy_admit(const struct cpu_policy *p, const struct cpu_assignments *s,
+int cpu_policy_admit(const struct cpu_policy *p,
+		     const struct cpu_assignments *s,
 		     const struct pod *pod, const struct pod_container *c,
 		     uint64_t *affinity, bool *has_affinity,
 		     struct cm_error *err)

@@ -106,8 +106,8 @@ static void ensure_sndbuf(struct cpumgr_nl *nl, size_t len)
 	nl->sndbuf = get_sndbuf(nl->sk);
 }
 
-struct nl_msg *cpumgr_nl_new_request(struct cpumgr_nl *nl, uint8_t cmd, int flags,
-			      size_t payload)
+struct nl_msg *cpumgr_nl_new_request(struct cpumgr_nl *nl, uint8_t cmd,
+				     int flags, size_t payload)
 {
 	struct nl_msg *msg;
 
@@ -191,7 +191,8 @@ static void parse_extack(struct req_ctx *ctx, struct nlmsghdr *nlh, size_t off)
 	off = NLMSG_ALIGN(off);
 	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) || off >= nlh->nlmsg_len)
 		return;
-	if (nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)((char *)nlh + off),
+	if (nla_parse(tb, NLMSGERR_ATTR_MAX,
+		      (struct nlattr *)((char *)nlh + off),
 		      nlh->nlmsg_len - off, NULL))
 		return;
 	if (tb[NLMSGERR_ATTR_MSG] && nla_len(tb[NLMSGERR_ATTR_MSG]) > 0)
@@ -311,7 +312,7 @@ static int send_and_wait(struct cpumgr_nl *nl, struct nlmsghdr *nlh,
 		ret = nl_recvmsgs(nl->sk, nl->cb);
 		if (ret < 0 && !ctx.done)
 			return cpumgr_nl_fail(nl, -EIO, "receiving the answer failed: %s",
-				       nl_geterror(ret));
+					      nl_geterror(ret));
 	}
 	if (ctx.err) {
 		nl->error.err = ctx.err;
@@ -319,15 +320,15 @@ static int send_and_wait(struct cpumgr_nl *nl, struct nlmsghdr *nlh,
 	}
 	if (ctx.fn_err)
 		return cpumgr_nl_fail(nl, ctx.fn_err, "%s", ctx.fn_err == -ENOMEM ?
-			       "out of memory reading the reply" :
-			       "malformed reply from the kernel");
+				      "out of memory reading the reply" :
+				      "malformed reply from the kernel");
 	if (ctx.interrupted)
 		return CMNL_DUMP_INTERRUPTED;
 	return ctx.replies;
 }
 
-int cpumgr_nl_request(struct cpumgr_nl *nl, struct nl_msg *msg, cpumgr_nl_reply_fn fn,
-	       void *arg)
+int cpumgr_nl_request(struct cpumgr_nl *nl, struct nl_msg *msg,
+		      cpumgr_nl_reply_fn fn, void *arg)
 {
 	int ret = send_and_wait(nl, nlmsg_hdr(msg), fn, arg);
 
@@ -358,7 +359,7 @@ int cpumgr_nl_grow(void **v, size_t *cap, size_t n, size_t size)
 
 /* Dumps are read again while the kernel says they raced with a change. */
 int cpumgr_nl_dump(struct cpumgr_nl *nl, uint8_t cmd, cpumgr_nl_reply_fn fn,
-	    void (*restart)(void *arg), void *arg)
+		   void (*restart)(void *arg), void *arg)
 {
 	struct nl_msg *msg;
 	int ret, tries;
@@ -373,7 +374,7 @@ int cpumgr_nl_dump(struct cpumgr_nl *nl, uint8_t cmd, cpumgr_nl_reply_fn fn,
 		restart(arg);
 	}
 	return cpumgr_nl_fail(nl, -EAGAIN, "the table kept changing during %d dumps",
-		       CMNL_DUMP_TRIES);
+			      CMNL_DUMP_TRIES);
 }
 
 /* 0, or -errno with a malloc'ed message in *text. */

@@ -136,8 +136,8 @@ struct cpumgr_restore_entry {
  *   BOUND       generation, assignment.pod_uid, .container, .cgroup_path
  *               and .pod_cgroup_path as requested (NULL: not in the
  *               request, "": unbound)
- *   CONFIGURED  generation, state (as GET_STATE)
- *   RESTORED    generation, state.nr_pods, state.nr_assignments
+ *   CONFIGURED  generation, table (as GET_STATE)
+ *   RESTORED    generation, table.nr_pods, table.nr_assignments
  *   RESET       generation
  *   VIOLATION   generation, kind, verdict, pid, comm, file,
  *               assignment.cgroup_path and .cgroup_id (the cgroup),
@@ -151,7 +151,7 @@ struct cpumgr_event {
 	int type;
 	uint64_t generation;
 	struct cpumgr_assignment assignment;
-	struct cpumgr_table state;
+	struct cpumgr_table table;
 	uint32_t kind;		/* enum cpumgr_violation */
 	uint32_t verdict;	/* enum cpumgr_verdict */
 	uint32_t cpu;
@@ -244,7 +244,7 @@ int cpumgr_nl_send_raw(struct cpumgr_nl *nl, struct nlmsghdr *req);
  * forever, 0: not at all) and returns 0 with one event in *ev (free it
  * with cpumgr_event_free()), -EAGAIN when none came, -ENOBUFS when the
  * kernel dropped events because they were not read fast enough (re-read
- * the state, then go on receiving), or another -errno.
+ * the table, then go on receiving), or another -errno.
  */
 int cpumgr_nl_subscribe(struct cpumgr_nl *nl);
 int cpumgr_nl_event_fd(const struct cpumgr_nl *nl);

@@ -36,7 +36,8 @@ static int reply_generation(struct nlmsghdr *nlh, void *arg)
 }
 
 /* Send a mutating request whose reply is GENERATION. */
-static int mutate(struct cpumgr_nl *nl, struct nl_msg *msg, uint64_t *generation)
+static int mutate(struct cpumgr_nl *nl, struct nl_msg *msg,
+		  uint64_t *generation)
 {
 	uint64_t gen = 0;
 	int ret;
@@ -95,7 +96,7 @@ int cpumgr_nl_configure(struct cpumgr_nl *nl, const struct cpumgr_config *cfg,
 	struct nl_msg *msg;
 
 	msg = cpumgr_nl_new_request(nl, CPUMGR_CMD_CONFIGURE, 0,
-			       str_room(reserved) + str_room(root) + 64);
+				    str_room(reserved) + str_room(root) + 64);
 	if (!msg)
 		return nl->error.err;
 	if (cpumgr_nl_put_expect(msg, expect) ||
@@ -161,8 +162,9 @@ int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
 	struct nl_msg *msg;
 	int err;
 
-	msg = cpumgr_nl_new_request(nl, CPUMGR_CMD_ASSIGN, 0, str_room(pod_uid) +
-			     str_room(container) + str_room(cpus) + 32);
+	msg = cpumgr_nl_new_request(nl, CPUMGR_CMD_ASSIGN, 0,
+				    str_room(pod_uid) +
+				    str_room(container) + str_room(cpus) + 32);
 	if (!msg)
 		return nl->error.err;
 	if (cpumgr_nl_put_expect(msg, expect) ||
@@ -198,8 +200,9 @@ int cpumgr_nl_release(struct cpumgr_nl *nl, const char *pod_uid,
 {
 	struct nl_msg *msg;
 
-	msg = cpumgr_nl_new_request(nl, CPUMGR_CMD_RELEASE, 0, str_room(pod_uid) +
-			     str_room(container) + 16);
+	msg = cpumgr_nl_new_request(nl, CPUMGR_CMD_RELEASE, 0,
+				    str_room(pod_uid) +
+				    str_room(container) + 16);
 	if (!msg)
 		return nl->error.err;
 	if (cpumgr_nl_put_expect(msg, expect) ||
@@ -218,7 +221,7 @@ int cpumgr_nl_bind(struct cpumgr_nl *nl, const char *pod_uid,
 
 	msg = cpumgr_nl_new_request(nl, CPUMGR_CMD_BIND, 0, str_room(pod_uid) +
 			     str_room(container) + str_room(cgroup_path) +
-			     str_room(pod_cgroup_path) + 16);
+				    str_room(pod_cgroup_path) + 16);
 	if (!msg)
 		return nl->error.err;
 	if (cpumgr_nl_put_expect(msg, expect) ||
@@ -239,7 +242,7 @@ int cpumgr_nl_get_assignment(struct cpumgr_nl *nl, const char *pod_uid,
 
 	memset(out, 0, sizeof(*out));
 	msg = cpumgr_nl_new_request(nl, CPUMGR_CMD_GET_ASSIGNMENT, 0,
-			     str_room(pod_uid) + str_room(container));
+				    str_room(pod_uid) + str_room(container));
 	if (!msg)
 		return nl->error.err;
 	if (put_str(msg, CPUMGR_A_POD_UID, pod_uid) ||

@@ -44,7 +44,7 @@ int cpumgr_nl_subscribe(struct cpumgr_nl *nl)
 		nl_socket_free(sk);
 		/* The group is for CAP_SYS_ADMIN, like changes. */
 		return cpumgr_nl_fail(nl, err == -NLE_PERM ? -EPERM : -EIO,
-				 "cannot join the \"%s\" group: %s",
+				      "cannot join the \"%s\" group: %s",
 				 CPUMGR_GENL_MCGRP_EVENTS, nl_geterror(err));
 	}
 	fd = nl_socket_get_fd(sk);
@@ -113,7 +113,7 @@ static int parse_event(struct cpumgr_nl *nl, struct nlmsghdr *nlh,
 	err = cpumgr_nl_parse_table_attrs(nlh, tb);
 	/* Every event carries what it has in the table's attributes. */
 	err = err ?: cpumgr_nl_parse_assignment(tb, &ev->assignment);
-	err = err ?: cpumgr_nl_parse_table(tb, &ev->state);
+	err = err ?: cpumgr_nl_parse_table(tb, &ev->table);
 	if (err) {
 		cpumgr_event_free(ev);
 		return cpumgr_nl_fail(nl, err, "malformed notification");
@@ -157,10 +157,11 @@ int cpumgr_nl_recv_event(struct cpumgr_nl *nl, struct cpumgr_event *ev,
 		nlh = next_buffered(nl);
 		if (nlh)
 			return parse_event(nl, nlh, ev);
-		n = recv(pfd.fd, nl->ev_buf, EV_BUF_SIZE, MSG_DONTWAIT | MSG_TRUNC);
+		n = recv(pfd.fd, nl->ev_buf, EV_BUF_SIZE,
+			 MSG_DONTWAIT | MSG_TRUNC);
 		if (n > EV_BUF_SIZE)
 			return cpumgr_nl_fail(nl, -EMSGSIZE, "a notification of %zd bytes was too big",
-				       n);
+					      n);
 		if (n >= 0) {
 			nl->ev_len = n;
 			nl->ev_off = 0;

@@ -34,19 +34,19 @@ typedef int (*cpumgr_nl_reply_fn)(struct nlmsghdr *nlh, void *arg);
 
 /* A request with room for `payload` bytes of attributes; NULL on ENOMEM
  * (recorded in nl's error). */
-struct nl_msg *cpumgr_nl_new_request(struct cpumgr_nl *nl, uint8_t cmd, int flags,
-			      size_t payload);
+struct nl_msg *cpumgr_nl_new_request(struct cpumgr_nl *nl, uint8_t cmd,
+				     int flags, size_t payload);
 /* Put the optional expected generation; 0 or -ENOMEM. */
 int cpumgr_nl_put_expect(struct nl_msg *msg, const uint64_t *expect);
 /* Send, collect replies (fn may be NULL), wait for the ACK or the end of
  * the dump.  Frees msg.  Returns the number of replies,
  * CMNL_DUMP_INTERRUPTED or -errno. */
-int cpumgr_nl_request(struct cpumgr_nl *nl, struct nl_msg *msg, cpumgr_nl_reply_fn fn,
-	       void *arg);
+int cpumgr_nl_request(struct cpumgr_nl *nl, struct nl_msg *msg,
+		      cpumgr_nl_reply_fn fn, void *arg);
 /* A dump, read again while the kernel marks it NLM_F_DUMP_INTR; restart
  * drops what fn gathered from the interrupted one. */
 int cpumgr_nl_dump(struct cpumgr_nl *nl, uint8_t cmd, cpumgr_nl_reply_fn fn,
-	    void (*restart)(void *arg), void *arg);
+		   void (*restart)(void *arg), void *arg);
 /* Grow *v (of *cap elements of size bytes) to hold n + 1; -ENOMEM. */
 int cpumgr_nl_grow(void **v, size_t *cap, size_t n, size_t size);
 /* Forget the last error. */

@@ -209,7 +209,7 @@ void cpumgr_event_free(struct cpumgr_event *ev)
 	if (!ev)
 		return;
 	cpumgr_assignment_free(&ev->assignment);
-	cpumgr_table_free(&ev->state);
+	cpumgr_table_free(&ev->table);
 	memset(ev, 0, sizeof(*ev));
 }
 

@@ -99,7 +99,8 @@ int cfs_apply(const struct cgroupfs *cg, const char *name,
 	if (ret) {
 		char path[PATH_MAX];
 
-		if (!cgroupfs_path(cg, CGROUPFS_CPU, name, NULL, path, sizeof(path), NULL))
+		if (!cgroupfs_path(cg, CGROUPFS_CPU, name, NULL, path,
+				   sizeof(path), NULL))
 			cm_error_prefix(err, "CFS limits of %s", path);
 	}
 	return ret;

@@ -100,7 +100,8 @@ static int init_v1(struct cgroupfs *cg, const char *mount,
 	}
 	for (size_t i = 0; i < sizeof(v1_cpu_dirs) / sizeof(*v1_cpu_dirs);
 	     i++) {
-		ret = set_root(cg->root[CGROUPFS_CPU], mount, v1_cpu_dirs[i], err);
+		ret = set_root(cg->root[CGROUPFS_CPU], mount, v1_cpu_dirs[i],
+			       err);
 		if (ret)
 			return ret;
 		if (v1_root(cg, cg->root[CGROUPFS_CPU]))
@@ -149,7 +150,7 @@ int cgroupfs_init_ops(struct cgroupfs *cg, const char *mount, int version,
 }
 
 int cgroupfs_name_normalize(const char *name, char *out, size_t len,
-		      struct cm_error *err)
+			    struct cm_error *err)
 {
 	const char *p = name ? name : "", *end, *q;
 	size_t n = 0;
@@ -183,8 +184,9 @@ int cgroupfs_name_normalize(const char *name, char *out, size_t len,
 	return 0;
 }
 
-int cgroupfs_path(const struct cgroupfs *cg, enum cgroupfs_ctrl ctrl, const char *name,
-	    const char *file, char *buf, size_t len, struct cm_error *err)
+int cgroupfs_path(const struct cgroupfs *cg, enum cgroupfs_ctrl ctrl,
+		  const char *name,
+		  const char *file, char *buf, size_t len, struct cm_error *err)
 {
 	char norm[PATH_MAX];
 	int ret = cgroupfs_name_normalize(name, norm, sizeof(norm), err);
@@ -251,8 +253,9 @@ static int read_all(const struct cgroupfs *cg, const char *path, char **out)
 	return 0;
 }
 
-int cgroupfs_read(const struct cgroupfs *cg, enum cgroupfs_ctrl ctrl, const char *name,
-	    const char *file, char **out, struct cm_error *err)
+int cgroupfs_read(const struct cgroupfs *cg, enum cgroupfs_ctrl ctrl,
+		  const char *name,
+		  const char *file, char **out, struct cm_error *err)
 {
 	char path[PATH_MAX];
 	int ret = cgroupfs_path(cg, ctrl, name, file, path, sizeof(path), err);
@@ -304,8 +307,9 @@ static int write_value(const struct cgroupfs *cg, const char *path,
 	return 0;
 }
 
-int cgroupfs_write(const struct cgroupfs *cg, enum cgroupfs_ctrl ctrl, const char *name,
-	     const char *file, const char *value, struct cm_error *err)
+int cgroupfs_write(const struct cgroupfs *cg, enum cgroupfs_ctrl ctrl,
+		   const char *name,
+		   const char *file, const char *value, struct cm_error *err)
 {
 	char path[PATH_MAX];
 	int ret = cgroupfs_path(cg, ctrl, name, file, path, sizeof(path), err);

@@ -84,21 +84,24 @@ int cgroupfs_init_ops(struct cgroupfs *cg, const char *mount, int version,
  * cgroup); -EINVAL for an empty, "." or ".." component, -ENAMETOOLONG.
  */
 int cgroupfs_name_normalize(const char *name, char *out, size_t len,
-		      struct cm_error *err);
+			    struct cm_error *err);
 
 /*
  * The path of file (NULL: the directory) of cgroup name in the hierarchy
  * of ctrl.  -EINVAL for a bad name, -ENAMETOOLONG.
  */
-int cgroupfs_path(const struct cgroupfs *cg, enum cgroupfs_ctrl ctrl, const char *name,
+int cgroupfs_path(const struct cgroupfs *cg, enum cgroupfs_ctrl ctrl,
+		  const char *name,
 	    const char *file, char *buf, size_t len, struct cm_error *err);
 
 /* Read a whole cgroup file into a malloc'd, NUL-terminated string. */
-int cgroupfs_read(const struct cgroupfs *cg, enum cgroupfs_ctrl ctrl, const char *name,
-	    const char *file, char **out, struct cm_error *err);
+int cgroupfs_read(const struct cgroupfs *cg, enum cgroupfs_ctrl ctrl,
+		  const char *name,
+		  const char *file, char **out, struct cm_error *err);
 /* Write value with one write(2); a short write is an error (-EIO). */
-int cgroupfs_write(const struct cgroupfs *cg, enum cgroupfs_ctrl ctrl, const char *name,
-	     const char *file, const char *value, struct cm_error *err);
+int cgroupfs_write(const struct cgroupfs *cg, enum cgroupfs_ctrl ctrl,
+		   const char *name,
+		   const char *file, const char *value, struct cm_error *err);
 
 /*
  * Create cgroup name and the parents it lacks, in every hierarchy.  v2:
@@ -113,26 +116,26 @@ int cgroupfs_write(const struct cgroupfs *cg, enum cgroupfs_ctrl ctrl, const cha
  * directories this call created are removed again.
  */
 int cgroupfs_create(const struct cgroupfs *cg, const char *name,
-	      const struct cpuset *cpus, struct cm_error *err);
+		    const struct cpuset *cpus, struct cm_error *err);
 
 /*
  * Remove an empty cgroup (it must hold no task and no child cgroup) from
  * every hierarchy; a cgroup already gone is not an error.
  */
 int cgroupfs_remove(const struct cgroupfs *cg, const char *name,
-	      struct cm_error *err);
+		    struct cm_error *err);
 
 /*
  * Write cpuset.cpus.  v1 first fills an empty cpuset.mems from the
  * parent's effective mems: a v1 cpuset takes no task without mems.
  */
 int cgroupfs_set_cpus(const struct cgroupfs *cg, const char *name,
-		const struct cpuset *cpus, struct cm_error *err);
+		      const struct cpuset *cpus, struct cm_error *err);
 int cgroupfs_get_cpus(const struct cgroupfs *cg, const char *name,
-		struct cpuset *out, struct cm_error *err);
+		      struct cpuset *out, struct cm_error *err);
 /* cpuset.cpus.effective (v2) or cpuset.effective_cpus (v1). */
 int cgroupfs_get_effective_cpus(const struct cgroupfs *cg, const char *name,
-			  struct cpuset *out, struct cm_error *err);
+				struct cpuset *out, struct cm_error *err);
 
 /*
  * Move a process (all its threads) into the cgroup: cgroup.procs of the
@@ -140,10 +143,10 @@ int cgroupfs_get_effective_cpus(const struct cgroupfs *cg, const char *name,
  * fails the message says the process is split between the two.
  */
 int cgroupfs_move(const struct cgroupfs *cg, const char *name, pid_t pid,
-	    struct cm_error *err);
+		  struct cm_error *err);
 /* The processes of the cgroup (cpuset hierarchy), malloc'd, in file order. */
 int cgroupfs_pids(const struct cgroupfs *cg, const char *name, pid_t **pids,
-	    size_t *nr, struct cm_error *err);
+		  size_t *nr, struct cm_error *err);
 
 struct cgroupfs_walk_entry {
 	const char *name;		/* relative to the hierarchy root */
@@ -166,7 +169,7 @@ typedef int (*cgroupfs_walk_fn)(const struct cgroupfs_walk_entry *e, void *arg);
  * in strcmp() order, calling fn with each cgroup's effective CPUs.  A
  * cgroup removed during the walk is skipped with its subtree.
  */
-int cgroupfs_walk(const struct cgroupfs *cg, const char *name, cgroupfs_walk_fn fn,
-	    void *arg, struct cm_error *err);
+int cgroupfs_walk(const struct cgroupfs *cg, const char *name,
+		  cgroupfs_walk_fn fn, void *arg, struct cm_error *err);
 
 #endif

@@ -32,20 +32,21 @@ static int read_cpus(const struct cgroupfs *cg, const char *name,
 	if (ret) {
 		char path[PATH_MAX];
 
-		cgroupfs_path(cg, CGROUPFS_CPUSET, name, file, path, sizeof(path), NULL);
+		cgroupfs_path(cg, CGROUPFS_CPUSET, name, file, path,
+			      sizeof(path), NULL);
 		cm_error_prefix(err, "%s", path);
 	}
 	return ret;
 }
 
 int cgroupfs_get_cpus(const struct cgroupfs *cg, const char *name,
-		struct cpuset *out, struct cm_error *err)
+		      struct cpuset *out, struct cm_error *err)
 {
 	return read_cpus(cg, name, "cpuset.cpus", out, err);
 }
 
 int cgroupfs_get_effective_cpus(const struct cgroupfs *cg, const char *name,
-			  struct cpuset *out, struct cm_error *err)
+				struct cpuset *out, struct cm_error *err)
 {
 	return read_cpus(cg, name, effective_cpus_file(cg), out, err);
 }
@@ -78,8 +79,8 @@ static int fill_mems(const struct cgroupfs *cg, const char *name,
 		*slash = '\0';
 	else
 		*norm = '\0';
-	ret = cgroupfs_read(cg, CGROUPFS_CPUSET, norm, effective_mems_file(cg), &mems,
-		      err);
+	ret = cgroupfs_read(cg, CGROUPFS_CPUSET, norm, effective_mems_file(cg),
+			    &mems, err);
 	if (ret)
 		return ret;
 	mems[strcspn(mems, "\n")] = '\0';
@@ -89,7 +90,7 @@ static int fill_mems(const struct cgroupfs *cg, const char *name,
 }
 
 int cgroupfs_set_cpus(const struct cgroupfs *cg, const char *name,
-		const struct cpuset *cpus, struct cm_error *err)
+		      const struct cpuset *cpus, struct cm_error *err)
 {
 	char *s;
 	int ret;
@@ -109,7 +110,7 @@ int cgroupfs_set_cpus(const struct cgroupfs *cg, const char *name,
 }
 
 int cgroupfs_move(const struct cgroupfs *cg, const char *name, pid_t pid,
-	    struct cm_error *err)
+		  struct cm_error *err)
 {
 	char val[32], path[PATH_MAX];
 	int ret;
@@ -122,7 +123,8 @@ int cgroupfs_move(const struct cgroupfs *cg, const char *name, pid_t pid,
 		return ret;
 	ret = cgroupfs_write(cg, CGROUPFS_CPU, name, "cgroup.procs", val, err);
 	if (ret) {
-		cgroupfs_path(cg, CGROUPFS_CPUSET, name, NULL, path, sizeof(path), NULL);
+		cgroupfs_path(cg, CGROUPFS_CPUSET, name, NULL, path,
+			      sizeof(path), NULL);
 		cm_error_prefix(err, "pid %d joined %s but not its cpu cgroup",
 				(int)pid, path);
 	}
@@ -130,7 +132,7 @@ int cgroupfs_move(const struct cgroupfs *cg, const char *name, pid_t pid,
 }
 
 int cgroupfs_pids(const struct cgroupfs *cg, const char *name, pid_t **pids,
-	    size_t *nr, struct cm_error *err)
+		  size_t *nr, struct cm_error *err)
 {
 	char *s, *line, *save = NULL;
 	size_t n = 0, cap = 16;
@@ -156,7 +158,7 @@ int cgroupfs_pids(const struct cgroupfs *cg, const char *name, pid_t **pids,
 			char path[PATH_MAX];
 
 			cgroupfs_path(cg, CGROUPFS_CPUSET, name, "cgroup.procs", path,
-				sizeof(path), NULL);
+				      sizeof(path), NULL);
 			ret = cm_errorf(err, "%s: not a process id: \"%s\"",
 					path, line);
 			goto out;

@@ -40,7 +40,7 @@ static int enable_controllers(const struct cgroupfs *cg, const char *parent,
 	char *s = NULL;
 	bool cpuset, cpu;
 	int ret = cgroupfs_read(cg, CGROUPFS_CPUSET, parent, "cgroup.subtree_control", &s,
-			  err);
+				err);
 
 	if (ret)
 		return ret;
@@ -54,8 +54,8 @@ static int enable_controllers(const struct cgroupfs *cg, const char *parent,
 	 * cgroup that has processes of its own.
 	 */
 	return cgroupfs_write(cg, CGROUPFS_CPUSET, parent, "cgroup.subtree_control",
-			!cpuset && !cpu ? "+cpuset +cpu" :
-			!cpuset ? "+cpuset" : "+cpu", err);
+			      !cpuset && !cpu ? "+cpuset +cpu" :
+			      !cpuset ? "+cpuset" : "+cpu", err);
 }
 
 static int remove_dir(const struct cgroupfs *cg, const char *path,
@@ -156,7 +156,8 @@ static void roll_back(const struct cgroupfs *cg, const char *name,
 			continue;
 		for (int d = depth; d >= first[h]; d--) {
 			prefix(name, d, sub);
-			if (cgroupfs_path(cg, h, sub, NULL, path, sizeof(path), NULL) ||
+			if (cgroupfs_path(cg, h, sub, NULL, path, sizeof(path),
+					  NULL) ||
 			    !remove_dir(cg, path, &e2))
 				continue;
 			append(err, &e2);
@@ -166,7 +167,7 @@ static void roll_back(const struct cgroupfs *cg, const char *name,
 }
 
 int cgroupfs_create(const struct cgroupfs *cg, const char *name,
-	      const struct cpuset *cpus, struct cm_error *err)
+		    const struct cpuset *cpus, struct cm_error *err)
 {
 	char norm[PATH_MAX], sub[PATH_MAX], parent[PATH_MAX], path[PATH_MAX];
 	int first[CGROUPFS_NR_CTRL] = { -1, -1 };
@@ -185,8 +186,8 @@ int cgroupfs_create(const struct cgroupfs *cg, const char *name,
 				if (ret)
 					goto fail;
 			}
-			ret = cgroupfs_path(cg, h, sub, NULL, path, sizeof(path),
-				      err);
+			ret = cgroupfs_path(cg, h, sub, NULL, path,
+					    sizeof(path), err);
 			if (ret)
 				goto fail;
 			if (mkdir(path, 0755)) {
@@ -211,7 +212,7 @@ fail:
 }
 
 int cgroupfs_remove(const struct cgroupfs *cg, const char *name,
-	      struct cm_error *err)
+		    struct cm_error *err)
 {
 	char norm[PATH_MAX], path[PATH_MAX], done[PATH_MAX];
 	int ret = cgroupfs_name_normalize(name, norm, sizeof(norm), err);
@@ -225,7 +226,8 @@ int cgroupfs_remove(const struct cgroupfs *cg, const char *name,
 		if (!ret)
 			ret = remove_dir(cg, path, err);
 		if (ret && h) {
-			cgroupfs_path(cg, 0, norm, NULL, done, sizeof(done), NULL);
+			cgroupfs_path(cg, 0, norm, NULL, done, sizeof(done),
+				      NULL);
 			cm_error_prefix(err, "removed %s but not its cpu cgroup",
 					done);
 		}

@@ -55,7 +55,8 @@ static int children(const char *path, char ***out, size_t *nr)
 		     !S_ISDIR(st.st_mode)))
 			continue;
 		if (n == cap) {
-			char **nv = realloc(v, (cap ? 2 * cap : 8) * sizeof(*v));
+			char **nv = realloc(v,
+					    (cap ? 2 * cap : 8) * sizeof(*v));
 
 			if (!nv)
 				goto oom;
@@ -123,7 +124,8 @@ static int visit(struct walk *w, unsigned int depth,
 		return cm_errorf(w->err, "out of memory"), -ENOMEM;
 	eff = &l->eff;
 	path = l->path;
-	ret = cgroupfs_path(w->cg, CGROUPFS_CPUSET, w->name, NULL, path, PATH_MAX, w->err);
+	ret = cgroupfs_path(w->cg, CGROUPFS_CPUSET, w->name, NULL, path,
+			    PATH_MAX, w->err);
 	if (ret)
 		goto out;
 	ret = cgroupfs_get_effective_cpus(w->cg, w->name, eff, w->err);
@@ -189,8 +191,8 @@ out:
 	return ret;
 }
 
-int cgroupfs_walk(const struct cgroupfs *cg, const char *name, cgroupfs_walk_fn fn,
-	    void *arg, struct cm_error *err)
+int cgroupfs_walk(const struct cgroupfs *cg, const char *name,
+		  cgroupfs_walk_fn fn, void *arg, struct cm_error *err)
 {
 	struct walk *w = malloc(sizeof(*w));
 	int ret;

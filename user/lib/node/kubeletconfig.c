@@ -141,7 +141,8 @@ int go_parse_duration(const char *orig, int64_t *ns, struct cm_error *err)
 		}
 		if (*s == '.') {
 			/* fraction digits past 63 bits are dropped, as Go does */
-			for (s++; isdigit((unsigned char)*s); s++, post = true) {
+			for (s++; isdigit((unsigned char)*s); s++,
+			     post = true) {
 				if (overflow || f > (DURATION_MAX - 1) / 10) {
 					overflow = true;
 					continue;
@@ -544,7 +545,8 @@ static int reserved_cpus(struct kubelet_config *c, struct cm_error *err)
 
 	if (!*c->reserved_system_cpus)
 		return 0;
-	if (cpuset_parse_kube(&p->reserved_cpus, c->reserved_system_cpus, err)) {
+	if (cpuset_parse_kube(&p->reserved_cpus, c->reserved_system_cpus,
+			      err)) {
 		cm_error_prefix(err, "invalid configuration: unable to parse reservedSystemCPUs (--reserved-cpus) %s, error",
 				c->reserved_system_cpus);
 		return -EINVAL;

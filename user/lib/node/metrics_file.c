@@ -13,7 +13,8 @@
 
 int prom_write_file(const char *path, const char *text, struct cm_error *err)
 {
-	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	const char *slash = strrchr(path,
+				    '/'), *base = slash ? slash + 1 : path;
 	size_t n = strlen(base);
 	char *dir;
 	int ret;

@@ -117,20 +117,35 @@ struct kernel_view {
 	struct cpuset online, reserved, shared, exclusive;
 };
 
-struct node {
+/*
+ * The state directory: config.json, counters.json, the checkpoint and
+ * pods/ (node_files.c, node_pods.c, node_sync.c open it).
+ */
+struct node_files {
 	char dir[PATH_MAX - 256];	/* room for the file names */
-	struct checkpoint_store store;
-	bool has_config;
-	struct node_config cfg;
-	struct cgroupfs cg;
+	struct checkpoint_store store;	/* the checkpoint and the lock */
+	bool has_config;		/* config.json was there */
+};
+
+/* The cgroups the node manages (node_cgroup.c, node_narrow.c). */
+struct node_cgroups {
+	struct cgroupfs fs;
 	char root_name[PATH_MAX];	/* the managed root, as a cgroup name */
+};
+
+struct node {
+	struct node_files files;
+	struct node_config cfg;
+	struct node_cgroups cgroups;
 
 	struct kernel_view kernel;
 
+	/* the static policy over kernel.topo (node_policy()) */
 	bool policy_ready;
 	struct cpu_policy policy;
 	struct cpu_assignments assignments;	/* the kernel table as the policy sees it */
 
+	/* pods/: what the node admitted, one record a pod (node_pods.c) */
 	struct node_pod *pods;
 	unsigned int nr_pods;
 
@@ -189,8 +204,7 @@ void node_log(struct node *n, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* sd-daemon(3) severities, as syslog's */
 enum {
-	NODE_LOG_ERR		= 3,
-	NODE_LOG_WARNING	= 4,
+	NODE_LOG_ERR		= 3, NODE_LOG_WARNING	= 4,
 	NODE_LOG_INFO		= 6,
 };
 void node_log_sev(struct node *n, int sev, const char *fmt, ...)

@@ -73,12 +73,14 @@ static int assign_pod(struct node *n, const struct pod *pod,
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	for (unsigned int i = 0; i < pod->nr && !ret; i++) {
 		const struct pod_container *c = &pod->containers[i];
-		const struct cpuset *cpus = assignments_get(st, pod->uid, c->name);
+		const struct cpuset *cpus = assignments_get(st, pod->uid,
+							    c->name);
 		uint32_t flags = c->init && !c->restartable ?
 				 CPUMGR_ASSIGNMENT_F_INIT : 0;
 		char *text;
 
-		if (!cpus || assignments_get(&n->assignments, pod->uid, c->name))
+		if (!cpus || assignments_get(&n->assignments, pod->uid,
+					     c->name))
 			continue;
 		text = cpuset_to_str(cpus);
 		if (!text) {
@@ -87,8 +89,8 @@ static int assign_pod(struct node *n, const struct pod *pod,
 		}
 		uint64_t expect = gen;
 
-		ret = cpumgr_nl_assign(n->kernel.nl, pod->uid, c->name, text, flags,
-				       &expect, &gen, NULL);
+		ret = cpumgr_nl_assign(n->kernel.nl, pod->uid, c->name, text,
+				       flags, &expect, &gen, NULL);
 		free(text);
 		if (!ret)
 			node_own_change(n, expect, gen);
@@ -155,8 +157,8 @@ static int add_result(const struct node *n, const struct pod *pod,
 	}
 	for (unsigned int i = 0; i < pod->nr; i++) {
 		const struct pod_container *c = &pod->containers[i];
-		const struct cpuset *own = assignments_get(&n->assignments, pod->uid,
-						     c->name);
+		const struct cpuset *own = assignments_get(&n->assignments,
+							   pod->uid, c->name);
 		char *text = cpuset_to_str(own ? own : &shared);
 		cJSON *j = cJSON_CreateObject();
 
@@ -224,7 +226,7 @@ int node_admit(struct node *n, const cJSON *docs, const char *src,
 		if (ret)
 			cm_error_prefix(err, "admit pod %s (%s)",
 					list.pods[i].name ? list.pods[i].name :
-							    "",
+					"",
 					list.pods[i].uid);
 	}
 	/* the shared pool shrank: new cgroups must not inherit it as it was */

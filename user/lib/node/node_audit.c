@@ -229,7 +229,8 @@ int node_audit(struct node *n, struct node_audit *out, struct cm_error *err)
 		const struct node_pod *p = &n->pods[i];
 
 		for (unsigned int k = 0; k < p->pod.nr; k++) {
-			const char *name = name_of(&n->cg, p->c[k].cgroup);
+			const char *name = name_of(&n->cgroups.fs,
+						   p->c[k].cgroup);
 			const char **v;
 
 			if (p->c[k].removed || !name)
@@ -244,7 +245,8 @@ int node_audit(struct node *n, struct node_audit *out, struct cm_error *err)
 	}
 	if (!attached)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
-	ret = node_audit_tree(&n->cg, n->root_name, n->kernel.as, n->kernel.nr_as,
+	ret = node_audit_tree(&n->cgroups.fs, n->cgroups.root_name,
+			      n->kernel.as, n->kernel.nr_as,
 			      n->kernel.table.options & CPUMGR_OPT_STRICT_CPU_RESERVATION ?
 			      &n->kernel.reserved : NULL, attached, out, err);
 	free(attached);

@@ -17,7 +17,7 @@
 int node_cgroup_name(const struct node *n, const char *path, char *name,
 		     size_t len, struct cm_error *err)
 {
-	const char *top = n->cg.root[CGROUPFS_CPUSET];
+	const char *top = n->cgroups.fs.root[CGROUPFS_CPUSET];
 	size_t tl = strlen(top);
 	char joined[PATH_MAX];
 
@@ -27,7 +27,7 @@ int node_cgroup_name(const struct node *n, const char *path, char *name,
 					 path, top);
 		return cgroupfs_name_normalize(path + tl, name, len, err);
 	}
-	if (snprintf(joined, sizeof(joined), "%s/%s", n->root_name, path) >=
+	if (snprintf(joined, sizeof(joined), "%s/%s", n->cgroups.root_name, path) >=
 	    (int)sizeof(joined))
 		return cm_errorf(err, "cgroup %s: %s", path,
 				 strerror(ENAMETOOLONG)), -ENAMETOOLONG;
@@ -37,16 +37,17 @@ int node_cgroup_name(const struct node *n, const char *path, char *name,
 int node_cgroup_path(const struct node *n, const char *name, char *path,
 		     size_t len, struct cm_error *err)
 {
-	return cgroupfs_path(&n->cg, CGROUPFS_CPUSET, name, NULL, path, len, err);
+	return cgroupfs_path(&n->cgroups.fs, CGROUPFS_CPUSET, name, NULL, path,
+			     len, err);
 }
 
 /* name is strictly below the managed root */
 static int check_scope(const struct node *n, const char *name,
 		       struct cm_error *err)
 {
-	size_t rl = strlen(n->root_name);
+	size_t rl = strlen(n->cgroups.root_name);
 
-	if (!name[0] || (rl && (strncmp(name, n->root_name, rl) ||
+	if (!name[0] || (rl && (strncmp(name, n->cgroups.root_name, rl) ||
 				name[rl] != '/')))
 		return cm_errorf(err, "cgroup \"%s\" is not below the managed root %s",
 				 name, n->cfg.cgroup_root);
@@ -58,7 +59,7 @@ int node_set_cpuset(struct node *n, const char *name,
 		    struct cm_error *err)
 {
 	struct cpuset have;
-	int ret = cgroupfs_get_cpus(&n->cg, name, &have, err);
+	int ret = cgroupfs_get_cpus(&n->cgroups.fs, name, &have, err);
 
 	*changed = false;
 	if (!ret && cpuset_equal(&have, want))
@@ -66,7 +67,7 @@ int node_set_cpuset(struct node *n, const char *name,
 	if (ret && ret != -ENOENT)
 		return ret;
 	cm_error_clear(err);
-	ret = cgroupfs_set_cpus(&n->cg, name, want, err);
+	ret = cgroupfs_set_cpus(&n->cgroups.fs, name, want, err);
 	*changed = !ret;
 	return ret;
 }
@@ -133,9 +134,9 @@ int node_set_cfs(struct node *n, const char *name, const struct cfs_limits *l,
 	int ret;
 
 	*changed = false;
-	if (cfs_same(&n->cg, name, l))
+	if (cfs_same(&n->cgroups.fs, name, l))
 		return 0;
-	ret = cfs_apply(&n->cg, name, l, err);
+	ret = cfs_apply(&n->cgroups.fs, name, l, err);
 	*changed = !ret;
 	return ret;
 }
@@ -248,8 +249,9 @@ static int create(struct node *n, const char *name, struct cm_error *err)
 	struct cpuset shared;
 
 	node_shared_pool(n, &shared);
-	return cgroupfs_create(&n->cg, name, n->cg.version == 1 ? &shared : NULL,
-			 err);
+	return cgroupfs_create(&n->cgroups.fs, name,
+			       n->cgroups.fs.version == 1 ? &shared : NULL,
+			       err);
 }
 
 /* The arguments name an attached-to-be container and cgroups it may take. */
@@ -332,7 +334,7 @@ int node_attach(struct node *n, const struct node_attach *a,
 		ret = node_save_pod(n, p, err);
 	/* the cpuset is in place: the first task may enter */
 	if (ret >= 0 && a->pid) {
-		ret = cgroupfs_move(&n->cg, cname, a->pid, err);
+		ret = cgroupfs_move(&n->cgroups.fs, cname, a->pid, err);
 		if (!ret)
 			node_log(n, "%s/%s: pid %d moved into %s", p->pod.uid,
 				 a->container, a->pid, cpath);

@@ -64,7 +64,8 @@ static int assign(struct node *n, const char *uid, const char *name,
 
 	if (!text)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
-	ret = cpumgr_nl_assign(n->kernel.nl, uid, name, text, 0, gen, gen, NULL);
+	ret = cpumgr_nl_assign(n->kernel.nl, uid, name, text, 0, gen, gen,
+			       NULL);
 	free(text);
 	if (!ret && gen)
 		node_own_change(n, expect, *gen);
@@ -197,7 +198,7 @@ int node_sweep_gone(struct node *n, struct cm_error *err)
 			node_log(n, "%s%s%s: %s", uid,
 				 which ? "/" : "", which ? which : "",
 				 which ? "its cgroup is gone" :
-					 "no container left");
+				 "no container left");
 			if (node_remove(n, uid, which, err))
 				return -EIO;
 			removed++;

@@ -53,7 +53,7 @@ static int fix_offender(struct node *n, const struct node_offender *o,
 	char *text;
 	int ret;
 
-	ret = cgroupfs_get_effective_cpus(&n->cg, o->name, &eff, err);
+	ret = cgroupfs_get_effective_cpus(&n->cgroups.fs, o->name, &eff, err);
 	if (ret)
 		return ret;
 	cpuset_andnot(&want, &eff, &o->cpus);
@@ -163,7 +163,7 @@ static unsigned int wants(const struct cpumgr_event *ev)
 		return 0;
 	case CPUMGR_CMD_ARMED_NTF:
 		/* armed again: what went unchecked meanwhile is fixed */
-		return ev->state.armed ? DAEMON_AUDIT | DAEMON_RECONCILE : 0;
+		return ev->table.armed ? DAEMON_AUDIT | DAEMON_RECONCILE : 0;
 	default:
 		/* CPUs online or offline, another controller's change */
 		return DAEMON_RECONCILE;
@@ -185,7 +185,7 @@ static void log_event(const struct node_daemon_opts *o,
 		 ev->type == CPUMGR_CMD_CPU_OFFLINE_NTF)
 		node_log(&quiet, "event %s: cpu %u", name, ev->cpu);
 	else if (ev->type == CPUMGR_CMD_ARMED_NTF)
-		log_armed(&quiet, ev->state.armed, ev->state.unarmed_reason);
+		log_armed(&quiet, ev->table.armed, ev->table.unarmed_reason);
 	else if (ev->type == CPUMGR_CMD_VIOLATION_NTF)
 		node_log_sev(&quiet, NODE_LOG_WARNING,
 			     "event violation: %s %s by %s[%u] on %s",
@@ -321,7 +321,7 @@ static void watch_open(struct watch *w, const struct node_daemon_opts *o)
 		return;
 	}
 	strcpy(root, n.cfg.cgroup_root);
-	if (n.cg.version != 2 || !n.root_name[0]) {
+	if (n.cgroups.fs.version != 2 || !n.cgroups.root_name[0]) {
 		node_close(&n);
 		return;
 	}

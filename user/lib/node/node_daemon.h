@@ -12,8 +12,7 @@
 /* What a round does. */
 enum {
 	DAEMON_RECONCILE	= 1 << 0,
-	DAEMON_TOPUP		= 1 << 1,
-	DAEMON_AUDIT		= 1 << 2,
+	DAEMON_TOPUP		= 1 << 1, DAEMON_AUDIT		= 1 << 2,
 	DAEMON_ALL		= DAEMON_RECONCILE | DAEMON_TOPUP | DAEMON_AUDIT,
 };
 

@@ -67,8 +67,8 @@ int node_load_config(struct node *n, struct cm_error *err)
 	cJSON *j;
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/%s", n->dir, NODE_CONFIG_FILE);
-	n->has_config = false;
+	snprintf(path, sizeof(path), "%s/%s", n->files.dir, NODE_CONFIG_FILE);
+	n->files.has_config = false;
 	ret = node_read_json(path, &j, err);
 	if (ret == -ENOENT) {
 		cm_error_clear(err);
@@ -83,18 +83,18 @@ int node_load_config(struct node *n, struct cm_error *err)
 		cm_error_prefix(err, "%s", path);
 		return ret;
 	}
-	n->has_config = true;
+	n->files.has_config = true;
 	return 0;
 }
 
 int node_save_config(struct node *n, struct cm_error *err)
 {
 	cJSON *j = node_config_to_json(&n->cfg);
-	int ret = write_json(n->dir, NODE_CONFIG_FILE, j, err);
+	int ret = write_json(n->files.dir, NODE_CONFIG_FILE, j, err);
 
 	cJSON_Delete(j);
 	if (!ret)
-		n->has_config = true;
+		n->files.has_config = true;
 	return ret;
 }
 
@@ -114,7 +114,7 @@ int node_counters_load(const struct node *n, struct node_counters *c)
 	int ret;
 
 	memset(c, 0, sizeof(*c));
-	snprintf(path, sizeof(path), "%s/%s", n->dir, NODE_COUNTERS_FILE);
+	snprintf(path, sizeof(path), "%s/%s", n->files.dir, NODE_COUNTERS_FILE);
 	ret = node_read_json(path, &j, &err);
 	cm_error_clear(&err);
 	if (ret)
@@ -144,7 +144,7 @@ int node_counters_add(struct node *n, uint64_t requests, uint64_t errors,
 		cJSON_Delete(j);
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	}
-	ret = write_json(n->dir, NODE_COUNTERS_FILE, j, err);
+	ret = write_json(n->files.dir, NODE_COUNTERS_FILE, j, err);
 	cJSON_Delete(j);
 	return ret;
 }

@@ -18,7 +18,8 @@ static int cpu_cb(const struct cpumgr_cpu *c, void *arg)
 
 	/* a power of two or zero: double before each power of two */
 	if (!(n->kernel.nr_cpus & (n->kernel.nr_cpus - 1))) {
-		struct node_cpu *v = realloc(n->kernel.cpus, (n->kernel.nr_cpus ? 2 * n->kernel.nr_cpus : 64) *
+		struct node_cpu *v = realloc(n->kernel.cpus,
+					     (n->kernel.nr_cpus ? 2 * n->kernel.nr_cpus : 64) *
 					     sizeof(*v));
 
 		if (!v)
@@ -153,11 +154,13 @@ static int read_once(struct node *n, struct cm_error *err)
 	clear_snapshot(n);
 	if (cpumgr_nl_get_table(n->kernel.nl, &n->kernel.table))
 		return node_nl_error(n, "get state", err);
-	ret = cpumgr_nl_list_assignments(n->kernel.nl, &n->kernel.as, &n->kernel.nr_as);
+	ret = cpumgr_nl_list_assignments(n->kernel.nl, &n->kernel.as,
+					 &n->kernel.nr_as);
 	if (ret < 0)
 		return node_nl_error(n, "dump assignments", err);
 	/* only our own changes since the CPUs were read: they stand */
-	if (!n->kernel.cpus || n->kernel.table.generation != n->kernel.cpus_generation) {
+	if (!n->kernel.cpus ||
+	    n->kernel.table.generation != n->kernel.cpus_generation) {
 		ret = read_cpus(n, err);
 		if (ret)
 			return ret;
@@ -190,8 +193,8 @@ int node_refresh(struct node *n, struct cm_error *err)
 		      err))
 		return -EINVAL;
 	if (!n->kernel.topo) {
-		ret = node_topology_from_cpus(n->kernel.cpus, n->kernel.nr_cpus, &n->kernel.topo,
-					      err);
+		ret = node_topology_from_cpus(n->kernel.cpus, n->kernel.nr_cpus,
+					      &n->kernel.topo, err);
 		if (ret)
 			return ret;
 	}
@@ -234,7 +237,8 @@ int node_kernel_state(const struct node *n, struct cpu_assignments *out)
 
 		if (cpuset_parse(&s, n->kernel.as[i].cpus ? n->kernel.as[i].cpus : "", NULL))
 			return -EINVAL;
-		if (assignments_set(out, n->kernel.as[i].pod_uid, n->kernel.as[i].container, &s))
+		if (assignments_set(out, n->kernel.as[i].pod_uid,
+				    n->kernel.as[i].container, &s))
 			return -ENOMEM;
 		cpuset_andnot(&all, &all, &s);
 	}
@@ -251,7 +255,7 @@ int node_kernel_state(const struct node *n, struct cpu_assignments *out)
 
 static const char *policy_name(const struct node *n)
 {
-	if (n->has_config)
+	if (n->files.has_config)
 		return cpu_policy_name(n->cfg.policy);
 	return n->kernel.table.policy == CPUMGR_POLICY_STATIC ? "static" : "none";
 }
@@ -271,7 +275,7 @@ int node_save_checkpoint(struct node *n, unsigned int flags,
 	want = node_checkpoint_text(n, &wlen);
 	if (!want)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
-	ret = checkpoint_store_read(&n->store, &have, &hlen, err);
+	ret = checkpoint_store_read(&n->files.store, &have, &hlen, err);
 	cm_error_clear(err);
 	/* nothing to do: spare the disk a sync */
 	if (!ret && hlen == wlen && !memcmp(have, want, wlen)) {
@@ -281,7 +285,8 @@ int node_save_checkpoint(struct node *n, unsigned int flags,
 	}
 	free(have);
 	free(want);
-	return checkpoint_store_save(&n->store, policy_name(n), &n->assignments,
+	return checkpoint_store_save(&n->files.store, policy_name(n),
+				     &n->assignments,
 				     flags & NODE_FORCE ? CHECKPOINT_FORCE : 0,
 				     err);
 }

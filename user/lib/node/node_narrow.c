@@ -57,7 +57,8 @@ static bool at_or_below(const char *path, const char *dir)
 static bool container_cgroup(const struct node *n, const char *path)
 {
 	for (size_t i = 0; i < n->kernel.nr_as; i++)
-		if (n->kernel.as[i].cgroup_path && !strcmp(n->kernel.as[i].cgroup_path, path))
+		if (n->kernel.as[i].cgroup_path &&
+		    !strcmp(n->kernel.as[i].cgroup_path, path))
 			return true;
 	for (unsigned int i = 0; i < n->nr_pods; i++)
 		for (unsigned int k = 0; k < n->pods[i].pod.nr; k++)
@@ -158,7 +159,7 @@ static int narrow_children(struct node *n, const char *name, bool qos_level,
 
 int node_narrow(struct node *n, struct cm_error *err)
 {
-	if (n->cg.version != 2 || !n->root_name[0])
+	if (n->cgroups.fs.version != 2 || !n->cgroups.root_name[0])
 		return 0;
-	return narrow_children(n, n->root_name, true, err);
+	return narrow_children(n, n->cgroups.root_name, true, err);
 }

@@ -133,7 +133,7 @@ static cJSON *pod_to_record(const struct node_pod *p)
 
 static int pods_dir(const struct node *n, char *buf, size_t len)
 {
-	return snprintf(buf, len, "%s/%s", n->dir, NODE_PODS_DIR) >= (int)len ?
+	return snprintf(buf, len, "%s/%s", n->files.dir, NODE_PODS_DIR) >= (int)len ?
 	       -ENAMETOOLONG : 0;
 }
 
@@ -170,7 +170,7 @@ int node_load_pods(struct node *n, struct cm_error *err)
 	int ret = 0;
 
 	if (pods_dir(n, dir, sizeof(dir)))
-		return cm_errorf(err, "%s: path too long", n->dir), -ENAMETOOLONG;
+		return cm_errorf(err, "%s: path too long", n->files.dir), -ENAMETOOLONG;
 	d = opendir(dir);
 	if (!d)
 		return errno == ENOENT ? 0 :

@@ -54,7 +54,8 @@ int node_remove(struct node *n, const char *uid, const char *container,
 		struct cm_error *err)
 {
 	struct node_pod *p = node_find_pod(n, uid);
-	bool in_kernel = container ? node_assignment(n, uid, container) != NULL :
+	bool in_kernel = container ? node_assignment(n, uid,
+						     container) != NULL :
 				     node_pod_in_kernel(n, uid);
 	struct cpuset freed;
 	char *text;

@@ -84,13 +84,13 @@ static int open_cgroups(struct node *n, struct cm_error *err)
 {
 	int ret;
 
-	if (!n->has_config)
+	if (!n->files.has_config)
 		return 0;
-	ret = cgroupfs_init(&n->cg, n->cfg.cgroup_mount, 0, err);
+	ret = cgroupfs_init(&n->cgroups.fs, n->cfg.cgroup_mount, 0, err);
 	if (ret)
 		return ret;
-	return node_cgroup_name(n, n->cfg.cgroup_root, n->root_name,
-				sizeof(n->root_name), err);
+	return node_cgroup_name(n, n->cfg.cgroup_root, n->cgroups.root_name,
+				sizeof(n->cgroups.root_name), err);
 }
 
 static bool kernel_configured(const struct node *n);
@@ -101,20 +101,20 @@ static void lock_waiting(void *arg, long holder)
 
 	if (holder > 0)
 		node_log(n, "waiting for the lock held by pid %ld (%s/.%s.lock)",
-			 holder, n->dir, CHECKPOINT_FILE);
+			 holder, n->files.dir, CHECKPOINT_FILE);
 	else
 		node_log(n, "waiting for the lock held by another process (%s/.%s.lock)",
-			 n->dir, CHECKPOINT_FILE);
+			 n->files.dir, CHECKPOINT_FILE);
 }
 
 /* Read-only: say what a sync would repair, repair nothing. */
 static void note_unsynced(struct node *n)
 {
-	if (!n->has_config)
+	if (!n->files.has_config)
 		return;
 	if (!kernel_configured(n))
 		node_log(n, "note: the module does not run the configuration of %s/%s; the next command that changes the node configures it",
-			 n->dir, NODE_CONFIG_FILE);
+			 n->files.dir, NODE_CONFIG_FILE);
 }
 
 int node_open(struct node *n, const char *dir, unsigned int flags,
@@ -124,15 +124,15 @@ int node_open(struct node *n, const char *dir, unsigned int flags,
 	int ret;
 
 	memset(n, 0, sizeof(*n));
-	n->store.dir_fd = n->store.lock_fd = -1;
+	n->files.store.dir_fd = n->files.store.lock_fd = -1;
 	/* repairs are diagnostics: stdout may carry a command's output */
 	n->log = stderr;
 	assignments_init(&n->assignments);
-	if (strlen(dir) >= sizeof(n->dir))
+	if (strlen(dir) >= sizeof(n->files.dir))
 		return cm_errorf(err, "%s: path too long", dir), -ENAMETOOLONG;
-	strcpy(n->dir, dir);
-	ret = checkpoint_store_open(&n->store, dir, NULL, flags & NODE_CREATE,
-				    err);
+	strcpy(n->files.dir, dir);
+	ret = checkpoint_store_open(&n->files.store, dir, NULL,
+				    flags & NODE_CREATE, err);
 	if (ret)
 		return ret;
 	n->read_only = flags & NODE_READ_ONLY;
@@ -140,16 +140,16 @@ int node_open(struct node *n, const char *dir, unsigned int flags,
 		/* every file is replaced atomically: readers need no lock */
 		ret = node_load_config(n, err);
 	} else {
-		n->store.waiting = lock_waiting;
-		n->store.waiting_arg = n;
-		ret = checkpoint_store_lock(&n->store, NODE_LOCK_TIMEOUT_MS,
-					    err);
+		n->files.store.waiting = lock_waiting;
+		n->files.store.waiting_arg = n;
+		ret = checkpoint_store_lock(&n->files.store,
+					    NODE_LOCK_TIMEOUT_MS, err);
 		if (!ret) {
 			remove_stale(dir);
 			ret = node_load_config(n, err);
 		}
 	}
-	if (!ret && (flags & NODE_NEED_CONFIG) && !n->has_config)
+	if (!ret && (flags & NODE_NEED_CONFIG) && !n->files.has_config)
 		ret = cm_errorf(err, "%s/%s: not found: run 'cpumgrctl init' first",
 				dir, NODE_CONFIG_FILE);
 	if (!ret)
@@ -191,9 +191,9 @@ void node_close(struct node *n)
 	free(n->pods);
 	if (n->kernel.nl)
 		cpumgr_nl_close(n->kernel.nl);
-	checkpoint_store_close(&n->store);
+	checkpoint_store_close(&n->files.store);
 	memset(n, 0, sizeof(*n));
-	n->store.dir_fd = n->store.lock_fd = -1;
+	n->files.store.dir_fd = n->files.store.lock_fd = -1;
 }
 
 /* The kernel refused the cgroup root: say which and why. */
@@ -232,16 +232,18 @@ int node_configure(struct node *n, struct cm_error *err)
 	if (!reserved)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	/* the root of the hierarchy itself: every non-root cgroup */
-	if (!n->root_name[0])
+	if (!n->cgroups.root_name[0])
 		root[0] = '\0';
-	else if (node_cgroup_path(n, n->root_name, root, sizeof(root), err)) {
+	else if (node_cgroup_path(n, n->cgroups.root_name, root, sizeof(root),
+				  err)) {
 		free(reserved);
 		return -EINVAL;
 	}
 	kc.cgroup_root = root;
 	/* the root is created when missing (a reboot, a cgroup removed) */
 	if (root[0] && access(root, F_OK) && errno == ENOENT) {
-		ret = cgroupfs_create(&n->cg, n->root_name, NULL, err);
+		ret = cgroupfs_create(&n->cgroups.fs, n->cgroups.root_name,
+				      NULL, err);
 		if (ret) {
 			free(reserved);
 			cm_error_prefix(err, "cannot create the managed cgroup root %s",
@@ -265,7 +267,7 @@ static bool kernel_configured(const struct node *n)
 	bool is_static = n->cfg.policy == CPU_POLICY_STATIC;
 
 	if (n->kernel.table.policy != (is_static ? CPUMGR_POLICY_STATIC :
-					   CPUMGR_POLICY_NONE))
+				       CPUMGR_POLICY_NONE))
 		return false;
 	if (!is_static)
 		return true;
@@ -284,14 +286,14 @@ int node_sync_configure(struct node *n, struct cm_error *err)
 
 		if (!ret)
 			node_log(n, "sync: configured the module from %s/%s",
-				 n->dir, NODE_CONFIG_FILE);
+				 n->files.dir, NODE_CONFIG_FILE);
 		return ret;
 	}
 	want = cpuset_to_str(&n->cfg.reserved);
 	have = cpuset_to_str(&n->kernel.reserved);
 	cm_errorf(err, "the module runs policy \"%s\" with reserved CPUs \"%s\" and holds %zu assignments, %s/%s says policy \"%s\" with reserved CPUs \"%s\": release them ('cpumgrctl reset --force') or init again",
 		  cpumgr_policy_name(n->kernel.table.policy) ?: "?", have ? have : "",
-		  n->kernel.nr_as, n->dir, NODE_CONFIG_FILE,
+		  n->kernel.nr_as, n->files.dir, NODE_CONFIG_FILE,
 		  cpu_policy_name(n->cfg.policy), want ? want : "");
 	free(want);
 	free(have);
@@ -303,7 +305,7 @@ static int restore_error(struct node *n, struct cm_error *err)
 {
 	cm_error_prefix(err, "could not restore state from checkpoint");
 	return cm_errorf(err, "%s, please drain this node and delete the CPU manager checkpoint file \"%s/%s\" (or run 'cpumgrctl reset --force') before restarting cpumgrctl",
-			 cm_error_msg(err), n->dir, CHECKPOINT_FILE);
+			 cm_error_msg(err), n->files.dir, CHECKPOINT_FILE);
 }
 
 /* validateState(): the checkpoint against the configuration. */
@@ -398,7 +400,7 @@ static int restore(struct node *n, unsigned int flags, struct cm_error *err)
 	struct checkpoint cp;
 	int ret;
 
-	ret = checkpoint_store_load(&n->store, NULL, &cp, err);
+	ret = checkpoint_store_load(&n->files.store, NULL, &cp, err);
 	if (ret == -ENOENT) {
 		cm_error_clear(err);
 		return 0;
@@ -406,11 +408,11 @@ static int restore(struct node *n, unsigned int flags, struct cm_error *err)
 	if (ret) {
 		if (flags & NODE_FORCE) {
 			node_log(n, "sync: %s/%s: %s: rewritten from the kernel",
-				 n->dir, CHECKPOINT_FILE, cm_error_msg(err));
+				 n->files.dir, CHECKPOINT_FILE, cm_error_msg(err));
 			cm_error_clear(err);
 			return 0;
 		}
-		cm_error_prefix(err, "%s/%s", n->dir, CHECKPOINT_FILE);
+		cm_error_prefix(err, "%s/%s", n->files.dir, CHECKPOINT_FILE);
 		return ret;
 	}
 	if (n->kernel.nr_as || !cp.state.nr) {
@@ -425,7 +427,7 @@ static int restore(struct node *n, unsigned int flags, struct cm_error *err)
 	ret = node_restore_state(n, &cp.state, err);
 	if (!ret)
 		node_log(n, "sync: restored %u assignments from %s/%s",
-			 cp.state.nr, n->dir, CHECKPOINT_FILE);
+			 cp.state.nr, n->files.dir, CHECKPOINT_FILE);
 	checkpoint_free(&cp);
 	return ret;
 }
@@ -456,7 +458,7 @@ static int prune_pods(struct node *n, struct cm_error *err)
 			if (node_delete_pod(n, uid, err))
 				return -EIO;
 			node_log(n, "sync: pod %s has no CPUs in the kernel: dropped %s/%s/%s.json",
-				 uid, n->dir, NODE_PODS_DIR, uid);
+				 uid, n->files.dir, NODE_PODS_DIR, uid);
 			continue;
 		}
 		for (unsigned int k = 0; k < p->pod.nr; k++) {
@@ -483,7 +485,7 @@ int node_sync(struct node *n, unsigned int flags, struct cm_error *err)
 {
 	int ret;
 
-	if (!n->has_config)
+	if (!n->files.has_config)
 		return 0;
 	ret = node_sync_configure(n, err);
 	if (!ret)

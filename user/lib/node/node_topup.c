@@ -124,8 +124,8 @@ static int topup_one(struct node *n, const struct cpumgr_assignment *a,
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	/* the ASSIGN also clears the degraded flag */
 	expect = gen;
-	ret = cpumgr_nl_assign(n->kernel.nl, uid, name, text, flags, &expect, &gen,
-			       NULL);
+	ret = cpumgr_nl_assign(n->kernel.nl, uid, name, text, flags, &expect,
+			       &gen, NULL);
 	if (!ret)
 		node_own_change(n, expect, gen);
 	if (ret) {

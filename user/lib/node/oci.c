@@ -166,7 +166,8 @@ int oci_parse_config(const cJSON *config, struct oci_container *c,
 	c->request_milli = has_shares && shares > 0 ?
 			   cfs_shares_to_milli_cpu((uint64_t)shares) : 0;
 	c->limit_milli = has_quota ?
-			 cfs_quota_to_milli_cpu(quota, has_period && period > 0 ?
+			 cfs_quota_to_milli_cpu(quota, has_period &&
+						period > 0 ?
 					    (uint64_t)period : CFS_QUOTA_PERIOD) :
 			 0;
 	c->has_cpus = cJSON_IsString(cpus) && *cpus->valuestring;
@@ -219,7 +220,8 @@ static int expand_slice(const char *slice, char *out, size_t len, size_t *at)
 	base = l - 6;
 	if (!strcmp(slice, "-.slice"))
 		return 0;
-	for (dash = slice; (dash = memchr(dash, '-', base - (size_t)(dash - slice)));
+	for (dash = slice; (dash = memchr(dash, '-',
+					  base - (size_t)(dash - slice)));
 	     dash++) {
 		if (dash == slice || append(out, len, at, "/", 1) ||
 		    append(out, len, at, slice, (size_t)(dash - slice)) ||

@@ -51,8 +51,7 @@
 
 enum oci_kind {
 	OCI_UNMANAGED,		/* no annotation we know: leave it alone */
-	OCI_CONTAINER,
-	OCI_SANDBOX,		/* always on the shared pool */
+	OCI_CONTAINER, OCI_SANDBOX,		/* always on the shared pool */
 };
 
 struct oci_container {

@@ -204,7 +204,7 @@ static int read_state(const cJSON *req, struct plan *pl, struct cm_error *err)
 				return -EINVAL;
 			}
 			if (assignments_set(&pl->state, pod->string, c->string,
-				      &cpus))
+					    &cpus))
 				return cm_errorf(err, "state.entries.%s.%s: pod UID or container name too long",
 						 pod->string, c->string);
 		}
@@ -371,7 +371,8 @@ static void remove_pod(struct plan *pl, const char *uid)
 		n = 0;
 		for (unsigned int i = 0; i < pl->state.nr && n < 64; i++)
 			if (!strcmp(pl->state.entries[i].pod_uid, uid))
-				strcpy(names[n++], pl->state.entries[i].container);
+				strcpy(names[n++],
+				       pl->state.entries[i].container);
 		for (unsigned int i = 0; i < n; i++)
 			cpu_policy_remove(&pl->policy, &pl->state, uid,
 					  names[i]);

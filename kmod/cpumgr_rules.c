@@ -21,13 +21,32 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cgroup.h>
+#include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/printk.h>
 
 #include "cpumgr.h"
 
-/* cpusets the inherit check visits below one cpuset at most */
-#define CPUMGR_INHERIT_WALK_MAX 10000
+/*
+ * cpusets the inherit check visits below one cpuset at most: the walk runs
+ * with preemption off.  A parameter, so that a node with a deep delegated
+ * tree in scope can raise it and the selftests can reach it cheaply.
+ */
+static unsigned int cpumgr_inherit_walk_max = 10000;
+
+static int cpumgr_walk_max_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, 1000000);
+}
+
+static const struct kernel_param_ops cpumgr_walk_max_ops = {
+	.set = cpumgr_walk_max_set,
+	.get = param_get_uint,
+};
+module_param_cb(inherit_walk_max, &cpumgr_walk_max_ops,
+		&cpumgr_inherit_walk_max, 0644);
+MODULE_PARM_DESC(inherit_walk_max,
+		 "cpusets the inherit check visits below a written one before it refuses the pods' CPUs unchecked (1-1000000, default 10000)");
 
 enum {
 	CPUMGR_SCRATCH_HOOK_MASKS = 3,	/* for the hooks: ARG, BAD, EFF */
@@ -386,7 +405,7 @@ int cpumgr_rules_whose(const struct cpumgr_view *view,
  * checked against what it would then get.  (Partitions, which take CPUs
  * out of that flow, are not modelled: the result errs towards refusing.)
  * The walk runs with preemption off, so it stops after
- * CPUMGR_INHERIT_WALK_MAX cpusets and then refuses every CPU the subtree
+ * inherit_walk_max cpusets and then refuses every CPU the subtree
  * could get that another pod holds: that many cgroups below one cpuset
  * is no node's tree.  The caller is in an RCU read-side section.
  */
@@ -398,15 +417,14 @@ bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 {
 	struct cpumask *eff = s->masks[CPUMGR_SCRATCH_INHERIT];
 	struct cgroup_subsys_state *pos, *a;
-	unsigned int nr, visited = 0;
+	unsigned int nr, visited = 0, max = READ_ONCE(cpumgr_inherit_walk_max);
 	const struct cpumask *allowed;
 	bool found = false;
 
 	css_for_each_descendant_pre(pos, css) {
-		if (++visited > CPUMGR_INHERIT_WALK_MAX) {
+		if (++visited > max) {
 			pr_warn_ratelimited("more than %u cpusets below cgroup %llu: pods' CPUs refused there unchecked\n",
-					    CPUMGR_INHERIT_WALK_MAX,
-					    cgroup_id(css->cgroup));
+					    max, cgroup_id(css->cgroup));
 			cpumask_and(eff, cpus, view->exclusive);
 			cpumask_or(bad, bad, eff);
 			return true;

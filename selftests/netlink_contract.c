@@ -334,7 +334,7 @@ TEST_F(contract, paths_escaped_in_replies_and_events)
 	const char *want_ctr = CGROOT "/esc\\x0dpod/c\\x1b";
 	struct cpumgr_config cfg = { .set = CPUMGR_CFG_CGROUP_ROOT };
 	struct cpumgr_assignment a = {};
-	struct cpumgr_state st = {};
+	struct cpumgr_table st = {};
 	struct cpumgr_event ev;
 
 	rmdir(ctr);
@@ -361,11 +361,11 @@ TEST_F(contract, paths_escaped_in_replies_and_events)
 	cfg.cgroup_root = pod;
 	ASSERT_EQ(0, cpumgr_nl_configure(NL, &cfg, NULL, NULL));
 	ASSERT_TRUE(next_event(NL, CPUMGR_CMD_CONFIGURED_NTF, &ev));
-	EXPECT_STREQ(want_pod, ev.state.cgroup_root);
+	EXPECT_STREQ(want_pod, ev.table.cgroup_root);
 	cpumgr_event_free(&ev);
-	ASSERT_EQ(0, cpumgr_nl_get_state(NL, &st));
+	ASSERT_EQ(0, cpumgr_nl_get_table(NL, &st));
 	EXPECT_STREQ(want_pod, st.cgroup_root);
-	cpumgr_state_free(&st);
+	cpumgr_table_free(&st);
 
 	cfg.cgroup_root = "";
 	EXPECT_EQ(0, cpumgr_nl_configure(NL, &cfg, NULL, NULL));

@@ -4,6 +4,7 @@
 #
 #   make                 module for KVER (or KDIR) and the userspace
 #   make check           everything, tests in QEMU guests; ends "N passed, N failed"
+#   make soak            the long runs make check shortens (selftests/plan.soak)
 #   make test            the userspace unit tests alone, on the host (no root)
 #   make check-host      host-only checks: systemd unit, man pages, completion, packages
 #   make demo            the QEMU guest demo
@@ -118,6 +119,11 @@ setup:
 check:
 	@scripts/check.sh
 
+# the repetitions, storms and fuzzing make check runs short, at length
+soak:
+	@CPUMGR_PLAN=selftests/plan.soak CPUMGR_NO_UNIT=1 CPUMGR_NO_SAN=1 \
+		CPUMGR_NO_HOST=1 scripts/check.sh
+
 # the host-only part of make check: unit file, man pages, completion, packages
 check-host: user
 	@scripts/check-host.sh
@@ -165,6 +171,6 @@ install: user man module
 clean:
 	rm -rf $(OUT)
 
-.PHONY: all module modules user user-san fuzzers fuzz selftests initramfs build-all \
+.PHONY: all module modules user user-san fuzzers fuzz soak selftests initramfs build-all \
 	guest shell test setup check check-host check-packages demo bench lint man deb \
 	image install clean

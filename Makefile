@@ -146,7 +146,7 @@ image: deb
 	@scripts/image.sh
 
 # the packages installed in a 6.1 guest, booted with systemd, upgraded to
-# 6.12 through DKMS and booted again (about 25 minutes: TCG builds the
+# 6.12 through DKMS and booted again (21 to 31 minutes: TCG builds the
 # module twice); make check runs the first guest's short form
 check-packages: deb
 	+@$(MAKE) -s modules initramfs KERNELS="6.1 6.12"

@@ -12,7 +12,8 @@
 #   2. 6.12, the upper layer restored (the same node after the upgrade):
 #      systemd boots; the module DKMS built for 6.12 loads and the daemon
 #      runs.
-# Each DKMS build takes about 9 minutes in a TCG guest.
+# Each DKMS build takes 9 to 15 minutes in a TCG guest (534 and 605 s
+# with the host quiet, 886 and 850 s with it busy).
 # Needs make deb, the module and the initramfs (make build-all).
 #
 # Usage: scripts/guest-packages.sh [-1]   (-1: the first guest alone, no upgrade)

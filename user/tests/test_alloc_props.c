@@ -138,6 +138,52 @@ static void check_take(struct __test_metadata *_metadata,
 	cm_error_clear(&err);
 }
 
+/*
+ * Found by fuzz_plan: a NUMA node across two sockets is listed once per
+ * socket, and so are its uncore caches; the sorted uncore list outgrew
+ * its room (one entry per NUMA node and uncore pair) and the packed
+ * take read past the uncore map.  ASan sees it (make check's sanitizer
+ * phase); the topology is irregular, so a take may be refused.
+ */
+TEST(uncore_list_of_a_numa_node_across_sockets)
+{
+	static const struct topo_cpu_info c[] = {
+		{ 0, 0, 0, 4, 0 }, { 1, 1, 0, 0, 0 }, { 2, 3, 0, 0, 0 },
+		{ 4, 4, 0, 0, 1 }, { 5, 5, 0, 0, 1 }, { 6, 6, 0, 0, 0 },
+		{ 7, 7, 0, 0, 1 }, { 8, 8, 0, 2, 1 }, { 9, 9, 0, 0, 2 },
+		{ 10, 10, 1, 0, 13 }, { 14, 14, 0, 0, 3 }, { 30, 15, 0, 0, 3 },
+	};
+	struct alloc_request req = { .cpu_group_size = 1,
+				     .prefer_uncore = true };
+	struct cm_error err = { 0 };
+	struct topology *t = topology_new(c, sizeof(c) / sizeof(c[0]), &err);
+	struct alloc_ws *ws;
+	struct cpuset avail;
+
+	ASSERT_NE(NULL, t);
+	ws = alloc_ws_new(t);
+	ASSERT_NE(NULL, ws);
+	/* what the fuzzer had: 1-15 of these */
+	avail = t->cpus;
+	cpuset_clear(&avail, 0);
+	cpuset_clear(&avail, 30);
+	for (req.num_cpus = 1; req.num_cpus <= 11; req.num_cpus++) {
+		struct cpuset out;
+
+		/* irregular: the take may refuse, never hand out wrong CPUs */
+		if (alloc_take(t, ws, &avail, &req, &out, &err)) {
+			CHECK(cm_error_msg(&err)[0] != '\0', "no message");
+			cm_error_clear(&err);
+			continue;
+		}
+		CHECK(cpuset_subset(&out, &avail) &&
+		      (int)cpuset_count(&out) == req.num_cpus,
+		      "take %d: a wrong result", req.num_cpus);
+	}
+	alloc_ws_free(ws);
+	topology_free(t);
+}
+
 TEST(random_topologies_take)
 {
 	static const unsigned int sizes[] = { 16, 64, 256, 1024, 4096 };

@@ -44,10 +44,15 @@ static void layout_acc(struct ws_layout *l, const struct topology *t,
 	unsigned int mult = list_mult(t);
 	size_t nsp = nr_pairs(&t->ns_by_numa), nup = nr_pairs(&t->nu_by_numa);
 	size_t cores = (size_t)t->nr[TOPO_CORE] * mult;
+	/*
+	 * A sorted uncore list repeats a NUMA node's uncore caches once for
+	 * every socket the node spans, as the kubelet's append does.
+	 */
+	size_t uncores = nup * mult;
 	size_t big = cores > nsp ? cores : nsp;
 
-	if (nup > big)
-		big = nup;
+	if (uncores > big)
+		big = uncores;
 	a->t = t;
 	a->free = carve(l, t->nw * 8);
 	a->result = carve(l, t->nw * 8);
@@ -58,8 +63,8 @@ static void layout_acc(struct ws_layout *l, const struct topology *t,
 	a->l_numa = carve(l, nsp * sizeof(unsigned int));
 	a->l_socket = carve(l, nsp * sizeof(unsigned int));
 	a->l_core = carve(l, cores * sizeof(unsigned int));
-	a->l_uncore = carve(l, nup * sizeof(unsigned int));
-	a->l_snap = carve(l, nup * sizeof(unsigned int));
+	a->l_uncore = carve(l, uncores * sizeof(unsigned int));
+	a->l_snap = carve(l, uncores * sizeof(unsigned int));
 	a->l_cpu = carve(l, (size_t)t->nr_cpus * mult * sizeof(unsigned int));
 	a->tmp = carve(l, big * sizeof(unsigned int));
 	a->bucket = carve(l, (t->nr_cpus + 2) * sizeof(unsigned int));

@@ -5,7 +5,7 @@
 # $DESTDIR, from the build (make user man):
 #   PREFIX/sbin/cpumgrctl, LIBDIR/libcpumgr.a, LIBDIR/pkgconfig/cpumgr.pc,
 #   PREFIX/include/cpumgr/ (libcpumgr's cpumgr_nl.h, linux/cpumgr.h),
-#   UNITDIR/cpumgr.service, the man pages, the bash completion, the OCI
+#   UNITDIR/cpumgr.service and cpumgr-nri.service, the man pages, the bash completion, the OCI
 #   hook configuration, MODULESLOADDIR/cpumgr.conf, SYSCONFDIR/modprobe.d/
 #   cpumgr.conf and the module's source for DKMS in /usr/src/cpumgr-VERSION
 #   (where DKMS looks, whatever PREFIX).
@@ -61,6 +61,7 @@ userspace()
 	put 0644 "$top/user/lib/libcpumgr/cpumgr_nl.h" "$inc/cpumgr_nl.h"
 	put 0644 "$top/include/uapi/linux/cpumgr.h" "$inc/linux/cpumgr.h"
 	put 0644 "$top/contrib/systemd/cpumgr.service" "$UNITDIR/cpumgr.service"
+	put 0644 "$top/contrib/systemd/cpumgr-nri.service" "$UNITDIR/cpumgr-nri.service"
 	put 0644 "$top/contrib/bash-completion/cpumgrctl" \
 		"$PREFIX/share/bash-completion/completions/cpumgrctl"
 	put 0644 "$top/contrib/oci-hooks.d/cpumgr.json" \

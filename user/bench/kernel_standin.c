@@ -459,10 +459,11 @@ int cpumgr_nl_restore(struct cpumgr_nl *nl,
 		      const struct cpumgr_restore_entry *entries, size_t count,
 		      const uint64_t *expect, uint64_t *generation)
 {
-	void *v = realloc(nl->e, (count ? count : 1) * sizeof(*nl->e));
+	void *v;
 
 	if (fresh(nl))
 		return nl->error.err;
+	v = realloc(nl->e, (count ? count : 1) * sizeof(*nl->e));
 	if (!v)
 		return fail(nl, -ENOMEM, "out of memory");
 	nl->e = v;
@@ -483,13 +484,12 @@ int cpumgr_nl_restore(struct cpumgr_nl *nl,
 int cpumgr_nl_reset(struct cpumgr_nl *nl, const uint64_t *expect,
 		    uint64_t *generation)
 {
+	if (fresh(nl))
+		return nl->error.err;
 	nl->nr = 0;
 	nl->policy = 0;
 	nl->reserved[0] = nl->root[0] = '\0';
 	return change(nl, expect, generation);
-
-	if (fresh(nl))
-		return nl->error.err;
 }
 
 int cpumgr_nl_subscribe(struct cpumgr_nl *nl)

@@ -27,6 +27,7 @@ FIXTURE(refresh) {
 FIXTURE_SETUP(refresh)
 {
 	FILE *f;
+	int closed;
 
 	fake_tree_new(self->dir, sizeof(self->dir));
 	snprintf(self->table, sizeof(self->table), "%s/kernel", self->dir);
@@ -34,7 +35,8 @@ FIXTURE_SETUP(refresh)
 	ASSERT_NE(NULL, f);
 	fputs("generation 5 policy 1 options 0 enforce 0 hotplug 0\nreserved 0\nroot \n",
 	      f);
-	ASSERT_EQ(0, fclose(f));
+	closed = fclose(f);
+	ASSERT_EQ(0, closed);
 	setenv("CPUMGR_STANDIN", self->table, 1);
 	/* 1 socket, 1 NUMA node, 4 cores, 2 threads: 8 CPUs */
 	setenv("CPUMGR_STANDIN_TOPOLOGY", "1 1 4 2", 1);

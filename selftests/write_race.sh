@@ -7,8 +7,9 @@
 # between and return before the write lands, after which the controller
 # would act on a tree the write then changes.  cpumgr's changes wait for
 # the writes checked against an older table.  selftests/kmod's
-# cpumgr_slow_write.ko holds one checked write for a few seconds; an
-# ASSIGN made meanwhile must return only once that write has landed.
+# cpumgr_slow_write.ko holds one checked write until it is released; an
+# ASSIGN made meanwhile must still be waiting a second later, and must
+# return only once the released write has landed.
 # Leaves the module RESET.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
@@ -20,6 +21,7 @@ PARAMS=/sys/module/cpumgr_slow_write/parameters
 
 cleanup()
 {
+	echo 1 >"$PARAMS/release" 2>/dev/null
 	wait
 	rmmod cpumgr_slow_write 2>/dev/null
 	"$CTL" reset >/dev/null 2>&1
@@ -35,26 +37,38 @@ setup()
 	echo +cpuset >"$CG/cgroup.subtree_control" &&
 	"$CTL" configure --policy static >/dev/null &&
 	"$CTL" assign p0 c0 7 >/dev/null &&
-	insmod "$SLOW" cgroup=slow delay_ms=3000
+	insmod "$SLOW" cgroup=slow delay_ms=60000
 }
 
 assign_waits()
 {
-	local i cpus held=0
+	local i cpus held=0 assign
 
 	(echo 2-3 >"$CG/slow/cpuset.cpus") &
-	# until the write, checked, is held (read once: the hold ends)
-	for ((i = 0; i < 200; i++)); do
+	# until the write, checked, is held: it stays held until released
+	for ((i = 0; i < 600; i++)); do
 		held=$(<"$PARAMS/waiting")
 		[ "$held" = 1 ] && break
-		sleep 0.05
+		sleep 0.1
 	done
 	cpus=$(<"$CG/slow/cpuset.cpus")
 	if [ "$held" != 1 ] || [ -n "$cpus" ]; then
 		echo "# the write was not held (waiting '$held', cpuset.cpus '$cpus')"
 		return 1
 	fi
-	"$CTL" assign p1 c1 2-3 >"$OUT/assign" 2>&1 || {
+	"$CTL" assign p1 c1 2-3 >"$OUT/assign" 2>&1 &
+	assign=$!
+	sleep 1
+	if ! kill -0 "$assign" 2>/dev/null; then
+		wait "$assign"
+		echo "# the ASSIGN returned ($?) while the checked write was held:"
+		diag <"$OUT/assign"
+		echo 1 >"$PARAMS/release"
+		wait
+		return 1
+	fi
+	echo 1 >"$PARAMS/release"
+	wait "$assign" || {
 		diag <"$OUT/assign"
 		return 1
 	}

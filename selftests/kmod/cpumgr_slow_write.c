@@ -7,9 +7,11 @@
  * cpuset_write_resmask() again: the same task entering it a second time
  * is that checked call.  Loaded after cpumgr, this probe runs first where
  * the function is entered, so it sees both entries.  "waiting" reads 1
- * while the write is held.
+ * while the write is held; writing 1 to "release" lets it go, and
+ * delay_ms is the longest it is held.  The test waits for "waiting"
+ * however long that takes, so a busy host cannot make it miss the hold.
  *
- * Parameters: cgroup, the directory name; delay_ms, how long to hold it.
+ * Parameters: cgroup, the directory name; delay_ms, the longest hold.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -27,11 +29,15 @@ MODULE_PARM_DESC(cgroup, "the cgroup whose cpuset.cpus writes are slowed");
 
 static unsigned int delay_ms = 1000;
 module_param(delay_ms, uint, 0444);
-MODULE_PARM_DESC(delay_ms, "how long the checked write is held");
+MODULE_PARM_DESC(delay_ms, "how long the checked write is held at most");
 
 static int waiting;
 module_param(waiting, int, 0444);
 MODULE_PARM_DESC(waiting, "1 while a write is held");
+
+static int release;
+module_param(release, int, 0644);
+MODULE_PARM_DESC(release, "write 1 to let the held write go");
 
 static struct task_struct *entered;	/* the first entry's task */
 
@@ -48,8 +54,10 @@ static int slow_write_pre(struct kprobe *kp, struct pt_regs *regs)
 		return 0;
 	}
 	WRITE_ONCE(entered, NULL);
+	WRITE_ONCE(release, 0);
 	WRITE_ONCE(waiting, 1);
-	mdelay(delay_ms);
+	for (unsigned int ms = 0; ms < delay_ms && !READ_ONCE(release); ms++)
+		mdelay(1);
 	WRITE_ONCE(waiting, 0);
 	return 0;
 }

@@ -212,7 +212,8 @@ repairs()
 }
 
 # CMD...: killable until it runs to the end; then it must have succeeded
-# (or, after a kill, OK_RE matches its error: the work was done).
+# (or, after a kill, OK_RE matches its bad-input error: the killed run
+# had done the work).
 retry()
 {
 	local ok_re=$1 status tries=0
@@ -232,7 +233,8 @@ retry()
 		fi
 	done
 	[ "$status" = 0 ] && return 0
-	[ -n "$ok_re" ] && [ $tries -gt 0 ] && [ "$status" = 1 ] &&
+	# (naming a pod the node does not have is bad input: exit 2)
+	[ -n "$ok_re" ] && [ $tries -gt 0 ] && [ "$status" = 2 ] &&
 		grep -q "$ok_re" "$OUT/e" && return 0
 	echo "cpumgrctl $*: exit $status" | diag
 	shows

@@ -422,7 +422,7 @@ def main():
     p.add_argument("--ctl", default="cpumgrctl")
     p.add_argument("--reserved-cpus", default="0")
     p.add_argument("--proto-root", default=os.path.expanduser(
-        "~/.cache/cpumgr/trixie/root"))
+        "~/.cache/cpumgr/debs/trixie/root"))
     a, rest = p.parse_known_args()
     if not a.kubelet_state:
         a.kubelet_state = os.path.join(a.work, "cpu_manager_state")

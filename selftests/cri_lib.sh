@@ -13,7 +13,7 @@
 
 . "$CPUMGR_TOP/selftests/runtime_lib.sh"
 
-TRIXIE=$CPUMGR_CACHE/trixie/root
+TRIXIE=$CPUMGR_CACHE/debs/trixie/root
 CRI=$RT/cri
 CRI_RUN=/run/cpumgr-cri
 CRI_SOCK=$CRI_RUN/containerd.sock

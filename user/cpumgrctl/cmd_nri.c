@@ -13,7 +13,6 @@
  * connection.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,57 +168,36 @@ static int from_env(struct nri_opts *o)
 
 static int cmd_nri(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "socket", required_argument, NULL, 's' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "kubelet-state", required_argument, NULL, 'k' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "index", required_argument, NULL, 'i' },
-		{ "verbose", no_argument, NULL, 'v' },
-		CTL_STATE_DIR_OPTION,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct nri_opts o = {
 		.socket = NRI_SOCKET, .name = NRI_NAME, .index = NRI_INDEX,
 		.fd = -1, .p.rt.kubelet_state = CTL_KUBELET_STATE,
 	};
-	int opt;
+	const char *mode = NULL;
+	bool verbose = false;
+	const struct ctl_opt opts[] = {
+		{ "socket", NULL, &o.socket },
+		{ "mode", NULL, &mode },
+		{ "kubelet-state", NULL, &o.p.rt.kubelet_state },
+		{ "name", NULL, &o.name },
+		{ "index", NULL, &o.index },
+		{ "verbose", &verbose, NULL },
+		{ NULL },
+	};
+	struct ctl_args args;
+	int ret;
 
 	if (from_env(&o))
 		return CPUMGRCTL_EXIT_USAGE;
-	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 's':
-			o.socket = optarg;
-			break;
-		case 'm':
-			if (ctl_runtime_mode(optarg, &o.p.rt.mode)) {
-				ctl_err("--mode: '%s' is not decide or guard",
-					optarg);
-				return CPUMGRCTL_EXIT_USAGE;
-			}
-			break;
-		case 'k':
-			o.p.rt.kubelet_state = optarg;
-			break;
-		case 'n':
-			o.name = optarg;
-			break;
-		case 'i':
-			o.index = optarg;
-			break;
-		case 'v':
-			o.p.log = stderr;
-			break;
-		case CTL_OPT_STATE_DIR:
-			o.p.dir = optarg;
-			break;
-		default:
-			return ctl_usage(argv[0]);
-		}
+	ret = ctl_node_args(argc, argv, opts, 0, 0, &args);
+	if (ret)
+		return ret;
+	o.p.dir = args.state_dir;
+	if (verbose)
+		o.p.log = stderr;
+	if (mode && ctl_runtime_mode(mode, &o.p.rt.mode)) {
+		ctl_err("--mode: '%s' is not decide or guard", mode);
+		return CPUMGRCTL_EXIT_USAGE;
 	}
-	if (optind < argc)
-		return ctl_usage(argv[0]);
 	if (!*o.name || !valid_index(o.index)) {
 		ctl_err("nri: plugin name '%s', index '%s': the name may not be empty, the index is two digits",
 			o.name, o.index);

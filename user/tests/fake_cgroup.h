@@ -115,6 +115,20 @@ static inline bool fake_exists(const char *dir, const char *rel)
 	return !access(path, F_OK);
 }
 
+/* The entries of dir, "." and ".." aside. */
+static inline unsigned int fake_count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	unsigned int n = 0;
+
+	while (d && (de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	if (d)
+		closedir(d);
+	return n;
+}
+
 /*
  * What the kernel does for a cgroup that a plain directory does not, done
  * by hand: a cgroup has every interface file (a write creates the one

@@ -4,7 +4,6 @@
  * as exact text, and the atomic file for node_exporter's textfile
  * collector.
  */
-#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,19 +232,6 @@ TEST(cpumgr_metrics_text)
 	cm_error_clear(&err);
 }
 
-static unsigned int count_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	unsigned int n = 0;
-
-	while (d && (de = readdir(d)))
-		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
-	if (d)
-		closedir(d);
-	return n;
-}
-
 TEST(atomic_file)
 {
 	static const struct { const char *file, *msg; int ret; } bad[] = {
@@ -267,7 +253,7 @@ TEST(atomic_file)
 	/* replaced whole, and no temporary file left */
 	ASSERT_EQ(0, prom_write_file(path, "a 2\nb 3\n", &err));
 	EXPECT_STREQ("a 2\nb 3\n", fake_read(dir, "cpumgr.prom"));
-	EXPECT_EQ(1u, count_entries(dir));
+	EXPECT_EQ(1u, fake_count_entries(dir));
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		xsnprintf(path, sizeof(path), "%s/%s", dir, bad[i].file);
@@ -280,7 +266,7 @@ TEST(atomic_file)
 	fake_mkdir(dir, "d.prom");
 	xsnprintf(path, sizeof(path), "%s/d.prom", dir);
 	EXPECT_EQ(-EISDIR, prom_write_file(path, "a 1\n", &err));
-	EXPECT_EQ(2u, count_entries(dir));
+	EXPECT_EQ(2u, fake_count_entries(dir));
 	fake_tree_free(dir);
 	cm_error_clear(&err);
 }

@@ -2,7 +2,9 @@
 /*
  * The metrics file for node_exporter's textfile collector, replaced
  * atomically: the collector may read the directory at any moment and must
- * see the old file or the new one, never a half-written one.
+ * see the old file or the new one, never a half-written one.  Not synced:
+ * every update rewrites it whole, and one that a power loss emptied is a
+ * scrape without cpumgr's numbers, not wrong ones.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -28,7 +30,8 @@ int prom_write_file(const char *path, const char *text, struct cm_error *err)
 	if (!dir)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	/* node_exporter runs as another user */
-	ret = atomic_file_write(dir, base, text, strlen(text), 0644, err);
+	ret = atomic_file_write(dir, base, text, strlen(text), 0644,
+				ATOMIC_FILE_NO_SYNC, err);
 	free(dir);
 	if (ret)
 		cm_error_prefix(err, "%s", path);

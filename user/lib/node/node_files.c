@@ -3,7 +3,9 @@
  * The state directory's own files besides the checkpoint: config.json and
  * counters.json.  Each is replaced the way the checkpoint is (temporary
  * file, fsync, rename, fsync of the directory) so a crash leaves either
- * the old or the new file, never half of one.
+ * the old or the new file, never half of one.  counters.json alone is not
+ * synced: after a power loss it may be older or empty, which reads as
+ * counters restarted, as the kubelet's own do when it restarts.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,7 +22,7 @@
 int node_write_file(const char *dir, const char *name, const char *data,
 		    size_t len, struct cm_error *err)
 {
-	return atomic_file_write(dir, name, data, len, 0644, err);
+	return atomic_file_write(dir, name, data, len, 0644, 0, err);
 }
 
 int node_read_json(const char *path, cJSON **out, struct cm_error *err)
@@ -49,14 +51,14 @@ int node_read_json(const char *path, cJSON **out, struct cm_error *err)
 
 /* A JSON document, printed for people and diffs, into dir/name. */
 static int write_json(const char *dir, const char *name, const cJSON *j,
-		      struct cm_error *err)
+		      unsigned int flags, struct cm_error *err)
 {
 	char *text = j ? cJSON_Print(j) : NULL;
 	int ret;
 
 	if (!text)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
-	ret = node_write_file(dir, name, text, strlen(text), err);
+	ret = atomic_file_write(dir, name, text, strlen(text), 0644, flags, err);
 	free(text);
 	return ret;
 }
@@ -90,7 +92,7 @@ int node_load_config(struct node *n, struct cm_error *err)
 int node_save_config(struct node *n, struct cm_error *err)
 {
 	cJSON *j = node_config_to_json(&n->cfg);
-	int ret = write_json(n->files.dir, NODE_CONFIG_FILE, j, err);
+	int ret = write_json(n->files.dir, NODE_CONFIG_FILE, j, 0, err);
 
 	cJSON_Delete(j);
 	if (!ret)
@@ -144,7 +146,8 @@ int node_counters_add(struct node *n, uint64_t requests, uint64_t errors,
 		cJSON_Delete(j);
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	}
-	ret = write_json(n->files.dir, NODE_COUNTERS_FILE, j, err);
+	ret = write_json(n->files.dir, NODE_COUNTERS_FILE, j,
+			 ATOMIC_FILE_NO_SYNC, err);
 	cJSON_Delete(j);
 	return ret;
 }

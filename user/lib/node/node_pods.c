@@ -217,9 +217,8 @@ int node_save_pod(struct node *n, const struct node_pod *p,
 	if (!text)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	pods_dir(n, dir, sizeof(dir));
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		ret = -errno;
-		cm_errorf(err, "cannot create %s: %s", dir, strerror(errno));
+	ret = atomic_file_mkdir(dir, 0755, err);
+	if (ret) {
 		free(text);
 		return ret;
 	}

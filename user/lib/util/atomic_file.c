@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +25,9 @@ static int write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
-int atomic_file_stage(int dir_fd, const char *dir, const char *name,
-		      const void *data, size_t len, mode_t mode,
-		      char **tmp_name, struct cm_error *err)
+static int stage(int dir_fd, const char *dir, const char *name,
+		 const void *data, size_t len, mode_t mode, bool sync,
+		 char **tmp_name, struct cm_error *err)
 {
 	char *path;
 	int fd, ret;
@@ -48,7 +49,7 @@ int atomic_file_stage(int dir_fd, const char *dir, const char *name,
 	if (!ret)
 		ret = write_all(fd, data, len);
 	/* a crash after the rename must not leave an empty file behind */
-	if (!ret && fsync(fd))
+	if (!ret && sync && fsync(fd))
 		ret = -errno;
 	if (close(fd) && !ret)
 		ret = -errno;
@@ -68,8 +69,8 @@ int atomic_file_stage(int dir_fd, const char *dir, const char *name,
 	return 0;
 }
 
-int atomic_file_commit(int dir_fd, const char *dir, const char *tmp_name,
-		       const char *name, struct cm_error *err)
+static int commit(int dir_fd, const char *dir, const char *tmp_name,
+		  const char *name, bool sync, struct cm_error *err)
 {
 	int e;
 
@@ -81,7 +82,7 @@ int atomic_file_commit(int dir_fd, const char *dir, const char *tmp_name,
 		return -e;
 	}
 	/* the rename is durable only once the directory is */
-	if (fsync(dir_fd)) {
+	if (sync && fsync(dir_fd)) {
 		e = errno;
 		cm_errorf(err, "cannot sync %s/: %s", dir, strerror(e));
 		return -e;
@@ -89,10 +90,25 @@ int atomic_file_commit(int dir_fd, const char *dir, const char *tmp_name,
 	return 0;
 }
 
+int atomic_file_stage(int dir_fd, const char *dir, const char *name,
+		      const void *data, size_t len, mode_t mode,
+		      char **tmp_name, struct cm_error *err)
+{
+	return stage(dir_fd, dir, name, data, len, mode, true, tmp_name, err);
+}
+
+int atomic_file_commit(int dir_fd, const char *dir, const char *tmp_name,
+		       const char *name, struct cm_error *err)
+{
+	return commit(dir_fd, dir, tmp_name, name, true, err);
+}
+
 int atomic_file_write(const char *dir, const char *name, const void *data,
-		      size_t len, mode_t mode, struct cm_error *err)
+		      size_t len, mode_t mode, unsigned int flags,
+		      struct cm_error *err)
 {
 	int dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	bool sync = !(flags & ATOMIC_FILE_NO_SYNC);
 	char *tmp;
 	int ret;
 
@@ -101,10 +117,39 @@ int atomic_file_write(const char *dir, const char *name, const void *data,
 		cm_errorf(err, "cannot open %s: %s", dir, strerror(-ret));
 		return ret;
 	}
-	ret = atomic_file_stage(dir_fd, dir, name, data, len, mode, &tmp, err);
+	ret = stage(dir_fd, dir, name, data, len, mode, sync, &tmp, err);
 	if (!ret)
-		ret = atomic_file_commit(dir_fd, dir, tmp, name, err);
+		ret = commit(dir_fd, dir, tmp, name, sync, err);
 	free(tmp);
 	close(dir_fd);
 	return ret;
+}
+
+int atomic_file_mkdir(const char *path, mode_t mode, struct cm_error *err)
+{
+	char *parent = strdup(path), *slash;
+	int fd, e = 0;
+
+	if (!parent)
+		return cm_errorf(err, "out of memory"), -ENOMEM;
+	if (mkdir(path, mode)) {
+		e = errno == EEXIST ? 0 : errno;
+		if (e)
+			cm_errorf(err, "cannot create %s: %s", path, strerror(e));
+		free(parent);
+		return -e;
+	}
+	slash = strrchr(parent, '/');
+	if (slash)
+		slash[slash == parent] = '\0';
+	fd = open(slash ? parent : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fsync(fd)) {
+		e = errno;
+		cm_errorf(err, "cannot sync %s/: %s", slash ? parent : ".",
+			  strerror(e));
+	}
+	if (fd >= 0)
+		close(fd);
+	free(parent);
+	return -e;
 }

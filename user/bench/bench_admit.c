@@ -9,7 +9,10 @@
  * bench/cpumgrctl-standin, linked with kernel_standin.c in place of the
  * netlink client, so the figures are the controller's own work (state
  * directory, topology, policy, checkpoint) without the kernel's.  Each
- * run starts from the same node, copied before it, untimed.
+ * run starts from the same node, copied before it, untimed.  The state
+ * directory is under $TMPDIR (a disk, with its syncs, unless TMPDIR says
+ * otherwise); the stand-in's table, which stands for the kernel's memory,
+ * is kept on /dev/shm so that no disk write of the stand-in is counted.
  *
  * cgroups: the managed root is the hierarchy's root, so admit narrows
  * nothing and writes no cgroup of this host.
@@ -45,6 +48,7 @@ static const char pod[] =
 
 struct dirs {
 	char top[PATH_MAX], run[PATH_MAX + 8], state[PATH_MAX + 16];
+	char kernel[PATH_MAX];	/* the stand-in's table, in memory */
 };
 
 static void sh(const char *cmd)
@@ -59,10 +63,11 @@ static void sh(const char *cmd)
 static int reset_node(void *arg)
 {
 	const struct dirs *d = arg;
-	char cmd[4 * PATH_MAX];
+	char cmd[8 * PATH_MAX];
 
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && cp -a '%s/template' '%s'",
-		 d->run, d->top, d->run);
+	snprintf(cmd, sizeof(cmd),
+		 "rm -rf '%s' && cp -a '%s/template' '%s' && cp '%s/kernel' '%s'",
+		 d->run, d->top, d->run, d->top, d->kernel);
 	return system(cmd);
 }
 
@@ -80,8 +85,9 @@ int main(void)
 {
 	const char *tmp = getenv("TMPDIR") ?: "/tmp";
 	int reps = atoi(getenv("CPUMGR_BENCH_REPS") ?: "50");
+	const char *shm = access("/dev/shm", W_OK) ? tmp : "/dev/shm";
 	char ctl[PATH_MAX], exe[PATH_MAX], podfile[PATH_MAX + 16],
-	     kernel[PATH_MAX + 16], cmd[8 * PATH_MAX];
+	     cmd[16 * PATH_MAX];
 	struct dirs d;
 	ssize_t n;
 	FILE *f;
@@ -95,9 +101,10 @@ int main(void)
 		 (int)getpid());
 	snprintf(d.run, sizeof(d.run), "%s/run", d.top);
 	snprintf(d.state, sizeof(d.state), "%s/state", d.run);
-	snprintf(kernel, sizeof(kernel), "%s/kernel", d.run);
+	snprintf(d.kernel, sizeof(d.kernel), "%s/cpumgr-bench-kernel-%d", shm,
+		 (int)getpid());
 	snprintf(podfile, sizeof(podfile), "%s/pod.json", d.top);
-	setenv("CPUMGR_STANDIN", kernel, 1);
+	setenv("CPUMGR_STANDIN", d.kernel, 1);
 
 	bench_table("cpumgrctl admit, whole processes, the kernel stood in for",
 		    ctl, reps);
@@ -107,10 +114,11 @@ int main(void)
 
 		setenv("CPUMGR_STANDIN_TOPOLOGY", machines[m].topology, 1);
 		snprintf(cmd, sizeof(cmd),
-			 "rm -rf '%s' && mkdir -p '%s' && '%s' init --cpu-manager-policy static "
+			 "rm -rf '%s' '%s' && mkdir -p '%s' && '%s' init --cpu-manager-policy static "
 			 "--reserved-cpus 0-1 --cgroup-root %s --state-dir '%s' >/dev/null && "
-			 "cp -a '%s' '%s/template'", d.top, d.run, ctl,
-			 cgroup_root(), d.state, d.run, d.top);
+			 "cp -a '%s' '%s/template' && cp '%s' '%s/kernel'", d.top, d.kernel,
+			 d.run, ctl, cgroup_root(), d.state, d.run, d.top, d.kernel,
+			 d.top);
 		sh(cmd);
 		f = fopen(podfile, "w");
 		if (!f || fputs(pod, f) < 0 || fclose(f)) {
@@ -121,7 +129,7 @@ int main(void)
 		bench_process("admit: a pod of 64 CPUs", argv, reps, reset_node,
 			      &d);
 	}
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", d.top);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", d.top, d.kernel);
 	sh(cmd);
 	return 0;
 }

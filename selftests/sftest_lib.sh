@@ -96,6 +96,8 @@ ctl_reset()
 #   ctl ARGS...  cpumgrctl ARGS... --state-dir $S
 #   run CMD...   runs, keeping its output and status for rc and shows
 #   rc N         the status was N, or the output is shown
+#   shows        the output, as diagnostics; returns 1, so that
+#                "CHECK || shows" ending a test fails it
 ctl()
 {
 	"$CTL" "$@" --state-dir "$S"
@@ -110,6 +112,7 @@ run()
 shows()
 {
 	cat "$OUT/o" "$OUT/e" | diag
+	return 1
 }
 
 rc()

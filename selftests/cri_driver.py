@@ -58,6 +58,10 @@ class Refused(Exception):
     pass
 
 
+class BadInput(Exception):
+    """A command or pod file that does not read: one line, exit 2."""
+
+
 def stubs(work, proto_root):
     """Generate and import the CRI's Python stubs."""
     out = os.path.join(work, "stubs")
@@ -318,8 +322,15 @@ class Kubelet:
 
 
 def load_pod(path, uid=None):
-    with open(path) as f:
-        pod = json.load(f)
+    try:
+        with open(path) as f:
+            pod = json.load(f)
+    except OSError as e:
+        raise BadInput("%s: %s" % (path, e.strerror))
+    except ValueError as e:
+        raise BadInput("%s: not JSON: %s" % (path, e))
+    if not isinstance(pod, dict) or "name" not in pod.get("metadata", {}):
+        raise BadInput("%s: not a Pod (no metadata.name)" % path)
     if uid:
         pod["metadata"]["uid"] = uid
         pod["metadata"]["name"] = "%s-%s" % (pod["metadata"]["name"], uid[-6:])
@@ -374,6 +385,21 @@ def command(k, argv):
     a = p.parse_args(argv)
     if a.mode:
         k.set_mode(a.mode)
+    try:
+        return run_command(k, a)
+    except BadInput as e:
+        print("cri_driver: %s" % e, file=sys.stderr)
+        return 2
+
+
+def run_command(k, a):
+    if a.command in ("up", "cycles") and len(a.args) < 1 + (a.command == "cycles"):
+        raise BadInput("%s: too few arguments" % a.command)
+    if a.command == "cycles":
+        if not a.args[0].isdigit():
+            raise BadInput("cycles: not a count: %s" % a.args[0])
+        for path in a.args[1:]:
+            load_pod(path)
     if a.command == "wait":
         print(k.wait().runtime_version)
     elif a.command == "up":

@@ -416,5 +416,5 @@ check "checkpoint export, verify, import" t_checkpoint
 check "module reload: sync restores the table" t_reload
 check "daemon: top-up after a release-mode offline, SIGTERM" t_daemon
 check "reset refuses, then --force" t_reset
-check "audit after reset" run ctl audit
+check "audit after reset: clean" t_audit_clean
 ktap_exit

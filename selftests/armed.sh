@@ -61,7 +61,8 @@ setup()
 		--state-dir "$S" >/dev/null &&
 	"$CTL" assign pa c1 2-3 >/dev/null &&
 	"$CTL" bind pa c1 --cgroup "$CG/pa" >/dev/null || return 1
-	"$CTL" events --json >"$OUT/events" 2>&1 &
+	: >"$OUT/events"
+	"$CTL" events --json >>"$OUT/events" 2>&1 &
 	LISTENER=$!
 	# the journal's way: stdout is the stream JOURNAL_STREAM names
 	: >"$OUT/daemon"
@@ -104,9 +105,12 @@ disarmed_by()
 	# armed again: refused again
 	! echo 2-3 >"$CG/other/cpuset.cpus" 2>/dev/null || ok=1
 	echo >"$CG/other/cpuset.cpus"
-	: >"$OUT/events.old"
-	cat "$OUT/events" >>"$OUT/events.old"
-	: >"$OUT/events"
+	# the next round must see its own lines, not these (both writers
+	# append, so emptying the files in place is safe)
+	for f in events daemon; do
+		cat "$OUT/$f" >>"$OUT/$f.old"
+		: >"$OUT/$f"
+	done
 	return $ok
 }
 

@@ -337,12 +337,27 @@ def load_pod(path, uid=None):
     return pod
 
 
-def placed_right(uid, name, line):
-    """The first line is the container's exclusive CPUs, or within the
-    shared pool and off every exclusive CPU; a reason when not."""
+def exclusive_expected(pod, name):
+    """The static policy's rule: an app container of a Guaranteed pod
+    asking for whole CPUs gets exclusive ones."""
+    if kl.qos_class(pod) != "Guaranteed":
+        return False
+    for c in pod["spec"]["containers"]:
+        if c["name"] == name:
+            m = kl.milli_cpu(kl.requests_limits(c)[0].get("cpu"))
+            return bool(m) and m % 1000 == 0
+    return False
+
+
+def placed_right(uid, name, line, exclusive):
+    """The first line is the container's exclusive CPUs (which it must
+    have when exclusive), or within the shared pool and off every
+    exclusive CPU; a reason when not."""
     mine = read("%s/pods/%s/%s/cpus" % (SYSFS, uid, name))
     if mine:
         return None if cpus(line) == cpus(mine) else "exclusive %s" % mine
+    if exclusive:
+        return "no exclusive CPUs for a Guaranteed container of whole CPUs"
     shared, excl = read(SYSFS + "/shared_cpus"), read(SYSFS + "/exclusive_cpus")
     if line and cpus(line) <= cpus(shared) and not cpus(line) & cpus(excl):
         return None
@@ -364,7 +379,7 @@ def cycles(k, n, pods):
             continue
         for entry in lines:
             name, _, line = (entry.split(" ", 2) + [""])[:3]
-            why = placed_right(uid, name, line)
+            why = placed_right(uid, name, line, exclusive_expected(pod, name))
             init = name in [c["name"] for c in pod["spec"].get("initContainers", [])]
             if why and not init:
                 print("cycle %d: %s/%s on '%s', %s" % (i, uid, name, line, why))

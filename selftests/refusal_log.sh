@@ -34,15 +34,18 @@ setup()
 		>/dev/null
 }
 
-# The kernel log from line $1 on, raw (with the <level> prefix).
+# The kernel log from line $1 on, raw (with the <level> prefix), the
+# bytes as the module logged them: dmesg decodes /dev/kmsg's \xNN and,
+# unless told not to, escapes what does not print again, which would
+# hide a raw terminal escape.
 log_since()
 {
-	dmesg -r | tail -n +"$1"
+	dmesg -r --noescape | tail -n +"$1"
 }
 
 mark()
 {
-	MARK=$(($(dmesg -r | wc -l) + 1))
+	MARK=$(($(dmesg -r --noescape | wc -l) + 1))
 }
 
 # WANT: the new log lines hold exactly this line (after the timestamp).
@@ -55,13 +58,22 @@ logged()
 	return 1
 }
 
+# The new log lines hold this line at this level (<4> a warning).
+logged_at()
+{
+	log_since "$MARK" >"$OUT/log"
+	grep -F -- "$2" "$OUT/log" | grep -q "^<$1>\[" && return 0
+	echo "# want at <$1>: $2"
+	diag <"$OUT/log"
+	return 1
+}
+
 refused_write()
 {
 	mark
 	(echo $BASHPID >"$OUT/pid"; echo 2-3 >"$BASE/pb/cpuset.cpus") \
 		2>/dev/null && return 1
-	logged "<4>[" &&
-	logged "cpumgr: refused write of cpuset.cpus in cgroup /rlog/pb by pid $(<"$OUT/pid") (bash): CPUs 2-3 are pod pa container c1"
+	logged_at 4 "cpumgr: refused write of cpuset.cpus in cgroup /rlog/pb by pid $(<"$OUT/pid") (bash): CPUs 2-3 are pod pa container c1"
 }
 
 refused_move()
@@ -93,8 +105,7 @@ audited_write()
 	echo 3 >"$BASE/pb/cpuset.cpus" || return 1
 	echo >"$BASE/pb/cpuset.cpus"
 	"$CTL" configure --enforce enforce >/dev/null || return 1
-	logged "<5>[" &&
-	logged "cpumgr: audited write of cpuset.cpus in cgroup /rlog/pb by pid"
+	logged_at 5 "cpumgr: audited write of cpuset.cpus in cgroup /rlog/pb by pid"
 }
 
 rate_limited()

@@ -85,7 +85,11 @@ t_read_only_repairs_nothing()
 	for c in status metrics audit "hints $PODS/guaranteed-2cpu.json"; do
 		# shellcheck disable=SC2086
 		run ctl $c
-		[ "$(cat "$OUT/rc")" != 1 ] || { shows; return 1; }
+		# 0, or audit's 3 (offenders); not 1, nor a crash
+		case $(cat "$OUT/rc") in
+		0 | 3) ;;
+		*) echo "# $c: exit $(cat "$OUT/rc")"; shows; return 1 ;;
+		esac
 	done
 	run ctl status
 	rc 0 && grep -q "^note: the module does not run the configuration" "$OUT/e" ||

@@ -393,6 +393,11 @@ storm()
 	[ $settled = 0 ] ||
 		echo "# $MODE: $settled task findings gone a second later (cpuset's hotplug work), the first: $settled_first"
 	[ -n "$first" ] && echo "# $MODE: first broken: $first"
+	# a storm whose snapshots were nearly all torn checked nothing
+	if [ $checks -lt 5 ] || [ $checks -le $torn ]; then
+		echo "# $MODE: too few consistent snapshots to judge: $checks, $torn torn"
+		return 1
+	fi
 	[ $broken = 0 ]
 }
 

@@ -8,7 +8,8 @@
 # would act on a tree the write then changes.  cpumgr's changes wait for
 # the writes checked against an older table.  selftests/kmod's
 # cpumgr_slow_write.ko holds one checked write until it is released; an
-# ASSIGN made meanwhile must still be waiting a second later, and must
+# ASSIGN made meanwhile must be waiting inside its sendmsg() (where
+# genetlink runs it) a second after it got there, and must
 # return only once the released write has landed.
 # Leaves the module RESET.
 
@@ -40,6 +41,15 @@ setup()
 	insmod "$SLOW" cgroup=slow delay_ms=60000
 }
 
+# Process $1 is blocked in sendmsg() or sendto() (x86-64 numbers).
+in_sendmsg()
+{
+	local nr rest
+
+	read -r nr rest <"/proc/$1/syscall" 2>/dev/null || return 1
+	[ "$nr" = 46 ] || [ "$nr" = 44 ]
+}
+
 assign_waits()
 {
 	local i cpus held=0 assign
@@ -58,12 +68,25 @@ assign_waits()
 	fi
 	"$CTL" assign p1 c1 2-3 >"$OUT/assign" 2>&1 &
 	assign=$!
+	# until the ASSIGN is in the kernel: genetlink runs it inside the
+	# sendmsg() that sends it (a program takes most of a second to start
+	# under TCG, so a second alive alone would prove nothing)
+	for ((i = 0; i < 300; i++)); do
+		in_sendmsg "$assign" && break
+		kill -0 "$assign" 2>/dev/null || break
+		sleep 0.1
+	done
 	sleep 1
-	if ! kill -0 "$assign" 2>/dev/null; then
-		wait "$assign"
-		echo "# the ASSIGN returned ($?) while the checked write was held:"
-		diag <"$OUT/assign"
+	if ! in_sendmsg "$assign"; then
+		if kill -0 "$assign" 2>/dev/null; then
+			echo "# the ASSIGN runs, not waiting in sendmsg(): syscall $(cat /proc/$assign/syscall 2>&1)"
+		else
+			echo "# the ASSIGN returned while the checked write was held"
+		fi
 		echo 1 >"$PARAMS/release"
+		wait "$assign"
+		echo "# its exit status: $?"
+		diag <"$OUT/assign"
 		wait
 		return 1
 	fi

@@ -73,7 +73,7 @@ check "containerd 1.7 with NRI: the image imports, a pod runs through the CRI" \
 	timed t_plain
 
 if ! cri_have_plugin; then
-	for t in "decide: Guaranteed 2-CPU container on its exclusive CPUs" \
+	for t in "decide: Guaranteed 2-CPU container on its exclusive CPUs; status names its pod" \
 		 "decide: fractional, Burstable, BestEffort on the shared pool" \
 		 "decide: multi-container pod: exclusive app, shared sidecar" \
 		 "decide: a pod that does not fit is refused, nothing left" \
@@ -132,7 +132,11 @@ t_guaranteed()
 {
 	cri_up "$PODS/guaranteed-2cpu.json" || { diag <"$CRI/up.err"; return 1; }
 	first_is_exclusive $G2 nginx &&
-		[ "$(cat $SYSFS/pods/$G2/nginx/pod_cgroup 2>/dev/null || cat $SYSFS/pods/$G2/pod_cgroup)" = "$CG/pod$G2" ]
+		[ "$(cat $SYSFS/pods/$G2/nginx/pod_cgroup 2>/dev/null || cat $SYSFS/pods/$G2/pod_cgroup)" = "$CG/pod$G2" ] || return 1
+	# status names the pod as the NRI named it, not by its UID alone
+	"$CTL" status --json --state-dir "$S" >"$CRI/status.json" &&
+		grep -Eq '"podName":[[:space:]]*"guaranteed-2cpu"' "$CRI/status.json" ||
+		{ diag <"$CRI/status.json"; return 1; }
 }
 
 t_shared()
@@ -262,7 +266,7 @@ t_cycles()
 		[ -z "$(ctr_k8s containers ls -q)" ]
 }
 
-check "decide: Guaranteed 2-CPU container on its exclusive CPUs" timed t_guaranteed
+check "decide: Guaranteed 2-CPU container on its exclusive CPUs; status names its pod" timed t_guaranteed
 check "decide: fractional, Burstable, BestEffort on the shared pool" timed t_shared
 long_check "decide: multi-container pod: exclusive app, shared sidecar" timed t_multi
 check "decide: a pod that does not fit is refused, nothing left" timed t_no_fit

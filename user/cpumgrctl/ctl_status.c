@@ -69,7 +69,8 @@ static int build(const struct node *n, struct view *v)
 		for (unsigned int k = 0; k < p->pod.nr; k++) {
 			struct row r = {
 				.uid = p->pod.uid,
-				.pod = p->pod.name ? p->pod.name : p->pod.uid,
+				.pod = p->pod.name && *p->pod.name ?
+				       p->pod.name : p->pod.uid,
 				.container = p->pod.containers[k].name,
 				.qos = pod_qos_name(pod_qos(&p->pod)),
 				.cgroup = p->c[k].removed ? "(removed)" :

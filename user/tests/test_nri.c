@@ -358,6 +358,8 @@ TEST(container_spec)
 
 	pod.id = "sb1";
 	pod.uid = "u-nri";
+	pod.name = "web-0";
+	pod.namespace_ = "shop";
 	pod.linux = &plnx;
 	plnx.cgroups_path = "/kubepods/podu-nri/sb1";
 	ctr.id = "c1";
@@ -403,6 +405,8 @@ TEST(container_spec)
 	EXPECT_STREQ("nri", c.source);
 	EXPECT_STREQ("u-nri", c.pod_uid);
 	EXPECT_STREQ("app-nri", c.name);
+	EXPECT_STREQ("web-0", c.pod_name);
+	EXPECT_STREQ("shop", c.pod_namespace);
 	EXPECT_EQ(500, c.request_milli);
 	EXPECT_EQ(0, c.limit_milli);
 	EXPECT_FALSE(c.has_cpus);
@@ -418,6 +422,8 @@ TEST(container_spec)
 	EXPECT_EQ(OCI_SANDBOX, (int)c.kind);
 	EXPECT_STREQ(OCI_SANDBOX_NAME, c.name);
 	EXPECT_STREQ("u-nri", c.pod_uid);
+	EXPECT_STREQ("web-0", c.pod_name);
+	EXPECT_STREQ("shop", c.pod_namespace);
 	EXPECT_STREQ("/kubepods/podu-nri/sb1", c.cgroups_path);
 }
 

@@ -43,6 +43,15 @@ TEST(identify)
 	EXPECT_STREQ("abc", c.id);
 	EXPECT_EQ(42, c.pid);
 	EXPECT_STREQ("/run/b", c.bundle);
+	EXPECT_STREQ("", c.pod_name);
+
+	/* the pod's name and namespace, for people */
+	ASSERT_EQ(0, state("\"io.kubernetes.cri.sandbox-uid\":\"u1\","
+			   "\"io.kubernetes.cri.sandbox-name\":\"web-0\","
+			   "\"io.kubernetes.cri.sandbox-namespace\":\"shop\","
+			   "\"io.kubernetes.cri.container-name\":\"app\"", &c));
+	EXPECT_STREQ("web-0", c.pod_name);
+	EXPECT_STREQ("shop", c.pod_namespace);
 
 	/* containerd's sandbox has no container name */
 	ASSERT_EQ(0, state("\"io.kubernetes.cri.sandbox-uid\":\"u1\","
@@ -59,6 +68,12 @@ TEST(identify)
 	EXPECT_EQ(OCI_CONTAINER, (int)c.kind);
 	EXPECT_STREQ("cri-o", c.source);
 	EXPECT_STREQ("web", c.name);
+	ASSERT_EQ(0, state("\"io.kubernetes.pod.uid\":\"u2\","
+			   "\"io.kubernetes.pod.name\":\"db-1\","
+			   "\"io.kubernetes.pod.namespace\":\"data\","
+			   "\"io.kubernetes.container.name\":\"web\"", &c));
+	EXPECT_STREQ("db-1", c.pod_name);
+	EXPECT_STREQ("data", c.pod_namespace);
 	ASSERT_EQ(0, state("\"io.kubernetes.pod.uid\":\"u2\","
 			   "\"io.kubernetes.container.name\":\"POD\","
 			   "\"io.kubernetes.cri-o.ContainerType\":\"sandbox\"",
@@ -283,6 +298,30 @@ TEST(pod_object)
 	pod_free(&p);
 	cJSON_Delete(one);
 	cJSON_Delete(two);
+
+	/* a known name and namespace go into metadata; one too long is
+	 * left out rather than refusing the container */
+	memset(&c, 0, sizeof(c));
+	strcpy(c.pod_uid, "u3");
+	strcpy(c.name, "app");
+	oci_set_pod_name(&c, "web-0", "shop");
+	one = oci_pod_object(NULL, &c, QOS_BEST_EFFORT);
+	ASSERT_NE(NULL, one);
+	ASSERT_EQ(0, pod_from_json(one, &p, &err));
+	EXPECT_STREQ("web-0", p.name);
+	EXPECT_STREQ("shop", p.ns);
+	pod_free(&p);
+	cJSON_Delete(one);
+	{
+		char long_ns[OCI_POD_NAMESPACE_MAX + 2];
+
+		memset(long_ns, 'n', sizeof(long_ns) - 1);
+		long_ns[sizeof(long_ns) - 1] = '\0';
+		memset(&c, 0, sizeof(c));
+		oci_set_pod_name(&c, "web-0", long_ns);
+		EXPECT_STREQ("web-0", c.pod_name);
+		EXPECT_STREQ("", c.pod_namespace);
+	}
 
 	/* no resources: BestEffort when the class says so */
 	memset(&c, 0, sizeof(c));

@@ -11,17 +11,20 @@
 #include "oci.h"
 
 struct oci_keys {
-	const char *source, *uid, *name, *type, *qos;
+	const char *source, *uid, *name, *type, *qos, *pod_name, *pod_ns;
 };
 
 static const struct oci_keys keys[] = {
 	{ "containerd", "io.kubernetes.cri.sandbox-uid",
 	  "io.kubernetes.cri.container-name",
-	  "io.kubernetes.cri.container-type", NULL },
+	  "io.kubernetes.cri.container-type", NULL,
+	  "io.kubernetes.cri.sandbox-name",
+	  "io.kubernetes.cri.sandbox-namespace" },
 	{ "cri-o", "io.kubernetes.pod.uid", "io.kubernetes.container.name",
-	  "io.kubernetes.cri-o.ContainerType", NULL },
+	  "io.kubernetes.cri-o.ContainerType", NULL,
+	  "io.kubernetes.pod.name", "io.kubernetes.pod.namespace" },
 	{ "cpumgr", "io.cpumgr.pod-uid", "io.cpumgr.container-name", NULL,
-	  "io.cpumgr.qos" },
+	  "io.cpumgr.qos", NULL, NULL },
 };
 
 static const char *annotation(const cJSON *a, const char *key)
@@ -54,6 +57,15 @@ static int parse_qos(const char *s, enum pod_qos *out, struct cm_error *err)
 	}
 	return cm_errorf(err, "io.cpumgr.qos \"%s\": not Guaranteed, Burstable or BestEffort",
 			 s);
+}
+
+void oci_set_pod_name(struct oci_container *c, const char *name,
+		      const char *ns)
+{
+	if (name && strlen(name) < sizeof(c->pod_name))
+		strcpy(c->pod_name, name);
+	if (ns && strlen(ns) < sizeof(c->pod_namespace))
+		strcpy(c->pod_namespace, ns);
 }
 
 /* Who the container is; c->kind stays OCI_UNMANAGED without a pod UID. */
@@ -90,6 +102,8 @@ static int identify(const cJSON *a, struct oci_container *c,
 				return -EINVAL;
 			c->has_qos = true;
 		}
+		oci_set_pod_name(c, annotation(a, k->pod_name),
+				 annotation(a, k->pod_ns));
 		return 0;
 	}
 	return 0;
@@ -345,6 +359,10 @@ static cJSON *new_pod(const struct oci_container *c, enum pod_qos qos)
 	     cJSON_AddStringToObject(pod, "kind", "Pod");
 	meta = ok ? cJSON_AddObjectToObject(pod, "metadata") : NULL;
 	ok = meta && cJSON_AddStringToObject(meta, "uid", c->pod_uid) &&
+	     (!*c->pod_name ||
+	      cJSON_AddStringToObject(meta, "name", c->pod_name)) &&
+	     (!*c->pod_namespace ||
+	      cJSON_AddStringToObject(meta, "namespace", c->pod_namespace)) &&
 	     cJSON_AddObjectToObject(pod, "spec");
 	status = ok ? cJSON_AddObjectToObject(pod, "status") : NULL;
 	ok = status && cJSON_AddStringToObject(status, "qosClass",

@@ -46,6 +46,9 @@
 #include "pod.h"
 
 #define OCI_ID_MAX		128
+/* Kubernetes' limits: a DNS subdomain, a DNS label */
+#define OCI_POD_NAME_MAX	253
+#define OCI_POD_NAMESPACE_MAX	63
 /* The name a pod's sandbox (pause) container is recorded under. */
 #define OCI_SANDBOX_NAME	"pod-sandbox"
 
@@ -63,6 +66,9 @@ struct oci_container {
 	enum oci_kind kind;
 	const char *source;		/* "containerd", "cri-o", "cpumgr" */
 	char pod_uid[POD_UID_MAX + 1];
+	/* for people (status): empty when unknown or over the limit */
+	char pod_name[OCI_POD_NAME_MAX + 1];
+	char pod_namespace[OCI_POD_NAMESPACE_MAX + 1];
 	char name[CONTAINER_NAME_MAX + 1];
 	bool has_qos;			/* io.cpumgr.qos */
 	enum pod_qos qos;
@@ -99,6 +105,9 @@ int oci_cgroups_path(const char *given, char *out, size_t len,
 /* Copy src into dst[len]; "<what> ... is too long" when it does not fit. */
 int oci_copy(char *dst, size_t len, const char *src, const char *what,
 	     struct cm_error *err);
+/* The pod's name and namespace, each kept only when known and in bounds. */
+void oci_set_pod_name(struct oci_container *c, const char *name,
+		      const char *ns);
 /* The parent of a cgroup path; -EINVAL for the root. */
 int oci_parent(const char *path, char *out, size_t len);
 /* The QoS class the kubelet's cgroup layout gives a pod cgroup path. */

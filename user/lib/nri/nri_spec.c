@@ -50,6 +50,9 @@ int nri_spec_container(const NriPod *pod, const NriContainer *ctr,
 	ret = oci_copy(c->id, sizeof(c->id), ctr->id, "container id", err);
 	if (!ret)
 		ret = oci_parse_config(config, c, err);
+	/* the NRI's pod names it, annotations or not */
+	if (!ret && pod)
+		oci_set_pod_name(c, pod->name, pod->namespace_);
 	/* the CRI's annotations say who it is; the NRI says it too */
 	if (!ret && c->kind == OCI_UNMANAGED && pod && *pod->uid) {
 		c->source = "nri";
@@ -79,6 +82,7 @@ int nri_spec_sandbox(const NriPod *pod, struct oci_container *c,
 		return -EINVAL;
 	if (!*pod->uid)
 		return cm_errorf(err, "pod sandbox %s has no UID", pod->id);
+	oci_set_pod_name(c, pod->name, pod->namespace_);
 	if (pod->linux && oci_copy(c->cgroups_path, sizeof(c->cgroups_path),
 			       pod->linux->cgroups_path, "linux.cgroups_path",
 			       err))

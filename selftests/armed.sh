@@ -4,7 +4,7 @@
 # The guarantee says when it is not armed (issue 12).  kprobes placed on
 # ftrace stop firing with kernel.ftrace_enabled=0, and every kprobe with
 # /sys/kernel/debug/kprobes/enabled=0, without a word: sysfs "armed",
-# GET_STATE (cpumgrctl state and status), the metrics, an "armed" event
+# GET_STATE (cpumgrctl table and status), the metrics, an "armed" event
 # and the daemon's log at error severity must say so, and say when it is
 # armed again.  A cpuset write that would be refused goes through while
 # disarmed, which is what the report is for.  Leaves the module RESET.
@@ -76,7 +76,7 @@ setup()
 armed_now()
 {
 	[ "$(<"$SYSFS/armed")" = 1 ] &&
-	"$CTL" state | grep -q "^guarantee  *armed" &&
+	"$CTL" table | grep -q "^guarantee  *armed" &&
 	"$CTL" status --state-dir "$S" | grep -q "^guarantee armed" &&
 	"$CTL" metrics --state-dir "$S" | grep -q "^cpumgr_guarantee_armed 1"
 }
@@ -91,7 +91,7 @@ disarmed_by()
 	read -r a <"$SYSFS/armed"
 	echo "# armed: $a"
 	[ "${a%% *}" = 0 ] || ok=1
-	"$CTL" state >"$OUT/kstate" && grep -q "^guarantee  *NOT ARMED: kprobes do not fire" "$OUT/kstate" || ok=1
+	"$CTL" table >"$OUT/kstate" && grep -q "^guarantee  *NOT ARMED: kprobes do not fire" "$OUT/kstate" || ok=1
 	"$CTL" status --state-dir "$S" | grep -q "^guarantee NOT ARMED" || ok=1
 	"$CTL" metrics --state-dir "$S" | grep -q "^cpumgr_guarantee_armed 0" || ok=1
 	wait_for "$OUT/events" '"event":"armed","generation":[0-9]*,"armed":false' || ok=1

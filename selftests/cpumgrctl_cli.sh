@@ -266,7 +266,7 @@ t_json()
 {
 	local pid c
 
-	for c in "state" "dump" "version" "topology" "status --state-dir $S" \
+	for c in "table" "dump" "version" "topology" "status --state-dir $S" \
 		 "audit --state-dir $S" "hints $PODS/guaranteed-2cpu.json --state-dir $S" \
 		 "checkpoint verify $S/cpu_manager_state --state-dir $S"; do
 		# shellcheck disable=SC2086

@@ -303,7 +303,7 @@ agree()
 	model >"$OUT/model"
 	ctl reconcile >"$OUT/o" 2>"$OUT/e" || { shows; return 1; }
 	"$CTL" dump --json >"$OUT/dump.json" &&
-		"$CTL" state --json >"$OUT/state.json" || return 1
+		"$CTL" table --json >"$OUT/state.json" || return 1
 	ctl checkpoint verify "$S/cpu_manager_state" >"$OUT/o" 2>"$OUT/e" ||
 		{ shows; return 1; }
 	ctl checkpoint export "$OUT/cp" && cmp -s "$OUT/cp" "$S/cpu_manager_state" ||

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# cpumgrctl state, assign, release, dump and events against the module:
+# cpumgrctl table, assign, release, dump and events against the module:
 # what they print, their JSON, and their errors (one line "cpumgrctl:
 # <what>: <strerror>: <extack>", exit 1; usage errors exit 2).
 
@@ -10,9 +10,9 @@
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 
-state_json()
+table_json()
 {
-	"$CTL" state --json >"$OUT/state" &&
+	"$CTL" table --json >"$OUT/state" &&
 	python3 -c '
 import json, sys
 s = json.load(open(sys.argv[1]))
@@ -27,13 +27,16 @@ sys.exit(0 if s["policy"] == sysfs("policy") == "static" and
 		"$OUT/state" || { diag <"$OUT/state"; return 1; }
 }
 
-state_human()
+table_human()
 {
-	"$CTL" state >"$OUT/human" &&
+	"$CTL" table >"$OUT/human" &&
 	grep -qx "policy          static" "$OUT/human" &&
 	grep -qx "generation      $(cat $SYSFS/generation)" "$OUT/human" &&
 	grep -qx "exclusive cpus  (none)" "$OUT/human" ||
 		{ diag <"$OUT/human"; return 1; }
+	# the older name runs the same command
+	"$CTL" state | diff - "$OUT/human" | diag
+	[ "${PIPESTATUS[1]}" = 0 ]
 }
 
 assign_and_dump()
@@ -126,7 +129,7 @@ not_loaded()
 {
 	local status
 
-	"$CTL" state 2>"$OUT/e"
+	"$CTL" table 2>"$OUT/e"
 	status=$?
 	diag <"$OUT/e"
 	[ $status = 1 ] &&
@@ -136,8 +139,8 @@ not_loaded()
 
 ktap_plan 7
 ctl_static
-check "state --json" state_json
-check "state" state_human
+check "table --json" table_json
+check "table, and state, its older name" table_human
 check "assign and dump, --init, --generation, --json" assign_and_dump
 check "errors: one line with strerror and extack, exit 1" errors
 check "usage errors exit 2" usage

@@ -18,7 +18,7 @@ fresh_and_empty()
 {
 	local out line p= n= e= s= o= pods
 
-	out=$("$CTL" state) || return 1
+	out=$("$CTL" table) || return 1
 	while read -r line; do
 		case $line in
 		"policy "*) p=${line##* } ;;

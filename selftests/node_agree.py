@@ -7,7 +7,7 @@
 #
 # Usage: node_agree.py DUMP.json STATE.json STATE_DIR [MODEL]
 #   DUMP.json   `cpumgrctl dump --json`
-#   STATE.json  `cpumgrctl state --json`
+#   STATE.json  `cpumgrctl table --json`
 #   MODEL       what the caller admitted and attached, one line each:
 #                 UID CONTAINER excl NCPUS CGROUP|-
 #                 UID CONTAINER shared 0 CGROUP|-

@@ -73,7 +73,7 @@ blocked_load()
 
 load_again()
 {
-	insmod "$CPUMGR_MODULE" && "$CTL" state >/dev/null
+	insmod "$CPUMGR_MODULE" && "$CTL" table >/dev/null
 }
 
 # Background load on every hook: cpuset writes, moves, forks, hotplug.

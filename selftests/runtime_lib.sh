@@ -357,7 +357,7 @@ rt_subset()
 rt_agree()
 {
 	"$CTL" dump --json >"$RT/dump.json" &&
-		"$CTL" state --json >"$RT/state.json" &&
+		"$CTL" table --json >"$RT/state.json" &&
 		/usr/bin/python3 "$CPUMGR_TOP/selftests/node_agree.py" \
 			"$RT/dump.json" "$RT/state.json" "$S" | diag &&
 		[ "${PIPESTATUS[0]}" = 0 ] || return 1

@@ -31,7 +31,8 @@ expect()
 }
 
 expect "cpumgrctl ad" "admit"
-expect "cpumgrctl -j st" "status state"
+expect "cpumgrctl -j st" "status"
+expect "cpumgrctl ta" "table"
 expect "cpumgrctl --state-dir /tmp re" "reconcile remove reset release"
 expect "cpumgrctl --j" "--json"
 expect "cpumgrctl daemon --" "--once --pods --reconcile-period --state-dir --help"

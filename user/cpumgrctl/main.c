@@ -46,8 +46,19 @@ static void print_cmd(FILE *f, const struct cpumgrctl_cmd *cmd)
 		cmd->args[0] ? " " : "", cmd->args, cmd->help);
 }
 
+/*
+ * Older names, still run: "state" showed the kernel table before the
+ * command was named for it (the kubelet's state is the checkpoint).
+ */
+static const char *const aliases[][2] = {
+	{ "state", "table" },
+};
+
 static const struct cpumgrctl_cmd *find_cmd(const char *name)
 {
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (!strcmp(aliases[i][0], name))
+			name = aliases[i][1];
 	for_each_cmd(c)
 		if (!strcmp((*c)->name, name))
 			return *c;
@@ -73,7 +84,7 @@ int ctl_usage(const char *name)
 static bool kernel_cmd(const char *name)
 {
 	static const char *const names[] = {
-		"state", "assign", "release", "bind", "configure", "dump",
+		"table", "assign", "release", "bind", "configure", "dump",
 		"events", "topology", NULL,
 	};
 

@@ -174,6 +174,14 @@ TEST(help_has_a_node_and_a_kernel_table_section)
 
 		CHECK(at && at < kernel, "%s", node_cmds[i]);
 	}
+	EXPECT_TRUE(strstr(r.out, "cpumgrctl table") > kernel);
+	/* "state", the table's older name, runs it but is not listed */
+	EXPECT_EQ(NULL, strstr(r.out, "cpumgrctl state"));
+	RUN(&r, "help", "state");
+	CHECK(r.status == 0 && strstr(r.out, "cpumgrctl table [--json]"), "%s",
+	      r.out);
+	RUN(&r, "help");
+	kernel = strstr(r.out, "The module's table");
 	EXPECT_TRUE(strstr(r.out, "cpumgrctl assign") > kernel);
 	EXPECT_TRUE(strstr(r.out, "cpumgrctl configure") > kernel);
 	EXPECT_TRUE(strstr(r.out, "cpumgrctl release") > kernel);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* cpumgrctl state: the kernel table's policy, options, pools and counts. */
+/* cpumgrctl table: the kernel table's policy, options, pools and counts. */
 #include <stdio.h>
 
 #include "cmd.h"
@@ -79,7 +79,7 @@ static int print_json(const struct cpumgr_table *st)
 	return ctl_print_json(root);
 }
 
-static int cmd_state(int argc, char **argv)
+static int cmd_table(int argc, char **argv)
 {
 	struct cpumgr_table st;
 	struct cpumgr_nl *nl;
@@ -103,6 +103,6 @@ static int cmd_state(int argc, char **argv)
 	return ret;
 }
 
-CPUMGRCTL_COMMAND(state, "state", "[--json]",
+CPUMGRCTL_COMMAND(table, "table", "[--json]",
 		  "show the kernel table: policy, options, CPU pools, counts",
-		  cmd_state);
+		  cmd_table);

@@ -53,7 +53,8 @@ big64|64,sockets=2,dies=2,cores=8,threads=2|0-15 16-31 32-47 48-63|2 sockets x 2
 "
 
 # Real splat signatures only: every boot under Skylake-Server-v4 prints
-# benign lines with "WARNING" in them (RETBleed, MDS).
+# benign lines with "WARNING" in them (RETBleed, MDS).  emulator_splats()
+# sets aside one splat that only the emulator makes (below).
 SPLATS='WARNING: CPU:|BUG:|Call Trace:|KASAN:|UBSAN:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|suspected memory leak|general protection fault|Kernel panic|Oops:|INFO: task .* blocked|watchdog: .* stuck'
 
 kernel=6.1 preset=smt8 timeout= out= shell= quiet= command=scripts/guest/run-tests.sh
@@ -196,6 +197,46 @@ write_run_script()
 	EOF
 }
 
+# The console without the splats QEMU's TCG makes by itself; those go
+# to the file $1.  Seen once in a hundred guests (6.12, containerd-shim in clone3): a single-step #DB in
+# the kernel (exc_debug_kernel's WARNING) with EFLAGS holding bits 22-31,
+# which no x86 CPU sets; the emulator had corrupted its flags, and no
+# kernel code sets TF there (kprobes have not single-stepped since 5.14).
+# A splat is set aside only when it is exactly that: the WARNING in
+# exc_debug_kernel and an EFLAGS above 0x3fffff in the same splat.
+emulator_splats()
+{
+	awk -v out="$1" '
+	function flush(   i, tcg) {
+		tcg = warn_db && bad_flags
+		for (i = 1; i <= nb; i++)
+			if (tcg)
+				print block[i] > out
+			else
+				print block[i]
+		nb = 0; inside = 0; warn_db = 0; bad_flags = 0
+	}
+	/-+\[ cut here \]-+/ { if (inside) flush(); inside = 1 }
+	inside {
+		block[++nb] = $0
+		if (/WARNING: CPU:.* exc_debug_kernel/)
+			warn_db = 1
+		# above 0x3fffff: 7 hex digits or more, or 6 from 4 up
+		# (mawk has no strtonum)
+		if (match($0, /EFLAGS: 0*[0-9a-f]+/)) {
+			v = substr($0, RSTART + 8, RLENGTH - 8)
+			sub(/^0+/, "", v)
+			if (length(v) > 6 || (length(v) == 6 && v ~ /^[4-9a-f]/))
+				bad_flags = 1
+		}
+		if (/---\[ end trace/)
+			flush()
+		next
+	}
+	{ print }
+	END { if (inside) flush() }'
+}
+
 # Pass the in-guest KTAP through, then add the runner's own results and
 # the plan (at the end, since only now is the count known).
 finish_ktap()
@@ -210,7 +251,11 @@ finish_ktap()
 	else
 		echo "not ok $((n + 1)) guest ran to the end # no clean exit (qemu status $status)"
 	fi
-	splats=$(grep -aE "$SPLATS" "$out/console.log" || true)
+	splats=$(emulator_splats "$out/emulator-splats.log" <"$out/console.log" |
+		grep -aE "$SPLATS" || true)
+	if [ -s "$out/emulator-splats.log" ]; then
+		echo "# set aside, made by the emulator (EFLAGS no CPU has): $(grep -c 'cut here' "$out/emulator-splats.log") single-step #DB splat(s), in $out/emulator-splats.log"
+	fi
 	if [ -z "$splats" ]; then
 		echo "ok $((n + 2)) kernel log has no warnings"
 	else
@@ -280,7 +325,7 @@ main()
 		   -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap")
 	qemu_topology_args "$mem_mb"
 	mkdir -p "$out"
-	rm -f "$out/console.log" "$out/ktap.log"
+	rm -f "$out/console.log" "$out/ktap.log" "$out/emulator-splats.log"
 	write_run_script "$release" "$module" "$@"
 	initrd=$CPUMGR_OUT/guest/initramfs-$kernel.cpio.gz
 	[ -z "$ram_root" ] || write_ram_root "$@"

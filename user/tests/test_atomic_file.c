@@ -2,9 +2,9 @@
 /*
  * What the atomic file writer syncs: the checkpoint's way (the file, then
  * its directory after the rename) unless told not to, which the counters
- * and the metrics file are; a directory made for records syncs its
- * parent.  fsync() is counted here by defining it in the test: the
- * library's calls bind to this one.
+ * and the metrics file are; a directory made for records, or the state
+ * directory and its parents, syncs its parent.  fsync() is counted here
+ * by defining it in the test: the library's calls bind to this one.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,6 +16,7 @@
 #include "kselftest_harness.h"
 
 #include "atomic_file.h"
+#include "checkpoint.h"
 #include "fake_cgroup.h"
 #include "metrics.h"
 #include "node.h"
@@ -89,6 +90,27 @@ TEST(mkdir_syncs_the_parent_once)
 	EXPECT_EQ(1u, fsyncs);
 	fake_tree_free(dir);
 	cm_error_clear(&err);
+}
+
+TEST(state_directory_made_with_its_parents_synced)
+{
+	struct cm_error err = { 0 };
+	struct checkpoint_store st;
+	char dir[PATH_MAX], state[PATH_MAX];
+
+	fake_tree_new(dir, sizeof(dir));
+	xsnprintf(state, sizeof(state), "%s/var/cpumgr", dir);
+	fsyncs = 0;
+	ASSERT_EQ(0, checkpoint_store_open(&st, state, NULL, true, &err));
+	checkpoint_store_close(&st);
+	/* two directories made, each parent synced once */
+	EXPECT_EQ(2u, fsyncs);
+	EXPECT_TRUE(fake_exists(dir, "var/cpumgr"));
+	fsyncs = 0;
+	ASSERT_EQ(0, checkpoint_store_open(&st, state, NULL, true, &err));
+	checkpoint_store_close(&st);
+	EXPECT_EQ(0u, fsyncs);
+	fake_tree_free(dir);
 }
 
 TEST(counters_and_metrics_are_not_synced)

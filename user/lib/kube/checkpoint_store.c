@@ -40,24 +40,23 @@ static bool valid_name(const char *name)
 	return true;
 }
 
+/* Every parent, then the directory itself, each made durable when made. */
 static int mkdir_p(const char *dir)
 {
 	char *path = strdup(dir), *p;
+	struct cm_error ignored = { 0 };
 	int ret = 0;
 
 	if (!path)
 		return -ENOMEM;
-	/* every parent, then the directory itself */
-	for (p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
+	for (p = strchr(path + 1, '/'); p && !ret; p = strchr(p + 1, '/')) {
 		*p = '\0';
-		if (mkdir(path, 0755) && errno != EEXIST)
-			ret = -errno;
+		ret = atomic_file_mkdir(path, 0755, &ignored);
 		*p = '/';
-		if (ret)
-			break;
 	}
-	if (!ret && mkdir(path, 0755) && errno != EEXIST)
-		ret = -errno;
+	if (!ret)
+		ret = atomic_file_mkdir(path, 0755, &ignored);
+	cm_error_clear(&ignored);
 	free(path);
 	return ret;
 }

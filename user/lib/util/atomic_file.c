@@ -127,18 +127,18 @@ int atomic_file_write(const char *dir, const char *name, const void *data,
 
 int atomic_file_mkdir(const char *path, mode_t mode, struct cm_error *err)
 {
-	char *parent = strdup(path), *slash;
+	char *parent, *slash;
 	int fd, e = 0;
 
-	if (!parent)
-		return cm_errorf(err, "out of memory"), -ENOMEM;
 	if (mkdir(path, mode)) {
 		e = errno == EEXIST ? 0 : errno;
 		if (e)
 			cm_errorf(err, "cannot create %s: %s", path, strerror(e));
-		free(parent);
 		return -e;
 	}
+	parent = strdup(path);
+	if (!parent)
+		return cm_errorf(err, "out of memory"), -ENOMEM;
 	slash = strrchr(parent, '/');
 	if (slash)
 		slash[slash == parent] = '\0';

@@ -400,11 +400,16 @@ void cpumgr_event_violation(const struct cpumgr_view *view,
 			    const struct cpumask *cpus);
 void cpumgr_event_offline_refused(const struct cpumgr_view *view,
 				  unsigned int cpu);
+void cpumgr_events_send_lock(void);
+void cpumgr_events_send_unlock(void);
 
 /* cpumgr_netlink.c */
 int cpumgr_netlink_init(void);
 void cpumgr_netlink_exit(void);
-/* Notifications, sent under the table lock so they come in order. */
+/*
+ * Notifications, sent under the table lock so they come in order, and
+ * after the violations and refused offlines queued before them.
+ */
 void cpumgr_notify_assigned(const struct cpumgr_container *c, u64 generation);
 void cpumgr_notify_released(const char *pod_uid, const char *container,
 			    const struct cpumask *freed, u64 generation);
@@ -416,7 +421,7 @@ void cpumgr_notify_reset(u64 generation);
 void cpumgr_notify_cpu(u8 cmd, unsigned int cpu, u64 generation);
 void cpumgr_notify_degraded(const struct cpumgr_container *c,
 			    unsigned int cpu, u64 generation);
-/* A violation or a refused offline, from the event queue's worker. */
+/* A violation or a refused offline, from the event ring's drain. */
 void cpumgr_notify_event(const struct cpumgr_event *ev);
 void cpumgr_notify_lost(void);
 /* The guarantee was armed or disarmed, or probes missed calls. */

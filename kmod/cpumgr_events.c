@@ -11,8 +11,14 @@
  * joins it (its CPUs added, the first actor kept), and the violations of
  * one user other than root take at most CPUMGR_EVENT_USER_SLOTS slots;
  * beyond that they are counted (violations) but not reported.
+ *
+ * Listeners read events in the order they happened: a notification sent
+ * from process context reports something later than every event in the
+ * ring, so its sender first sends those (cpumgr_events_send_lock()), and
+ * the worker and such senders take turns on @send_lock.
  */
 #include <linux/cgroup.h>
+#include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -28,7 +34,8 @@ static struct {
 	struct cpumgr_event *slots;
 	unsigned int head, count;
 	bool lost;
-	struct cpumgr_event out;	/* the worker's copy */
+	struct mutex send_lock;		/* one sender at a time; @out */
+	struct cpumgr_event out;	/* the sender's copy */
 	struct work_struct work;
 } cpumgr_events;
 
@@ -84,11 +91,13 @@ static bool cpumgr_event_pop(struct cpumgr_event *out, bool *lost)
 	return got;
 }
 
-static void cpumgr_events_work(struct work_struct *work)
+/* Send what the ring holds, oldest first; @send_lock held. */
+static void cpumgr_events_drain(void)
 {
 	struct cpumgr_event *out = &cpumgr_events.out;
 	bool lost;
 
+	lockdep_assert_held(&cpumgr_events.send_lock);
 	for (;;) {
 		bool got = cpumgr_event_pop(out, &lost);
 
@@ -98,6 +107,25 @@ static void cpumgr_events_work(struct work_struct *work)
 			break;
 		cpumgr_notify_event(out);
 	}
+}
+
+static void cpumgr_events_work(struct work_struct *work)
+{
+	mutex_lock(&cpumgr_events.send_lock);
+	cpumgr_events_drain();
+	mutex_unlock(&cpumgr_events.send_lock);
+}
+
+/* Before a notification from process context: the ring's events go first. */
+void cpumgr_events_send_lock(void)
+{
+	mutex_lock(&cpumgr_events.send_lock);
+	cpumgr_events_drain();
+}
+
+void cpumgr_events_send_unlock(void)
+{
+	mutex_unlock(&cpumgr_events.send_lock);
 }
 
 /*
@@ -238,6 +266,7 @@ int cpumgr_events_init(void)
 	unsigned int i;
 
 	spin_lock_init(&cpumgr_events.lock);
+	mutex_init(&cpumgr_events.send_lock);
 	INIT_WORK(&cpumgr_events.work, cpumgr_events_work);
 	cpumgr_events.slots = kcalloc(CPUMGR_EVENT_SLOTS,
 				      sizeof(*cpumgr_events.slots), GFP_KERNEL);

@@ -839,7 +839,7 @@ static bool cpumgr_listened(void)
 }
 
 /* Send, or tell listeners they missed an event. */
-static void cpumgr_multicast(struct sk_buff *msg)
+static void cpumgr_multicast_now(struct sk_buff *msg)
 {
 	if (!msg) {
 		atomic64_inc(&cpumgr_counters.events_dropped);
@@ -848,6 +848,14 @@ static void cpumgr_multicast(struct sk_buff *msg)
 	}
 	genlmsg_multicast(&cpumgr_family, msg, 0, CPUMGR_NLGRP_EVENTS,
 			  GFP_KERNEL);
+}
+
+/* The same, after the events the ring holds (which happened before). */
+static void cpumgr_multicast(struct sk_buff *msg)
+{
+	cpumgr_events_send_lock();
+	cpumgr_multicast_now(msg);
+	cpumgr_events_send_unlock();
 }
 
 void cpumgr_notify_assigned(const struct cpumgr_container *c, u64 generation)
@@ -1078,7 +1086,10 @@ void cpumgr_notify_event(const struct cpumgr_event *ev)
 
 	if (!cpumgr_listened())
 		return;
-	/* Only the events worker comes here: the buffers are its own. */
+	/*
+	 * Only the ring's sender comes here, under its lock: the buffers
+	 * are its own.
+	 */
 	cpumgr_escape(path, sizeof(path), ev->path);
 	cpumgr_escape(comm, sizeof(comm), ev->comm);
 	size = nla_total_size(sizeof(u32)) * 2 + cpumgr_str_size(comm);
@@ -1096,7 +1107,7 @@ void cpumgr_notify_event(const struct cpumgr_event *ev)
 			 nla_put_u32(msg, CPUMGR_A_CPU, ev->cpu));
 		msg = cpumgr_event_end(msg, hdr, err);
 	}
-	cpumgr_multicast(msg);
+	cpumgr_multicast_now(msg);
 }
 
 /* The family */

@@ -109,8 +109,9 @@ ctl_generation()
 # `cpumgrctl events` runs in the background, appending to $EVF.  Rows see
 # the lines between two markers: a BIND of the marker pod to the cgroup
 # it already has, whose BOUND event follows every event of what came
-# before it (violations and refused offlines are queued, but long sent
-# by the time a new process has made its netlink request).
+# before it (violations and refused offlines are queued, and the kernel
+# sends what is queued before any later notification: netlink_contract
+# tests that on its own).
 #
 # The listener is stopped around every CONFIGURE: before e32ac0a a
 # CONFIGURE with a listener deadlocked in the kernel (netlink_configured

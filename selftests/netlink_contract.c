@@ -5,7 +5,7 @@
  * before their end, "N" in a cpulist and the cpulist limit named, the
  * RELEASED notification of a pod's last container, a dump whose first
  * entry does not fit its message, and a dump resumed across many
- * messages.
+ * messages; and violations reach listeners before what is sent after them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -374,6 +374,34 @@ TEST_F(contract, paths_escaped_in_replies_and_events)
 	EXPECT_EQ(0, rmdir(pod));
 }
 
+/* Fresh cgroups CGROOT/@prefix0 to @prefix(@n - 1), with cpuset files. */
+static bool make_cgroups(const char *prefix, int n)
+{
+	char path[128];
+
+	sft_write_file(CGROOT "/cgroup.subtree_control", "+cpuset");
+	for (int g = 0; g < n; g++) {
+		snprintf(path, sizeof(path), CGROOT "/%s%d", prefix, g);
+		rmdir(path);
+		if (mkdir(path, 0755))
+			return false;
+	}
+	return true;
+}
+
+/* Remove them; how many could not be. */
+static int remove_cgroups(const char *prefix, int n)
+{
+	char path[128];
+	int left = 0;
+
+	for (int g = 0; g < n; g++) {
+		snprintf(path, sizeof(path), CGROOT "/%s%d", prefix, g);
+		left += rmdir(path) != 0;
+	}
+	return left;
+}
+
 /*
  * A user with cgroups of its own (a delegated subtree) hammers their
  * cpuset.cpus with a CPU another pod holds, from one process per CPU.
@@ -391,12 +419,9 @@ static void flood(struct __test_metadata *_metadata,
 	struct cpumgr_event ev;
 	char path[128];
 
-	sft_write_file(CGROOT "/cgroup.subtree_control", "+cpuset");
+	ASSERT_TRUE(make_cgroups("flood", nr_cg));
 	for (int g = 0; g < nr_cg; g++) {
-		snprintf(path, sizeof(path), CGROOT "/flood%d", g);
-		rmdir(path);
-		ASSERT_EQ(0, mkdir(path, 0755));
-		strcat(path, "/cpuset.cpus");
+		snprintf(path, sizeof(path), CGROOT "/flood%d/cpuset.cpus", g);
 		ASSERT_EQ(0, chown(path, 65534, 65534));
 	}
 	ASSERT_EQ(0, ASSIGN("p", "c", self->c.name[1]));
@@ -452,10 +477,7 @@ static void flood(struct __test_metadata *_metadata,
 	       violations1 - violations0, seen, dropped1 - dropped0);
 	EXPECT_EQ(dropped0, dropped1);
 	EXPECT_LT(0, seen);
-	for (int g = 0; g < nr_cg; g++) {
-		snprintf(path, sizeof(path), CGROOT "/flood%d", g);
-		EXPECT_EQ(0, rmdir(path));
-	}
+	EXPECT_EQ(0, remove_cgroups("flood", nr_cg));
 }
 
 TEST_F(contract, violation_flood_one_cgroup)
@@ -466,6 +488,57 @@ TEST_F(contract, violation_flood_one_cgroup)
 TEST_F(contract, violation_flood_many_cgroups)
 {
 	flood(_metadata, self, 300);
+}
+
+/*
+ * Listeners read events in the order they happened: the violations the
+ * cpuset hooks queue (they may not sleep) come before a notification sent
+ * later from process context.  The writer runs SCHED_FIFO on one CPU, so
+ * the queue's worker, bound to that CPU, has no turn before the ASSIGN:
+ * if ASSIGNED did not wait for them, it would overtake the violations.
+ */
+TEST_F(contract, violations_before_a_later_notification)
+{
+	enum { NR_CG = 20 };
+	struct sched_param fifo = { .sched_priority = 1 }, other = {};
+	const char *cpus = self->c.name[1];
+	int before = 0, ret, fd, err;
+	struct cpumgr_event ev;
+	bool assigned = false;
+	cpu_set_t one, all;
+	char path[64];
+
+	ASSERT_TRUE(make_cgroups("order", NR_CG));
+	ASSERT_EQ(0, ASSIGN("p", "c", cpus));
+	ASSERT_EQ(0, cpumgr_nl_subscribe(NL));
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(all), &all));
+	CPU_ZERO(&one);
+	CPU_SET(self->c.cpu[0], &one);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	ASSERT_EQ(0, sched_setscheduler(0, SCHED_FIFO, &fifo));
+	for (int g = 0; g < NR_CG; g++) {
+		snprintf(path, sizeof(path), CGROOT "/order%d/cpuset.cpus", g);
+		fd = open(path, O_WRONLY);
+		err = fd < 0 || write(fd, cpus, strlen(cpus)) >= 0 ? 0 : errno;
+		if (fd >= 0)
+			close(fd);
+		EXPECT_EQ(EBUSY, err);
+	}
+	ret = ASSIGN("p", "c", cpus);
+	EXPECT_EQ(0, sched_setscheduler(0, SCHED_OTHER, &other));
+	EXPECT_EQ(0, sched_setaffinity(0, sizeof(all), &all));
+	ASSERT_EQ(0, ret);
+	while (!assigned && !cpumgr_nl_recv_event(NL, &ev, 2000)) {
+		if (ev.type == CPUMGR_CMD_ASSIGNED_NTF)
+			assigned = true;
+		else if (ev.type == CPUMGR_CMD_VIOLATION_NTF &&
+			 !strncmp("/order", ev.assignment.cgroup_path, 6))
+			before++;
+		cpumgr_event_free(&ev);
+	}
+	EXPECT_TRUE(assigned);
+	EXPECT_EQ(NR_CG, before);
+	EXPECT_EQ(0, remove_cgroups("order", NR_CG));
 }
 
 /* mkdir -p of @path; 0 or -errno. */

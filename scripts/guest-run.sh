@@ -198,10 +198,11 @@ write_run_script()
 }
 
 # The console without the splats QEMU's TCG makes by itself; those go
-# to the file $1.  Seen once in a hundred guests (6.12, containerd-shim in clone3): a single-step #DB in
-# the kernel (exc_debug_kernel's WARNING) with EFLAGS holding bits 22-31,
-# which no x86 CPU sets; the emulator had corrupted its flags, and no
-# kernel code sets TF there (kprobes have not single-stepped since 5.14).
+# to the file $1.  Seen once in a hundred guests (6.12, containerd-shim
+# in clone3): a single-step #DB in the kernel (exc_debug_kernel's
+# WARNING) with EFLAGS holding bits 22-31, which no x86 CPU sets; the
+# emulator had corrupted its flags, and no kernel code sets TF there
+# (kprobes have not single-stepped since 5.14).
 # A splat is set aside only when it is exactly that: the WARNING in
 # exc_debug_kernel and an EFLAGS above 0x3fffff in the same splat.
 emulator_splats()

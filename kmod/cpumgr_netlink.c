@@ -77,39 +77,67 @@ static bool cpumgr_missing(struct genl_info *info, const struct nlattr *nest,
 	return true;
 }
 
-/* The highest attribute a command's policy (and info->attrs) holds. */
-static unsigned int cpumgr_maxattr(u8 cmd)
-{
-	unsigned int i;
+/*
+ * What pre_doit made of a request, in info->user_ptr[0] until post_doit:
+ * its attributes in a table of all of them (a generated policy stops at
+ * the highest attribute its command takes, and info->attrs with it; the
+ * helpers read any attribute, which is then absent), and the generation
+ * the caller expects.
+ */
+struct cpumgr_req {
+	struct nlattr *tb[CPUMGR_A_MAX + 1];
+	struct cpumgr_expect expect;
+};
 
-	for (i = 0; i < ARRAY_SIZE(CPUMGR_NL_OPS); i++)
-		if (CPUMGR_NL_OPS[i].cmd == cmd && CPUMGR_NL_OPS[i].doit)
-			return CPUMGR_NL_OPS[i].maxattr;
+static int cpumgr_nl_pre(const struct genl_split_ops *ops, struct sk_buff *skb,
+			 struct genl_info *info, bool change)
+{
+	struct cpumgr_req *req;
+	unsigned int max = min_t(unsigned int, ops->maxattr, CPUMGR_A_MAX);
+	int err;
+
+	if (change) {
+		err = cpumgr_check_admin(skb, info);
+		if (err)
+			return err;
+	}
+	req = kzalloc(sizeof(*req), GFP_KERNEL);
+	if (!req)
+		return -ENOMEM;
+	if (info->attrs && ops->maxattr)
+		memcpy(req->tb, info->attrs, sizeof(req->tb[0]) * (max + 1));
+	err = cpumgr_check_strings(req->tb, info->extack);
+	if (err) {
+		kfree(req);
+		return err;
+	}
+	req->expect.attr = req->tb[CPUMGR_A_GENERATION];
+	req->expect.set = req->expect.attr;
+	if (req->expect.set)
+		req->expect.generation = nla_get_u64(req->expect.attr);
+	info->user_ptr[0] = req;
 	return 0;
 }
 
-/*
- * A request's attributes in a table of all of them: a generated policy
- * stops at the highest attribute its command takes, and info->attrs with
- * it; the helpers read any attribute, which is then absent.
- */
-static void cpumgr_attrs(const struct genl_info *info, struct nlattr **tb)
+/* The commands that change the table: CAP_SYS_ADMIN, then the request. */
+int cpumgr_nl_pre_change(const struct genl_split_ops *ops, struct sk_buff *skb,
+			 struct genl_info *info)
 {
-	unsigned int max = cpumgr_maxattr(info->genlhdr->cmd);
-
-	memset(tb, 0, sizeof(*tb) * (CPUMGR_A_MAX + 1));
-	if (info->attrs && max)
-		memcpy(tb, info->attrs, sizeof(*tb) * (min(max, CPUMGR_A_MAX) + 1));
+	return cpumgr_nl_pre(ops, skb, info, true);
 }
 
-static void cpumgr_parse_expect(struct genl_info *info,
-				struct cpumgr_expect *expect)
+/* A read with attributes (GET_ASSIGNMENT): the request alone. */
+int cpumgr_nl_pre_read(const struct genl_split_ops *ops, struct sk_buff *skb,
+		       struct genl_info *info)
 {
-	struct nlattr *attr = info->attrs[CPUMGR_A_GENERATION];
+	return cpumgr_nl_pre(ops, skb, info, false);
+}
 
-	expect->set = attr;
-	expect->generation = attr ? nla_get_u64(attr) : 0;
-	expect->attr = attr;
+void cpumgr_nl_post_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
+			 struct genl_info *info)
+{
+	kfree(info->user_ptr[0]);
+	info->user_ptr[0] = NULL;
 }
 
 /* Pod UID and container name, checked for what they may be. */
@@ -458,20 +486,12 @@ int cpumgr_nl_get_state_doit(struct sk_buff *skb, struct genl_info *info)
 
 int cpumgr_nl_configure_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct nlattr *tb[CPUMGR_A_MAX + 1];
+	struct cpumgr_req *req = info->user_ptr[0];
+	struct nlattr **tb = req->tb;
 	struct cpumgr_config cfg = {};
-	struct cpumgr_expect expect;
 	u64 generation;
-	int err;
+	int err = 0;
 
-	err = cpumgr_check_admin(skb, info);
-	if (err)
-		return err;
-	cpumgr_attrs(info, tb);
-	err = cpumgr_check_strings(tb, info->extack);
-	if (err)
-		return err;
-	cpumgr_parse_expect(info, &expect);
 	if (!zalloc_cpumask_var(&cfg.reserved, GFP_KERNEL))
 		return -ENOMEM;
 	cfg.policy_attr = tb[CPUMGR_A_POLICY];
@@ -497,7 +517,7 @@ int cpumgr_nl_configure_doit(struct sk_buff *skb, struct genl_info *info)
 					   cfg.reserved, cfg.reserved_attr,
 					   info->extack);
 	if (!err)
-		err = cpumgr_table_configure(&cfg, &expect, info->extack,
+		err = cpumgr_table_configure(&cfg, &req->expect, info->extack,
 					     &generation);
 	free_cpumask_var(cfg.reserved);
 	if (err)
@@ -509,22 +529,16 @@ int cpumgr_nl_configure_doit(struct sk_buff *skb, struct genl_info *info)
 
 int cpumgr_nl_assign_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct nlattr *tb[CPUMGR_A_MAX + 1];
+	struct cpumgr_req *req = info->user_ptr[0];
 	struct cpumgr_entry entry = {};
-	struct cpumgr_expect expect;
 	struct cpumgr_container *c;
 	struct sk_buff *msg = NULL;
 	u64 generation;
 	int err;
 
-	err = cpumgr_check_admin(skb, info);
-	if (err)
-		return err;
-	cpumgr_parse_expect(info, &expect);
-	cpumgr_attrs(info, tb);
-	err = cpumgr_parse_entry(info, NULL, tb, &entry);
+	err = cpumgr_parse_entry(info, NULL, req->tb, &entry);
 	if (!err)
-		err = cpumgr_table_assign(&entry, &expect, info->extack,
+		err = cpumgr_table_assign(&entry, &req->expect, info->extack,
 					  &generation);
 	free_cpumask_var(entry.cpus);
 	if (err)
@@ -546,21 +560,15 @@ int cpumgr_nl_assign_doit(struct sk_buff *skb, struct genl_info *info)
 
 int cpumgr_nl_release_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct nlattr *tb[CPUMGR_A_MAX + 1];
+	struct cpumgr_req *req = info->user_ptr[0];
 	const char *uid, *container;
-	struct cpumgr_expect expect;
 	u64 generation;
 	int err;
 
-	err = cpumgr_check_admin(skb, info);
-	if (err)
-		return err;
-	cpumgr_parse_expect(info, &expect);
-	cpumgr_attrs(info, tb);
-	err = cpumgr_parse_names(info, NULL, tb, false, &uid,
+	err = cpumgr_parse_names(info, NULL, req->tb, false, &uid,
 				 &container);
 	if (!err)
-		err = cpumgr_table_release(uid, container, &expect,
+		err = cpumgr_table_release(uid, container, &req->expect,
 					   info->extack, &generation);
 	if (err)
 		return err;
@@ -571,17 +579,12 @@ int cpumgr_nl_release_doit(struct sk_buff *skb, struct genl_info *info)
 
 int cpumgr_nl_bind_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct nlattr *tb[CPUMGR_A_MAX + 1];
+	struct cpumgr_req *req = info->user_ptr[0];
+	struct nlattr **tb = req->tb;
 	struct cpumgr_bind bind = {};
-	struct cpumgr_expect expect;
 	u64 generation;
 	int err;
 
-	err = cpumgr_check_admin(skb, info);
-	if (err)
-		return err;
-	cpumgr_parse_expect(info, &expect);
-	cpumgr_attrs(info, tb);
 	err = cpumgr_parse_names(info, NULL, tb, false, &bind.pod_uid,
 				 &bind.container);
 	if (err)
@@ -602,7 +605,7 @@ int cpumgr_nl_bind_doit(struct sk_buff *skb, struct genl_info *info)
 			       "a container and a cgroup path go together");
 		return -EINVAL;
 	}
-	err = cpumgr_table_bind(&bind, &expect, info->extack, &generation);
+	err = cpumgr_table_bind(&bind, &req->expect, info->extack, &generation);
 	if (err)
 		return err;
 	return cpumgr_reply_generation(info, CPUMGR_CMD_BIND, generation);
@@ -613,14 +616,13 @@ int cpumgr_nl_bind_doit(struct sk_buff *skb, struct genl_info *info)
 int cpumgr_nl_get_assignment_doit(struct sk_buff *skb,
 				  struct genl_info *info)
 {
-	struct nlattr *tb[CPUMGR_A_MAX + 1];
+	struct cpumgr_req *req = info->user_ptr[0];
 	const char *uid, *container;
 	struct cpumgr_container *c;
 	struct sk_buff *msg = NULL;
 	int err;
 
-	cpumgr_attrs(info, tb);
-	err = cpumgr_parse_names(info, NULL, tb, true, &uid,
+	err = cpumgr_parse_names(info, NULL, req->tb, true, &uid,
 				 &container);
 	if (err)
 		return err;
@@ -782,17 +784,13 @@ static int cpumgr_parse_restore(struct genl_info *info,
 
 int cpumgr_nl_restore_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct cpumgr_req *req = info->user_ptr[0];
 	struct cpumgr_entry *entries;
-	struct cpumgr_expect expect;
 	unsigned int nr = 0, i;
 	struct nlattr *attr;
 	u64 generation;
 	int rem, err;
 
-	err = cpumgr_check_admin(skb, info);
-	if (err)
-		return err;
-	cpumgr_parse_expect(info, &expect);
 	nlmsg_for_each_attr(attr, info->nlhdr, GENL_HDRLEN, rem) {
 		if (nla_type(attr) == CPUMGR_A_ASSIGNMENT)
 			nr++;
@@ -802,7 +800,7 @@ int cpumgr_nl_restore_doit(struct sk_buff *skb, struct genl_info *info)
 		return -ENOMEM;
 	err = cpumgr_parse_restore(info, entries, nr);
 	if (!err)
-		err = cpumgr_table_restore(entries, nr, &expect, info->extack,
+		err = cpumgr_table_restore(entries, nr, &req->expect, info->extack,
 					   &generation);
 	for (i = 0; i < nr; i++)
 		free_cpumask_var(entries[i].cpus);
@@ -816,15 +814,11 @@ int cpumgr_nl_restore_doit(struct sk_buff *skb, struct genl_info *info)
 
 int cpumgr_nl_reset_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct cpumgr_expect expect;
+	struct cpumgr_req *req = info->user_ptr[0];
 	u64 generation;
 	int err;
 
-	err = cpumgr_check_admin(skb, info);
-	if (err)
-		return err;
-	cpumgr_parse_expect(info, &expect);
-	err = cpumgr_table_reset(&expect, info->extack, &generation);
+	err = cpumgr_table_reset(&req->expect, info->extack, &generation);
 	if (err)
 		return err;
 	return cpumgr_reply_generation(info, CPUMGR_CMD_RESET, generation);
@@ -1128,6 +1122,8 @@ static struct genl_family cpumgr_family __ro_after_init = {
 #else
 	.ops = cpumgr_nl_ops_v61,
 	.n_ops = ARRAY_SIZE(cpumgr_nl_ops_v61),
+	.pre_doit = cpumgr_nl_pre_doit_v61,
+	.post_doit = cpumgr_nl_post_doit_v61,
 #endif
 	.mcgrps = cpumgr_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(cpumgr_mcgrps),

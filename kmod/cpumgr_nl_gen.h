@@ -17,6 +17,14 @@ extern const struct nla_policy cpumgr_assignment_nl_policy[CPUMGR_A_POD_CGROUP_P
 /* Ops table for cpumgr */
 extern const struct genl_split_ops cpumgr_nl_ops[10];
 
+int cpumgr_nl_pre_change(const struct genl_split_ops *ops, struct sk_buff *skb,
+			 struct genl_info *info);
+int cpumgr_nl_pre_read(const struct genl_split_ops *ops, struct sk_buff *skb,
+		       struct genl_info *info);
+void
+cpumgr_nl_post_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
+		    struct genl_info *info);
+
 int cpumgr_nl_get_topology_dumpit(struct sk_buff *skb,
 				  struct netlink_callback *cb);
 int cpumgr_nl_get_state_doit(struct sk_buff *skb, struct genl_info *info);

@@ -42,4 +42,32 @@ const struct genl_ops cpumgr_nl_ops_v61[9] = {
 	CPUMGR_NL_DO(restore, RESTORE),
 	CPUMGR_NL_DO(reset, RESET),
 };
+
+/* The generated do op of a command, which names its pre and post. */
+static const struct cpumgr_nl_split_ops_v61 *cpumgr_nl_do_op(u8 cmd)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cpumgr_nl_ops); i++)
+		if (cpumgr_nl_ops[i].cmd == cmd && cpumgr_nl_ops[i].doit)
+			return &cpumgr_nl_ops[i];
+	return NULL;
+}
+
+int cpumgr_nl_pre_doit_v61(const struct genl_ops *ops, struct sk_buff *skb,
+			   struct genl_info *info)
+{
+	const struct cpumgr_nl_split_ops_v61 *op = cpumgr_nl_do_op(ops->cmd);
+
+	return op && op->pre_doit ? op->pre_doit(op, skb, info) : 0;
+}
+
+void cpumgr_nl_post_doit_v61(const struct genl_ops *ops, struct sk_buff *skb,
+			     struct genl_info *info)
+{
+	const struct cpumgr_nl_split_ops_v61 *op = cpumgr_nl_do_op(ops->cmd);
+
+	if (op && op->post_doit)
+		op->post_doit(op, skb, info);
+}
 #endif

@@ -443,6 +443,17 @@ static int cpumgr_check_expect(const struct cpumgr_expect *expect,
 	return -ESTALE;
 }
 
+/*
+ * Where a change starts: the table's write lock, then the generation the
+ * caller planned against.  The lock is held on return, refused or not.
+ */
+static int cpumgr_write_begin(const struct cpumgr_expect *expect,
+			      struct netlink_ext_ack *extack)
+{
+	cpumgr_write_lock();
+	return cpumgr_check_expect(expect, extack);
+}
+
 /* CPUs the table may hold at all: present and online. */
 static int cpumgr_check_online(const struct cpumask *cpus,
 			       const struct nlattr *attr,
@@ -630,8 +641,7 @@ int cpumgr_table_configure(struct cpumgr_config *cfg,
 					    cfg->root_attr, extack);
 	if (err)
 		return err;
-	cpumgr_write_lock();
-	err = cpumgr_check_expect(expect, extack);
+	err = cpumgr_write_begin(expect, extack);
 	if (err)
 		goto out;
 	policy = cfg->set_policy ? cfg->policy : tbl.policy;
@@ -691,8 +701,7 @@ int cpumgr_table_assign(struct cpumgr_entry *entry,
 	struct cpumgr_pod *pod;
 	int err;
 
-	cpumgr_write_lock();
-	err = cpumgr_check_expect(expect, extack);
+	err = cpumgr_write_begin(expect, extack);
 	if (err)
 		goto out;
 	if (tbl.policy != CPUMGR_POLICY_STATIC) {
@@ -772,8 +781,7 @@ int cpumgr_table_release(const char *pod_uid, const char *container,
 	struct cpumgr_pod *pod;
 	int err;
 
-	cpumgr_write_lock();
-	err = cpumgr_check_expect(expect, extack);
+	err = cpumgr_write_begin(expect, extack);
 	if (err)
 		goto out;
 	err = -ENOENT;
@@ -844,8 +852,7 @@ int cpumgr_table_bind(const struct cpumgr_bind *bind,
 	if (err)
 		goto out_refs;
 
-	cpumgr_write_lock();
-	err = cpumgr_check_expect(expect, extack);
+	err = cpumgr_write_begin(expect, extack);
 	if (err)
 		goto out;
 	err = -ENOENT;
@@ -1174,8 +1181,7 @@ int cpumgr_table_reset(const struct cpumgr_expect *expect,
 
 	if (!view)
 		return -ENOMEM;
-	cpumgr_write_lock();
-	err = cpumgr_check_expect(expect, extack);
+	err = cpumgr_write_begin(expect, extack);
 	if (err)
 		goto out;
 	list_splice_init(&tbl.pods, &gone);

@@ -14,6 +14,8 @@
 
 #include <linux/cgroup.h>
 #include <linux/cpu.h>
+#include <linux/cred.h>
+#include <linux/hash.h>
 #include <linux/kernfs.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -85,8 +87,32 @@ static __printf(2, 3) void cpumgr_log(bool refused, const char *fmt, ...)
 }
 
 /*
- * One line per violation, rate-limited: a runtime that gets EBUSY says
- * nothing about CPUs, and the operator's next stop is dmesg.
+ * The log's rate limit is a tenant's: a delegated subtree writing assigned
+ * CPUs in a loop uses up its own lines, not root's.  Root (uid 0 of the
+ * initial user namespace) has a limit of its own, every other user one of
+ * 16 by a hash of its uid (two users may share one).
+ */
+#define CPUMGR_LOG_USER_BITS 4
+
+static struct ratelimit_state cpumgr_log_limits[1 + (1 << CPUMGR_LOG_USER_BITS)] = {
+	[0 ... (1 << CPUMGR_LOG_USER_BITS)] =
+		RATELIMIT_STATE_INIT(cpumgr_log_limits, DEFAULT_RATELIMIT_INTERVAL,
+				     DEFAULT_RATELIMIT_BURST),
+};
+
+static struct ratelimit_state *cpumgr_log_limit(void)
+{
+	kuid_t uid = current_euid();
+
+	if (uid_eq(uid, GLOBAL_ROOT_UID))
+		return &cpumgr_log_limits[0];
+	return &cpumgr_log_limits[1 + hash_32(__kuid_val(uid),
+					      CPUMGR_LOG_USER_BITS)];
+}
+
+/*
+ * One line per violation, rate-limited per user: a runtime that gets
+ * EBUSY says nothing about CPUs, and the operator's next stop is dmesg.
  */
 static void cpumgr_log_violation(const struct cpumgr_view *view,
 				 enum cpumgr_violation kind, bool refused,
@@ -94,13 +120,11 @@ static void cpumgr_log_violation(const struct cpumgr_view *view,
 				 const struct cpumask *bad,
 				 const struct cpumgr_scratch *s)
 {
-	static DEFINE_RATELIMIT_STATE(rs, DEFAULT_RATELIMIT_INTERVAL,
-				      DEFAULT_RATELIMIT_BURST);
 	struct cpumgr_log_buf *b = this_cpu_ptr(&cpumgr_log_buf);
 	char whose[CPUMGR_POD_UID_MAX + CPUMGR_CONTAINER_MAX + 32];
 	char comm[4 * TASK_COMM_LEN];
 
-	if (!__ratelimit(&rs))
+	if (!__ratelimit(cpumgr_log_limit()))
 		return;
 	if (cgroup_path(cgrp, b->path, sizeof(b->path)) < 0)
 		strscpy(b->path, "?", sizeof(b->path));

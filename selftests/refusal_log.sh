@@ -5,7 +5,8 @@
 # gets EBUSY says nothing about CPUs, so the module logs one line per
 # violation naming what was tried, the cgroup, the task, the CPUs and
 # whose they are (warning level when refused, notice when audited), at
-# most 10 lines every 5 s.  Leaves the module RESET.
+# most 10 lines every 5 s per user: a delegated tenant's flood does not
+# hide root's refusals.  Leaves the module RESET.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
 
@@ -124,11 +125,33 @@ rate_limited()
 	[ $((v1 - v0)) = 15 ] && [ "$n" -ge 1 ] && [ "$n" -le 10 ]
 }
 
-ktap_plan 6
+# A tenant (uid 65534, owning a delegated cgroup) writing another pod's
+# CPUs in a loop uses up its own lines; root's refusal is still logged.
+tenant_cannot_hide_root()
+{
+	local tenant=$BASE/pb/tenant i n
+
+	mkdir "$tenant" &&
+	chown 65534:65534 "$tenant" "$tenant/cpuset.cpus" || return 1
+	sleep 5.5
+	mark
+	setpriv --reuid=65534 --regid=65534 --clear-groups bash -c '
+		for ((i = 0; i < 15; i++)); do
+			echo 2 >"$1/cpuset.cpus" 2>/dev/null && exit 1
+		done
+		exit 0' tenant "$tenant" || return 1
+	n=$(log_since "$MARK" | grep -c 'cpumgr: refused write of cpuset.cpus in cgroup /rlog/pb/tenant ')
+	echo "# the tenant's 15 refusals: $n logged"
+	[ "$n" -ge 1 ] && [ "$n" -le 10 ] || return 1
+	refused_write
+}
+
+ktap_plan 7
 check "set-up: two pods, one bound" setup
 check "a refused write names the cgroup, the task, the CPUs and their owner" refused_write
 check "a refused task move likewise" refused_move
 check "control characters in a cgroup path are escaped" escaped_path
 check "an audited write is logged at notice level" audited_write
 check "at most 10 lines in 5 s, every violation counted" rate_limited
+check "a tenant's flood does not hide root's refusals" tenant_cannot_hide_root
 ktap_exit

@@ -195,8 +195,13 @@ static bool cpumgr_write_refused(struct kernfs_open_file *of, const char *buf)
 	if (cpulist_parse(buf, arg))
 		goto out;
 
-	if (cpumgr_rules_check(view, css->cgroup, arg, arg, bad, s) || !cpus)
+	if (cpumgr_rules_check(view, css->cgroup, arg, arg, bad, s))
 		goto report;
+	/* Exclusive CPUs are a partition's to take, from everyone else. */
+	if (!cpus) {
+		cpumgr_rules_check_take(view, css->cgroup, arg, bad, s);
+		goto report;
+	}
 	/* What the cpuset, and what inherits from it, would get. */
 	if (cpumgr_cgroup_on_dfl(css->cgroup) && css->parent) {
 		const struct cpumask *above =
@@ -288,6 +293,10 @@ static int cpumgr_partition_pre(struct kprobe *kp, struct pt_regs *regs)
 	cpumask_or(eff, cpumgr_cpuset_allowed(css),
 		   cpumgr_cpuset_effective(css));
 	if (cpumgr_rules_check(view, css->cgroup, eff, NULL, bad, s))
+		goto report;
+	/* A partition takes its CPUs from the rest of the hierarchy. */
+	if ((sysfs_streq(buf, "root") || sysfs_streq(buf, "isolated")) &&
+	    cpumgr_rules_check_take(view, css->cgroup, eff, bad, s))
 		goto report;
 	/* A partition holds CPUs its parent has not: they go back. */
 	if (parent && sysfs_streq(buf, "member") &&

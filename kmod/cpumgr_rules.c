@@ -283,6 +283,50 @@ bool cpumgr_rules_reaches_scope(const struct cpumgr_view *view,
 }
 
 /**
+ * cpumgr_rules_check_take - what a partition at a cgroup would take
+ * @view: the table
+ * @cgrp: a cgroup about to hold @cpus as a partition (cpuset.cpus.partition
+ *	  root or isolated, or cpuset.cpus.exclusive)
+ * @cpus: those CPUs
+ * @bad: where the CPUs other containers hold are added
+ * @s: this CPU's scratch space
+ *
+ * A partition takes its CPUs from every cpuset outside its subtree, in
+ * the scope or not: a cgroup nobody manages would otherwise take a
+ * container's CPUs from it by becoming a partition.  It may take only
+ * CPUs no container holds but those bound at or below it.  The caller is
+ * in an RCU read-side section.  Return: whether any CPU was added to @bad.
+ */
+bool cpumgr_rules_check_take(const struct cpumgr_view *view,
+			     struct cgroup *cgrp, const struct cpumask *cpus,
+			     struct cpumask *bad, struct cpumgr_scratch *s)
+{
+	struct cpumask *taken = s->masks[CPUMGR_SCRATCH_OTHERS];
+	bool v1 = !cpumgr_cgroup_on_dfl(cgrp), whole = true, found = false;
+	unsigned int nr, i, k;
+
+	nr = cpumgr_chain(cgrp, s->chain, &whole);
+	if (!nr || !cpumask_intersects(cpus, view->exclusive))
+		return false;
+	for (i = 0; i < view->nr_pods; i++) {
+		const struct cpumgr_view_pod *pod = &view->pods[i];
+
+		for (k = pod->first; k < pod->first + pod->nr; k++) {
+			const struct cpumgr_view_container *c =
+				&view->containers[k];
+
+			if (cpumgr_above(&c->cg, s->chain[0], v1) ||
+			    !cpumask_and(taken, c->cpus, cpus))
+				continue;
+			cpumask_or(bad, bad, taken);
+			cpumgr_whose(s, i, k);
+			found = true;
+		}
+	}
+	return found;
+}
+
+/**
  * cpumgr_rules_check_keep - what bound containers would lose
  * @view: the table
  * @cgrp: a cgroup about to get the effective CPUs @cpus
@@ -294,7 +338,9 @@ bool cpumgr_rules_reaches_scope(const struct cpumgr_view *view,
  * A container runs on its exclusive CPUs only while its cgroup and every
  * ancestor hold them: a write of an ancestor that drops them moves its
  * tasks elsewhere (on cgroup2, to all of the ancestor's CPUs when none of
- * its own are left), silently.  The caller is in an RCU read-side
+ * its own are left), silently.  Every ancestor counts, the managed root
+ * and those above it too: they are outside the scope, but not outside
+ * the container's way to its CPUs.  The caller is in an RCU read-side
  * section.  Return: whether any CPU was added to @bad.
  */
 bool cpumgr_rules_check_keep(const struct cpumgr_view *view,
@@ -306,7 +352,7 @@ bool cpumgr_rules_check_keep(const struct cpumgr_view *view,
 	unsigned int nr, i, k;
 
 	nr = cpumgr_chain(cgrp, s->chain, &whole);
-	if (!nr || !cpumgr_in_scope(view, s->chain, nr, whole, v1))
+	if (!nr)
 		return false;
 	for (i = 0; i < view->nr_pods; i++) {
 		const struct cpumgr_view_pod *pod = &view->pods[i];

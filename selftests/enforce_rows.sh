@@ -91,7 +91,7 @@ MATRIX=(
 "managed root: its siblings are outside         |enforce|other    |.                 |C2-3    |0    |2-3    |0 0|.                                           |.              |cw other 6-7"
 "managed root: below it, checked                |enforce|pb/c1    |.                 |C2,4-5  |EBUSY|4-5    |1 0|write:refused:cpuset.cpus:2                 |.              |."
 "managed root: a fresh cgroup below it          |enforce|pb/new   |mk pb/new         |T       |EBUSY|ALL    |1 0|attach:refused:cgroup.procs:2-3             |.              |."
-"managed root: its write leaves a child inheriting|enforce|pb     |task pb/c1        |C2-3    |EBUSY|ALL    |1 0|inherit:refused:cpuset.cpus:2-3             |eff:pb/c1=4-5  |untask"
+"managed root: it may not drop a container's CPUs|enforce|pb     |task pb/c1        |C2-3    |EBUSY|ALL    |1 0|write:refused:cpuset.cpus:4-5               |eff:pb/c1=4-5  |untask"
 
 "@group partition"
 "partition: the pods' common ancestor takes 2-5 |enforce|.        |cw . 2-5          |Proot   |0    |2-5    |0 0|.                                           |part=root,eff:../mxout=ALL~2-5|."

@@ -368,10 +368,17 @@ static int cpumgr_subtree_pre(struct kprobe *kp, struct pt_regs *regs)
 	bad = cpumgr_scratch_mask(s, CPUMGR_BAD);
 	cpumask_clear(bad);
 	list_for_each_entry_rcu(child, &cgrp->self.children, sibling) {
-		if (cgroup_is_populated(child->cgroup))
-			found |= cpumgr_rules_check(view, child->cgroup,
-						    cpumgr_cpuset_effective(css),
-						    cpu_none_mask, bad, s);
+		struct cgroup_subsys_state *kid;
+
+		if (!cgroup_is_populated(child->cgroup))
+			continue;
+		/* what it named, to the same-pod rule (cpumgr_rules.c) */
+		kid = cpumgr_cpuset_css(child->cgroup);
+		found |= cpumgr_rules_check(view, child->cgroup,
+					    cpumgr_cpuset_effective(css),
+					    kid && kid != css ?
+					    cpumgr_cpuset_allowed(kid) :
+					    cpu_none_mask, bad, s);
 	}
 	if (found &&
 	    cpumgr_violation(view, CPUMGR_VIOLATION_INHERIT, cgrp,

@@ -7,11 +7,15 @@
  * the reserved CPUs may not appear there at all.
  *
  * One exception lets container runtimes work as they do: a cgroup2
- * cgroup strictly below P's bound pod cgroup may hold P's CPUs that it
- * inherits rather than names itself.  Runtimes create a container's
- * cgroup, move its first task in and only then write its cpuset.cpus, so
- * in between the new cgroup holds whatever its pod cgroup holds.  That
- * stays within the pod; another pod's CPUs are refused there as anywhere.
+ * cgroup strictly below P's bound pod cgroup that names no CPU in its
+ * cpuset.cpus may hold P's CPUs, which it inherits.  Runtimes create a
+ * container's cgroup, move its first task in and only then write its
+ * cpuset.cpus, so in between the new cgroup holds whatever its pod cgroup
+ * holds.  That stays within the pod; another pod's CPUs are refused there
+ * as anywhere.  From the first write on, the cgroup is a container like
+ * any other: falling back to its parent's CPUs (its CPUs offline, or
+ * none of them left in its parent's, or its cpuset gone with the
+ * parent's subtree_control) may not give it a sibling's.
  *
  * Cgroups are compared by id (the directory's inode number) within one
  * hierarchy, against the view: the hooks that ask cannot sleep or take
@@ -235,9 +239,9 @@ bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
 		    cpumgr_above(&pod->cg, s->chain[0], v1))
 			continue;
 		cpumask_and(others, cpus, pod->cpus);
-		/* Inherited from within its own pod: see the top. */
-		if (own && cpumgr_below(&pod->cg, s->chain, nr, v1) &&
-		    !cpumask_and(others, others, own))
+		/* Inherited by a cgroup that names no CPU yet: see the top. */
+		if (own && cpumask_empty(own) &&
+		    cpumgr_below(&pod->cg, s->chain, nr, v1))
 			continue;
 		for (k = pod->first; k < pod->first + pod->nr; k++) {
 			const struct cpumgr_view_container *c =
@@ -407,8 +411,9 @@ struct cgroup *cpumgr_rules_check_offline(const struct cpumgr_view *view,
 			cpumask_copy(dest, cpumgr_cpuset_effective(a));
 			cpumask_clear_cpu(cpu, dest);
 		}
-		if (cpumgr_rules_check(view, pos->cgroup, dest, cpu_none_mask,
-				       bad, s) && !found)
+		if (cpumgr_rules_check(view, pos->cgroup, dest,
+				       cpumgr_cpuset_allowed(pos), bad, s) &&
+		    !found)
 			found = pos->cgroup;
 	}
 	return found;

@@ -8,9 +8,16 @@
 #     on 6.12, through cpuset.cpus.exclusive) on a container's CPU would
 #     take it from the container;
 #   - the managed root itself written without a container's CPUs would
-#     move the container's tasks off them.
-# Pod pa's container c1 is bound to 2-3 with a task in it.  Written for
-# the smt8 preset.  Leaves the module RESET.
+#     move the container's tasks off them;
+#   - a container of the same pod pinned to other CPUs falling back to
+#     its pod cgroup's CPUs, c1's included: its cpuset.cpus written with
+#     an offline CPU, its last CPU taken offline, or cpuset turned off in
+#     the pod cgroup's subtree_control.  The same-pod rule is for a
+#     cgroup that names no CPU yet (between a runtime's task move and its
+#     first cpuset write), not for one pinned already.
+# Pod pa's container c1 is bound to 2-3 with a task in it, its sidecar c2
+# runs on 4-5 (shared CPUs) with a task in it.  Written for the smt8
+# preset, hotplug protect.  Leaves the module RESET and every CPU online.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
 
@@ -18,15 +25,24 @@ CG=/sys/fs/cgroup
 ROOT=$CG/erpods
 OUTSIDE=$CG/erx
 C1=$ROOT/pa/c1
+C2=$ROOT/pa/c2
 PID=
+PID2=
+CPU=/sys/devices/system/cpu
 
 cleanup()
 {
+	local c
+
+	for c in 4 5 7; do
+		echo 1 >"$CPU/cpu$c/online" 2>/dev/null
+	done
 	[ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null
+	[ -n "$PID2" ] && kill "$PID2" 2>/dev/null && wait "$PID2" 2>/dev/null
 	"$CTL" reset >/dev/null 2>&1
 	[ -e "$OUTSIDE/cpuset.cpus.partition" ] &&
 		echo member >"$OUTSIDE/cpuset.cpus.partition" 2>/dev/null
-	for d in "$OUTSIDE" "$C1" "$ROOT/pa" "$ROOT"; do
+	for d in "$OUTSIDE" "$C1" "$C2" "$ROOT/pa" "$ROOT"; do
 		[ -d "$d" ] && rmdir "$d"
 	done
 }
@@ -35,7 +51,7 @@ trap cleanup EXIT
 setup()
 {
 	echo +cpuset >"$CG/cgroup.subtree_control" &&
-	mkdir -p "$C1" "$OUTSIDE" &&
+	mkdir -p "$C1" "$C2" "$OUTSIDE" &&
 	echo +cpuset >"$ROOT/cgroup.subtree_control" &&
 	echo +cpuset >"$ROOT/pa/cgroup.subtree_control" &&
 	"$CTL" configure --policy static --reserved 0 --cgroup-root "$ROOT" \
@@ -45,7 +61,24 @@ setup()
 	echo 2-3 >"$C1/cpuset.cpus" || return 1
 	sleep 1000 &
 	PID=$!
-	echo "$PID" >"$C1/cgroup.procs"
+	echo "$PID" >"$C1/cgroup.procs" &&
+	echo 4-5 >"$C2/cpuset.cpus" || return 1
+	sleep 1000 &
+	PID2=$!
+	echo "$PID2" >"$C2/cgroup.procs"
+}
+
+# c2's task still on 4-5, or what is left of them online
+c2_stays_off_c1()
+{
+	local allowed
+
+	allowed=$(sed -n 's/^Cpus_allowed_list:\t//p' "/proc/$PID2/status")
+	case $allowed in
+	4-5|4|5) return 0 ;;
+	esac
+	echo "# c2's task allowed on '$allowed'"
+	return 1
 }
 
 # c1 and its task still on exactly 2-3
@@ -104,10 +137,35 @@ managed_root_drops_cpus()
 	echo 0-7 >"$ROOT/cpuset.cpus"
 }
 
-ktap_plan 5
+sibling_written_with_offline_cpu()
+{
+	echo 0 >"$CPU/cpu7/online" || return 1
+	refused 7 "$C2/cpuset.cpus" &&
+	c2_stays_off_c1 && c1_keeps_its_cpus &&
+	echo 1 >"$CPU/cpu7/online"
+}
+
+sibling_last_cpu_offline()
+{
+	echo 0 >"$CPU/cpu4/online" || return 1
+	refused 0 "$CPU/cpu5/online" &&
+	c2_stays_off_c1 && c1_keeps_its_cpus &&
+	echo 1 >"$CPU/cpu4/online"
+}
+
+pod_subtree_drops_cpuset()
+{
+	refused -cpuset "$ROOT/pa/cgroup.subtree_control" &&
+	c2_stays_off_c1 && c1_keeps_its_cpus
+}
+
+ktap_plan 8
 check "set-up: c1 bound to 2-3 with a task" setup
 check "a partition outside the managed root may not take c1's CPU" partition_outside_scope
 check "one on CPUs nobody holds may" partition_outside_scope_of_free_cpus
 check "nor may cpuset.cpus.exclusive outside it (6.12)" exclusive_outside_scope
 check "the managed root may not drop c1's CPUs" managed_root_drops_cpus
+check "a pinned sibling may not fall back onto c1's CPUs: an offline CPU written" sibling_written_with_offline_cpu
+check "nor its last CPU taken offline" sibling_last_cpu_offline
+check "nor cpuset turned off in the pod cgroup" pod_subtree_drops_cpuset
 ktap_exit

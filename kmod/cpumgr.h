@@ -311,6 +311,17 @@ static inline bool cpumgr_cgroup_on_dfl(const struct cgroup *cgrp)
 	return cgrp->root->hierarchy_id == 0;
 }
 
+/*
+ * Whether the cpusets of @cgrp's hierarchy take their effective CPUs as on
+ * cgroup2 (within the parent's, and all of the parent's when none is
+ * left): cgroup2, and a v1 hierarchy mounted with cpuset_v2_mode.
+ */
+static inline bool cpumgr_cpuset_v2_mode(const struct cgroup *cgrp)
+{
+	return cpumgr_cgroup_on_dfl(cgrp) ||
+	       (cgrp->root->flags & CGRP_ROOT_CPUSET_V2_MODE);
+}
+
 /* cpumgr_cpuset.c: the kernel's cpusets, read where locks cannot be taken */
 int cpumgr_cpuset_init(void);
 struct cgroup_subsys_state *cpumgr_cpuset_css(struct cgroup *cgrp);

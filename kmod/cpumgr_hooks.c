@@ -203,7 +203,7 @@ static bool cpumgr_write_refused(struct kernfs_open_file *of, const char *buf)
 		goto report;
 	}
 	/* What the cpuset, and what inherits from it, would get. */
-	if (cpumgr_cgroup_on_dfl(css->cgroup) && css->parent) {
+	if (cpumgr_cpuset_v2_mode(css->cgroup) && css->parent) {
 		const struct cpumask *above =
 			cpumgr_cpuset_effective(css->parent);
 
@@ -214,7 +214,7 @@ static bool cpumgr_write_refused(struct kernfs_open_file *of, const char *buf)
 	}
 	if (cpumgr_rules_check_keep(view, css->cgroup, eff, bad, s))
 		goto report;
-	if (cpumgr_cgroup_on_dfl(css->cgroup) && css->parent &&
+	if (cpumgr_cpuset_v2_mode(css->cgroup) && css->parent &&
 	    cpumgr_rules_reaches_scope(view, css->cgroup, s) &&
 	    cpumgr_rules_check_inherit(view, css, eff, arg, bad, s))
 		kind = CPUMGR_VIOLATION_INHERIT;

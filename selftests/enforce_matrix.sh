@@ -251,7 +251,8 @@ setup_v1()
 	mkdir -p "$V1MNT"
 	# The cgroup2 cpusets die asynchronously.
 	for ((i = 0; i < 50; i++)); do
-		mount -t cgroup -o cpuset cpumgr-v1 "$V1MNT" 2>/dev/null && break
+		mount -t cgroup -o "${V1_OPTS:-cpuset}" cpumgr-v1 "$V1MNT" \
+			2>/dev/null && break
 		nap 0.1
 	done
 	mountpoint -q "$V1MNT" || { echo "cannot mount the v1 cpuset hierarchy"; return 1; }
@@ -262,6 +263,13 @@ setup_v1()
 	EFF_FILE=cpuset.effective_cpus
 	mkdir "$BASE" && echo "$(<"$V1MNT/cpuset.mems")" >"$BASE/cpuset.mems" &&
 	cw . ALL && tree && ctl configure --policy static && two_pods
+}
+
+# The same, mounted with cpuset_v2_mode: effective CPUs as on cgroup2
+# (an empty or offline cpuset.cpus takes the parent's CPUs).
+setup_v1v2()
+{
+	V1_OPTS=cpuset,cpuset_v2_mode setup_v1
 }
 
 # What a group needs that the kernel may lack (v1): prints why not.

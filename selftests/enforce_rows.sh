@@ -131,4 +131,7 @@ MATRIX=(
 "v1: a busy task stays off foreign CPUs         |enforce|other    |busy other        |CALL    |EBUSY|6-7    |1 0|write:refused:cpuset.cpus:2-5               |allowed=6-7    |unbusy"
 "v1, audit: an unrelated cgroup                 |audit  |other    |.                 |C2-3    |0    |2-3    |1 0|write:audited:cpuset.cpus:2-3               |.              |cw other 6-7"
 "v1, off: an unrelated cgroup                   |off    |other    |.                 |C2-3    |0    |2-3    |0 0|.                                           |.              |cw other 6-7"
+
+"@group v1v2 v1"
+"v1 v2 mode: an offline CPU over an inheriting child|enforce|other|mk other/kid; task other/kid; online 7 0|C7|EBUSY|6  |1 0|inherit:refused:cpuset.cpus:2-5             |eff:other/kid=6|untask; allon"
 )

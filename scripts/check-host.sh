@@ -8,6 +8,7 @@
 #   - the man pages build and document every command, module parameter,
 #     sysfs file and netlink operation (scripts/doc-check.sh);
 #   - the bash completion offers the command table;
+#   - the README is short, its links resolve, its kernel table is the tree's;
 #   - `make deb` builds cpumgr and cpumgr-dkms, lintian-clean;
 #   - `dkms build` of cpumgr-dkms's source against the cached 6.1 and
 #     6.12 kernels, in a private DKMS tree, kept as binaries-only DKMS
@@ -217,6 +218,7 @@ main()
 	run systemd-unit systemd_unit
 	run man-pages man_pages
 	run completion completion
+	run readme bash "$CPUMGR_TOP/scripts/tests/readme.sh"
 	version=$(sed -n 's/^#define CPUMGR_VERSION "\(.*\)"/\1/p' "$CPUMGR_TOP/kmod/cpumgr.h")
 	run packages packages
 	run dkms-6.1 dkms_build 6.1

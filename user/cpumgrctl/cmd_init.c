@@ -89,7 +89,7 @@ static const char *state_dir(const struct init_args *a)
 	const char *env = getenv("CPUMGR_STATE_DIR");
 
 	/* as ctl_node_open() picks it */
-	return a->state_dir ?: env && *env ? env : NODE_STATE_DIR;
+	return a->state_dir ?: (env && *env ? env : NODE_STATE_DIR);
 }
 
 static int parse_integration(const char *s, int *out)

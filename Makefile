@@ -14,6 +14,7 @@
 #   make bench           benchmarks
 #   make fuzz            libFuzzer targets, 10M executions each (FUZZ_RUNS)
 #   make install         what the packages install (DESTDIR, PREFIX, UNITDIR, ...)
+#   make install-user    the userspace alone: no kernel tree needed
 #   make man             cpumgrctl(8) and cpumgr(4) from doc/*.scd (scdoc)
 #   make deb             packages cpumgr and cpumgr-dkms in build/deb
 #   make image           the DaemonSet's container image, an OCI archive (buildah)
@@ -160,17 +161,33 @@ $(OUT)/doc/%: doc/%.scd
 	@mkdir -p $(dir $@)
 	scdoc <$< >$@
 
-# what the packages install (scripts/install.sh): cpumgrctl, the library,
-# its headers and .pc, the unit, man pages, completion, the OCI hook
-# configuration, modules-load.d and modprobe.d, the DKMS source; the
-# module of KVER/KDIR only into a kernel installed in DESTDIR/lib/modules
-install: user man module
-	@DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" \
-		MODULE_BUILD="$(OUT)/kmod/$(MODULE_NAME)" scripts/install.sh
+# what the packages install (scripts/install.sh): install-user the
+# userspace alone (cpumgrctl, the units, man pages, completion, the inert
+# OCI hook files, and -dev's library, headers and .pc), with no kernel
+# tree; install adds the DKMS source, modules-load.d and modprobe.d, and
+# the module of KVER/KDIR when that kernel's build tree is there, only
+# into a kernel installed in DESTDIR/lib/modules
+USER_BINS := $(addprefix $(OUT)/user/,cpumgrctl libcpumgr.a cpumgr.pc)
+
+install-user: man
+	$(MAKE) -C user OUT=$(OUT)/user PREFIX=$(PREFIX) $(USER_BINS)
+	@DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" scripts/install.sh user
+
+install: install-user
+	@DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" scripts/install.sh dkms
+	+@if [ -d "$(MODULE_KDIR)" ]; then \
+		$(MAKE) -s module && DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" \
+		MODULE_BUILD="$(OUT)/kmod/$(MODULE_NAME)" scripts/install.sh module; \
+	else \
+		echo "cpumgr: no kernel build tree at $(MODULE_KDIR): cpumgr.ko not built;" \
+			"DKMS builds it from the installed source (dkms install cpumgr/$$(sed -n \
+			's/^#define CPUMGR_VERSION "\(.*\)"/\1/p' kmod/cpumgr.h))," \
+			"or: make install KDIR=/lib/modules/$$(uname -r)/build" >&2; \
+	fi
 
 clean:
 	rm -rf $(OUT)
 
 .PHONY: all module modules user user-san fuzzers fuzz soak selftests initramfs build-all \
 	guest shell test setup check check-host check-packages demo bench lint man deb \
-	image install clean
+	image install install-user clean

@@ -3,20 +3,26 @@
 #
 # The host-only checks of the node integration, as KTAP (make check runs
 # them after the unit tests; `make check-host` alone):
-#   - contrib/systemd/cpumgr.service and cpumgr-nri.service pass
-#     `systemd-analyze verify`;
+#   - contrib/systemd/cpumgr.service and cpumgr-nri@.service (both
+#     instances) pass `systemd-analyze verify`, and want
+#     systemd-modules-load.service rather than require it;
 #   - the man pages build and document every command, module parameter,
 #     sysfs file and netlink operation (scripts/doc-check.sh);
 #   - the bash completion offers the command table;
 #   - the README is short, its links resolve, its kernel table is the tree's;
-#   - `make deb` builds cpumgr and cpumgr-dkms, lintian-clean;
+#   - `make deb` builds cpumgr, cpumgr-dev and cpumgr-dkms, lintian-clean
+#     (+pedantic): the hook file and the units name the packaged
+#     cpumgrctl, no live hooks.d file, the postinst leaves the NRI unit
+#     alone, `pkg-config --libs cpumgr` links a program;
 #   - `dkms build` of cpumgr-dkms's source against the cached 6.1 and
 #     6.12 kernels, in a private DKMS tree, kept as binaries-only DKMS
 #     tarballs (build/check-host/dkms-binaries-SERIES.tar.gz);
 #   - `make image` builds the DaemonSet's image, an OCI archive whose
 #     entrypoint is cpumgrctl, and contrib/kubernetes/ passes an offline
 #     `kubectl create --dry-run=client` (scripts/manifest-check.sh);
-#   - `make install` into a DESTDIR installs what the packages hold.
+#   - `make install` into a DESTDIR installs what the packages hold; with
+#     the default PREFIX=/usr/local and no kernel tree, the userspace
+#     naming /usr/local/sbin/cpumgrctl and a message for the module.
 # The sd_notify protocol is a unit test (test_sd_notify).  Needs the
 # userspace built.  Ends with "# N passed, N failed".
 
@@ -51,13 +57,18 @@ systemd_unit()
 
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	# the unit as installed names /usr/sbin/cpumgrctl: verify needs a
-	# binary there, so point it at the build's; the man pages are not
-	# installed on the build host
-	for u in cpumgr.service cpumgr-nri.service; do
+	"$CPUMGR_TOP/scripts/subst.sh" "$dir/rendered" /usr || return 1
+	# the units as installed name /usr/sbin/cpumgrctl: verify needs a
+	# binary there, so point them at the build's; the man pages are not
+	# installed on the build host; the template as each instance
+	for u in cpumgr.service cpumgr-nri@decide.service cpumgr-nri@guard.service; do
 		sed "s|/usr/sbin/cpumgrctl|$CPUMGR_OUT/user/cpumgrctl|" \
-			"$CPUMGR_TOP/contrib/systemd/$u" >"$dir/$u"
-		systemd-analyze verify --man=no "$dir/$u" || return 1
+			"$dir/rendered/systemd/${u/@*./@.}" >"$dir/$u"
+		systemd-analyze verify --man=no "$dir/$u" 2>&1 | tee "$dir/$u.verify"
+		[ "${PIPESTATUS[0]}" = 0 ] && [ ! -s "$dir/$u.verify" ] || return 1
+		# another module failing to load must not stop cpumgr
+		grep -qx 'Wants=systemd-modules-load.service.*' "$dir/$u" &&
+			! grep -q '^Requires=' "$dir/$u" || { echo "$u: Requires="; return 1; }
 	done
 	grep -qx 'Type=notify' "$dir/cpumgr.service"
 }
@@ -79,18 +90,31 @@ packages()
 {
 	"$CPUMGR_TOP/scripts/deb.sh" || return 1
 	cat "$CPUMGR_OUT/deb/lintian.txt"
+	lintian --pedantic --fail-on error,warning,info,pedantic \
+		"$CPUMGR_OUT"/deb/*.changes || return 1
 	# what each package must hold
-	dpkg-deb -c "$CPUMGR_OUT"/deb/cpumgr_*.deb >"$logs/cpumgr.list" &&
-	dpkg-deb -c "$CPUMGR_OUT"/deb/cpumgr-dkms_*.deb >"$logs/cpumgr-dkms.list" || return 1
-	local f status=0
+	local p status=0 f
+	for p in cpumgr cpumgr-dev cpumgr-dkms; do
+		dpkg-deb -c "$CPUMGR_OUT"/deb/${p}_*.deb >"$logs/$p.list" || return 1
+	done
 	for f in ./usr/sbin/cpumgrctl ./lib/systemd/system/cpumgr.service \
-		./lib/systemd/system/cpumgr-nri.service \
-		./usr/lib/x86_64-linux-gnu/libcpumgr.a \
-		./usr/lib/x86_64-linux-gnu/pkgconfig/cpumgr.pc \
-		./usr/include/cpumgr/cpumgr_nl.h ./usr/include/cpumgr/linux/cpumgr.h \
+		./lib/systemd/system/cpumgr-nri@.service \
+		./usr/share/cpumgr/oci-hooks.d/cpumgr.json \
+		./usr/share/cpumgr/containerd/cpumgr-hooks.json \
 		./usr/share/man/man8/cpumgrctl.8.gz ./usr/share/man/man4/cpumgr.4.gz \
 		./usr/share/bash-completion/completions/cpumgrctl; do
 		grep -q " $f\$" "$logs/cpumgr.list" || { echo "cpumgr lacks $f"; status=1; }
+	done
+	# the guides of doc/, whichever the tree has
+	for f in "$CPUMGR_TOP"/doc/*.md; do
+		[ ! -e "$f" ] || grep -q " ./usr/share/doc/cpumgr/${f##*/}\$" "$logs/cpumgr.list" ||
+			{ echo "cpumgr lacks /usr/share/doc/cpumgr/${f##*/}"; status=1; }
+	done
+	for f in ./usr/lib/x86_64-linux-gnu/libcpumgr.a \
+		./usr/lib/x86_64-linux-gnu/pkgconfig/cpumgr.pc \
+		./usr/include/cpumgr/cpumgr_nl.h ./usr/include/cpumgr/linux/cpumgr.h; do
+		grep -q " $f\$" "$logs/cpumgr-dev.list" || { echo "cpumgr-dev lacks $f"; status=1; }
+		! grep -q " $f\$" "$logs/cpumgr.list" || { echo "cpumgr has $f"; status=1; }
 	done
 	for f in dkms.conf kmod/Kbuild kmod/cpumgr_main.c include/uapi/linux/cpumgr.h; do
 		grep -q " ./usr/src/cpumgr-$version/$f\$" "$logs/cpumgr-dkms.list" ||
@@ -99,17 +123,56 @@ packages()
 	for f in ./usr/lib/modules-load.d/cpumgr.conf ./etc/modprobe.d/cpumgr.conf; do
 		grep -q " $f\$" "$logs/cpumgr-dkms.list" || { echo "cpumgr-dkms lacks $f"; status=1; }
 	done
-	[ $status = 0 ] && pc_consumer
+	# the modules-load.d file cpumgr(4) names is the one shipped
+	grep -q '^_/usr/lib/modules-load.d/cpumgr.conf_$' "$CPUMGR_TOP/doc/cpumgr.4.scd" ||
+		{ echo "cpumgr(4) does not name /usr/lib/modules-load.d/cpumgr.conf"; status=1; }
+	[ $status = 0 ] && safe_defaults && pc_consumer
 }
 
-# A program built against the packaged library alone (unpacked, with its
-# pkg-config file's prefix pointed there): header, cpumgr.pc, libcpumgr.a.
-pc_consumer()
+# The package changes nothing a runtime reads: no live hooks.d file, no
+# NRI unit enabled or started by its scripts; what its hook file and
+# units run is the cpumgrctl it ships.
+safe_defaults()
 {
-	local root=$logs/cpumgr-root
+	local root=$logs/cpumgr-root f ctl
 
 	rm -rf "$root"
-	dpkg-deb -x "$CPUMGR_OUT"/deb/cpumgr_*.deb "$root" || return 1
+	dpkg-deb -x "$CPUMGR_OUT"/deb/cpumgr_*.deb "$root" &&
+		dpkg-deb -e "$CPUMGR_OUT"/deb/cpumgr_*.deb "$logs/cpumgr-control" || return 1
+	if grep -h ' ./.*hooks\.d/' "$logs"/cpumgr*.list | grep -v ' ./usr/share/cpumgr/'; then
+		echo "a live hooks.d file"
+		return 1
+	fi
+	if grep -l 'cpumgr-nri' "$logs/cpumgr-control"/p*{inst,rm}; then
+		echo "a maintainer script touches the NRI unit"
+		return 1
+	fi
+	grep -q "enable 'cpumgr.service'" "$logs/cpumgr-control/postinst" || return 1
+	for f in usr/share/cpumgr/oci-hooks.d/cpumgr.json \
+		usr/share/cpumgr/containerd/cpumgr-hooks.json; do
+		for ctl in $(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+hooks = [d["hook"]] if "hook" in d else [h for s in d["hooks"].values() for h in s]
+print("\n".join(h["path"] for h in hooks))' "$root/$f"); do
+			[ -x "$root$ctl" ] || { echo "$f runs $ctl: not in the package"; return 1; }
+		done
+	done
+	for f in cpumgr.service cpumgr-nri@.service; do
+		ctl=$(sed -n 's/^ExecStart=\([^ ]*\).*/\1/p' "$root/lib/systemd/system/$f")
+		[ -x "$root$ctl" ] || { echo "$f runs $ctl: not in the package"; return 1; }
+	done
+}
+
+# A program built against the packaged library alone (cpumgr-dev
+# unpacked, with its pkg-config file's prefix pointed there): header,
+# cpumgr.pc, libcpumgr.a, linked with what `pkg-config --libs` says, not
+# --static; it calls the netlink code (argc > 1), so libnl must come.
+pc_consumer()
+{
+	local root=$logs/cpumgr-dev-root
+
+	rm -rf "$root"
+	dpkg-deb -x "$CPUMGR_OUT"/deb/cpumgr-dev_*.deb "$root" || return 1
 	cat >"$logs/consumer.c" <<-'EOC'
 	#include <stdio.h>
 	#include <cpumgr_nl.h>
@@ -126,7 +189,7 @@ pc_consumer()
 	EOC
 	# shellcheck disable=SC2046
 	cc -o "$logs/consumer" "$logs/consumer.c" $(PKG_CONFIG_PATH=$root/usr/lib/x86_64-linux-gnu/pkgconfig \
-		pkg-config --define-variable=prefix="$root/usr" --cflags --libs --static cpumgr) &&
+		pkg-config --define-variable=prefix="$root/usr" --cflags --libs cpumgr) &&
 		[ "$("$logs/consumer")" = "static audit" ]
 }
 
@@ -191,11 +254,16 @@ install_like_packages()
 	make -s -C "$CPUMGR_TOP" install DESTDIR="$d" PREFIX=/usr \
 		UNITDIR=/lib/systemd/system || return 1
 	(cd "$d" && find . ! -type d | sort) >"$logs/install.list"
-	cat "$logs/cpumgr.list" "$logs/cpumgr-dkms.list" | awk '$1 !~ /^d/ { print $6 }' |
+	cat "$logs/cpumgr.list" "$logs/cpumgr-dev.list" "$logs/cpumgr-dkms.list" |
+		awk '$1 !~ /^d/ { print $6 }' |
 		grep -v '^\./usr/share/\(doc\|lintian\)/' | sort >"$logs/packages.list"
 	diff -u "$logs/packages.list" "$logs/install.list" || return 1
 	dpkg-deb -x "$CPUMGR_OUT"/deb/cpumgr-dkms_*.deb "$logs/cpumgr-dkms-root" || return 1
-	for f in usr/lib/x86_64-linux-gnu/pkgconfig/cpumgr.pc; do
+	cmp "$d/usr/lib/x86_64-linux-gnu/pkgconfig/cpumgr.pc" \
+		"$logs/cpumgr-dev-root/usr/lib/x86_64-linux-gnu/pkgconfig/cpumgr.pc" || return 1
+	for f in lib/systemd/system/cpumgr.service lib/systemd/system/cpumgr-nri@.service \
+		usr/share/cpumgr/oci-hooks.d/cpumgr.json \
+		usr/share/cpumgr/containerd/cpumgr-hooks.json; do
 		cmp "$d/$f" "$logs/cpumgr-root/$f" || return 1
 	done
 	cmp "$d/usr/src/cpumgr-$version/dkms.conf" \
@@ -208,6 +276,40 @@ install_like_packages()
 	make -s -C "$CPUMGR_TOP" install KVER=6.1 DESTDIR="$k" || return 1
 	grep -q "^updates/cpumgr.ko:" "$k/lib/modules/$krel/modules.dep" &&
 		[ "$(ls "$k/lib/modules")" = "$krel" ] && [ ! -e "$d/lib/modules" ]
+}
+
+# make install as from a checkout on a node: the default PREFIX
+# (/usr/local) and no kernel build tree (KVER of no cached kernel).  The
+# userspace is installed, the units and hook files run
+# /usr/local/sbin/cpumgrctl, which looks for its hook file in
+# /usr/local/share/cpumgr; the module is skipped with a message saying
+# so; nothing goes where a runtime reads hooks.  install-user: no DKMS
+# source either.
+install_local()
+{
+	local d=$logs/install-local u=$logs/install-user f ctl
+
+	rm -rf "$d" "$u"
+	make -s -C "$CPUMGR_TOP" install DESTDIR="$d" KVER=none 2>"$logs/install-local.err" ||
+		{ cat "$logs/install-local.err"; return 1; }
+	grep -q "^cpumgr: no kernel build tree at .*/none/build: cpumgr.ko not built" \
+		"$logs/install-local.err" || return 1
+	for f in cpumgr.service cpumgr-nri@.service; do
+		ctl=$(sed -n 's/^ExecStart=\([^ ]*\).*/\1/p' "$d/usr/local/lib/systemd/system/$f")
+		[ "$ctl" = /usr/local/sbin/cpumgrctl ] && [ -x "$d$ctl" ] ||
+			{ echo "$f runs '$ctl'"; return 1; }
+	done
+	for f in oci-hooks.d/cpumgr.json containerd/cpumgr-hooks.json; do
+		grep -q '"path": "/usr/local/sbin/cpumgrctl"' "$d/usr/local/share/cpumgr/$f" &&
+			! grep -q '"path": "/usr/sbin' "$d/usr/local/share/cpumgr/$f" ||
+			{ echo "$f: $(grep '"path"' "$d/usr/local/share/cpumgr/$f")"; return 1; }
+	done
+	grep -aq '^/usr/local/share/cpumgr/oci-hooks.d/cpumgr.json$' \
+		<(strings "$d/usr/local/sbin/cpumgrctl") || { echo "cpumgrctl looks elsewhere"; return 1; }
+	[ -z "$(find "$d" -path '*hooks.d/*' ! -path "$d/usr/local/share/cpumgr/*")" ] &&
+		[ ! -e "$d/lib/modules" ] && [ -e "$d/usr/src/cpumgr-$version/dkms.conf" ] || return 1
+	make -s -C "$CPUMGR_TOP" install-user DESTDIR="$u" KVER=none || return 1
+	[ -x "$u/usr/local/sbin/cpumgrctl" ] && [ ! -e "$u/usr/src" ] && [ ! -e "$u/etc" ]
 }
 
 main()
@@ -224,6 +326,7 @@ main()
 	run dkms-6.1 dkms_build 6.1
 	run dkms-6.12 dkms_build 6.12
 	run install install_like_packages
+	run install-local install_local
 	run image image
 	run kubernetes-manifest "$CPUMGR_TOP/scripts/manifest-check.sh"
 	echo "1..$num"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make deb`: the Debian packages cpumgr and cpumgr-dkms with debhelper
+# `make deb`: the Debian packages cpumgr, cpumgr-dev and cpumgr-dkms with debhelper
 # and dh-dkms, from a copy of the checkout in build/deb/src (the tree
 # stays clean), versioned by the module's CPUMGR_VERSION; then lintian.
 # The .debs, .changes and .buildinfo land in build/deb/, lintian's
@@ -20,20 +20,18 @@ rm -rf "$out"
 mkdir -p "$src"
 # what the packages are built from: the working tree's files, committed
 # or not, without the build output
-tar -cf - Makefile debian doc contrib include kmod user |
+# (scripts: subst.sh renders the units; examples: the unit tests' data)
+tar -cf - Makefile debian doc contrib examples include kmod scripts user |
 	tar -C "$src" -xf -
 
-# the changelog names the version, dated by the last commit
+# debian/changelog (in the tree: dpkg-buildpackage works from a checkout)
+# names the module's version
+clver=$(dpkg-parsechangelog -l debian/changelog -S Version)
+[ "$clver" = "$version" ] ||
+	die "debian/changelog says $clver, kmod/cpumgr.h CPUMGR_VERSION $version: add a changelog entry (dch -v $version)"
+# dated by the last commit
 export SOURCE_DATE_EPOCH
 SOURCE_DATE_EPOCH=$(git log -1 --format=%ct 2>/dev/null || date +%s)
-maint=$(sed -n 's/^Maintainer: //p' debian/control)
-{
-	echo "cpumgr ($version) unstable; urgency=medium"
-	echo
-	echo "  * Built from $(git describe --always --dirty 2>/dev/null || echo 'a checkout')."
-	echo
-	echo " -- $maint  $(date -R -u -d "@$SOURCE_DATE_EPOCH")"
-} >"$src/debian/changelog"
 
 # one job: the machine is shared (DEB_BUILD_OPTIONS may say otherwise)
 (cd "$src" && DEB_BUILD_OPTIONS=${DEB_BUILD_OPTIONS:-parallel=1} \

@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make install`: what the packages cpumgr and cpumgr-dkms install, under
-# $DESTDIR, from the build (make user man):
-#   PREFIX/sbin/cpumgrctl, LIBDIR/libcpumgr.a, LIBDIR/pkgconfig/cpumgr.pc,
-#   PREFIX/include/cpumgr/ (libcpumgr's cpumgr_nl.h, linux/cpumgr.h),
-#   UNITDIR/cpumgr.service and cpumgr-nri.service, the man pages, the bash completion, the OCI
-#   hook configuration, MODULESLOADDIR/cpumgr.conf, SYSCONFDIR/modprobe.d/
-#   cpumgr.conf and the module's source for DKMS in /usr/src/cpumgr-VERSION
-#   (where DKMS looks, whatever PREFIX).
-# The module built for KVER (or KDIR) goes to /lib/modules/RELEASE/updates
-# only when that kernel is installed there (its modules.order), and then
-# depmod runs for that kernel alone: a module built for a cached kernel
-# never lands in another kernel's tree.  Otherwise DKMS builds it from the
-# installed source (`dkms install cpumgr/VERSION`).
+# `make install`: what the packages cpumgr, cpumgr-dev and cpumgr-dkms
+# install, under $DESTDIR, from the build (make user man), in parts:
+#   user    PREFIX/sbin/cpumgrctl; UNITDIR/cpumgr.service and
+#           cpumgr-nri@.service; the man pages, the bash completion; the
+#           OCI hook files in PREFIX/share/cpumgr (inert: `cpumgrctl init
+#           --integration oci-hook` puts the hooks.d one in place);
+#           LIBDIR/libcpumgr.a, LIBDIR/pkgconfig/cpumgr.pc and
+#           PREFIX/include/cpumgr/ (cpumgr_nl.h, linux/cpumgr.h) of -dev.
+#           The units and hook files name PREFIX/sbin/cpumgrctl
+#           (scripts/subst.sh renders contrib/*.in).
+#   dkms    the module's source for DKMS in /usr/src/cpumgr-VERSION
+#           (where DKMS looks, whatever PREFIX), MODULESLOADDIR/cpumgr.conf,
+#           SYSCONFDIR/modprobe.d/cpumgr.conf.
+#   module  the module built for KVER (or KDIR) goes to
+#           /lib/modules/RELEASE/updates only when that kernel is installed
+#           there (its modules.order), and then depmod runs for that kernel
+#           alone: a module built for a cached kernel never lands in another
+#           kernel's tree.  Otherwise DKMS builds it from the installed
+#           source (`dkms install cpumgr/VERSION`).
+# Usage: scripts/install.sh [user] [dkms] [module]   (default: all three)
 #
 # Environment (from make): DESTDIR, PREFIX (/usr/local), LIBDIR, UNITDIR,
 # MODULESLOADDIR, SYSCONFDIR (/etc), MODULE_BUILD (build/kmod/KVER).
@@ -29,6 +36,7 @@ LIBDIR=${LIBDIR:-$PREFIX/lib/$(gcc -print-multiarch)}
 UNITDIR=${UNITDIR:-$PREFIX/lib/systemd/system}
 MODULESLOADDIR=${MODULESLOADDIR:-$PREFIX/lib/modules-load.d}
 SYSCONFDIR=${SYSCONFDIR:-/etc}
+DATADIR=$PREFIX/share/cpumgr
 MODULE_BUILD=${MODULE_BUILD:-}
 
 top=$CPUMGR_TOP
@@ -44,8 +52,12 @@ put()
 
 userspace()
 {
-	local inc=$PREFIX/include/cpumgr libdir_pc
+	local inc=$PREFIX/include/cpumgr libdir_pc tmpl
 
+	tmpl=$(mktemp -d)
+	# shellcheck disable=SC2064
+	trap "rm -rf '$tmpl'" EXIT
+	"$top/scripts/subst.sh" "$tmpl" "$PREFIX"
 	put 0755 "$out/user/cpumgrctl" "$PREFIX/sbin/cpumgrctl"
 	put 0644 "$out/user/libcpumgr.a" "$LIBDIR/libcpumgr.a"
 	# libdir relative to ${prefix}, as the package has it, where it can be
@@ -60,12 +72,13 @@ userspace()
 	# the kernel client library's public header (user/lib/libcpumgr)
 	put 0644 "$top/user/lib/libcpumgr/cpumgr_nl.h" "$inc/cpumgr_nl.h"
 	put 0644 "$top/include/uapi/linux/cpumgr.h" "$inc/linux/cpumgr.h"
-	put 0644 "$top/contrib/systemd/cpumgr.service" "$UNITDIR/cpumgr.service"
-	put 0644 "$top/contrib/systemd/cpumgr-nri.service" "$UNITDIR/cpumgr-nri.service"
+	put 0644 "$tmpl/systemd/cpumgr.service" "$UNITDIR/cpumgr.service"
+	put 0644 "$tmpl/systemd/cpumgr-nri@.service" "$UNITDIR/cpumgr-nri@.service"
 	put 0644 "$top/contrib/bash-completion/cpumgrctl" \
 		"$PREFIX/share/bash-completion/completions/cpumgrctl"
-	put 0644 "$top/contrib/oci-hooks.d/cpumgr.json" \
-		"$PREFIX/share/containers/oci/hooks.d/cpumgr.json"
+	put 0644 "$tmpl/oci-hooks.d/cpumgr.json" "$DATADIR/oci-hooks.d/cpumgr.json"
+	put 0644 "$tmpl/containerd/cpumgr-hooks.json" "$DATADIR/containerd/cpumgr-hooks.json"
+	put 0644 "$top/contrib/containerd/config.toml" "$DATADIR/containerd/config.toml"
 	mkdir -p "$d$PREFIX/share/man/man8" "$d$PREFIX/share/man/man4"
 	gzip -9n <"$out/doc/cpumgrctl.8" >"$d$PREFIX/share/man/man8/cpumgrctl.8.gz"
 	gzip -9n <"$out/doc/cpumgr.4" >"$d$PREFIX/share/man/man4/cpumgr.4.gz"
@@ -102,6 +115,12 @@ module()
 	msg "cpumgr: installed $kdir/updates/cpumgr.ko, depmod $release"
 }
 
-userspace
-dkms_source
-module
+[ $# -gt 0 ] || set -- user dkms module
+for part; do
+	case $part in
+	user) userspace ;;
+	dkms) dkms_source ;;
+	module) module ;;
+	*) die "install.sh: unknown part '$part' (user, dkms, module)" ;;
+	esac
+done

@@ -11,8 +11,14 @@
 #     that needs the server's OpenAPI document (--validate=false).
 #   - what cpumgr needs of it: the image `make image` builds (this
 #     version), privileged containers, the node's network namespace (the
-#     netlink family), its sysfs and cgroup tree, the state directory, and
-#     an init container that loads the module.
+#     netlink family), its sysfs and cgroup tree, the state directory, an
+#     init container that loads the module and one that runs `cpumgrctl
+#     init` with the ConfigMap's settings (every $(VAR) and key defined,
+#     and the settings valid: `cpumgrctl init --dry-run` of the build
+#     takes them), the NRI plugin with the runtime's socket and a mode,
+#     a node selector beyond the OS, no service-account token, liveness
+#     and readiness probes running cpumgrctl.  Each rule is tried on a
+#     manifest broken for it, which it must refuse.
 
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -24,7 +30,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # The discovery documents of an API server serving apps/v1 DaemonSets and
-# core v1 Namespaces and ServiceAccounts, as kubectl caches them.
+# core v1 Namespaces, ServiceAccounts and ConfigMaps, as kubectl caches them.
 discovery_cache()
 {
 	local d=$tmp/cache/discovery/127.0.0.1_1
@@ -42,6 +48,8 @@ discovery_cache()
 	 {"name":"namespaces","singularName":"","namespaced":false,"kind":"Namespace",
 	  "verbs":["create","delete","get","list"]},
 	 {"name":"serviceaccounts","singularName":"","namespaced":true,"kind":"ServiceAccount",
+	  "verbs":["create","delete","get","list"]},
+	 {"name":"configmaps","singularName":"","namespaced":true,"kind":"ConfigMap",
 	  "verbs":["create","delete","get","list"]}]}
 	J
 	cat >"$d/apps/v1/serverresources.json" <<-'J'
@@ -73,42 +81,8 @@ main()
 			-f "$f" -o name) || die "$f: kubectl create --dry-run=client failed"
 		echo "$f: $objs"
 	done
-	python3 - "$version" "$dir"/*.yaml <<-'P'
-	import sys, yaml
-	version, files = sys.argv[1], sys.argv[2:]
-	image = "localhost/cpumgr:" + version
-	bad = []
-	for f in files:
-	    for doc in yaml.safe_load_all(open(f)):
-	        if not doc or doc.get("kind") != "DaemonSet":
-	            continue
-	        spec = doc["spec"]["template"]["spec"]
-	        vols = {v["name"]: v.get("hostPath", {}).get("path") for v in spec.get("volumes", [])}
-	        if not spec.get("hostNetwork"):
-	            bad.append("not hostNetwork: the netlink family is the node's")
-	        for c in spec.get("initContainers", []) + spec["containers"]:
-	            if c["image"] != image:
-	                bad.append(f"{c['name']}: image {c['image']}, make image builds {image}")
-	            if not c.get("securityContext", {}).get("privileged"):
-	                bad.append(f"{c['name']}: not privileged")
-	        def mounts(c):
-	            return {m["mountPath"]: vols.get(m["name"]) for m in c.get("volumeMounts", [])}
-	        daemon = [c for c in spec["containers"] if "daemon" in c.get("command", [])]
-	        if len(daemon) != 1:
-	            bad.append("no container runs cpumgrctl daemon")
-	        else:
-	            m = mounts(daemon[0])
-	            for p in ("/sys", "/sys/fs/cgroup", "/var/lib/cpumgr"):
-	                if m.get(p) != p:
-	                    bad.append(f"daemon: {p} is not the node's {p}")
-	        if not any(c.get("command") == ["/sbin/modprobe", "cpumgr"]
-	                   and mounts(c).get("/lib/modules") == "/lib/modules"
-	                   for c in spec.get("initContainers", [])):
-	            bad.append("no init container loads the module from the node's /lib/modules")
-	for b in bad:
-	    print(b)
-	sys.exit(1 if bad else 0)
-	P
+	python3 "$CPUMGR_TOP/scripts/manifest_rules.py" "$version" \
+		"$CPUMGR_OUT/user/cpumgrctl" "$dir"/*.yaml
 }
 
 main

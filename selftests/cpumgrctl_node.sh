@@ -148,6 +148,28 @@ t_admit_again_and_refused()
 	[ "$(cat $SYSFS/generation)" = "$gen" ] && [ ! -e "$S/pods/$IR.json" ]
 }
 
+# What the DaemonSet's init container does at every pod start: init
+# again with the same settings while pods hold CPUs keeps them; other
+# reserved CPUs are refused and change nothing.
+t_init_again_with_pods()
+{
+	local g2 cfg
+
+	g2=$(sysfs_cpus $G2 nginx)
+	run ctl init --config "$OUT/kubelet.yaml" --reserved-cpus 0 \
+		--cgroup-root "$CG" --enforce enforce --hotplug protect
+	rc 0 && [ "$(sysfs_cpus $G2 nginx)" = "$g2" ] &&
+		[ -e "$S/pods/$G2.json" ] || { shows; return 1; }
+	cfg=$(cat "$S/config.json")
+	run ctl init --config "$OUT/kubelet.yaml" --reserved-cpus 0-1 \
+		--cgroup-root "$CG" --enforce enforce --hotplug protect
+	rc 1 && grep -q "cannot change while assignments exist" "$OUT/e" ||
+		{ shows; return 1; }
+	[ "$(cat $SYSFS/reserved_cpus)" = 0 ] &&
+		[ "$(sysfs_cpus $G2 nginx)" = "$g2" ] &&
+		[ "$(cat "$S/config.json")" = "$cfg" ]
+}
+
 t_attach()
 {
 	local cpus
@@ -399,11 +421,12 @@ if [ "$CPUMGR_PRESET" != smt8 ]; then
 	exit 4
 fi
 
-ktap_plan 17
+ktap_plan 18
 check "init refuses bad input and changes nothing" t_init_errors
 check "init from a KubeletConfiguration and flags" t_init_config
 check "admit the example pods, JSON and YAML" t_admit
 check "admit again keeps, too big is refused whole" t_admit_again_and_refused
+check "init again: same settings keep the pods, others refused" t_init_again_with_pods
 check "attach: bind, cpuset, CFS, a task moved in" t_attach
 check "audit: clean" t_audit_clean
 check "remove a pod" t_remove

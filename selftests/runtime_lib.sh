@@ -266,14 +266,15 @@ rt_podman()
 RT_PODMAN_RUN="--network none --log-driver k8s-file"
 
 
-# The hooks.d file of contrib/, pointed at this build and state.
+# The hooks.d file of contrib/ (its template: the path is replaced),
+# pointed at this build and state.
 rt_podman_setup()
 {
 	local mode=${1:-decide}
 
 	mkdir -p "$RT/podman/root" "$RT/podman/run" "$RT/podman/tmp" \
 		"$RT/podman/net" "$RT/hooks.d"
-	/usr/bin/python3 - "$CPUMGR_TOP/contrib/oci-hooks.d/cpumgr.json" \
+	/usr/bin/python3 - "$CPUMGR_TOP/contrib/oci-hooks.d/cpumgr.json.in" \
 		"$CTL" "$S" "$mode" >"$RT/hooks.d/cpumgr.json" <<-'EOF'
 	import json, sys
 	hook = json.load(open(sys.argv[1]))

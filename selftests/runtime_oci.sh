@@ -3,7 +3,7 @@
 #
 # Real runtimes on a cpumgr node in enforce mode, `cpumgrctl oci-hook
 # --mode decide` as their createRuntime and poststop hook (config.json
-# for runc and crun, --hooks-dir with contrib/oci-hooks.d for podman):
+# for runc and crun, --hooks-dir with contrib/oci-hooks.d/cpumgr.json.in for podman):
 #
 # - a Guaranteed 2-CPU container started by runc, by crun and by podman
 #   prints its exclusive CPUs as the first line of its own program, and

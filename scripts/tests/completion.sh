@@ -38,6 +38,8 @@ expect "cpumgrctl --j" "--json"
 expect "cpumgrctl daemon --" "--once --pods --reconcile-period --state-dir --help"
 expect "cpumgrctl checkpoint " "export verify import"
 expect "cpumgrctl help to" "topology"
+expect "cpumgrctl init --integration nri" "nri-decide nri-guard"
+expect "cpumgrctl init --int" "--integration"
 # every command of the table is offered
 expect "cpumgrctl " "help $(cpumgrctl help |
 	sed -n 's/^  cpumgrctl \([a-z-]*\).*/\1/p' | tr '\n' ' ' | sed 's/ $//')"

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "ctl_integration.h"
 #include "ctl_node.h"
 #include "go_strconv.h"
 #include "kubeletconfig.h"
@@ -21,7 +22,7 @@
 enum {
 	OPT_CONFIG = 0x200, OPT_ROOT, OPT_MOUNT, OPT_ENFORCE, OPT_HOTPLUG,
 	OPT_QUOTA, OPT_NO_QUOTA_EXCL, OPT_FORCE, OPT_KUBELET, OPT_DRY_RUN,
-	OPT_STRICT,
+	OPT_STRICT, OPT_INTEGRATION,
 };
 
 static const struct option longopts[] = {
@@ -44,6 +45,7 @@ static const struct option longopts[] = {
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "integration", required_argument, NULL, OPT_INTEGRATION },
 	CTL_STATE_DIR_OPTION,
 	{ NULL, 0, NULL, 0 },
 };
@@ -52,6 +54,8 @@ struct init_args {
 	const char *state_dir, *config, *root, *mount;
 	int enforce, hotplug, quota, no_quota_excl;
 	bool force, dry_run, strict;
+	/* --integration: -1 leaves the node's as it is */
+	int integration;
 	/* the kubelet flags, in order, applied over the file */
 	unsigned int nr;
 	const char *flag[32], *value[32];
@@ -80,12 +84,35 @@ static int parse_mode(const char *opt, const char *s,
 	return -1;
 }
 
+static const char *state_dir(const struct init_args *a)
+{
+	const char *env = getenv("CPUMGR_STATE_DIR");
+
+	/* as ctl_node_open() picks it */
+	return a->state_dir ?: (env && *env ? env : NODE_STATE_DIR);
+}
+
+static int parse_integration(const char *s, int *out)
+{
+	struct cm_error err = { 0 };
+	enum ctl_integration i;
+
+	if (ctl_integration_parse(s, &i, &err)) {
+		ctl_err("init: %s", cm_error_msg(&err));
+		cm_error_clear(&err);
+		return -1;
+	}
+	*out = (int)i;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct init_args *a)
 {
 	int opt, idx;
 
 	memset(a, 0, sizeof(*a));
 	a->enforce = a->hotplug = a->quota = a->no_quota_excl = -2;
+	a->integration = -1;
 	while ((opt = getopt_long(argc, argv, "", longopts, &idx)) != -1) {
 		switch (opt) {
 		case OPT_KUBELET:
@@ -137,6 +164,10 @@ static int parse_args(int argc, char **argv, struct init_args *a)
 		case OPT_STRICT:
 			a->strict = true;
 			break;
+		case OPT_INTEGRATION:
+			if (parse_integration(optarg, &a->integration))
+				return -1;
+			break;
 		case CTL_OPT_STATE_DIR:
 			a->state_dir = optarg;
 			break;
@@ -146,6 +177,13 @@ static int parse_args(int argc, char **argv, struct init_args *a)
 	}
 	if (optind != argc)
 		return ctl_usage(argv[0]), -1;
+	if (a->integration > CTL_INTEGRATION_NONE &&
+	    strcmp(state_dir(a), NODE_STATE_DIR)) {
+		/* the units and the hook file run with the default one */
+		ctl_err("init: --integration needs the state directory %s, not %s",
+			NODE_STATE_DIR, state_dir(a));
+		return -1;
+	}
 	if ((a->root && a->root[0] != '/') || (a->mount && a->mount[0] != '/')) {
 		ctl_err("--cgroup-root and --cgroup-mount need absolute paths");
 		return -1;
@@ -203,6 +241,9 @@ static int dry_run(const struct init_args *a, struct kubelet_config *kc)
 	}
 	topology_free(t);
 	reserved = cpuset_to_str(&kc->policy.reserved_cpus);
+	if (a->integration >= 0)
+		printf("dry run: integration %s\n",
+		       ctl_integration_name((unsigned int)a->integration));
 	printf("dry run: valid: policy %s, topology-manager-policy %s, ",
 	       kc->cpu_manager_policy, kc->topology_manager_policy);
 	if (kc->policy.has_reserved_cpus)
@@ -284,6 +325,23 @@ static int run(struct node *n, const struct init_args *a,
 	return ret;
 }
 
+/* After the node is set up: the runtime's way to cpumgr, if asked. */
+static int apply_integration(const struct init_args *a)
+{
+	struct ctl_integration_env env;
+	struct cm_error err = { 0 };
+
+	if (a->integration < 0)
+		return CPUMGRCTL_EXIT_OK;
+	ctl_integration_env_default(&env);
+	if (!ctl_integration_apply((enum ctl_integration)a->integration, &env,
+				   stdout, &err))
+		return CPUMGRCTL_EXIT_OK;
+	ctl_err("init: %s", cm_error_msg(&err));
+	cm_error_clear(&err);
+	return CPUMGRCTL_EXIT_FAIL;
+}
+
 static int cmd_init(int argc, char **argv)
 {
 	struct cm_error err = { 0 };
@@ -326,7 +384,7 @@ static int cmd_init(int argc, char **argv)
 	       cpumgr_hotplug_name(n.cfg.hotplug), n.cfg.cgroup_root);
 	free(reserved);
 	node_close(&n);
-	return CPUMGRCTL_EXIT_OK;
+	return apply_integration(&a);
 }
 
 CPUMGRCTL_COMMAND(init, "init",
@@ -335,6 +393,6 @@ CPUMGRCTL_COMMAND(init, "init",
 		  "\t\t[--topology-manager-policy P] [--config KUBELETCONFIG] [--cgroup-root PATH]\n"
 		  "\t\t[--enforce off|audit|enforce] [--hotplug protect|release] [--cpu-cfs-quota BOOL]\n"
 		  "\t\t[--disable-cpu-quota-with-exclusive-cpus BOOL] [--force] [--dry-run] [--strict]\n"
-		  "\t\t[--state-dir DIR]",
+		  "\t\t[--integration none|nri-decide|nri-guard|oci-hook] [--state-dir DIR]",
 		  "configure the node's CPU manager and the module, kubelet style",
 		  cmd_init);

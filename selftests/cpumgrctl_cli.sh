@@ -238,7 +238,7 @@ t_exit_codes()
 	done
 	[ "$(snapshot)" = "$before" ] || { echo "bad input changed the node" | diag; return 1; }
 	run ctl checkpoint import "$S/cpu_manager_state"
-	rc 1 && grep -q "holds 1 assignments" "$OUT/e"
+	rc 1 && grep -q "holds 1 assignment:" "$OUT/e"
 }
 
 # Every key of every object in FILE (nested too) is camelCase.

@@ -4,7 +4,6 @@
  * the kernel reports it (or from a sysfs-shaped tree with --sysfs, no
  * kernel needed).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -89,29 +88,13 @@ static int from_sysfs(const char *dir, bool json)
 	return json ? ctl_print_json(o.json) : CPUMGRCTL_EXIT_OK;
 }
 
-static int cmd_topology(int argc, char **argv)
+static int cmd_topology(const struct ctl_cmdline *cl)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "sysfs", required_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *sysfs = NULL;
+	const char *sysfs = ctl_val(cl, "sysfs");
 	struct topo_out o = { 0 };
 	struct cpumgr_nl *nl;
-	bool json = false;
-	int opt;
+	bool json = cl->json;
 
-	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (opt == 'j')
-			json = true;
-		else if (opt == 's')
-			sysfs = optarg;
-		else
-			return ctl_usage(argv[0]);
-	}
-	if (optind != argc)
-		return ctl_usage(argv[0]);
 	if (sysfs)
 		return from_sysfs(sysfs, json);
 	nl = ctl_nl_open();
@@ -129,6 +112,15 @@ static int cmd_topology(int argc, char **argv)
 	return json ? ctl_print_json(o.json) : CPUMGRCTL_EXIT_OK;
 }
 
-CPUMGRCTL_COMMAND(topology, "topology", "[--json] [--sysfs DIR]",
-		  "the CPU topology as the kernel reports it (or as a sysfs tree describes it)",
-		  cmd_topology);
+CPUMGRCTL_COMMAND(topology) = {
+	.name = "topology",
+	.help = "the CPU topology as the kernel reports it (or as a sysfs tree describes it)",
+	.opts = (const struct ctl_opt[]){
+		CTL_OPT_JSON,
+		{ "sysfs", 0, "DIR", CTL_DIR, NULL, "read a sysfs-shaped tree (DIR/devices/system/...), no module needed" },
+		{ NULL }
+	},
+	.examples = { "cpumgrctl topology", "cpumgrctl topology --json --sysfs /sys" },
+	.kernel = true,
+	.run = cmd_topology,
+};

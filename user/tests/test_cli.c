@@ -117,24 +117,32 @@ static void ctl(struct run *r, const char *state_dir, ...)
 #define END ((const char *)NULL)
 #define RUN(r, ...) ctl(r, NULL, __VA_ARGS__, END)
 
-/* The subcommand names, from help's listing. */
-static unsigned int commands(char names[][32], unsigned int max)
+/* The first word matching fmt of each line of out, into names. */
+static unsigned int scan(char *out, const char *fmt, char names[][48],
+			 unsigned int max)
 {
-	struct run r;
 	unsigned int n = 0;
 	char *line, *save = NULL;
 
-	RUN(&r, "help");
-	for (line = strtok_r(r.out, "\n", &save); line && n < max;
+	for (line = strtok_r(out, "\n", &save); line && n < max;
 	     line = strtok_r(NULL, "\n", &save))
-		if (sscanf(line, "  cpumgrctl %31[a-z-]", names[n]) == 1)
+		if (sscanf(line, fmt, names[n]) == 1)
 			n++;
 	return n;
 }
 
+/* The subcommand names, from help's listing. */
+static unsigned int commands(char names[][48], unsigned int max)
+{
+	struct run r;
+
+	RUN(&r, "help");
+	return scan(r.out, "  cpumgrctl %47[a-z-]", names, max);
+}
+
 TEST(every_subcommand_answers_help_on_stdout)
 {
-	char names[64][32];
+	char names[64][48];
 	unsigned int n = commands(names, 64);
 	struct run r;
 
@@ -178,7 +186,7 @@ TEST(help_has_a_node_and_a_kernel_table_section)
 	/* "state", the table's older name, runs it but is not listed */
 	EXPECT_EQ(NULL, strstr(r.out, "cpumgrctl state"));
 	RUN(&r, "help", "state");
-	CHECK(r.status == 0 && strstr(r.out, "cpumgrctl table [--json]"), "%s",
+	CHECK(r.status == 0 && strstr(r.out, "cpumgrctl table [-j|--json]"), "%s",
 	      r.out);
 	RUN(&r, "help");
 	kernel = strstr(r.out, "The module's table");
@@ -219,6 +227,145 @@ TEST(version_and_global_options)
 	RUN(&r, "--state-dir", "/nonexistent/elsewhere", "status");
 	CHECK(r.status == 1 && strstr(r.err, "/nonexistent/elsewhere"),
 	      "%d %s", r.status, r.err);
+}
+
+/* cpumgrctl help --complete CMD: "opt --LONG -S KIND [VALUES]" lines */
+static unsigned int options_of(const char *cmd, char opts[][48],
+			       unsigned int max)
+{
+	struct run r;
+
+	RUN(&r, "help", "--complete", cmd);
+	return scan(r.out, "opt %47s", opts, max);
+}
+
+/* Every option of the table in --help, with a description; an example. */
+TEST(help_lists_every_option_and_an_example)
+{
+	char names[64][48], opts[40][48];
+	unsigned int n = commands(names, 64);
+	struct run r;
+
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int k = options_of(names[i], opts, 40);
+
+		ctl(&r, NULL, names[i], "--help", END);
+		CHECK(strstr(r.out, "\nexample:\n  cpumgrctl "), "%s: no example:\n%s",
+		      names[i], r.out);
+		CHECK(k == 0 || strstr(r.out, "\noptions:\n"), "%s", names[i]);
+		for (unsigned int j = 0; j < k; j++) {
+			char want[64];
+			const char *at;
+
+			/* "--name", then a description on its line or the next */
+			snprintf(want, sizeof(want), "%s", opts[j]);
+			at = strstr(strstr(r.out, "\noptions:\n") ?: r.out, want);
+			CHECK(at && strlen(at) > strlen(want) + 10,
+			      "%s --help lacks %s", names[i], opts[j]);
+		}
+	}
+	/* the kubelet flags init took but named nowhere */
+	RUN(&r, "init", "--help");
+	EXPECT_NE(NULL, strstr(r.out, "--cgroup-mount PATH"));
+	EXPECT_NE(NULL, strstr(r.out, "--cpu-manager-reconcile-period DURATION"));
+	/* values where an option takes a few */
+	RUN(&r, "help", "--complete", "init");
+	EXPECT_NE(NULL, strstr(r.out, "opt --enforce - word off audit enforce\n"));
+	EXPECT_NE(NULL, strstr(r.out, "opt --config -c file\n"));
+	RUN(&r, "help", "--complete", "oci-hook");
+	EXPECT_NE(NULL, strstr(r.out, "arg 1 word createRuntime prestart poststop\n"));
+}
+
+/*
+ * -j/--json before the command or after it, for every command that has
+ * JSON; an error that is not about JSON shows the option was taken.
+ */
+TEST(json_anywhere)
+{
+	static const char *const cmds[][3] = {
+		{ "status" }, { "audit" }, { "metrics" }, { "table" },
+		{ "dump" }, { "events" }, { "topology" },
+		{ "admit", "/nonexistent/pod.json" },
+		{ "hints", "/nonexistent/pod.json" },
+		{ "checkpoint", "verify", "/nonexistent/cp" },
+	};
+	static const char *const flags[] = { "-j", "--json" };
+	char req[PATH_MAX];
+	struct run r;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++) {
+		for (size_t f = 0; f < 2; f++) {
+			const char *a[4] = { cmds[i][0], cmds[i][1], cmds[i][2] };
+			unsigned int n = a[2] ? 3 : a[1] ? 2 : 1;
+
+			a[n] = flags[f];
+			ctl(&r, NULL, a[0], a[1] ?: END, a[1] ? a[2] ?: END : END,
+			    a[2] ? a[3] : END, END);
+			/* a JSON file or one line, never an option error */
+			CHECK(!strstr(r.err, "option") && !strstr(r.err, "JSON output"),
+			      "%s ... %s: %s", a[0], flags[f], r.err);
+		}
+	}
+	/* plan prints JSON anyway, and takes --json after it too */
+	snprintf(req, sizeof(req), "%s/../../../examples/plan/take-dual-socket-ht.json",
+		 data_dir());
+	ctl(&r, NULL, "plan", "--json", req, END);
+	CHECK(r.status == 0 && strstr(r.out, "\"cpus\""), "%d %s", r.status, r.err);
+	ctl(&r, NULL, "plan", req, "-j", END);
+	CHECK(r.status == 0 && strstr(r.out, "\"cpus\""), "%d %s", r.status, r.err);
+	/* a command with none says so, before or after it */
+	RUN(&r, "assign", "p", "c", "1", "--json");
+	CHECK(r.status == 2 && strstr(r.err, "assign: no JSON output"), "%s", r.err);
+}
+
+/*
+ * Every mistake: exactly one line on stderr, "cpumgrctl: CMD: ...", exit
+ * status 2 and nothing on stdout.
+ */
+TEST(every_error_is_one_line_naming_its_command)
+{
+	/* the command line (the command first), what the line says */
+	static const struct {
+		const char *argv[5];
+		const char *has;
+	} cases[] = {
+		{ { "checkpoint", "bogus" }, "'bogus' is not one of: export verify import" },
+		{ { "checkpoint", "verify" }, "verify needs a FILE" },
+		{ { "plan", "a", "b" }, "unexpected argument 'b'" },
+		{ { "events", "--count", "abc" }, "'abc'" },
+		{ { "events", "--count", "0" }, "positive" },
+		{ { "admit", "--bogus" }, "unknown option '--bogus'" },
+		{ { "admit" }, "missing POD_FILE" },
+		{ { "daemon", "--pods" }, "'--pods' needs an argument" },
+		{ { "daemon", "--once=yes" }, "'--once' takes no argument" },
+		{ { "init", "--dry-run", "--enforce", "never" }, "--enforce: 'never' is not one of: off audit enforce" },
+		{ { "nri", "--mode", "both" }, "'both' is not one of: decide guard" },
+		{ { "oci-hook", "poststart" }, "'poststart'" },
+		{ { "remove", "-x" }, "unknown option '-x'" },
+		{ { "configure", "--policy", "dynamic" }, "'dynamic'" },
+		{ { "init", "--dry-run", "--cpu-cfs-quota", "maybe" }, "ParseBool" },
+		{ { "help", "nosuch" }, "unknown command 'nosuch'" },
+	};
+	struct run r;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *const *a = cases[i].argv;
+		char prefix[64];
+		const char *nl;
+
+		ctl(&r, NULL, a[0], a[1], a[2], a[3], a[4], END);
+		nl = strchr(r.err, '\n');
+		snprintf(prefix, sizeof(prefix), "cpumgrctl: %s: ", a[0]);
+		CHECK(r.status == 2 && !strncmp(r.err, prefix, strlen(prefix)) &&
+		      nl && !nl[1] && !r.out[0] && strstr(r.err, cases[i].has),
+		      "%s %s: status %d, stderr '%s', stdout '%s'", a[0],
+		      a[1] ?: "", r.status, r.err, r.out);
+	}
+	/* a node with no init: the one line says what to do */
+	RUN(&r, "status");
+	CHECK(r.status == 1 && strstr(r.err, "cpumgrctl: status: ") &&
+	      strstr(r.err, "run 'cpumgrctl init' first") &&
+	      strchr(r.err, '\n') == r.err + strlen(r.err) - 1, "%s", r.err);
 }
 
 TEST(plan_prints_json_like_every_command)
@@ -321,7 +468,7 @@ TEST(checkpoint_verify_without_a_node)
 	snprintf(good, sizeof(good), "%s/checkpoint/kubelet-v2-static.json",
 		 data_dir());
 	ctl(&r, NULL, "checkpoint", "verify", good, END);
-	CHECK(r.status == 0 && strstr(r.out, "valid: policy static, 1 assignments") &&
+	CHECK(r.status == 0 && strstr(r.out, "valid: policy static, 1 assignment (") &&
 	      strstr(r.out, "no node configured"), "%d %s %s", r.status,
 	      r.out, r.err);
 	/* a checksum that does not match: bad input */

@@ -79,6 +79,10 @@ for o in $(grep -o -- '\*--[a-z][a-z-]*\*' "$page" | tr -d '*' | sort -u); do
 		status=1
 	fi
 done
+# every JSON member a command prints or plan reads is in doc/json-names.md
+python3 scripts/json-names-check.py doc/json-names.md user/cpumgrctl/*.c \
+	user/lib/node/node_admit.c user/lib/node/plan.c \
+	user/lib/node/topology_json.c || status=1
 need cpumgr.4 "module parameter" \
 	$(sed -n 's/^module_param[_a-z]*(\([a-z_]*\),.*/\1/p' kmod/*.c)
 need cpumgr.4 "sysfs file" \

@@ -265,6 +265,13 @@ t_hints_topology_metrics()
 	rc 0 && [ "$(grep -c ' yes ' "$OUT/o")" = 8 ] || { shows; return 1; }
 	run "$CTL" topology --json
 	rc 0 && [ "$(grep -c '"cpu"' "$OUT/o")" = 8 ] || { shows; return 1; }
+	# what topology --json prints is a topology plan takes
+	python3 -c 'import json, sys
+print(json.dumps({"topology": json.load(open(sys.argv[1])),
+                  "available": "0-7", "count": 2}))' "$OUT/o" >"$OUT/req" &&
+		run "$CTL" plan "$OUT/req" &&
+		rc 0 && json_true "j['cpus'] != ''" "$OUT/o" ||
+		{ shows; return 1; }
 	run ctl metrics --output "$OUT/cpumgr.prom"
 	rc 0 && grep -q "^cpu_manager_pinning_requests_total [1-9]" "$OUT/cpumgr.prom" &&
 		grep -q "^cpu_manager_exclusive_cpu_allocation_count 2" "$OUT/cpumgr.prom" ||

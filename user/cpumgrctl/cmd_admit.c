@@ -20,7 +20,7 @@ static void print_human(const cJSON *out)
 
 		cJSON_ArrayForEach(c, cJSON_GetObjectItem(pod, "containers")) {
 			printf("%s %s %s %s\n", uid,
-			       cJSON_GetObjectItem(c, "name")->valuestring,
+			       cJSON_GetObjectItem(c, "container")->valuestring,
 			       cJSON_IsTrue(cJSON_GetObjectItem(c, "exclusive")) ?
 			       "exclusive" : "shared",
 			       ctl_cpus(cJSON_GetObjectItem(c, "cpus")->valuestring));

@@ -13,12 +13,12 @@
 #include "ctl_nl.h"
 #include "ctl_node.h"
 
-/* {"clean", "checked", "cgroupRoot", "offenders": [{cgroup, cpus, owner}]} */
+/* {"clean", "cgroupCount", "cgroupRoot", "offenders": [{cgroupPath, cpus, owner}]} */
 static cJSON *audit_json(const struct node_audit *a, const char *root)
 {
 	cJSON *j = cJSON_CreateObject(), *list;
 	bool ok = j && cJSON_AddBoolToObject(j, "clean", !a->nr) &&
-		  cJSON_AddNumberToObject(j, "checked", a->checked) &&
+		  cJSON_AddNumberToObject(j, "cgroupCount", a->checked) &&
 		  cJSON_AddStringToObject(j, "cgroupRoot", root) &&
 		  (list = cJSON_AddArrayToObject(j, "offenders"));
 
@@ -32,7 +32,7 @@ static cJSON *audit_json(const struct node_audit *a, const char *root)
 			o = NULL;
 		}
 		ok = o && cpus &&
-		     cJSON_AddStringToObject(o, "cgroup", a->v[i].name) &&
+		     cJSON_AddStringToObject(o, "cgroupPath", a->v[i].name) &&
 		     cJSON_AddStringToObject(o, "cpus", cpus) &&
 		     cJSON_AddStringToObject(o, "owner", a->v[i].owner);
 		free(cpus);

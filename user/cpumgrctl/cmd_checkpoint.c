@@ -68,8 +68,8 @@ static bool node_configured(const char *dir)
 
 /*
  * verify's verdict: a line, or with --json {"file", "valid", "checked":
- * "format" or "node", and "policyName", "assignments", "version" or
- * "error"}.  The error is on stderr too.  Returns the exit status.
+ * "format" or "node", and "policy", "assignmentCount",
+ * "checkpointVersion" or "error"}.  The error is on stderr too.  Returns the exit status.
  */
 static int verdict(const char *path, const struct checkpoint *cp,
 		   const char *error, bool node, bool json)
@@ -92,9 +92,9 @@ static int verdict(const char *path, const struct checkpoint *cp,
 	    !cJSON_AddBoolToObject(j, "valid", !error) ||
 	    !cJSON_AddStringToObject(j, "checked", node ? "node" : "format") ||
 	    (error ? !cJSON_AddStringToObject(j, "error", error) :
-		     (!cJSON_AddStringToObject(j, "policyName", cp->policy) ||
-		      !cJSON_AddNumberToObject(j, "assignments", cp->state.nr) ||
-		      !cJSON_AddNumberToObject(j, "version",
+		     (!cJSON_AddStringToObject(j, "policy", cp->policy) ||
+		      !cJSON_AddNumberToObject(j, "assignmentCount", cp->state.nr) ||
+		      !cJSON_AddNumberToObject(j, "checkpointVersion",
 					       cp->version == CHECKPOINT_V1 ?
 					       1 : 2)))) {
 		cJSON_Delete(j);

@@ -141,7 +141,7 @@ static int print_event_json(const struct cpumgr_event *ev)
 	case CPUMGR_CMD_VIOLATION_NTF:
 		add_str(o, "kind", cpumgr_violation_name(ev->kind));
 		add_str(o, "verdict", cpumgr_verdict_name(ev->verdict));
-		add_str(o, "cgroup", ev->assignment.cgroup_path ?: "");
+		add_str(o, "cgroupPath", ev->assignment.cgroup_path ?: "");
 		cJSON_AddNumberToObject(o, "pid", ev->pid);
 		cJSON_AddStringToObject(o, "comm", ev->comm);
 		cJSON_AddStringToObject(o, "file", ev->file);

@@ -86,7 +86,7 @@ static int pod_hints(struct node *n, const struct pod *pod, const char *only,
 			return -1;
 		cj = cJSON_CreateObject();
 		cJSON_AddItemToArray(cs, cj);
-		cJSON_AddStringToObject(cj, "name", c->name);
+		cJSON_AddStringToObject(cj, "container", c->name);
 		cJSON_AddItemToObject(cj, "hints", hints_json(&l));
 		snprintf(who, sizeof(who), "%s/%s", pod->uid, c->name);
 		if (text)

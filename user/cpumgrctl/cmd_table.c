@@ -42,7 +42,8 @@ static int print_json(const struct cpumgr_table *st)
 	cJSON *root = cJSON_CreateObject(), *opts;
 	const char *policy = cpumgr_policy_name(st->policy);
 
-	cJSON_AddStringToObject(root, "version", st->version ? st->version : "");
+	/* the module's version, named as version --json names it */
+	cJSON_AddStringToObject(root, "module", st->version ? st->version : "");
 	cJSON_AddNumberToObject(root, "generation", (double)st->generation);
 	if (policy)
 		cJSON_AddStringToObject(root, "policy", policy);

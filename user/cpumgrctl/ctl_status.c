@@ -379,7 +379,7 @@ static cJSON *row_json(const struct row *r)
 		  cJSON_AddStringToObject(j, "podName", r->pod) &&
 		  cJSON_AddStringToObject(j, "container", r->container) &&
 		  cJSON_AddStringToObject(j, "qos", r->qos) &&
-		  cJSON_AddStringToObject(j, "cgroup", r->cgroup) &&
+		  cJSON_AddStringToObject(j, "cgroupPath", r->cgroup) &&
 		  cJSON_AddBoolToObject(j, "exclusive", r->a != NULL);
 
 	if (ok && r->a) {
@@ -410,13 +410,13 @@ static cJSON *cpu_json(const struct node *n, const struct view *v,
 			    m == MARK_SHARED ? "shared" : "exclusive";
 	bool ok = j && cJSON_AddNumberToObject(j, "cpu", c->cpu) &&
 		  cJSON_AddBoolToObject(j, "online", c->online) &&
-		  cJSON_AddStringToObject(j, "owner", owner);
+		  cJSON_AddStringToObject(j, "pool", owner);
 
 	if (ok && c->known)
 		ok = cJSON_AddNumberToObject(j, "socket", c->package) &&
 		     cJSON_AddNumberToObject(j, "numa", c->numa) &&
 		     cJSON_AddNumberToObject(j, "core", c->core_cpu) &&
-		     cJSON_AddNumberToObject(j, "llc", c->llc);
+		     cJSON_AddNumberToObject(j, "uncore", c->llc);
 	if (ok && !strcmp(owner, "exclusive")) {
 		char key[2] = { m, 0 };
 

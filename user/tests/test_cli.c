@@ -254,13 +254,11 @@ TEST(help_lists_every_option_and_an_example)
 		      names[i], r.out);
 		CHECK(k == 0 || strstr(r.out, "\noptions:\n"), "%s", names[i]);
 		for (unsigned int j = 0; j < k; j++) {
-			char want[64];
 			const char *at;
 
 			/* "--name", then a description on its line or the next */
-			snprintf(want, sizeof(want), "%s", opts[j]);
-			at = strstr(strstr(r.out, "\noptions:\n") ?: r.out, want);
-			CHECK(at && strlen(at) > strlen(want) + 10,
+			at = strstr(strstr(r.out, "\noptions:\n") ?: r.out, opts[j]);
+			CHECK(at && strlen(at) > strlen(opts[j]) + 10,
 			      "%s --help lacks %s", names[i], opts[j]);
 		}
 	}
@@ -368,6 +366,120 @@ TEST(every_error_is_one_line_naming_its_command)
 	      strchr(r.err, '\n') == r.err + strlen(r.err) - 1, "%s", r.err);
 }
 
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fputs(text, f) < 0 || fclose(f))
+		abort();
+}
+
+/* The names of doc/json-names.md's table, one per line in names. */
+static char *doc_names(void)
+{
+	FILE *f = fopen(CPUMGR_SRC_TOP "/doc/json-names.md", "r");
+	char line[1024], *names = calloc(1, 8192);
+	size_t len = 0;
+
+	if (!f || !names)
+		abort();
+	while (fgets(line, sizeof(line), f) && strncmp(line, "Renamed", 7)) {
+		char name[64];
+
+		if (sscanf(line, "| `%63[A-Za-z]` |", name) == 1)
+			len += (size_t)snprintf(names + len, 8192 - len, "\n%s\n",
+						name);
+	}
+	fclose(f);
+	return names;
+}
+
+/*
+ * Every member name in j (nested too) in names; the members of
+ * "assignments" and "entries" are pod UIDs and container names.
+ */
+static void check_names(struct __test_metadata *_metadata, const cJSON *j,
+			const char *names, const char *what)
+{
+	const cJSON *m;
+
+	cJSON_ArrayForEach(m, j) {
+		char want[80];
+
+		if (m->string) {
+			snprintf(want, sizeof(want), "\n%s\n", m->string);
+			CHECK(strstr(names, want), "%s: \"%s\" is not in doc/json-names.md",
+			      what, m->string);
+			if (!strcmp(m->string, "assignments") ||
+			    !strcmp(m->string, "entries"))
+				continue;
+		}
+		check_names(_metadata, m, names, what);
+	}
+}
+
+/*
+ * What the commands that run without the module print: only names of
+ * doc/json-names.md; and topology --json is a topology plan takes.
+ */
+TEST(json_names_are_the_documented_ones)
+{
+	static const char *const plans[] = {
+		"take-dual-socket-ht", "take-uncore", "policy-dual-socket-ht",
+		"policy-strict-reservation", "error-not-enough-cpus",
+	};
+	char *names = doc_names(), path[PATH_MAX], sysfs[PATH_MAX], req[PATH_MAX + 64];
+	struct run r;
+	cJSON *j;
+
+	for (size_t i = 0; i < ARRAY_SIZE(plans); i++) {
+		snprintf(path, sizeof(path), CPUMGR_SRC_TOP "/examples/plan/%s.json",
+			 plans[i]);
+		RUN(&r, "plan", path);
+		j = cJSON_Parse(r.out);
+		CHECK(j, "plan %s: %s", plans[i], r.err);
+		check_names(_metadata, j, names, plans[i]);
+		cJSON_Delete(j);
+	}
+	snprintf(sysfs, sizeof(sysfs), "%s/sysfs-2s2c2t", data_dir());
+	RUN(&r, "topology", "--sysfs", sysfs, "-j");
+	j = cJSON_Parse(r.out);
+	CHECK(r.status == 0 && j, "%d %s", r.status, r.err);
+	check_names(_metadata, j, names, "topology --sysfs");
+	/* {"topology": what topology --json printed, ...} */
+	snprintf(req, sizeof(req), "%s/request.json", getenv("TMPDIR") ?: "/tmp");
+	{
+		cJSON *rq = cJSON_CreateObject();
+		char *text;
+
+		cJSON_AddItemToObject(rq, "topology", j);
+		cJSON_AddStringToObject(rq, "available", "0-7");
+		cJSON_AddNumberToObject(rq, "count", 4);
+		text = cJSON_Print(rq);
+		ASSERT_TRUE(text != NULL);
+		write_file(req, text);
+		free(text);
+		cJSON_Delete(rq);
+	}
+	RUN(&r, "plan", req);
+	CHECK(r.status == 0 && strstr(r.out, "\"cpus\":\t\"0-1,4-5\""),
+	      "plan of topology --json: %d %s %s", r.status, r.out, r.err);
+	unlink(req);
+	snprintf(path, sizeof(path), "%s/checkpoint/kubelet-v2-static.json",
+		 data_dir());
+	RUN(&r, "checkpoint", "verify", path, "-j");
+	j = cJSON_Parse(r.out);
+	CHECK(r.status == 0 && j, "%d %s", r.status, r.err);
+	check_names(_metadata, j, names, "checkpoint verify");
+	cJSON_Delete(j);
+	RUN(&r, "version", "-j");
+	j = cJSON_Parse(r.out);
+	CHECK(r.status == 0 && j, "%d %s", r.status, r.err);
+	check_names(_metadata, j, names, "version");
+	cJSON_Delete(j);
+	free(names);
+}
+
 TEST(plan_prints_json_like_every_command)
 {
 	char req[PATH_MAX];
@@ -387,13 +499,6 @@ TEST(plan_prints_json_like_every_command)
 	EXPECT_EQ(0, r.status);
 }
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f || fputs(text, f) < 0 || fclose(f))
-		abort();
-}
 
 TEST(init_dry_run_checks_flags_and_files_without_a_module)
 {
@@ -499,7 +604,7 @@ TEST(checkpoint_verify_without_a_node)
 	      cJSON_IsTrue(cJSON_GetObjectItem(j, "valid")) &&
 	      !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(j, "checked")) ?: "",
 		      "format") &&
-	      !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(j, "policyName")) ?: "",
+	      !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(j, "policy")) ?: "",
 		      "static"), "%d %s", r.status, r.out);
 	cJSON_Delete(j);
 	unlink(bad);

@@ -48,11 +48,29 @@ TEST(topology_json_errors)
 		{ "[" CPU(0, 0, 0, 0) "," CPU(1, 1.5, 0, 0) "]", "topology.cpus[1].core: must be an integer from 0 to 8191" },
 		{ "[" CPU(0, 0, 0, 0) "," CPU(1, 8192, 0, 0) "]", "topology.cpus[1].core: must be an integer from 0 to 8191" },
 		{ "[" CPU(0, 0, 0, null) "]", "topology.cpus[0].numa: required" },
-		/* the first member of a name counts */
-		{ "[{\"cpu\":0,\"core\":0,\"socket\":0,\"numa\":null,\"numa\":1}]", "topology.cpus[0].numa: required" },
-		{ "[{\"cpu\":0,\"core\":0,\"socket\":0,\"numa\":1,\"numa\":\"x\"}]", NULL },
+		/*
+		 * a name twice, as Go reads it into a struct: null changes
+		 * nothing, every value is checked, the last counts
+		 */
+		{ "[{\"cpu\":0,\"core\":0,\"socket\":0,\"numa\":null,\"numa\":1}]", NULL },
+		{ "[{\"cpu\":0,\"core\":0,\"socket\":0,\"numa\":1,\"numa\":null}]", NULL },
+		{ "[{\"cpu\":0,\"core\":0,\"socket\":0,\"numa\":1,\"numa\":\"x\"}]",
+		  "topology.cpus[0].numa: must be an integer from 0 to 8191" },
 		{ "[{\"cpu\":0,\"core\":0,\"socket\":0,\"numa\":\"x\",\"numa\":1}]",
 		  "topology.cpus[0].numa: must be an integer from 0 to 8191" },
+		{ "[" CPU(0, 0, 0, 0) ",{\"cpu\":1,\"core\":0,\"socket\":0,\"numa\":1,\"numa\":0}]", NULL },
+		{ "[" CPU(0, 0, 0, 0) ",{\"cpu\":1,\"core\":0,\"socket\":0,\"numa\":0,\"numa\":1}]",
+		  "topology: core 0 spans NUMA nodes 0 and 1" },
+		/* what topology --json prints besides: an offline CPU is left out */
+		{ "[{\"cpu\":0,\"known\":true,\"online\":true,\"socket\":0,\"die\":0,\"core\":0,\"numa\":0,\"uncore\":0,\"siblings\":\"0\"},"
+		  "{\"cpu\":1,\"known\":false,\"online\":false}]", NULL },
+		{ "[{\"cpu\":0,\"online\":false}]", "topology: topology has no CPUs" },
+		{ "[" CPU(0, 0, 0, 0) ",{\"cpu\":1,\"online\":\"yes\"}]",
+		  "topology.cpus[1].online: must be true or false" },
+		{ "[{\"cpu\":0,\"core\":0,\"socket\":0,\"numa\":0,\"siblings\":0}]",
+		  "topology.cpus[0].siblings: must be a string" },
+		{ "[{\"cpu\":0,\"core\":0,\"socket\":0,\"numa\":0,\"die\":-1}]",
+		  "topology.cpus[0].die: must be an integer from 0 to 8191" },
 		{ "[7]", "topology.cpus[0]: must be an object" },
 		{ "[{\"cpu\":\"\",\"\":0}]", "topology.cpus[0]: unknown field \"\"" },
 		{ "[{\"c\":0}]", "topology.cpus[0]: unknown field \"c\"" },

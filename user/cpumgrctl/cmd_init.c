@@ -15,6 +15,7 @@
 #include "ctl_node.h"
 #include "go_strconv.h"
 #include "kubeletconfig.h"
+#include "strbuf.h"
 #include "topology_sysfs.h"
 
 /* The kubelet's own flags: given to kubelet_config_flag() in order. */
@@ -125,17 +126,23 @@ static int kubelet_view(const struct init_args *a, struct kubelet_config *kc,
 		return cm_errorf(err, "out of memory");
 	if (a->config && kubelet_config_load(kc, a->config, err))
 		return -EINVAL;
-	for (unsigned int i = 0; i < kc->unknown.nr; i++)
-		if (a->strict)
-			fprintf(stderr, "cpumgrctl: init: %s: unknown field \"%s\"\n",
-				a->config, kc->unknown.kv[i].key);
-		else
-			ctl_note("%s: unknown field \"%s\" (ignored, as the kubelet does)",
-				 a->config, kc->unknown.kv[i].key);
-	if (a->strict && kc->unknown.nr)
-		return cm_errorf(err, "%s: %u unknown field%s (--strict)",
-				 a->config, kc->unknown.nr,
-				 kc->unknown.nr > 1 ? "s" : "");
+	for (unsigned int i = 0; i < kc->unknown.nr && !a->strict; i++)
+		ctl_note("%s: unknown field \"%s\" (ignored, as the kubelet does)",
+			 a->config, kc->unknown.kv[i].key);
+	/* --strict: one line naming them all */
+	if (a->strict && kc->unknown.nr) {
+		struct strbuf sb = STRBUF_INIT;
+		char *names;
+
+		for (unsigned int i = 0; i < kc->unknown.nr; i++)
+			strbuf_addf(&sb, "%s\"%s\"", i ? ", " : "",
+				    kc->unknown.kv[i].key);
+		names = strbuf_detach(&sb, NULL);
+		cm_errorf(err, "%s: unknown field%s %s (--strict)", a->config,
+			  ctl_plural(kc->unknown.nr), names ? names : "?");
+		free(names);
+		return -EINVAL;
+	}
 	for (unsigned int i = 0; i < a->nr; i++)
 		if (kubelet_config_flag(kc, a->flag[i], a->value[i], err))
 			return -EINVAL;

@@ -530,9 +530,11 @@ TEST(init_dry_run_checks_flags_and_files_without_a_module)
 	CHECK(r.status == 0 && strstr(r.err, "unknown field \"cpuManagerPolicyy\"") &&
 	      !strstr(r.err, "maxPods") && strstr(r.out, "policy none"),
 	      "%d %s %s", r.status, r.out, r.err);
-	/* an error under --strict */
+	/* an error under --strict: one line naming them */
 	ctl(&r, NULL, "init", "--dry-run", "--strict", "--config", kc, END);
-	CHECK(r.status == 2 && strstr(r.err, "cpuManagerPolicyy"), "%d %s",
+	CHECK(r.status == 2 && strstr(r.err, "cpuManagerPolicyy") &&
+	      !strncmp(r.err, "cpumgrctl: init: ", 17) &&
+	      strchr(r.err, '\n') == r.err + strlen(r.err) - 1, "%d %s",
 	      r.status, r.err);
 	/* without --dry-run too, before any module is looked for */
 	ctl(&r, NULL, "init", "--strict", "--config", kc, END);

@@ -38,12 +38,13 @@ struct ctl_opt {
 	const char *help;
 };
 
-/* One positional argument: { name, completion, values, optional }. */
+/* One positional argument: { name, completion, values, optional, description }. */
 struct ctl_pos {
 	const char *name;
 	enum ctl_kind kind;
 	const char *values;
 	bool optional;
+	const char *help;
 };
 
 /* Options every command that has them spells the same way. */

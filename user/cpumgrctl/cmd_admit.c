@@ -68,7 +68,7 @@ CPUMGRCTL_COMMAND(admit) = {
 	.name = "admit",
 	.help = "admit a Pod or PodList (JSON or YAML): exclusive CPUs for its Guaranteed integer containers",
 	.args = (const struct ctl_pos[]){
-		{ "POD_FILE|-", CTL_FILE, NULL, false },
+		{ "POD_FILE|-", CTL_FILE, NULL, false, "a Pod or a PodList, JSON or YAML (- for stdin)" },
 		{ NULL }
 	},
 	.opts = (const struct ctl_opt[]){

@@ -33,9 +33,9 @@ CPUMGRCTL_COMMAND(assign) = {
 	.name = "assign",
 	.help = "give a container exclusive CPUs in the kernel table",
 	.args = (const struct ctl_pos[]){
-		{ "POD", CTL_ANY, NULL, false },
-		{ "CONTAINER", CTL_ANY, NULL, false },
-		{ "CPULIST", CTL_ANY, NULL, false },
+		{ "POD", CTL_ANY, NULL, false, "the pod's UID" },
+		{ "CONTAINER", CTL_ANY, NULL, false, "the container's name" },
+		{ "CPULIST", CTL_ANY, NULL, false, "its CPUs, a cpulist" },
 		{ NULL }
 	},
 	.opts = (const struct ctl_opt[]){

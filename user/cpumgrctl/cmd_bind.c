@@ -43,8 +43,8 @@ CPUMGRCTL_COMMAND(bind) = {
 	.name = "bind",
 	.help = "bind a container and/or its pod to cgroup directories (\"\" unbinds)",
 	.args = (const struct ctl_pos[]){
-		{ "POD", CTL_ANY, NULL, false },
-		{ "CONTAINER", CTL_ANY, NULL, true },
+		{ "POD", CTL_ANY, NULL, false, "the pod's UID" },
+		{ "CONTAINER", CTL_ANY, NULL, true, "the container's name (needed with --cgroup)" },
 		{ NULL }
 	},
 	.opts = (const struct ctl_opt[]){

@@ -243,8 +243,8 @@ CPUMGRCTL_COMMAND(checkpoint) = {
 	.name = "checkpoint",
 	.help = "the kernel's table as a kubelet cpu_manager_state checkpoint, and back",
 	.args = (const struct ctl_pos[]){
-		{ "export|verify|import", CTL_WORD, "export verify import", false },
-		{ "FILE", CTL_FILE, NULL, true },
+		{ "export|verify|import", CTL_WORD, "export verify import", false, "export the table, verify a file, or import one into the table" },
+		{ "FILE", CTL_FILE, NULL, true, "the checkpoint file (export: stdout without it; - for stdin or stdout)" },
 		{ NULL }
 	},
 	.opts = (const struct ctl_opt[]){
@@ -254,7 +254,7 @@ CPUMGRCTL_COMMAND(checkpoint) = {
 		{ NULL }
 	},
 	.examples = {
-		"cpumgrctl checkpoint export /var/lib/kubelet/cpu_manager_state",
+		"cpumgrctl checkpoint export /tmp/cpu_manager_state",
 		"cpumgrctl checkpoint verify -j cpu_manager_state",
 	},
 	.run = cmd_checkpoint,

@@ -144,7 +144,7 @@ CPUMGRCTL_COMMAND(hints) = {
 	.name = "hints",
 	.help = "the CPU manager's topology hints (NUMA masks, preferred) for a pod and its containers",
 	.args = (const struct ctl_pos[]){
-		{ "POD_FILE", CTL_FILE, NULL, false },
+		{ "POD_FILE", CTL_FILE, NULL, false, "a Pod or a PodList, JSON or YAML" },
 		{ NULL }
 	},
 	.opts = (const struct ctl_opt[]){

@@ -232,7 +232,7 @@ CPUMGRCTL_COMMAND(oci_hook) = {
 	.name = "oci-hook",
 	.help = "an OCI runtime hook: the OCI state on stdin, the bundle's config.json",
 	.args = (const struct ctl_pos[]){
-		{ "STAGE", CTL_WORD, "createRuntime prestart poststop", true },
+		{ "STAGE", CTL_WORD, "createRuntime prestart poststop", true, "the hook's stage; without it the state's status says which" },
 		{ NULL }
 	},
 	.opts = (const struct ctl_opt[]){

@@ -68,7 +68,7 @@ CPUMGRCTL_COMMAND(plan) = {
 	.name = "plan",
 	.help = "offline allocation what-if: read a JSON request, print the kubelet's decision",
 	.args = (const struct ctl_pos[]){
-		{ "FILE|-", CTL_FILE, NULL, true },
+		{ "FILE|-", CTL_FILE, NULL, true, "the JSON request (default stdin)" },
 		{ NULL }
 	},
 	.opts = (const struct ctl_opt[]){

@@ -29,8 +29,8 @@ CPUMGRCTL_COMMAND(release) = {
 	.name = "release",
 	.help = "release a container's CPUs, or every container of the pod",
 	.args = (const struct ctl_pos[]){
-		{ "POD", CTL_ANY, NULL, false },
-		{ "CONTAINER", CTL_ANY, NULL, true },
+		{ "POD", CTL_ANY, NULL, false, "the pod's UID" },
+		{ "CONTAINER", CTL_ANY, NULL, true, "the container's name (default: every container of the pod)" },
 		{ NULL }
 	},
 	.opts = (const struct ctl_opt[]){

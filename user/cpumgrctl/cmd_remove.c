@@ -30,8 +30,8 @@ CPUMGRCTL_COMMAND(remove) = {
 	.name = "remove",
 	.help = "remove a pod, or one of its containers, and release their CPUs",
 	.args = (const struct ctl_pos[]){
-		{ "POD_UID", CTL_ANY, NULL, false },
-		{ "CONTAINER", CTL_ANY, NULL, true },
+		{ "POD_UID", CTL_ANY, NULL, false, "the pod's UID" },
+		{ "CONTAINER", CTL_ANY, NULL, true, "the container's name (default: the whole pod)" },
 		{ NULL }
 	},
 	.opts = (const struct ctl_opt[]){

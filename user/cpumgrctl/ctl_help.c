@@ -80,11 +80,16 @@ void ctl_help_cmd(FILE *f, const struct cpumgrctl_cmd *cmd)
 	fprintf(f, "\n%s\n", cmd->help);
 	if (cmd->args && cmd->args[0].name) {
 		fputs("\narguments:\n", f);
-		for (const struct ctl_pos *a = cmd->args; a->name; a++)
-			fprintf(f, "  %s%s%s%s\n", a->name,
-				a->values ? ": one of " : "",
-				a->values ? a->values : "",
-				a->optional ? " (optional)" : "");
+		for (const struct ctl_pos *a = cmd->args; a->name; a++) {
+			if (strlen(a->name) > 26)
+				fprintf(f, "  %s\n  %-26s  %s", a->name, "",
+					a->help);
+			else
+				fprintf(f, "  %-26s  %s", a->name, a->help);
+			if (a->values)
+				fprintf(f, " (%s)", a->values);
+			fputs(a->optional ? " (optional)\n" : "\n", f);
+		}
 	}
 	if (cmd->opts && cmd->opts[0].name) {
 		fputs("\noptions:\n", f);
@@ -153,6 +158,17 @@ void ctl_help_scd(FILE *f, const struct cpumgrctl_cmd *const *cmds,
 		}
 		fputs(c->opts && c->opts[0].name ? " [_OPTIONS_]\n\n" : "\n\n",
 		      f);
+		for (const struct ctl_pos *a = c->args; a && a->name; a++) {
+			fputs("_", f);
+			scd_text(f, a->name);
+			fputs("_\n\t", f);
+			scd_text(f, a->help);
+			if (a->values) {
+				fputs(":", f);
+				scd_arg(f, NULL, a->values);
+			}
+			fputs(a->optional ? " (optional).\n\n" : ".\n\n", f);
+		}
 		if (!c->opts || !c->opts[0].name)
 			fputs("No options.\n", f);
 		for (const struct ctl_opt *o = c->opts; o && o->name; o++) {

@@ -178,6 +178,9 @@ int ctl_parse(const struct cpumgrctl_cmd *cmd, int argc, char **argv,
 
 	memset(cl, 0, sizeof(*cl));
 	cl->cmd = cmd;
+	for (i = 0; cmd->opts && cmd->opts[i].name; i++)
+		if (i == CTL_MAX_OPTS)
+			abort();	/* a table longer than cl->val */
 	/* the positional arguments, moved to the front of argv + 1 */
 	cl->arg = argv + 1;
 	for (i = 1; i < argc; i++) {

@@ -287,6 +287,13 @@ t_hints_topology_metrics()
 	rc 0 && [ "$(grep -c ' yes ' "$OUT/o")" = 8 ] || { shows; return 1; }
 	run "$CTL" topology --json
 	rc 0 && [ "$(grep -c '"cpu"' "$OUT/o")" = 8 ] || { shows; return 1; }
+	# what topology --json prints is a topology plan takes
+	python3 -c 'import json, sys
+print(json.dumps({"topology": json.load(open(sys.argv[1])),
+                  "available": "0-7", "count": 2}))' "$OUT/o" >"$OUT/req" &&
+		run "$CTL" plan "$OUT/req" &&
+		rc 0 && json_true "j['cpus'] != ''" "$OUT/o" ||
+		{ shows; return 1; }
 	run ctl metrics --output "$OUT/cpumgr.prom"
 	rc 0 && grep -q "^cpu_manager_pinning_requests_total [1-9]" "$OUT/cpumgr.prom" &&
 		grep -q "^cpu_manager_exclusive_cpu_allocation_count 2" "$OUT/cpumgr.prom" ||
@@ -314,7 +321,7 @@ t_checkpoint()
 	run ctl checkpoint export "$OUT/cp"
 	rc 0 && cmp -s "$OUT/cp" "$S/cpu_manager_state" || return 1
 	run ctl checkpoint verify "$OUT/cp"
-	rc 0 && grep -q "valid: policy static, 1 assignments" "$OUT/o" ||
+	rc 0 && grep -q "valid: policy static, 1 assignment$" "$OUT/o" ||
 		{ shows; return 1; }
 	sed 's/"checksum":[0-9]*/"checksum":12345/' "$OUT/cp" >"$OUT/bad"
 	run ctl checkpoint verify "$OUT/bad"
@@ -326,7 +333,7 @@ t_checkpoint()
 	rc 2 && grep -q "doesn't match with CPUs in state" "$OUT/e" ||
 		{ shows; return 1; }
 	run ctl checkpoint import "$DATA/checkpoint/kubelet-8cpu-empty.json"
-	rc 1 && grep -q "holds 1 assignments" "$OUT/e" || { shows; return 1; }
+	rc 1 && grep -q "holds 1 assignment:" "$OUT/e" || { shows; return 1; }
 	# the table goes, then the kubelet's checkpoint imports
 	run ctl remove $G2
 	run ctl checkpoint import "$DATA/checkpoint/kubelet-8cpu-empty.json"

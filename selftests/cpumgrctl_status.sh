@@ -47,7 +47,7 @@ json()
 {
 	"$CTL" status --json --state-dir "$S" >"$OUT/json" &&
 	json_true "len(j['cpus']) == $(nproc) and
-		sum(c['owner'] == 'exclusive' for c in j['cpus']) == 7" "$OUT/json"
+		sum(c['pool'] == 'exclusive' for c in j['cpus']) == 7" "$OUT/json"
 }
 
 ktap_plan 4

@@ -4,7 +4,6 @@
  * or YAML, "-" for stdin.  Each pod gets its CPUs all or nothing; an
  * admitted pod keeps what it has.  Prints what each container got.
  */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "cmd.h"
@@ -21,7 +20,7 @@ static void print_human(const cJSON *out)
 
 		cJSON_ArrayForEach(c, cJSON_GetObjectItem(pod, "containers")) {
 			printf("%s %s %s %s\n", uid,
-			       cJSON_GetObjectItem(c, "name")->valuestring,
+			       cJSON_GetObjectItem(c, "container")->valuestring,
 			       cJSON_IsTrue(cJSON_GetObjectItem(c, "exclusive")) ?
 			       "exclusive" : "shared",
 			       ctl_cpus(cJSON_GetObjectItem(c, "cpus")->valuestring));
@@ -29,32 +28,22 @@ static void print_human(const cJSON *out)
 	}
 }
 
-static int cmd_admit(int argc, char **argv)
+static int cmd_admit(const struct ctl_cmdline *cl)
 {
-	const char *src;
+	const char *src = cl->arg[0];
 	struct cm_error err = { 0 };
-	bool json = false;
 	cJSON *docs, *out;
 	struct node n;
 	int ret;
-	struct ctl_args args;
-	const struct ctl_opt opts[] = {
-		{ "json", &json, NULL },
-		{ NULL },
-	};
 
-	ret = ctl_node_args(argc, argv, opts, 1, 1, &args);
-	if (ret)
-		return ret;
-	src = args.arg[0];
 	/* bad input is refused before anything changes */
 	docs = manifest_load(src, &err);
 	if (!docs) {
-		ctl_err("admit: %s", cm_error_msg(&err));
+		ctl_err("%s", cm_error_msg(&err));
 		cm_error_clear(&err);
 		return CPUMGRCTL_EXIT_USAGE;
 	}
-	ret = ctl_node_open(&n, args.state_dir, NODE_NEED_CONFIG);
+	ret = ctl_node_start(cl, NODE_NEED_CONFIG, &n);
 	if (ret) {
 		cJSON_Delete(docs);
 		return ret;
@@ -68,13 +57,25 @@ static int cmd_admit(int argc, char **argv)
 		return ctl_node_fail(&n, &err, NULL);
 	}
 	node_close(&n);
-	if (json)
+	if (cl->json)
 		return ctl_print_json(out);
 	print_human(out);
 	cJSON_Delete(out);
 	return CPUMGRCTL_EXIT_OK;
 }
 
-CPUMGRCTL_COMMAND(admit, "admit", "POD_FILE|- [--json] [--state-dir DIR]",
-		  "admit a Pod or PodList (JSON or YAML): exclusive CPUs for its Guaranteed integer containers",
-		  cmd_admit);
+CPUMGRCTL_COMMAND(admit) = {
+	.name = "admit",
+	.help = "admit a Pod or PodList (JSON or YAML): exclusive CPUs for its Guaranteed integer containers",
+	.args = (const struct ctl_pos[]){
+		{ "POD_FILE|-", CTL_FILE, NULL, false, "a Pod or a PodList, JSON or YAML (- for stdin)" },
+		{ NULL }
+	},
+	.opts = (const struct ctl_opt[]){
+		CTL_OPT_JSON,
+		CTL_OPT_STATE_DIR,
+		{ NULL }
+	},
+	.examples = { "cpumgrctl admit pod.yaml", "kubectl get pod web -o json | cpumgrctl admit -j -" },
+	.run = cmd_admit,
+};

@@ -1,49 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cpumgrctl assign: give one container CPUs in the kernel table. */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "cmd.h"
 #include "ctl_nl.h"
 
-static int cmd_assign(int argc, char **argv)
+static int cmd_assign(const struct ctl_cmdline *cl)
 {
-	static const struct option longopts[] = {
-		{ "init", no_argument, NULL, 'i' },
-		{ "generation", required_argument, NULL, 'g' },
-		{ NULL, 0, NULL, 0 },
-	};
+	uint32_t flags = ctl_flag(cl, "init") ? CPUMGR_ASSIGNMENT_F_INIT : 0;
 	struct cpumgr_assignment a;
 	uint64_t expect, gen;
-	bool check = false;
-	uint32_t flags = 0;
 	struct cpumgr_nl *nl;
-	int opt;
+	bool check;
 
-	while ((opt = getopt_long(argc, argv, "ig:", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'i':
-			flags |= CPUMGR_ASSIGNMENT_F_INIT;
-			break;
-		case 'g':
-			if (!ctl_parse_u64("--generation", optarg, &expect))
-				return CPUMGRCTL_EXIT_USAGE;
-			check = true;
-			break;
-		default:
-			return ctl_usage(argv[0]);
-		}
-	}
-	if (argc - optind != 3)
-		return ctl_usage(argv[0]);
+	if (!ctl_generation(cl, &expect, &check))
+		return CPUMGRCTL_EXIT_USAGE;
 	nl = ctl_nl_open();
 	if (!nl)
 		return CPUMGRCTL_EXIT_FAIL;
-	if (cpumgr_nl_assign(nl, argv[optind], argv[optind + 1],
-			     argv[optind + 2], flags, check ? &expect : NULL,
-			     &gen, &a))
-		return ctl_nl_fail(nl, "assign %s/%s", argv[optind],
-				   argv[optind + 1]);
+	if (cpumgr_nl_assign(nl, cl->arg[0], cl->arg[1], cl->arg[2], flags,
+			     check ? &expect : NULL, &gen, &a))
+		return ctl_nl_fail(nl, "assign %s/%s", cl->arg[0], cl->arg[1]);
 	cpumgr_nl_close(nl);
 	printf("%s %s cpus %s%s generation %llu\n", a.pod_uid, a.container,
 	       a.cpus, a.flags & CPUMGR_ASSIGNMENT_F_INIT ? " init" : "",
@@ -52,6 +29,21 @@ static int cmd_assign(int argc, char **argv)
 	return CPUMGRCTL_EXIT_OK;
 }
 
-CPUMGRCTL_COMMAND(assign, "assign", "POD CONTAINER CPULIST [--init] [--generation N]",
-		  "give a container exclusive CPUs (--generation: only if the table is at N)",
-		  cmd_assign);
+CPUMGRCTL_COMMAND(assign) = {
+	.name = "assign",
+	.help = "give a container exclusive CPUs in the kernel table",
+	.args = (const struct ctl_pos[]){
+		{ "POD", CTL_ANY, NULL, false, "the pod's UID" },
+		{ "CONTAINER", CTL_ANY, NULL, false, "the container's name" },
+		{ "CPULIST", CTL_ANY, NULL, false, "its CPUs, a cpulist" },
+		{ NULL }
+	},
+	.opts = (const struct ctl_opt[]){
+		{ "init", 'i', NULL, CTL_ANY, NULL, "an init container's CPUs (its app containers may reuse them)" },
+		CTL_OPT_GENERATION,
+		{ NULL }
+	},
+	.examples = { "cpumgrctl assign 7c5f0d8e-pod app 2-3" },
+	.kernel = true,
+	.run = cmd_assign,
+};

@@ -4,67 +4,39 @@
  * the kernel, write its cpuset (its own CPUs or the shared pool) and its
  * CFS limits, then optionally move a task in.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cmd.h"
 #include "ctl_node.h"
 
-static int cmd_attach(int argc, char **argv)
+static int cmd_attach(const struct ctl_cmdline *cl)
 {
-	static const struct option longopts[] = {
-		{ "pod", required_argument, NULL, 'p' },
-		{ "container", required_argument, NULL, 'c' },
-		{ "cgroup", required_argument, NULL, 'g' },
-		{ "pod-cgroup", required_argument, NULL, 'P' },
-		{ "create", no_argument, NULL, 'C' },
-		{ "pid", required_argument, NULL, 'i' },
-		CTL_STATE_DIR_OPTION,
-		{ NULL, 0, NULL, 0 },
+	struct node_attach a = {
+		.pod_uid = ctl_val(cl, "pod"),
+		.container = ctl_val(cl, "container"),
+		.cgroup = ctl_val(cl, "cgroup"),
+		.pod_cgroup = ctl_val(cl, "pod-cgroup"),
+		.create = ctl_flag(cl, "create"),
 	};
-	struct node_attach a = { 0 };
+	const char *pid = ctl_val(cl, "pid");
 	struct cm_error err = { 0 };
-	const char *dir = NULL;
 	struct node n;
 	char *end;
-	int opt, ret;
+	int ret;
 
-	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'p':
-			a.pod_uid = optarg;
-			break;
-		case 'c':
-			a.container = optarg;
-			break;
-		case 'g':
-			a.cgroup = optarg;
-			break;
-		case 'P':
-			a.pod_cgroup = optarg;
-			break;
-		case 'C':
-			a.create = true;
-			break;
-		case 'i':
-			a.pid = (int)strtol(optarg, &end, 10);
-			if (*end || a.pid <= 0) {
-				ctl_err("--pid: '%s' is not a process id",
-					optarg);
-				return CPUMGRCTL_EXIT_USAGE;
-			}
-			break;
-		case CTL_OPT_STATE_DIR:
-			dir = optarg;
-			break;
-		default:
-			return ctl_usage(argv[0]);
+	if (pid) {
+		a.pid = (int)strtol(pid, &end, 10);
+		if (*end || a.pid <= 0) {
+			ctl_err("--pid: '%s' is not a process id", pid);
+			return CPUMGRCTL_EXIT_USAGE;
 		}
 	}
-	if (optind != argc || !a.pod_uid || !a.container || !a.cgroup)
-		return ctl_usage(argv[0]);
-	ret = ctl_node_open(&n, dir, NODE_NEED_CONFIG);
+	if (!a.pod_uid || !a.container || !a.cgroup) {
+		ctl_err("needs --pod, --container and --cgroup");
+		return CPUMGRCTL_EXIT_USAGE;
+	}
+	ret = ctl_node_start(cl, NODE_NEED_CONFIG, &n);
 	if (ret)
 		return ret;
 	if (node_attach_check(&n, &a, &err))
@@ -75,8 +47,19 @@ static int cmd_attach(int argc, char **argv)
 	return CPUMGRCTL_EXIT_OK;
 }
 
-CPUMGRCTL_COMMAND(attach, "attach",
-		  "--pod UID --container NAME --cgroup PATH [--pod-cgroup PATH] [--create]\n"
-		  "\t\t[--pid PID] [--state-dir DIR]",
-		  "bind a container to its cgroup (absolute, or relative to the managed root) and apply its CPUs",
-		  cmd_attach);
+CPUMGRCTL_COMMAND(attach) = {
+	.name = "attach",
+	.help = "bind a container to its cgroup (absolute, or relative to the managed root) and apply its CPUs",
+	.opts = (const struct ctl_opt[]){
+		{ "pod", 0, "UID", CTL_ANY, NULL, "the admitted pod (required)" },
+		{ "container", 0, "NAME", CTL_ANY, NULL, "its container (required)" },
+		{ "cgroup", 0, "PATH", CTL_DIR, NULL, "the container's cgroup (required)" },
+		{ "pod-cgroup", 0, "PATH", CTL_DIR, NULL, "the pod's cgroup" },
+		{ "create", 0, NULL, CTL_ANY, NULL, "make the cgroups that do not exist" },
+		{ "pid", 0, "PID", CTL_ANY, NULL, "then move this process into the container's cgroup" },
+		CTL_OPT_STATE_DIR,
+		{ NULL }
+	},
+	.examples = { "cpumgrctl attach --pod 7c5f0d8e-pod --container app --cgroup pod7c5f/app --create --pid 4242" },
+	.run = cmd_attach,
+};

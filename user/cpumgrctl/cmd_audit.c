@@ -6,7 +6,6 @@
  * line per offender, 0 when the node is clean, 1 when it could not run.
  * Reads only: no lock, no sync, any user who can read the tree.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -14,12 +13,12 @@
 #include "ctl_nl.h"
 #include "ctl_node.h"
 
-/* {"clean", "checked", "cgroupRoot", "offenders": [{cgroup, cpus, owner}]} */
+/* {"clean", "cgroupCount", "cgroupRoot", "offenders": [{cgroupPath, cpus, owner}]} */
 static cJSON *audit_json(const struct node_audit *a, const char *root)
 {
 	cJSON *j = cJSON_CreateObject(), *list;
 	bool ok = j && cJSON_AddBoolToObject(j, "clean", !a->nr) &&
-		  cJSON_AddNumberToObject(j, "checked", a->checked) &&
+		  cJSON_AddNumberToObject(j, "cgroupCount", a->checked) &&
 		  cJSON_AddStringToObject(j, "cgroupRoot", root) &&
 		  (list = cJSON_AddArrayToObject(j, "offenders"));
 
@@ -33,7 +32,7 @@ static cJSON *audit_json(const struct node_audit *a, const char *root)
 			o = NULL;
 		}
 		ok = o && cpus &&
-		     cJSON_AddStringToObject(o, "cgroup", a->v[i].name) &&
+		     cJSON_AddStringToObject(o, "cgroupPath", a->v[i].name) &&
 		     cJSON_AddStringToObject(o, "cpus", cpus) &&
 		     cJSON_AddStringToObject(o, "owner", a->v[i].owner);
 		free(cpus);
@@ -45,33 +44,26 @@ static cJSON *audit_json(const struct node_audit *a, const char *root)
 	return j;
 }
 
-static int cmd_audit(int argc, char **argv)
+static int cmd_audit(const struct ctl_cmdline *cl)
 {
 	struct cm_error err = { 0 };
 	struct node_audit a;
-	bool json = false;
 	struct node n;
 	int ret;
-	struct ctl_args args;
-	const struct ctl_opt opts[] = {
-		{ "json", &json, NULL },
-		{ NULL },
-	};
 
-	ret = ctl_node_start(argc, argv, opts, 0, 0,
-			     NODE_NEED_CONFIG | NODE_READ_ONLY, &n, &args);
+	ret = ctl_node_start(cl, NODE_NEED_CONFIG | NODE_READ_ONLY, &n);
 	if (ret)
 		return ret;
 	if (node_audit(&n, &a, &err))
 		return ctl_node_fail(&n, &err, "audit");
-	if (json) {
+	if (cl->json) {
 		cJSON *j = audit_json(&a, n.cfg.cgroup_root);
 
 		ret = a.nr ? CPUMGRCTL_EXIT_FOUND : CPUMGRCTL_EXIT_OK;
 		node_audit_free(&a);
 		node_close(&n);
 		if (!j) {
-			ctl_err("audit: out of memory");
+			ctl_err("out of memory");
 			return CPUMGRCTL_EXIT_FAIL;
 		}
 		return ctl_print_json(j) ?: ret;
@@ -84,14 +76,22 @@ static int cmd_audit(int argc, char **argv)
 		free(cpus);
 	}
 	if (!a.nr)
-		printf("audit: clean, %u cgroups checked under %s\n",
-		       a.checked, n.cfg.cgroup_root);
+		printf("audit: clean, %u cgroup%s checked under %s\n",
+		       a.checked, ctl_plural(a.checked), n.cfg.cgroup_root);
 	ret = a.nr ? CPUMGRCTL_EXIT_FOUND : CPUMGRCTL_EXIT_OK;
 	node_audit_free(&a);
 	node_close(&n);
 	return ret;
 }
 
-CPUMGRCTL_COMMAND(audit, "audit", "[--json] [--state-dir DIR]",
-		  "list cgroups that can run on CPUs they may not hold (exit 3 if any)",
-		  cmd_audit);
+CPUMGRCTL_COMMAND(audit) = {
+	.name = "audit",
+	.help = "list cgroups that can run on CPUs they may not hold (exit 3 if any)",
+	.opts = (const struct ctl_opt[]){
+		CTL_OPT_JSON,
+		CTL_OPT_STATE_DIR,
+		{ NULL }
+	},
+	.examples = { "cpumgrctl audit || echo offenders" },
+	.run = cmd_audit,
+};

@@ -3,53 +3,28 @@
  * cpumgrctl bind: record in the kernel table the cgroup of a container
  * and/or of its pod, the cgroups allowed to hold the container's CPUs.
  */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "cmd.h"
 #include "ctl_nl.h"
 
-static int cmd_bind(int argc, char **argv)
+static int cmd_bind(const struct ctl_cmdline *cl)
 {
-	static const struct option longopts[] = {
-		{ "cgroup", required_argument, NULL, 'c' },
-		{ "pod-cgroup", required_argument, NULL, 'p' },
-		{ "generation", required_argument, NULL, 'g' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *pod, *container, *cgroup = NULL, *pod_cgroup = NULL;
+	const char *pod = cl->arg[0], *container = cl->nr == 2 ? cl->arg[1] : NULL;
+	const char *cgroup = ctl_val(cl, "cgroup");
+	const char *pod_cgroup = ctl_val(cl, "pod-cgroup");
 	uint64_t expect, gen;
 	struct cpumgr_nl *nl;
-	bool check = false;
-	int opt;
+	bool check;
 
-	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'c':
-			cgroup = optarg;
-			break;
-		case 'p':
-			pod_cgroup = optarg;
-			break;
-		case 'g':
-			if (!ctl_parse_u64("--generation", optarg, &expect))
-				return CPUMGRCTL_EXIT_USAGE;
-			check = true;
-			break;
-		default:
-			return ctl_usage(argv[0]);
-		}
-	}
-	if (argc - optind != 1 && argc - optind != 2)
-		return ctl_usage(argv[0]);
-	pod = argv[optind];
-	container = argc - optind == 2 ? argv[optind + 1] : NULL;
+	if (!ctl_generation(cl, &expect, &check))
+		return CPUMGRCTL_EXIT_USAGE;
 	if (!cgroup && !pod_cgroup) {
-		ctl_err("bind: give --cgroup, --pod-cgroup or both");
+		ctl_err("give --cgroup, --pod-cgroup or both");
 		return CPUMGRCTL_EXIT_USAGE;
 	}
 	if (cgroup && !container) {
-		ctl_err("bind: --cgroup needs a CONTAINER");
+		ctl_err("--cgroup needs a CONTAINER");
 		return CPUMGRCTL_EXIT_USAGE;
 	}
 	nl = ctl_nl_open();
@@ -64,7 +39,21 @@ static int cmd_bind(int argc, char **argv)
 	return CPUMGRCTL_EXIT_OK;
 }
 
-CPUMGRCTL_COMMAND(bind, "bind",
-		  "POD [CONTAINER] [--cgroup PATH] [--pod-cgroup PATH] [--generation N]",
-		  "bind a container and/or its pod to cgroup directories (\"\" unbinds)",
-		  cmd_bind);
+CPUMGRCTL_COMMAND(bind) = {
+	.name = "bind",
+	.help = "bind a container and/or its pod to cgroup directories (\"\" unbinds)",
+	.args = (const struct ctl_pos[]){
+		{ "POD", CTL_ANY, NULL, false, "the pod's UID" },
+		{ "CONTAINER", CTL_ANY, NULL, true, "the container's name (needed with --cgroup)" },
+		{ NULL }
+	},
+	.opts = (const struct ctl_opt[]){
+		{ "cgroup", 0, "PATH", CTL_DIR, NULL, "the container's cgroup directory" },
+		{ "pod-cgroup", 0, "PATH", CTL_DIR, NULL, "the pod's cgroup directory" },
+		CTL_OPT_GENERATION,
+		{ NULL }
+	},
+	.examples = { "cpumgrctl bind 7c5f0d8e-pod app --cgroup /sys/fs/cgroup/kubepods/pod7c5f/app" },
+	.kernel = true,
+	.run = cmd_bind,
+};

@@ -9,7 +9,6 @@
  *         table holds assignments, unless --force) and store it.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,8 +68,8 @@ static bool node_configured(const char *dir)
 
 /*
  * verify's verdict: a line, or with --json {"file", "valid", "checked":
- * "format" or "node", and "policyName", "assignments", "version" or
- * "error"}.  The error is on stderr too.  Returns the exit status.
+ * "format" or "node", and "policy", "assignmentCount",
+ * "checkpointVersion" or "error"}.  The error is on stderr too.  Returns the exit status.
  */
 static int verdict(const char *path, const struct checkpoint *cp,
 		   const char *error, bool node, bool json)
@@ -81,8 +80,9 @@ static int verdict(const char *path, const struct checkpoint *cp,
 		ctl_err("verify: %s", error);
 	if (!json) {
 		if (!error)
-			printf("%s: valid: policy %s, %u assignments%s%s\n",
+			printf("%s: valid: policy %s, %u assignment%s%s%s\n",
 			       path, cp->policy, cp->state.nr,
+			       ctl_plural(cp->state.nr),
 			       cp->version == CHECKPOINT_V1 ? " (v1)" : "",
 			       node ? "" : " (format and checksum: no node configured)");
 		return error ? CPUMGRCTL_EXIT_USAGE : CPUMGRCTL_EXIT_OK;
@@ -92,9 +92,9 @@ static int verdict(const char *path, const struct checkpoint *cp,
 	    !cJSON_AddBoolToObject(j, "valid", !error) ||
 	    !cJSON_AddStringToObject(j, "checked", node ? "node" : "format") ||
 	    (error ? !cJSON_AddStringToObject(j, "error", error) :
-		     (!cJSON_AddStringToObject(j, "policyName", cp->policy) ||
-		      !cJSON_AddNumberToObject(j, "assignments", cp->state.nr) ||
-		      !cJSON_AddNumberToObject(j, "version",
+		     (!cJSON_AddStringToObject(j, "policy", cp->policy) ||
+		      !cJSON_AddNumberToObject(j, "assignmentCount", cp->state.nr) ||
+		      !cJSON_AddNumberToObject(j, "checkpointVersion",
 					       cp->version == CHECKPOINT_V1 ?
 					       1 : 2)))) {
 		cJSON_Delete(j);
@@ -168,8 +168,9 @@ static int do_import(struct node *n, const char *path, bool force,
 	}
 	if (n->kernel.nr_as && !force) {
 		checkpoint_free(&cp);
-		return cm_errorf(err, "the kernel's table holds %zu assignments: remove them first, or import --force",
-				 n->kernel.nr_as);
+		return cm_errorf(err, "the kernel's table holds %zu assignment%s: remove %s first, or import --force",
+				 n->kernel.nr_as, ctl_plural(n->kernel.nr_as),
+				 n->kernel.nr_as == 1 ? "it" : "them");
 	}
 	ret = node_restore_state(n, &cp.state, err);
 	if (!ret)
@@ -178,44 +179,39 @@ static int do_import(struct node *n, const char *path, bool force,
 	if (!ret)
 		ret = node_sync(n, force ? NODE_FORCE : 0, err);
 	if (!ret)
-		printf("imported %s: policy %s, %u assignments\n", path,
-		       cp.policy, cp.state.nr);
+		printf("imported %s: policy %s, %u assignment%s\n", path,
+		       cp.policy, cp.state.nr, ctl_plural(cp.state.nr));
 	checkpoint_free(&cp);
 	return ret;
 }
 
-static int cmd_checkpoint(int argc, char **argv)
+static int cmd_checkpoint(const struct ctl_cmdline *cl)
 {
-	const char *verb, *file;
+	const char *verb = cl->arg[0], *file = cl->nr == 2 ? cl->arg[1] : NULL;
+	bool force = ctl_flag(cl, "force"), json = cl->json, bad = false;
 	struct cm_error err = { 0 };
 	struct checkpoint cp;
-	bool force = false, json = false, bad = false;
 	struct node n;
 	int ret;
-	struct ctl_args args;
-	const struct ctl_opt opts[] = {
-		{ "force", &force, NULL },
-		{ "json", &json, NULL },
-		{ NULL },
-	};
 
-	ret = ctl_node_args(argc, argv, opts, 1, 2, &args);
-	if (ret)
-		return ret;
-	verb = args.arg[0];
-	file = args.nr == 2 ? args.arg[1] : NULL;
-	if (strcmp(verb, "export") && (strcmp(verb, "verify") &&
-				       strcmp(verb, "import")))
-		return ctl_usage(argv[0]);
-	if ((strcmp(verb, "export") && !file) ||
-	    (json && strcmp(verb, "verify")))
-		return ctl_usage(argv[0]);
-	if (!strcmp(verb, "verify") && !node_configured(args.state_dir))
+	if (strcmp(verb, "export") && !file) {
+		ctl_err("%s needs a FILE", verb);
+		return CPUMGRCTL_EXIT_USAGE;
+	}
+	if (json && strcmp(verb, "verify")) {
+		ctl_err("%s: no JSON output (-j/--json: verify only)", verb);
+		return CPUMGRCTL_EXIT_USAGE;
+	}
+	if (force && strcmp(verb, "import")) {
+		ctl_err("%s: --force is import's", verb);
+		return CPUMGRCTL_EXIT_USAGE;
+	}
+	if (!strcmp(verb, "verify") && !node_configured(cl->state_dir))
 		return verify_file(file, json);
 	/* the stored checkpoint may be the bad one: repair nothing yet */
-	ret = ctl_node_open(&n, args.state_dir, NODE_NEED_CONFIG |
-			    (strcmp(verb, "import") ? NODE_READ_ONLY :
-			     NODE_NO_SYNC));
+	ret = ctl_node_start(cl, NODE_NEED_CONFIG |
+			     (strcmp(verb, "import") ? NODE_READ_ONLY :
+			      NODE_NO_SYNC), &n);
 	if (ret)
 		return ret;
 	if (!strcmp(verb, "export")) {
@@ -243,7 +239,23 @@ static int cmd_checkpoint(int argc, char **argv)
 	return CPUMGRCTL_EXIT_OK;
 }
 
-CPUMGRCTL_COMMAND(checkpoint, "checkpoint",
-		  "export [FILE] | verify FILE [--json] | import FILE [--force] [--state-dir DIR]",
-		  "the kernel's table as a kubelet cpu_manager_state checkpoint, and back",
-		  cmd_checkpoint);
+CPUMGRCTL_COMMAND(checkpoint) = {
+	.name = "checkpoint",
+	.help = "the kernel's table as a kubelet cpu_manager_state checkpoint, and back",
+	.args = (const struct ctl_pos[]){
+		{ "export|verify|import", CTL_WORD, "export verify import", false, "export the table, verify a file, or import one into the table" },
+		{ "FILE", CTL_FILE, NULL, true, "the checkpoint file (export: stdout without it; - for stdin or stdout)" },
+		{ NULL }
+	},
+	.opts = (const struct ctl_opt[]){
+		CTL_OPT_JSON,
+		{ "force", 'f', NULL, CTL_ANY, NULL, "import: also over a table that holds assignments" },
+		CTL_OPT_STATE_DIR,
+		{ NULL }
+	},
+	.examples = {
+		"cpumgrctl checkpoint export /tmp/cpu_manager_state",
+		"cpumgrctl checkpoint verify -j cpu_manager_state",
+	},
+	.run = cmd_checkpoint,
+};

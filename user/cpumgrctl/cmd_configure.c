@@ -4,7 +4,6 @@
  * options, the reserved CPUs, the enforcement and hotplug modes and the
  * managed cgroup root; the rest stays as the kernel has it.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,81 +78,55 @@ static bool parse_options(const char *list, uint32_t *options)
 	return ok;
 }
 
-static bool parse_name(const char *opt, const char *const *names,
-		       const char *s, uint32_t *val)
+/* A value the table already checked against names. */
+static uint32_t name_value(const char *const *names, const char *s)
 {
 	int i = lookup(names, s);
 
-	if (i < 0) {
-		fprintf(stderr, "cpumgrctl: %s: '%s' is not one of:", opt, s);
-		for (i = 0; names[i]; i++)
-			fprintf(stderr, " %s", names[i]);
-		fputc('\n', stderr);
-		return false;
-	}
-	*val = i;
-	return true;
+	return i < 0 ? 0 : (uint32_t)i;
 }
 
-static int cmd_configure(int argc, char **argv)
+static int cmd_configure(const struct ctl_cmdline *cl)
 {
-	static const struct option longopts[] = {
-		{ "policy", required_argument, NULL, 'p' },
-		{ "options", required_argument, NULL, 'o' },
-		{ "reserved", required_argument, NULL, 'r' },
-		{ "enforce", required_argument, NULL, 'e' },
-		{ "hotplug", required_argument, NULL, 'H' },
-		{ "cgroup-root", required_argument, NULL, 'c' },
-		{ "generation", required_argument, NULL, 'g' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct cpumgr_config cfg = { 0 };
 	uint64_t expect, gen;
 	struct cpumgr_nl *nl;
-	bool check = false, ok = true;
-	int opt;
+	const char *v;
+	bool check;
 
-	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'p':
-			cfg.set |= CPUMGR_CFG_POLICY;
-			ok = parse_name("--policy", policy_names, optarg,
-					&cfg.policy);
-			break;
-		case 'o':
-			cfg.set |= CPUMGR_CFG_OPTIONS;
-			ok = parse_options(optarg, &cfg.options);
-			break;
-		case 'r':
-			cfg.set |= CPUMGR_CFG_RESERVED;
-			cfg.reserved_cpus = optarg;
-			break;
-		case 'e':
-			cfg.set |= CPUMGR_CFG_ENFORCE;
-			ok = parse_name("--enforce", enforce_names, optarg,
-					&cfg.enforce);
-			break;
-		case 'H':
-			cfg.set |= CPUMGR_CFG_HOTPLUG;
-			ok = parse_name("--hotplug", hotplug_names, optarg,
-					&cfg.hotplug);
-			break;
-		case 'c':
-			cfg.set |= CPUMGR_CFG_CGROUP_ROOT;
-			cfg.cgroup_root = optarg;
-			break;
-		case 'g':
-			ok = ctl_parse_u64("--generation", optarg, &expect);
-			check = true;
-			break;
-		default:
-			return ctl_usage(argv[0]);
-		}
-		if (!ok)
+	if (!ctl_generation(cl, &expect, &check))
+		return CPUMGRCTL_EXIT_USAGE;
+	v = ctl_val(cl, "policy");
+	if (v) {
+		cfg.set |= CPUMGR_CFG_POLICY;
+		cfg.policy = name_value(policy_names, v);
+	}
+	v = ctl_val(cl, "options");
+	if (v) {
+		cfg.set |= CPUMGR_CFG_OPTIONS;
+		if (!parse_options(v, &cfg.options))
 			return CPUMGRCTL_EXIT_USAGE;
 	}
-	if (optind != argc)
-		return ctl_usage(argv[0]);
+	v = ctl_val(cl, "reserved");
+	if (v) {
+		cfg.set |= CPUMGR_CFG_RESERVED;
+		cfg.reserved_cpus = v;
+	}
+	v = ctl_val(cl, "enforce");
+	if (v) {
+		cfg.set |= CPUMGR_CFG_ENFORCE;
+		cfg.enforce = name_value(enforce_names, v);
+	}
+	v = ctl_val(cl, "hotplug");
+	if (v) {
+		cfg.set |= CPUMGR_CFG_HOTPLUG;
+		cfg.hotplug = name_value(hotplug_names, v);
+	}
+	v = ctl_val(cl, "cgroup-root");
+	if (v) {
+		cfg.set |= CPUMGR_CFG_CGROUP_ROOT;
+		cfg.cgroup_root = v;
+	}
 	nl = ctl_nl_open();
 	if (!nl)
 		return CPUMGRCTL_EXIT_FAIL;
@@ -164,9 +137,20 @@ static int cmd_configure(int argc, char **argv)
 	return CPUMGRCTL_EXIT_OK;
 }
 
-CPUMGRCTL_COMMAND(configure, "configure",
-		  "[--policy none|static] [--options NAME[=BOOL],...] [--reserved CPULIST]\n"
-		  "\t\t[--enforce off|audit|enforce] [--hotplug protect|release]\n"
-		  "\t\t[--cgroup-root PATH] [--generation N]",
-		  "set the policy, options, reserved CPUs, modes and managed cgroup root (\"\": every cgroup)",
-		  cmd_configure);
+CPUMGRCTL_COMMAND(configure) = {
+	.name = "configure",
+	.help = "set the policy, options, reserved CPUs, modes and managed cgroup root (\"\": every cgroup)",
+	.opts = (const struct ctl_opt[]){
+		{ "policy", 0, "POLICY", CTL_WORD, "none static", "the CPU Manager policy" },
+		{ "options", 0, "NAME[=BOOL],...", CTL_ANY, NULL, "the static policy's options, kubelet names" },
+		{ "reserved", 0, "CPULIST", CTL_ANY, NULL, "the reserved CPUs" },
+		{ "enforce", 0, "MODE", CTL_WORD, "off audit enforce", "what the module does with a write that breaks exclusivity" },
+		{ "hotplug", 0, "MODE", CTL_WORD, "protect release", "refuse to offline an assigned CPU, or take it from its container" },
+		{ "cgroup-root", 0, "PATH", CTL_DIR, NULL, "the managed cgroup root (\"\": every cgroup)" },
+		CTL_OPT_GENERATION,
+		{ NULL }
+	},
+	.examples = { "cpumgrctl configure --policy static --reserved 0 --enforce enforce" },
+	.kernel = true,
+	.run = cmd_configure,
+};

@@ -9,7 +9,6 @@
  * Under systemd (NOTIFY_SOCKET) it says READY=1 once the first round is
  * done, WATCHDOG=1 at least every half WATCHDOG_USEC, STOPPING=1 on exit.
  */
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,26 +37,19 @@ static bool is_journal(FILE *f)
 	       (unsigned long long)st.st_ino == ino;
 }
 
-static int cmd_daemon(int argc, char **argv)
+static int cmd_daemon(const struct ctl_cmdline *cl)
 {
-	struct node_daemon_opts o = { .log = stdout };
+	struct node_daemon_opts o = {
+		.log = stdout, .pods = ctl_val(cl, "pods"),
+		.once = ctl_flag(cl, "once"),
+	};
+	const char *period = ctl_val(cl, "reconcile-period");
 	struct cm_error err = { 0 };
-	const char *period = NULL;
 	int64_t ns = 0;
 	bool journal;
 	struct node n;
 	int ret;
-	struct ctl_args args;
-	const struct ctl_opt opts[] = {
-		{ "reconcile-period", NULL, &period },
-		{ "pods", NULL, &o.pods },
-		{ "once", &o.once, NULL },
-		{ NULL },
-	};
 
-	ret = ctl_node_args(argc, argv, opts, 0, 0, &args);
-	if (ret)
-		return ret;
 	if (period && (go_parse_duration(period, &ns, &err) || ns <= 0)) {
 		ctl_err("--reconcile-period: %s", cm_error_msg(&err)[0] ?
 			cm_error_msg(&err) : "must be positive");
@@ -68,23 +60,32 @@ static int cmd_daemon(int argc, char **argv)
 	journal = is_journal(stdout) || is_journal(stderr);
 	node_log_severity(journal);
 	ctl_err_severity = journal;
-	o.dir = ctl_state_dir(args.state_dir);
+	o.dir = ctl_state_dir(cl->state_dir);
 	/* fail now, not in the first round: no config, no module */
-	ret = ctl_node_open(&n, args.state_dir, NODE_NEED_CONFIG);
+	ret = ctl_node_start(cl, NODE_NEED_CONFIG, &n);
 	if (ret)
 		return ret;
 	o.period_ms = period ? ns / 1000000 : n.cfg.reconcile_ns / 1000000;
 	node_close(&n);
 	ctl_sd_setup(&o);
 	if (node_daemon(&o, &err)) {
-		ctl_err("daemon: %s", cm_error_msg(&err));
+		ctl_err("%s", cm_error_msg(&err));
 		cm_error_clear(&err);
 		return CPUMGRCTL_EXIT_FAIL;
 	}
 	return CPUMGRCTL_EXIT_OK;
 }
 
-CPUMGRCTL_COMMAND(daemon, "daemon",
-		  "[--reconcile-period DURATION] [--pods FILE] [--once] [--state-dir DIR]",
-		  "follow the kernel's events: top up, re-apply, fix violations, reconcile",
-		  cmd_daemon);
+CPUMGRCTL_COMMAND(daemon) = {
+	.name = "daemon",
+	.help = "follow the kernel's events: top up, re-apply, fix violations, reconcile",
+	.opts = (const struct ctl_opt[]){
+		{ "reconcile-period", 0, "DURATION", CTL_ANY, NULL, "reconcile this often, a Go duration (default: init's --cpu-manager-reconcile-period, 10s)" },
+		{ "pods", 0, "FILE", CTL_FILE, NULL, "the node's active pods (a PodList): the others are removed at each round" },
+		{ "once", 0, NULL, CTL_ANY, NULL, "one round, then exit" },
+		CTL_OPT_STATE_DIR,
+		{ NULL }
+	},
+	.examples = { "cpumgrctl daemon --reconcile-period 30s" },
+	.run = cmd_daemon,
+};

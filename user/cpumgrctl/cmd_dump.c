@@ -37,16 +37,13 @@ static int print_json(const struct cpumgr_assignment *list, size_t count)
 	return ctl_print_json(root);
 }
 
-static int cmd_dump(int argc, char **argv)
+static int cmd_dump(const struct ctl_cmdline *cl)
 {
 	struct cpumgr_assignment *list;
 	struct cpumgr_nl *nl;
-	bool json = false;
 	int ret;
 	size_t count;
 
-	if (!ctl_json_args(argc, argv, &json))
-		return ctl_usage(argv[0]);
 	nl = ctl_nl_open();
 	if (!nl)
 		return CPUMGRCTL_EXIT_FAIL;
@@ -54,7 +51,7 @@ static int cmd_dump(int argc, char **argv)
 		return ctl_nl_fail(nl, "dump assignments");
 	cpumgr_nl_close(nl);
 	ret = CPUMGRCTL_EXIT_OK;
-	if (json) {
+	if (cl->json) {
 		ret = print_json(list, count);
 	} else {
 		for (size_t i = 0; i < count; i++) {
@@ -66,6 +63,14 @@ static int cmd_dump(int argc, char **argv)
 	return ret;
 }
 
-CPUMGRCTL_COMMAND(dump, "dump", "[--json]",
-		  "list every assignment of the kernel table, one per line",
-		  cmd_dump);
+CPUMGRCTL_COMMAND(dump) = {
+	.name = "dump",
+	.help = "list every assignment of the kernel table, one per line",
+	.opts = (const struct ctl_opt[]){
+		CTL_OPT_JSON,
+		{ NULL }
+	},
+	.examples = { "cpumgrctl dump --json" },
+	.kernel = true,
+	.run = cmd_dump,
+};

@@ -4,7 +4,6 @@
  * each, the way `ip monitor` does; --json: one JSON object per line.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,7 +141,7 @@ static int print_event_json(const struct cpumgr_event *ev)
 	case CPUMGR_CMD_VIOLATION_NTF:
 		add_str(o, "kind", cpumgr_violation_name(ev->kind));
 		add_str(o, "verdict", cpumgr_verdict_name(ev->verdict));
-		add_str(o, "cgroup", ev->assignment.cgroup_path ?: "");
+		add_str(o, "cgroupPath", ev->assignment.cgroup_path ?: "");
 		cJSON_AddNumberToObject(o, "pid", ev->pid);
 		cJSON_AddStringToObject(o, "comm", ev->comm);
 		cJSON_AddStringToObject(o, "file", ev->file);
@@ -178,33 +177,20 @@ static int print_event_json(const struct cpumgr_event *ev)
 	return 0;
 }
 
-static int cmd_events(int argc, char **argv)
+static int cmd_events(const struct ctl_cmdline *cl)
 {
-	static const struct option longopts[] = {
-		{ "count", required_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool json = false;
+	const char *c = ctl_val(cl, "count");
 	uint64_t count = 0, seen = 0;
 	struct cpumgr_event ev;
 	struct cpumgr_nl *nl;
-	int opt, err;
+	int err;
 
-	while ((opt = getopt_long(argc, argv, "c:j", longopts, NULL)) != -1) {
-		if (opt == 'j') {
-			json = true;
-			continue;
-		}
-		if (opt != 'c')
-			return ctl_usage(argv[0]);
-		if (!ctl_parse_u64("--count", optarg, &count) || !count) {
-			ctl_err("--count: needs a positive number");
-			return CPUMGRCTL_EXIT_USAGE;
-		}
+	if (c && !ctl_parse_u64("--count", c, &count))
+		return CPUMGRCTL_EXIT_USAGE;
+	if (c && !count) {
+		ctl_err("--count: '%s': needs a positive number", c);
+		return CPUMGRCTL_EXIT_USAGE;
 	}
-	if (optind != argc)
-		return ctl_usage(argv[0]);
 	nl = ctl_nl_open();
 	if (!nl)
 		return CPUMGRCTL_EXIT_FAIL;
@@ -214,13 +200,13 @@ static int cmd_events(int argc, char **argv)
 		err = cpumgr_nl_recv_event(nl, &ev, -1);
 		if (err == -ENOBUFS) {
 			/* Say so and go on: the next events are still true. */
-			ctl_err("events: %s: %s", strerror(ENOBUFS),
+			ctl_err("%s: %s", strerror(ENOBUFS),
 				cpumgr_nl_errmsg(nl));
 			continue;
 		}
 		if (err)
 			return ctl_nl_fail(nl, "receive events");
-		if (!json)
+		if (!cl->json)
 			print_event(&ev);
 		else if (print_event_json(&ev)) {
 			cpumgr_event_free(&ev);
@@ -235,6 +221,15 @@ static int cmd_events(int argc, char **argv)
 	return CPUMGRCTL_EXIT_OK;
 }
 
-CPUMGRCTL_COMMAND(events, "events", "[--count N] [--json]",
-		  "print the kernel's notifications as they come, one line (--json: one object) each",
-		  cmd_events);
+CPUMGRCTL_COMMAND(events) = {
+	.name = "events",
+	.help = "print the kernel's notifications as they come, one line (--json: one object) each",
+	.opts = (const struct ctl_opt[]){
+		{ "count", 'c', "N", CTL_ANY, NULL, "stop after N notifications" },
+		CTL_OPT_JSON,
+		{ NULL }
+	},
+	.examples = { "cpumgrctl events --json --count 10" },
+	.kernel = true,
+	.run = cmd_events,
+};

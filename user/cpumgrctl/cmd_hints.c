@@ -6,7 +6,6 @@
  * manager: NUMA node masks, each preferred or not; none at all when the
  * CPU manager has no preference.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -87,7 +86,7 @@ static int pod_hints(struct node *n, const struct pod *pod, const char *only,
 			return -1;
 		cj = cJSON_CreateObject();
 		cJSON_AddItemToArray(cs, cj);
-		cJSON_AddStringToObject(cj, "name", c->name);
+		cJSON_AddStringToObject(cj, "container", c->name);
 		cJSON_AddItemToObject(cj, "hints", hints_json(&l));
 		snprintf(who, sizeof(who), "%s/%s", pod->uid, c->name);
 		if (text)
@@ -97,39 +96,29 @@ static int pod_hints(struct node *n, const struct pod *pod, const char *only,
 	return 0;
 }
 
-static int cmd_hints(int argc, char **argv)
+static int cmd_hints(const struct ctl_cmdline *cl)
 {
-	const char *only = NULL;
+	const char *only = ctl_val(cl, "container");
 	struct pod_list list = { 0 };
 	struct cm_error err = { 0 };
-	bool json = false;
+	bool json = cl->json;
 	struct node n;
 	cJSON *out;
 	int ret = 0;
-	struct ctl_args args;
-	const struct ctl_opt opts[] = {
-		{ "container", NULL, &only },
-		{ "json", &json, NULL },
-		{ NULL },
-	};
 
-	ret = ctl_node_args(argc, argv, opts, 1, 1, &args);
-	if (ret)
-		return ret;
-	if (pod_list_load(args.arg[0], &list, &err)) {
-		ctl_err("hints: %s", cm_error_msg(&err));
+	if (pod_list_load(cl->arg[0], &list, &err)) {
+		ctl_err("%s", cm_error_msg(&err));
 		cm_error_clear(&err);
 		return CPUMGRCTL_EXIT_USAGE;
 	}
 	for (unsigned int i = 0; only && i < list.nr; i++)
 		if (!pod_container(&list.pods[i], only)) {
-			ctl_err("hints: pod %s has no container %s",
+			ctl_err("pod %s has no container %s",
 				list.pods[i].uid, only);
 			pod_list_free(&list);
 			return CPUMGRCTL_EXIT_USAGE;
 		}
-	ret = ctl_node_open(&n, args.state_dir,
-			    NODE_NEED_CONFIG | NODE_READ_ONLY);
+	ret = ctl_node_start(cl, NODE_NEED_CONFIG | NODE_READ_ONLY, &n);
 	if (ret) {
 		pod_list_free(&list);
 		return ret;
@@ -151,7 +140,19 @@ static int cmd_hints(int argc, char **argv)
 	return ctl_print_json(out);
 }
 
-CPUMGRCTL_COMMAND(hints, "hints",
-		  "POD_FILE [--container NAME] [--json] [--state-dir DIR]",
-		  "the CPU manager's topology hints (NUMA masks, preferred) for a pod and its containers",
-		  cmd_hints);
+CPUMGRCTL_COMMAND(hints) = {
+	.name = "hints",
+	.help = "the CPU manager's topology hints (NUMA masks, preferred) for a pod and its containers",
+	.args = (const struct ctl_pos[]){
+		{ "POD_FILE", CTL_FILE, NULL, false, "a Pod or a PodList, JSON or YAML" },
+		{ NULL }
+	},
+	.opts = (const struct ctl_opt[]){
+		{ "container", 'c', "NAME", CTL_ANY, NULL, "this container's hints only" },
+		CTL_OPT_JSON,
+		CTL_OPT_STATE_DIR,
+		{ NULL }
+	},
+	.examples = { "cpumgrctl hints pod.yaml --container app" },
+	.run = cmd_hints,
+};

@@ -7,7 +7,6 @@
  * taken the kubelet's way on the kernel's topology.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,37 +16,14 @@
 #include "ctl_node.h"
 #include "go_strconv.h"
 #include "kubeletconfig.h"
+#include "strbuf.h"
 #include "topology_sysfs.h"
 
-enum {
-	OPT_CONFIG = 0x200, OPT_ROOT, OPT_MOUNT, OPT_ENFORCE, OPT_HOTPLUG,
-	OPT_QUOTA, OPT_NO_QUOTA_EXCL, OPT_FORCE, OPT_KUBELET, OPT_DRY_RUN,
-	OPT_STRICT, OPT_INTEGRATION,
-};
-
-static const struct option longopts[] = {
-	{ "cpu-manager-policy", required_argument, NULL, OPT_KUBELET },
-	{ "cpu-manager-policy-options", required_argument, NULL, OPT_KUBELET },
-	{ "reserved-cpus", required_argument, NULL, OPT_KUBELET },
-	{ "kube-reserved", required_argument, NULL, OPT_KUBELET },
-	{ "system-reserved", required_argument, NULL, OPT_KUBELET },
-	{ "topology-manager-policy", required_argument, NULL, OPT_KUBELET },
-	{ "cpu-manager-reconcile-period", required_argument, NULL,
-	  OPT_KUBELET },
-	{ "config", required_argument, NULL, OPT_CONFIG },
-	{ "cgroup-root", required_argument, NULL, OPT_ROOT },
-	{ "cgroup-mount", required_argument, NULL, OPT_MOUNT },
-	{ "enforce", required_argument, NULL, OPT_ENFORCE },
-	{ "hotplug", required_argument, NULL, OPT_HOTPLUG },
-	{ "cpu-cfs-quota", required_argument, NULL, OPT_QUOTA },
-	{ "disable-cpu-quota-with-exclusive-cpus", required_argument, NULL,
-	  OPT_NO_QUOTA_EXCL },
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-	{ "strict", no_argument, NULL, OPT_STRICT },
-	{ "integration", required_argument, NULL, OPT_INTEGRATION },
-	CTL_STATE_DIR_OPTION,
-	{ NULL, 0, NULL, 0 },
+/* The kubelet's own flags: given to kubelet_config_flag() in order. */
+static const char *const kubelet_flags[] = {
+	"cpu-manager-policy", "cpu-manager-policy-options", "reserved-cpus",
+	"kube-reserved", "system-reserved", "topology-manager-policy",
+	"cpu-manager-reconcile-period", NULL,
 };
 
 struct init_args {
@@ -73,14 +49,20 @@ static int parse_bool(const char *opt, const char *s)
 	return -1;
 }
 
-static int parse_mode(const char *opt, const char *s,
-		      const char *(*name)(uint32_t))
+static bool is_kubelet_flag(const char *name)
+{
+	for (const char *const *f = kubelet_flags; *f; f++)
+		if (!strcmp(*f, name))
+			return true;
+	return false;
+}
+
+/* The index of a mode's name (the table has checked it is one). */
+static int mode_value(const char *s, const char *(*name)(uint32_t))
 {
 	for (uint32_t i = 0; name(i); i++)
 		if (!strcmp(name(i), s))
 			return (int)i;
-	ctl_err("--%s: '%s' is not one of: %s %s%s%s", opt, s, name(0),
-		name(1), name(2) ? " " : "", name(2) ? name(2) : "");
 	return -1;
 }
 
@@ -106,77 +88,54 @@ static int parse_integration(const char *s, int *out)
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct init_args *a)
+static int parse_args(const struct ctl_cmdline *cl, struct init_args *a)
 {
-	int opt, idx;
+	const char *v;
 
 	memset(a, 0, sizeof(*a));
 	a->enforce = a->hotplug = a->quota = a->no_quota_excl = -2;
 	a->integration = -1;
-	while ((opt = getopt_long(argc, argv, "", longopts, &idx)) != -1) {
-		switch (opt) {
-		case OPT_KUBELET:
-			if (a->nr == 32) {
-				ctl_err("too many flags");
-				return -1;
-			}
-			a->flag[a->nr] = longopts[idx].name;
-			a->value[a->nr++] = optarg;
-			break;
-		case OPT_CONFIG:
-			a->config = optarg;
-			break;
-		case OPT_ROOT:
-			a->root = optarg;
-			break;
-		case OPT_MOUNT:
-			a->mount = optarg;
-			break;
-		case OPT_ENFORCE:
-			a->enforce = parse_mode("enforce", optarg,
-						cpumgr_enforce_name);
-			if (a->enforce < 0)
-				return -1;
-			break;
-		case OPT_HOTPLUG:
-			a->hotplug = parse_mode("hotplug", optarg,
-						cpumgr_hotplug_name);
-			if (a->hotplug < 0)
-				return -1;
-			break;
-		case OPT_QUOTA:
-			a->quota = parse_bool("cpu-cfs-quota", optarg);
-			if (a->quota < 0)
-				return -1;
-			break;
-		case OPT_NO_QUOTA_EXCL:
-			a->no_quota_excl = parse_bool(longopts[idx].name,
-						      optarg);
-			if (a->no_quota_excl < 0)
-				return -1;
-			break;
-		case OPT_FORCE:
-			a->force = true;
-			break;
-		case OPT_DRY_RUN:
-			a->dry_run = true;
-			break;
-		case OPT_STRICT:
-			a->strict = true;
-			break;
-		case OPT_INTEGRATION:
-			if (parse_integration(optarg, &a->integration))
-				return -1;
-			break;
-		case CTL_OPT_STATE_DIR:
-			a->state_dir = optarg;
-			break;
-		default:
-			return ctl_usage(argv[0]), -1;
+	for (unsigned int i = 0; i < cl->nr_seq; i++) {
+		const char *name = cl->cmd->opts[cl->seq[i].opt].name;
+
+		if (!is_kubelet_flag(name))
+			continue;
+		if (a->nr == 32) {
+			ctl_err("too many flags");
+			return -1;
 		}
+		a->flag[a->nr] = name;
+		a->value[a->nr++] = cl->seq[i].val;
 	}
-	if (optind != argc)
-		return ctl_usage(argv[0]), -1;
+	a->state_dir = cl->state_dir;
+	a->config = ctl_val(cl, "config");
+	a->root = ctl_val(cl, "cgroup-root");
+	a->mount = ctl_val(cl, "cgroup-mount");
+	a->force = ctl_flag(cl, "force");
+	a->dry_run = ctl_flag(cl, "dry-run");
+	a->strict = ctl_flag(cl, "strict");
+	v = ctl_val(cl, "enforce");
+	if (v)
+		a->enforce = mode_value(v, cpumgr_enforce_name);
+	v = ctl_val(cl, "hotplug");
+	if (v)
+		a->hotplug = mode_value(v, cpumgr_hotplug_name);
+	v = ctl_val(cl, "cpu-cfs-quota");
+	if (v) {
+		a->quota = parse_bool("cpu-cfs-quota", v);
+		if (a->quota < 0)
+			return -1;
+	}
+	v = ctl_val(cl, "disable-cpu-quota-with-exclusive-cpus");
+	if (v) {
+		a->no_quota_excl = parse_bool("disable-cpu-quota-with-exclusive-cpus",
+					      v);
+		if (a->no_quota_excl < 0)
+			return -1;
+	}
+	v = ctl_val(cl, "integration");
+	if (v && parse_integration(v, &a->integration))
+		return -1;
 	if (a->integration > CTL_INTEGRATION_NONE &&
 	    strcmp(state_dir(a), NODE_STATE_DIR)) {
 		/* the units and the hook file run with the default one */
@@ -203,15 +162,23 @@ static int kubelet_view(const struct init_args *a, struct kubelet_config *kc,
 		return cm_errorf(err, "out of memory");
 	if (a->config && kubelet_config_load(kc, a->config, err))
 		return -EINVAL;
-	for (unsigned int i = 0; i < kc->unknown.nr; i++)
-		fprintf(stderr, "cpumgrctl: %s: %s: unknown field \"%s\"%s\n",
-			a->strict ? "error" : "warning", a->config,
-			kc->unknown.kv[i].key,
-			a->strict ? "" : " (ignored, as the kubelet does)");
-	if (a->strict && kc->unknown.nr)
-		return cm_errorf(err, "%s: %u unknown field%s (--strict)",
-				 a->config, kc->unknown.nr,
-				 kc->unknown.nr > 1 ? "s" : "");
+	for (unsigned int i = 0; i < kc->unknown.nr && !a->strict; i++)
+		ctl_note("%s: unknown field \"%s\" (ignored, as the kubelet does)",
+			 a->config, kc->unknown.kv[i].key);
+	/* --strict: one line naming them all */
+	if (a->strict && kc->unknown.nr) {
+		struct strbuf sb = STRBUF_INIT;
+		char *names;
+
+		for (unsigned int i = 0; i < kc->unknown.nr; i++)
+			strbuf_addf(&sb, "%s\"%s\"", i ? ", " : "",
+				    kc->unknown.kv[i].key);
+		names = strbuf_detach(&sb, NULL);
+		cm_errorf(err, "%s: unknown field%s %s (--strict)", a->config,
+			  ctl_plural(kc->unknown.nr), names ? names : "?");
+		free(names);
+		return -EINVAL;
+	}
 	for (unsigned int i = 0; i < a->nr; i++)
 		if (kubelet_config_flag(kc, a->flag[i], a->value[i], err))
 			return -EINVAL;
@@ -230,12 +197,11 @@ static int dry_run(const struct init_args *a, struct kubelet_config *kc)
 
 	t = topology_load_sysfs("/sys", &err);
 	if (!t) {
-		fprintf(stderr, "cpumgrctl: warning: reserved CPUs not checked: %s\n",
-			cm_error_msg(&err));
+		ctl_note("reserved CPUs not checked: %s", cm_error_msg(&err));
 		cm_error_clear(&err);
 	} else if (kubelet_config_check_topology(kc, t, &err)) {
 		topology_free(t);
-		ctl_err("init: %s", cm_error_msg(&err));
+		ctl_err("%s", cm_error_msg(&err));
 		cm_error_clear(&err);
 		return CPUMGRCTL_EXIT_USAGE;
 	}
@@ -249,8 +215,9 @@ static int dry_run(const struct init_args *a, struct kubelet_config *kc)
 	if (kc->policy.has_reserved_cpus)
 		printf("reserved CPUs %s\n", reserved ? reserved : "?");
 	else if (kc->reserved_milli)
-		printf("reserved %lld millicores (%d CPUs, chosen at init)\n",
-		       (long long)kc->reserved_milli, kc->policy.num_reserved);
+		printf("reserved %lld millicores (%d CPU%s, chosen at init)\n",
+		       (long long)kc->reserved_milli, kc->policy.num_reserved,
+		       ctl_plural((unsigned int)kc->policy.num_reserved));
 	else
 		printf("no reserved CPUs\n");
 	free(reserved);
@@ -342,7 +309,7 @@ static int apply_integration(const struct init_args *a)
 	return CPUMGRCTL_EXIT_FAIL;
 }
 
-static int cmd_init(int argc, char **argv)
+static int cmd_init(const struct ctl_cmdline *cl)
 {
 	struct cm_error err = { 0 };
 	struct kubelet_config kc;
@@ -351,11 +318,11 @@ static int cmd_init(int argc, char **argv)
 	char *reserved;
 	int ret;
 
-	if (parse_args(argc, argv, &a))
+	if (parse_args(cl, &a))
 		return CPUMGRCTL_EXIT_USAGE;
 	/* every input is checked before anything touches the node */
 	if (kubelet_view(&a, &kc, &err)) {
-		ctl_err("init: %s", cm_error_msg(&err));
+		ctl_err("%s", cm_error_msg(&err));
 		cm_error_clear(&err);
 		kubelet_config_free(&kc);
 		return CPUMGRCTL_EXIT_USAGE;
@@ -387,12 +354,35 @@ static int cmd_init(int argc, char **argv)
 	return apply_integration(&a);
 }
 
-CPUMGRCTL_COMMAND(init, "init",
-		  "[--cpu-manager-policy none|static] [--cpu-manager-policy-options K=V,...]\n"
-		  "\t\t[--reserved-cpus LIST] [--kube-reserved cpu=Q,...] [--system-reserved cpu=Q,...]\n"
-		  "\t\t[--topology-manager-policy P] [--config KUBELETCONFIG] [--cgroup-root PATH]\n"
-		  "\t\t[--enforce off|audit|enforce] [--hotplug protect|release] [--cpu-cfs-quota BOOL]\n"
-		  "\t\t[--disable-cpu-quota-with-exclusive-cpus BOOL] [--force] [--dry-run] [--strict]\n"
-		  "\t\t[--integration none|nri-decide|nri-guard|oci-hook] [--state-dir DIR]",
-		  "configure the node's CPU manager and the module, kubelet style",
-		  cmd_init);
+CPUMGRCTL_COMMAND(init) = {
+	.name = "init",
+	.help = "configure the node's CPU manager and the module, kubelet style (kubelet flags override --config)",
+	.opts = (const struct ctl_opt[]){
+		{ "cpu-manager-policy", 0, "POLICY", CTL_WORD, "none static", "the kubelet's CPU Manager policy" },
+		{ "cpu-manager-policy-options", 0, "K=V,...", CTL_ANY, NULL, "the static policy's options, as the kubelet takes them" },
+		{ "reserved-cpus", 0, "CPULIST", CTL_ANY, NULL, "the reserved CPUs (the kubelet's --reserved-cpus)" },
+		{ "kube-reserved", 0, "cpu=Q,...", CTL_ANY, NULL, "CPU reserved for Kubernetes: a quantity, CPUs chosen the kubelet's way" },
+		{ "system-reserved", 0, "cpu=Q,...", CTL_ANY, NULL, "CPU reserved for the system, likewise" },
+		{ "topology-manager-policy", 0, "POLICY", CTL_ANY, NULL, "none, best-effort, restricted or single-numa-node" },
+		{ "cpu-manager-reconcile-period", 0, "DURATION", CTL_ANY, NULL, "how often the daemon reconciles, a Go duration (default 10s)" },
+		{ "config", 'c', "KUBELETCONFIG", CTL_FILE, NULL, "a KubeletConfiguration file (YAML or JSON), read first" },
+		{ "cgroup-root", 0, "PATH", CTL_DIR, NULL, "the managed cgroup root, absolute (made if missing; default: the mount)" },
+		{ "cgroup-mount", 0, "PATH", CTL_DIR, NULL, "where cgroup v2 is mounted, absolute (default /sys/fs/cgroup)" },
+		{ "enforce", 0, "MODE", CTL_WORD, "off audit enforce", "what the module does with a write that breaks exclusivity" },
+		{ "hotplug", 0, "MODE", CTL_WORD, "protect release", "refuse to offline an assigned CPU, or take it from its container" },
+		{ "cpu-cfs-quota", 0, "BOOL", CTL_ANY, NULL, "enforce CPU limits with CFS quota (the kubelet's --cpu-cfs-quota)" },
+		{ "disable-cpu-quota-with-exclusive-cpus", 0, "BOOL", CTL_ANY, NULL, "no CFS quota for containers with exclusive CPUs" },
+		{ "force", 'f', NULL, CTL_ANY, NULL, "also over a checkpoint of another configuration" },
+		{ "dry-run", 'n', NULL, CTL_ANY, NULL, "check the flags and the file on this machine's CPUs; no module, nothing changed" },
+		{ "strict", 0, NULL, CTL_ANY, NULL, "an unknown KubeletConfiguration field is an error, not a warning" },
+		{ "integration", 0, "WAY", CTL_WORD, "none nri-decide nri-guard oci-hook", "how the container runtime meets cpumgr: every other way is turned off, then this one on (default: left as it is)" },
+		CTL_OPT_STATE_DIR,
+		{ NULL }
+	},
+	.examples = {
+		"cpumgrctl init --cpu-manager-policy static --reserved-cpus 0 --enforce enforce",
+		"cpumgrctl init --config /var/lib/kubelet/config.yaml --dry-run",
+		"cpumgrctl init --cpu-manager-policy static --reserved-cpus 0-1 --integration nri-decide",
+	},
+	.run = cmd_init,
+};

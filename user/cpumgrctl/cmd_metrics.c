@@ -4,11 +4,11 @@
  * the Prometheus text format, for node_exporter's textfile collector
  * (written atomically there), or on stdout.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cmd.h"
+#include "ctl_nl.h"
 #include "ctl_node.h"
 #include "metrics.h"
 
@@ -50,23 +50,48 @@ static int fill(const struct node *n, struct cpumgr_metrics *m,
 	return 0;
 }
 
-static int cmd_metrics(int argc, char **argv)
+/* The same numbers for scripts, named as the other commands name them. */
+static int print_json(const struct cpumgr_metrics *m)
 {
-	const char *output = NULL;
+	cJSON *j = cJSON_CreateObject(), *numa;
+	bool ok = j &&
+		cJSON_AddNumberToObject(j, "pinningRequests", (double)m->pinning_requests) &&
+		cJSON_AddNumberToObject(j, "pinningErrors", (double)m->pinning_errors) &&
+		cJSON_AddNumberToObject(j, "sharedPoolMillicores",
+					(double)m->shared_pool_millicores) &&
+		cJSON_AddNumberToObject(j, "exclusiveCpuCount", (double)m->exclusive_cpus) &&
+		(numa = cJSON_AddArrayToObject(j, "allocationPerNuma")) &&
+		cJSON_AddNumberToObject(j, "violations", (double)m->violations) &&
+		cJSON_AddNumberToObject(j, "offlinesRefused", (double)m->offlines_refused) &&
+		cJSON_AddBoolToObject(j, "armed", m->armed) &&
+		cJSON_AddNumberToObject(j, "probesMissed", (double)m->probes_missed);
+
+	for (unsigned int i = 0; ok && i < m->nr_numa; i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		ok = o && cJSON_AddItemToArray(numa, o) &&
+		     cJSON_AddNumberToObject(o, "numa", m->numa[i].numa) &&
+		     cJSON_AddNumberToObject(o, "exclusiveCpuCount",
+					     (double)m->numa[i].cpus);
+	}
+	if (!ok) {
+		cJSON_Delete(j);
+		return -1;
+	}
+	return ctl_print_json(j) ? -1 : 0;
+}
+
+static int cmd_metrics(const struct ctl_cmdline *cl)
+{
+	const char *output = ctl_val(cl, "output");
 	struct cpumgr_numa_alloc *numa = NULL;
 	struct cpumgr_metrics m = { 0 };
 	struct cm_error err = { 0 };
 	struct prom_writer w;
 	struct node n;
 	int ret;
-	struct ctl_args args;
-	const struct ctl_opt opts[] = {
-		{ "output", NULL, &output },
-		{ NULL },
-	};
 
-	ret = ctl_node_start(argc, argv, opts, 0, 0,
-			     NODE_NEED_CONFIG | NODE_READ_ONLY, &n, &args);
+	ret = ctl_node_start(cl, NODE_NEED_CONFIG | NODE_READ_ONLY, &n);
 	if (ret)
 		return ret;
 	prom_init(&w);
@@ -78,6 +103,8 @@ static int cmd_metrics(int argc, char **argv)
 	}
 	if (!ret && output)
 		ret = prom_write_file(output, prom_text(&w), &err);
+	else if (!ret && cl->json)
+		ret = print_json(&m) ? cm_errorf(&err, "out of memory") : 0;
 	else if (!ret)
 		fputs(prom_text(&w), stdout);
 	free(numa);
@@ -88,6 +115,15 @@ static int cmd_metrics(int argc, char **argv)
 	return CPUMGRCTL_EXIT_OK;
 }
 
-CPUMGRCTL_COMMAND(metrics, "metrics", "[--output FILE.prom] [--state-dir DIR]",
-		  "Prometheus text: pinning requests and errors, pools, per-NUMA allocation, violations",
-		  cmd_metrics);
+CPUMGRCTL_COMMAND(metrics) = {
+	.name = "metrics",
+	.help = "Prometheus text: pinning requests and errors, pools, per-NUMA allocation, violations",
+	.opts = (const struct ctl_opt[]){
+		{ "output", 'o', "FILE.prom", CTL_FILE, NULL, "write it there atomically (node_exporter's textfile collector), not on stdout" },
+		CTL_OPT_JSON,
+		CTL_OPT_STATE_DIR,
+		{ NULL }
+	},
+	.examples = { "cpumgrctl metrics --output /var/lib/node_exporter/textfile/cpumgr.prom" },
+	.run = cmd_metrics,
+};

@@ -166,40 +166,28 @@ static int from_env(struct nri_opts *o)
 	return 0;
 }
 
-static int cmd_nri(int argc, char **argv)
+static int cmd_nri(const struct ctl_cmdline *cl)
 {
 	struct nri_opts o = {
-		.socket = NRI_SOCKET, .name = NRI_NAME, .index = NRI_INDEX,
-		.fd = -1, .p.rt.kubelet_state = CTL_KUBELET_STATE,
+		.socket = ctl_val(cl, "socket") ?: NRI_SOCKET,
+		.name = NRI_NAME, .index = NRI_INDEX, .fd = -1,
+		.p.rt.kubelet_state = ctl_val(cl, "kubelet-state") ?:
+				      CTL_KUBELET_STATE,
+		.p.dir = cl->state_dir,
+		.p.log = ctl_flag(cl, "verbose") ? stderr : NULL,
 	};
-	const char *mode = NULL;
-	bool verbose = false;
-	const struct ctl_opt opts[] = {
-		{ "socket", NULL, &o.socket },
-		{ "mode", NULL, &mode },
-		{ "kubelet-state", NULL, &o.p.rt.kubelet_state },
-		{ "name", NULL, &o.name },
-		{ "index", NULL, &o.index },
-		{ "verbose", &verbose, NULL },
-		{ NULL },
-	};
-	struct ctl_args args;
-	int ret;
+	const char *mode = ctl_val(cl, "mode");
 
+	/* the runtime's environment, then the command line */
 	if (from_env(&o))
 		return CPUMGRCTL_EXIT_USAGE;
-	ret = ctl_node_args(argc, argv, opts, 0, 0, &args);
-	if (ret)
-		return ret;
-	o.p.dir = args.state_dir;
-	if (verbose)
-		o.p.log = stderr;
-	if (mode && ctl_runtime_mode(mode, &o.p.rt.mode)) {
-		ctl_err("--mode: '%s' is not decide or guard", mode);
-		return CPUMGRCTL_EXIT_USAGE;
-	}
+	o.name = ctl_val(cl, "name") ?: o.name;
+	o.index = ctl_val(cl, "index") ?: o.index;
+	/* the table has checked the mode's name */
+	if (mode)
+		ctl_runtime_mode(mode, &o.p.rt.mode);
 	if (!*o.name || !valid_index(o.index)) {
-		ctl_err("nri: plugin name '%s', index '%s': the name may not be empty, the index is two digits",
+		ctl_err("plugin name '%s', index '%s': the name may not be empty, the index is two digits",
 			o.name, o.index);
 		return CPUMGRCTL_EXIT_USAGE;
 	}
@@ -208,8 +196,19 @@ static int cmd_nri(int argc, char **argv)
 	return run(&o);
 }
 
-CPUMGRCTL_COMMAND(nri, "nri",
-		  "[--socket PATH] [--mode decide|guard] [--kubelet-state FILE]\n"
-		  "\t\t[--name NAME] [--index NN] [--state-dir DIR] [--verbose]",
-		  "an NRI plugin: containerd's or CRI-O's containers get their CPUs before they are created",
-		  cmd_nri);
+CPUMGRCTL_COMMAND(nri) = {
+	.name = "nri",
+	.help = "an NRI plugin: containerd's or CRI-O's containers get their CPUs before they are created",
+	.opts = (const struct ctl_opt[]){
+		{ "socket", 0, "PATH", CTL_FILE, NULL, "the runtime's NRI socket (default " NRI_SOCKET ")" },
+		CTL_OPT_MODE,
+		CTL_OPT_KUBELET_STATE,
+		{ "name", 0, "NAME", CTL_ANY, NULL, "the plugin's name (default " NRI_NAME ", or $NRI_PLUGIN_NAME)" },
+		{ "index", 0, "NN", CTL_ANY, NULL, "the plugin's two-digit index (default " NRI_INDEX ", or $NRI_PLUGIN_IDX)" },
+		{ "verbose", 'v', NULL, CTL_ANY, NULL, "log every call on stderr" },
+		CTL_OPT_STATE_DIR,
+		{ NULL }
+	},
+	.examples = { "cpumgrctl nri --mode decide" },
+	.run = cmd_nri,
+};

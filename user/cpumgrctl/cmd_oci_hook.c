@@ -23,7 +23,6 @@
  * fails the start.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,56 +172,28 @@ static int poststop(struct hook *h, struct node *n)
 	return CPUMGRCTL_EXIT_OK;
 }
 
-static int cmd_oci_hook(int argc, char **argv)
+static int cmd_oci_hook(const struct ctl_cmdline *cl)
 {
-	static const struct option longopts[] = {
-		{ "mode", required_argument, NULL, 'm' },
-		{ "kubelet-state", required_argument, NULL, 'k' },
-		{ "verbose", no_argument, NULL, 'v' },
-		CTL_STATE_DIR_OPTION,
-		{ NULL, 0, NULL, 0 },
+	struct hook h = {
+		.rt.kubelet_state = ctl_val(cl, "kubelet-state") ?:
+				    CTL_KUBELET_STATE,
+		.verbose = ctl_flag(cl, "verbose"),
+		.dir = cl->state_dir,
+		.stage = cl->nr ? cl->arg[0] : "(from the state)",
 	};
-	struct hook h = { .rt.kubelet_state = CTL_KUBELET_STATE };
+	const char *mode = ctl_val(cl, "mode");
 	struct cm_error err = { 0 };
 	struct node n;
-	int opt, ret;
+	int ret;
 
-	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'm':
-			if (ctl_runtime_mode(optarg, &h.rt.mode)) {
-				ctl_err("--mode: '%s' is not decide or guard",
-					optarg);
-				return CPUMGRCTL_EXIT_USAGE;
-			}
-			break;
-		case 'k':
-			h.rt.kubelet_state = optarg;
-			break;
-		case 'v':
-			h.verbose = true;
-			break;
-		case CTL_OPT_STATE_DIR:
-			h.dir = optarg;
-			break;
-		default:
-			return ctl_usage(argv[0]);
-		}
-	}
-	if (optind < argc - 1)
-		return ctl_usage(argv[0]);
-	h.stage = optind < argc ? argv[optind] : "(from the state)";
-	if (optind < argc && strcmp(h.stage, "createRuntime") &&
-	    strcmp(h.stage, "prestart") && strcmp(h.stage, "poststop")) {
-		ctl_err("oci-hook: stage '%s' is not createRuntime, prestart or poststop",
-			h.stage);
-		return CPUMGRCTL_EXIT_USAGE;
-	}
+	/* the table has checked the mode's name */
+	if (mode)
+		ctl_runtime_mode(mode, &h.rt.mode);
 	ret = read_input(&h);
 	if (ret)
 		return ret;
 	/* one hooks.d file for both stages: the state's status says which */
-	if (optind == argc) {
+	if (!cl->nr) {
 		if (!strcmp(h.c.status, "creating") ||
 		    !strcmp(h.c.status, "created"))
 			h.stage = "createRuntime";
@@ -257,8 +228,20 @@ static int cmd_oci_hook(int argc, char **argv)
 	return ret;
 }
 
-CPUMGRCTL_COMMAND(oci_hook, "oci-hook",
-		  "[--mode decide|guard] [--kubelet-state FILE] [--verbose]\n"
-		  "\t\t[--state-dir DIR] [createRuntime|prestart|poststop]",
-		  "an OCI runtime hook: the OCI state on stdin, the bundle's config.json",
-		  cmd_oci_hook);
+CPUMGRCTL_COMMAND(oci_hook) = {
+	.name = "oci-hook",
+	.help = "an OCI runtime hook: the OCI state on stdin, the bundle's config.json",
+	.args = (const struct ctl_pos[]){
+		{ "STAGE", CTL_WORD, "createRuntime prestart poststop", true, "the hook's stage; without it the state's status says which" },
+		{ NULL }
+	},
+	.opts = (const struct ctl_opt[]){
+		CTL_OPT_MODE,
+		CTL_OPT_KUBELET_STATE,
+		{ "verbose", 'v', NULL, CTL_ANY, NULL, "say what it does on stderr" },
+		CTL_OPT_STATE_DIR,
+		{ NULL }
+	},
+	.examples = { "cpumgrctl oci-hook --mode guard createRuntime < state.json" },
+	.run = cmd_oci_hook,
+};

@@ -26,7 +26,7 @@ static void print_result(cJSON *res)
 		puts(text);
 		free(text);
 	} else {
-		ctl_err("plan: out of memory");
+		ctl_err("out of memory");
 	}
 	fflush(stdout);
 }
@@ -35,25 +35,20 @@ static int fail(struct cm_error *err)
 {
 	cJSON *res = cJSON_CreateObject();
 
-	ctl_err("plan: %s", cm_error_msg(err));
+	ctl_err("%s", cm_error_msg(err));
 	cJSON_AddStringToObject(res, "error", cm_error_msg(err));
 	print_result(res);
 	cJSON_Delete(res);
 	return CPUMGRCTL_EXIT_USAGE;
 }
 
-static int cmd_plan(int argc, char **argv)
+static int cmd_plan(const struct ctl_cmdline *cl)
 {
+	const char *path = cl->nr ? cl->arg[0] : "-";
 	struct cm_error err = { 0 };
-	const char *path = "-";
 	cJSON *req, *res = NULL;
 	int ret;
 
-	if (argc > 2 || (argc == 2 && (!strcmp(argv[1], "-h") ||
-				       !strcmp(argv[1], "--help"))))
-		return ctl_usage(argv[0]);
-	if (argc == 2)
-		path = argv[1];
 	req = json_load(path, &err);
 	if (req)
 		res = plan_run(req, &err);
@@ -69,6 +64,21 @@ static int cmd_plan(int argc, char **argv)
 	return ret;
 }
 
-CPUMGRCTL_COMMAND(plan, "plan", "[FILE|-]",
-		  "offline allocation what-if: read a JSON request, print the kubelet's decision",
-		  cmd_plan);
+CPUMGRCTL_COMMAND(plan) = {
+	.name = "plan",
+	.help = "offline allocation what-if: read a JSON request, print the kubelet's decision",
+	.args = (const struct ctl_pos[]){
+		{ "FILE|-", CTL_FILE, NULL, true, "the JSON request (default stdin)" },
+		{ NULL }
+	},
+	.opts = (const struct ctl_opt[]){
+		{ "json", 'j', NULL, CTL_ANY, NULL, "JSON output (plan prints JSON anyway)" },
+		{ NULL }
+	},
+	.examples = {
+		"cpumgrctl plan examples/plan/take-dual-socket-ht.json",
+		"echo '{\"topology\": {\"sysfs\": \"/sys\"}, \"available\": \"0-3\", \"count\": 2}' | cpumgrctl plan",
+	},
+	.always_json = true,
+	.run = cmd_plan,
+};

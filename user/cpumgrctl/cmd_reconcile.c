@@ -5,35 +5,26 @@
  * of the others; give every attached container its cpuset and CFS
  * limits.  One line per change.
  */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "cmd.h"
 #include "ctl_node.h"
 #include "podlist.h"
 
-static int cmd_reconcile(int argc, char **argv)
+static int cmd_reconcile(const struct ctl_cmdline *cl)
 {
-	const char *pods = NULL;
+	const char *pods = ctl_val(cl, "pods");
 	struct pod_list active = { 0 };
 	struct cm_error err = { 0 };
 	struct node n;
 	int ret;
-	struct ctl_args args;
-	const struct ctl_opt opts[] = {
-		{ "pods", NULL, &pods },
-		{ NULL },
-	};
 
-	ret = ctl_node_args(argc, argv, opts, 0, 0, &args);
-	if (ret)
-		return ret;
 	if (pods && pod_list_load(pods, &active, &err)) {
-		ctl_err("reconcile: %s", cm_error_msg(&err));
+		ctl_err("%s", cm_error_msg(&err));
 		cm_error_clear(&err);
 		return CPUMGRCTL_EXIT_USAGE;
 	}
-	ret = ctl_node_open(&n, args.state_dir, NODE_NEED_CONFIG);
+	ret = ctl_node_start(cl, NODE_NEED_CONFIG, &n);
 	if (ret) {
 		pod_list_free(&active);
 		return ret;
@@ -48,6 +39,14 @@ static int cmd_reconcile(int argc, char **argv)
 	return CPUMGRCTL_EXIT_OK;
 }
 
-CPUMGRCTL_COMMAND(reconcile, "reconcile", "[--pods FILE] [--state-dir DIR]",
-		  "drop pods not in FILE; give every attached container its cpuset and CFS limits",
-		  cmd_reconcile);
+CPUMGRCTL_COMMAND(reconcile) = {
+	.name = "reconcile",
+	.help = "drop pods not in FILE; give every attached container its cpuset and CFS limits",
+	.opts = (const struct ctl_opt[]){
+		{ "pods", 0, "FILE", CTL_FILE, NULL, "the node's active pods (a PodList, JSON or YAML)" },
+		CTL_OPT_STATE_DIR,
+		{ NULL }
+	},
+	.examples = { "cpumgrctl reconcile --pods active-pods.json" },
+	.run = cmd_reconcile,
+};

@@ -1,34 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cpumgrctl release: give a container's or a whole pod's CPUs back. */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "cmd.h"
 #include "ctl_nl.h"
 
-static int cmd_release(int argc, char **argv)
+static int cmd_release(const struct ctl_cmdline *cl)
 {
-	static const struct option longopts[] = {
-		{ "generation", required_argument, NULL, 'g' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *pod, *container;
+	const char *pod = cl->arg[0], *container = cl->nr == 2 ? cl->arg[1] : NULL;
 	uint64_t expect, gen;
 	struct cpumgr_nl *nl;
-	bool check = false;
-	int opt;
+	bool check;
 
-	while ((opt = getopt_long(argc, argv, "g:", longopts, NULL)) != -1) {
-		if (opt != 'g')
-			return ctl_usage(argv[0]);
-		if (!ctl_parse_u64("--generation", optarg, &expect))
-			return CPUMGRCTL_EXIT_USAGE;
-		check = true;
-	}
-	if (argc - optind != 1 && argc - optind != 2)
-		return ctl_usage(argv[0]);
-	pod = argv[optind];
-	container = argc - optind == 2 ? argv[optind + 1] : NULL;
+	if (!ctl_generation(cl, &expect, &check))
+		return CPUMGRCTL_EXIT_USAGE;
 	nl = ctl_nl_open();
 	if (!nl)
 		return CPUMGRCTL_EXIT_FAIL;
@@ -40,6 +25,19 @@ static int cmd_release(int argc, char **argv)
 	return CPUMGRCTL_EXIT_OK;
 }
 
-CPUMGRCTL_COMMAND(release, "release", "POD [CONTAINER] [--generation N]",
-		  "release a container's CPUs, or every container of the pod",
-		  cmd_release);
+CPUMGRCTL_COMMAND(release) = {
+	.name = "release",
+	.help = "release a container's CPUs, or every container of the pod",
+	.args = (const struct ctl_pos[]){
+		{ "POD", CTL_ANY, NULL, false, "the pod's UID" },
+		{ "CONTAINER", CTL_ANY, NULL, true, "the container's name (default: every container of the pod)" },
+		{ NULL }
+	},
+	.opts = (const struct ctl_opt[]){
+		CTL_OPT_GENERATION,
+		{ NULL }
+	},
+	.examples = { "cpumgrctl release 7c5f0d8e-pod app" },
+	.kernel = true,
+	.run = cmd_release,
+};

@@ -8,7 +8,6 @@
  * state directory exists is it the kernel's RESET alone.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -33,7 +32,7 @@ static int reset_node(const char *dir, bool force, const uint64_t *expect,
 	if (!dir && access(ctl_state_dir(NULL), F_OK) && errno == ENOENT)
 		return CPUMGRCTL_EXIT_OK;
 	if (node_open(&n, ctl_state_dir(dir), NODE_NO_SYNC, &err)) {
-		ctl_err("reset: %s", cm_error_msg(&err));
+		ctl_err("%s", cm_error_msg(&err));
 		cm_error_clear(&err);
 		return CPUMGRCTL_EXIT_FAIL;
 	}
@@ -46,7 +45,7 @@ static int reset_node(const char *dir, bool force, const uint64_t *expect,
 			if (!node_find_pod(&n, n.kernel.as[i].pod_uid))
 				fprintf(stderr, "assigned: %s/%s\n",
 					n.kernel.as[i].pod_uid, n.kernel.as[i].container);
-		ctl_err("reset: pods hold CPUs on this node (listed above): remove them, or reset --force");
+		ctl_err("pods hold CPUs on this node (listed above): remove them, or reset --force");
 		node_close(&n);
 		return CPUMGRCTL_EXIT_FAIL;
 	}
@@ -64,30 +63,17 @@ static int reset_node(const char *dir, bool force, const uint64_t *expect,
 	return CPUMGRCTL_EXIT_OK;
 }
 
-static int cmd_reset(int argc, char **argv)
+static int cmd_reset(const struct ctl_cmdline *cl)
 {
-	const char *generation = NULL;
 	uint64_t expect, gen;
 	struct cpumgr_nl *nl;
-	bool check = false, force = false, done;
+	bool check, done;
 	int ret;
-	struct ctl_args args;
-	const struct ctl_opt opts[] = {
-		{ "generation", NULL, &generation },
-		{ "force", &force, NULL },
-		{ NULL },
-	};
 
-	ret = ctl_node_args(argc, argv, opts, 0, 0, &args);
-	if (ret)
-		return ret;
-	if (generation) {
-		if (!ctl_parse_u64("--generation", generation, &expect))
-			return CPUMGRCTL_EXIT_USAGE;
-		check = true;
-	}
-	ret = reset_node(args.state_dir, force, check ? &expect : NULL, &gen,
-			 &done);
+	if (!ctl_generation(cl, &expect, &check))
+		return CPUMGRCTL_EXIT_USAGE;
+	ret = reset_node(cl->state_dir, ctl_flag(cl, "force"),
+			 check ? &expect : NULL, &gen, &done);
 	if (ret)
 		return ret;
 	if (!done) {
@@ -102,6 +88,15 @@ static int cmd_reset(int argc, char **argv)
 	return CPUMGRCTL_EXIT_OK;
 }
 
-CPUMGRCTL_COMMAND(reset, "reset", "[--force] [--generation N] [--state-dir DIR]",
-		  "release every assignment, back to the state after load (counters stay); --force also drops admitted pods",
-		  cmd_reset);
+CPUMGRCTL_COMMAND(reset) = {
+	.name = "reset",
+	.help = "release every assignment, back to the state after load (counters stay); --force also drops admitted pods",
+	.opts = (const struct ctl_opt[]){
+		{ "force", 'f', NULL, CTL_ANY, NULL, "also when pods are admitted: drop them and their checkpoint entries" },
+		CTL_OPT_GENERATION,
+		CTL_OPT_STATE_DIR,
+		{ NULL }
+	},
+	.examples = { "cpumgrctl reset --force" },
+	.run = cmd_reset,
+};

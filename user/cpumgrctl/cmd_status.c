@@ -3,7 +3,6 @@
  * cpumgrctl status: policy, modes, pools, the pods' containers and a
  * map of the machine, for an 80-column terminal; --json for scripts.
  */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "cmd.h"
@@ -11,23 +10,16 @@
 #include "ctl_node.h"
 #include "ctl_status.h"
 
-static int cmd_status(int argc, char **argv)
+static int cmd_status(const struct ctl_cmdline *cl)
 {
-	bool json = false;
 	struct node n;
 	cJSON *j;
 	int ret;
-	struct ctl_args args;
-	const struct ctl_opt opts[] = {
-		{ "json", &json, NULL },
-		{ NULL },
-	};
 
-	ret = ctl_node_start(argc, argv, opts, 0, 0, NODE_READ_ONLY,
-			     &n, &args);
+	ret = ctl_node_start(cl, NODE_READ_ONLY, &n);
 	if (ret)
 		return ret;
-	if (!json) {
+	if (!cl->json) {
 		ret = ctl_status_print(stdout, &n, NULL);
 		node_close(&n);
 		return ret ? CPUMGRCTL_EXIT_FAIL : CPUMGRCTL_EXIT_OK;
@@ -35,12 +27,20 @@ static int cmd_status(int argc, char **argv)
 	j = ctl_status_json(&n);
 	node_close(&n);
 	if (!j) {
-		ctl_err("status: out of memory");
+		ctl_err("out of memory");
 		return CPUMGRCTL_EXIT_FAIL;
 	}
 	return ctl_print_json(j);
 }
 
-CPUMGRCTL_COMMAND(status, "status", "[--json] [--state-dir DIR]",
-		  "the node: policy, pools, pods and a map of which container owns each CPU",
-		  cmd_status);
+CPUMGRCTL_COMMAND(status) = {
+	.name = "status",
+	.help = "the node: policy, pools, pods and a map of which container owns each CPU",
+	.opts = (const struct ctl_opt[]){
+		CTL_OPT_JSON,
+		CTL_OPT_STATE_DIR,
+		{ NULL }
+	},
+	.examples = { "cpumgrctl status", "cpumgrctl status -j | jq .containers" },
+	.run = cmd_status,
+};

@@ -42,7 +42,8 @@ static int print_json(const struct cpumgr_table *st)
 	cJSON *root = cJSON_CreateObject(), *opts;
 	const char *policy = cpumgr_policy_name(st->policy);
 
-	cJSON_AddStringToObject(root, "version", st->version ? st->version : "");
+	/* the module's version, named as version --json names it */
+	cJSON_AddStringToObject(root, "module", st->version ? st->version : "");
 	cJSON_AddNumberToObject(root, "generation", (double)st->generation);
 	if (policy)
 		cJSON_AddStringToObject(root, "policy", policy);
@@ -79,15 +80,12 @@ static int print_json(const struct cpumgr_table *st)
 	return ctl_print_json(root);
 }
 
-static int cmd_table(int argc, char **argv)
+static int cmd_table(const struct ctl_cmdline *cl)
 {
 	struct cpumgr_table st;
 	struct cpumgr_nl *nl;
-	bool json = false;
 	int ret;
 
-	if (!ctl_json_args(argc, argv, &json))
-		return ctl_usage(argv[0]);
 	nl = ctl_nl_open();
 	if (!nl)
 		return CPUMGRCTL_EXIT_FAIL;
@@ -95,7 +93,7 @@ static int cmd_table(int argc, char **argv)
 		return ctl_nl_fail(nl, "get state");
 	cpumgr_nl_close(nl);
 	ret = CPUMGRCTL_EXIT_OK;
-	if (json)
+	if (cl->json)
 		ret = print_json(&st);
 	else
 		print_human(&st);
@@ -103,6 +101,14 @@ static int cmd_table(int argc, char **argv)
 	return ret;
 }
 
-CPUMGRCTL_COMMAND(table, "table", "[--json]",
-		  "show the kernel table: policy, options, CPU pools, counts",
-		  cmd_table);
+CPUMGRCTL_COMMAND(table) = {
+	.name = "table",
+	.help = "show the kernel table: policy, options, CPU pools, counts",
+	.opts = (const struct ctl_opt[]){
+		CTL_OPT_JSON,
+		{ NULL }
+	},
+	.examples = { "cpumgrctl table", "cpumgrctl -j table" },
+	.kernel = true,
+	.run = cmd_table,
+};

@@ -4,7 +4,6 @@
  * the kernel reports it (or from a sysfs-shaped tree with --sysfs, no
  * kernel needed).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -14,9 +13,34 @@
 #include "topology_sysfs.h"
 
 struct topo_out {
-	cJSON *json;
+	cJSON *json;		/* the "cpus" array */
 	unsigned int nr;
 };
+
+/*
+ * The machine-unique core id, as the kubelet and the allocator number
+ * cores: the lowest CPU of the core (siblings lists it first).
+ */
+static unsigned int core_id(const struct cpumgr_cpu *c)
+{
+	char *end;
+	unsigned long first = c->siblings ? strtoul(c->siblings, &end, 10) : 0;
+
+	return c->siblings && end != c->siblings ? (unsigned int)first : c->id;
+}
+
+/* {"cpus": [...]}: what plan takes as its "topology" */
+static cJSON *topo_json(cJSON **cpus)
+{
+	cJSON *j = cJSON_CreateObject();
+
+	*cpus = j ? cJSON_AddArrayToObject(j, "cpus") : NULL;
+	if (!*cpus) {
+		cJSON_Delete(j);
+		return NULL;
+	}
+	return j;
+}
 
 static int print_cpu(const struct cpumgr_cpu *c, void *arg)
 {
@@ -28,9 +52,9 @@ static int print_cpu(const struct cpumgr_cpu *c, void *arg)
 		if (!c->known)
 			printf("%4u %-6s -\n", c->id, "-");
 		else
-			printf("%4u %-6s %7u %4u %5u %4u %4u %s\n", c->id,
+			printf("%4u %-6s %6u %4u %5u %4u %6u %s\n", c->id,
 			       c->online ? "yes" : "no", c->package, c->die,
-			       c->core, c->numa, c->llc,
+			       core_id(c), c->numa, c->llc,
 			       c->siblings ? c->siblings : "");
 		return 0;
 	}
@@ -43,9 +67,9 @@ static int print_cpu(const struct cpumgr_cpu *c, void *arg)
 	if (c->known &&
 	    (!cJSON_AddNumberToObject(j, "socket", c->package) ||
 	     !cJSON_AddNumberToObject(j, "die", c->die) ||
-	     !cJSON_AddNumberToObject(j, "core", c->core) ||
+	     !cJSON_AddNumberToObject(j, "core", core_id(c)) ||
 	     !cJSON_AddNumberToObject(j, "numa", c->numa) ||
-	     !cJSON_AddNumberToObject(j, "llc", c->llc) ||
+	     !cJSON_AddNumberToObject(j, "uncore", c->llc) ||
 	     !cJSON_AddStringToObject(j, "siblings", c->siblings ?: "")))
 		return -1;
 	return 0;
@@ -56,13 +80,17 @@ static int from_sysfs(const char *dir, bool json)
 {
 	struct cm_error err = { 0 };
 	struct topology *t = topology_load_sysfs(dir, &err);
-	struct topo_out o = { json ? cJSON_CreateArray() : NULL, 0 };
+	cJSON *root = NULL, *cpus = NULL;
 	int cpu;
 
 	if (!t) {
-		ctl_err("topology: %s", cm_error_msg(&err));
+		ctl_err("%s", cm_error_msg(&err));
 		cm_error_clear(&err);
-		cJSON_Delete(o.json);
+		return CPUMGRCTL_EXIT_FAIL;
+	}
+	if (json && !(root = topo_json(&cpus))) {
+		topology_free(t);
+		ctl_err("out of memory");
 		return CPUMGRCTL_EXIT_FAIL;
 	}
 	if (!json)
@@ -78,7 +106,7 @@ static int from_sysfs(const char *dir, bool json)
 			continue;
 		}
 		j = cJSON_CreateObject();
-		cJSON_AddItemToArray(o.json, j);
+		cJSON_AddItemToArray(cpus, j);
 		cJSON_AddNumberToObject(j, "cpu", i.cpu);
 		cJSON_AddNumberToObject(j, "socket", i.socket);
 		cJSON_AddNumberToObject(j, "core", i.core);
@@ -86,49 +114,46 @@ static int from_sysfs(const char *dir, bool json)
 		cJSON_AddNumberToObject(j, "uncore", i.uncore);
 	}
 	topology_free(t);
-	return json ? ctl_print_json(o.json) : CPUMGRCTL_EXIT_OK;
+	return json ? ctl_print_json(root) : CPUMGRCTL_EXIT_OK;
 }
 
-static int cmd_topology(int argc, char **argv)
+static int cmd_topology(const struct ctl_cmdline *cl)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "sysfs", required_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *sysfs = NULL;
+	const char *sysfs = ctl_val(cl, "sysfs");
 	struct topo_out o = { 0 };
 	struct cpumgr_nl *nl;
-	bool json = false;
-	int opt;
+	bool json = cl->json;
+	cJSON *root = NULL;
 
-	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (opt == 'j')
-			json = true;
-		else if (opt == 's')
-			sysfs = optarg;
-		else
-			return ctl_usage(argv[0]);
-	}
-	if (optind != argc)
-		return ctl_usage(argv[0]);
 	if (sysfs)
 		return from_sysfs(sysfs, json);
 	nl = ctl_nl_open();
 	if (!nl)
 		return CPUMGRCTL_EXIT_FAIL;
-	if (json)
-		o.json = cJSON_CreateArray();
-	else
-		printf(" cpu online package  die  core node  llc siblings\n");
+	if (json && !(root = topo_json(&o.json))) {
+		cpumgr_nl_close(nl);
+		ctl_err("out of memory");
+		return CPUMGRCTL_EXIT_FAIL;
+	}
+	if (!json)
+		printf(" cpu online socket  die  core numa uncore siblings\n");
 	if (cpumgr_nl_dump_topology(nl, print_cpu, &o) < 0) {
-		cJSON_Delete(o.json);
+		cJSON_Delete(root);
 		return ctl_nl_fail(nl, "dump topology");
 	}
 	cpumgr_nl_close(nl);
-	return json ? ctl_print_json(o.json) : CPUMGRCTL_EXIT_OK;
+	return json ? ctl_print_json(root) : CPUMGRCTL_EXIT_OK;
 }
 
-CPUMGRCTL_COMMAND(topology, "topology", "[--json] [--sysfs DIR]",
-		  "the CPU topology as the kernel reports it (or as a sysfs tree describes it)",
-		  cmd_topology);
+CPUMGRCTL_COMMAND(topology) = {
+	.name = "topology",
+	.help = "the CPU topology as the kernel reports it (or as a sysfs tree describes it)",
+	.opts = (const struct ctl_opt[]){
+		CTL_OPT_JSON,
+		{ "sysfs", 0, "DIR", CTL_DIR, NULL, "read a sysfs-shaped tree (DIR/devices/system/...), no module needed" },
+		{ NULL }
+	},
+	.examples = { "cpumgrctl topology", "cpumgrctl topology --json --sysfs /sys" },
+	.kernel = true,
+	.run = cmd_topology,
+};

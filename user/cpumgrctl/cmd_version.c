@@ -12,15 +12,12 @@
 
 #define CPUMGRCTL_VERSION "0.1.0"
 
-static int cmd_version(int argc, char **argv)
+static int cmd_version(const struct ctl_cmdline *cl)
 {
 	char buf[64] = "";
-	bool json;
 	cJSON *j;
 	FILE *f;
 
-	if (!ctl_json_args(argc, argv, &json))
-		return ctl_usage(argv[0]);
 	f = fopen("/sys/kernel/cpumgr/version", "r");
 	if (f) {
 		if (!fgets(buf, sizeof(buf), f))
@@ -28,7 +25,7 @@ static int cmd_version(int argc, char **argv)
 		buf[strcspn(buf, "\n")] = '\0';
 		fclose(f);
 	}
-	if (!json) {
+	if (!cl->json) {
 		printf("cpumgrctl %s\n", CPUMGRCTL_VERSION);
 		if (f)
 			printf("cpumgr.ko %s\n", buf);
@@ -41,12 +38,19 @@ static int cmd_version(int argc, char **argv)
 	    !(f ? cJSON_AddStringToObject(j, "module", buf) :
 		  cJSON_AddNullToObject(j, "module"))) {
 		cJSON_Delete(j);
-		ctl_err("version: out of memory");
+		ctl_err("out of memory");
 		return CPUMGRCTL_EXIT_FAIL;
 	}
 	return ctl_print_json(j);
 }
 
-CPUMGRCTL_COMMAND(version, "version", "[--json]",
-		  "print the controller's and the module's version (--json: cpumgrctl, module or null)",
-		  cmd_version);
+CPUMGRCTL_COMMAND(version) = {
+	.name = "version",
+	.help = "print the controller's and the module's version (--json: cpumgrctl, module or null)",
+	.opts = (const struct ctl_opt[]){
+		CTL_OPT_JSON,
+		{ NULL }
+	},
+	.examples = { "cpumgrctl --version" },
+	.run = cmd_version,
+};

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,35 +26,16 @@ struct cpumgr_nl *ctl_nl_open(void)
 int ctl_nl_fail(struct cpumgr_nl *nl, const char *what, ...)
 {
 	const struct cpumgr_nl_error *e = cpumgr_nl_last_error(nl);
+	char msg[512];
 	va_list ap;
 
-	fputs("cpumgrctl: ", stderr);
 	va_start(ap, what);
-	vfprintf(stderr, what, ap);
+	vsnprintf(msg, sizeof(msg), what, ap);
 	va_end(ap);
-	fprintf(stderr, ": %s", strerror(e->err ? -e->err : EIO));
-	if (e->msg[0])
-		fprintf(stderr, ": %s", e->msg);
-	fputc('\n', stderr);
+	ctl_err("%s: %s%s%s", msg, strerror(e->err ? -e->err : EIO),
+		e->msg[0] ? ": " : "", e->msg);
 	cpumgr_nl_close(nl);
 	return CPUMGRCTL_EXIT_FAIL;
-}
-
-bool ctl_json_args(int argc, char **argv, bool *json)
-{
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt;
-
-	*json = false;
-	while ((opt = getopt_long(argc, argv, "j", longopts, NULL)) != -1) {
-		if (opt != 'j')
-			return false;
-		*json = true;
-	}
-	return optind == argc;
 }
 
 bool ctl_parse_u64(const char *opt, const char *s, uint64_t *val)
@@ -71,6 +51,15 @@ bool ctl_parse_u64(const char *opt, const char *s, uint64_t *val)
 	}
 	*val = v;
 	return true;
+}
+
+bool ctl_generation(const struct ctl_cmdline *cl, uint64_t *expect,
+		    bool *check)
+{
+	const char *g = ctl_val(cl, "generation");
+
+	*check = g != NULL;
+	return !g || ctl_parse_u64("--generation", g, expect);
 }
 
 const char *ctl_cpus(const char *cpus)

@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "cmd.h"
 #include "cpumgr_nl.h"
 
 /* Connect, or report why not ("cpumgrctl: connect to cpumgr: ...") and
@@ -23,11 +24,14 @@ struct cpumgr_nl *ctl_nl_open(void);
  */
 int ctl_nl_fail(struct cpumgr_nl *nl, const char *what, ...)
 	__attribute__((format(printf, 2, 3)));
-/* The arguments of a subcommand that takes only [--json]; false on a
- * usage error. */
-bool ctl_json_args(int argc, char **argv, bool *json);
 /* A whole decimal u64; false (and a usage message) otherwise. */
 bool ctl_parse_u64(const char *opt, const char *s, uint64_t *val);
+/*
+ * --generation N of the command line, if given: *expect set and true in
+ * *check; false after a usage message.
+ */
+bool ctl_generation(const struct ctl_cmdline *cl, uint64_t *expect,
+		    bool *check);
 /* Print a JSON document and free it; returns the exit status. */
 int ctl_print_json(cJSON *root);
 /* The empty cpulist shown to people. */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd.h"
 #include "ctl_nri_update.h"
 #include "nri_spec.h"
 
@@ -186,8 +187,10 @@ int ctl_nri_synchronize(struct ctl_nri *p, const struct nri_request *req,
 	release_gone(p, &n, in, cs, nr);
 	add_running(p, &n, in, cs, ctrs, nr);
 	ret = ctl_nri_updates(p, &n, NULL, &set);
-	fprintf(stderr, "cpumgrctl: nri: synchronized: %zu pods, %zu containers, %zu managed, %zu updates\n",
-		in->n_pods, in->n_containers, p->nr_known, set.nr);
+	fprintf(stderr, "cpumgrctl: nri: synchronized: %zu pod%s, %zu container%s, %zu managed, %zu update%s\n",
+		in->n_pods, ctl_plural(in->n_pods), in->n_containers,
+		ctl_plural(in->n_containers), p->nr_known, set.nr,
+		ctl_plural(set.nr));
 	node_close(&n);
 	out.n_update = set.nr;
 	out.update = set.ptrs;

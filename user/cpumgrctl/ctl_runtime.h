@@ -25,6 +25,12 @@ struct ctl_runtime {
 	const char *kubelet_state;	/* guard: the kubelet's checkpoint */
 };
 
+/* The options of the runtime integrations (nri, oci-hook), in their tables. */
+#define CTL_OPT_MODE \
+	{ "mode", 'm', "MODE", CTL_WORD, "decide guard", "decide: the static policy allocates; guard: the kubelet's checkpoint decided" }
+#define CTL_OPT_KUBELET_STATE \
+	{ "kubelet-state", 0, "FILE", CTL_FILE, NULL, "the kubelet's cpu_manager_state (guard; default " CTL_KUBELET_STATE ")" }
+
 /* "decide" or "guard" into *mode; -EINVAL otherwise. */
 int ctl_runtime_mode(const char *s, enum ctl_runtime_mode *mode);
 

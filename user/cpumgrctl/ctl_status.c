@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd.h"
 #include "ctl_status.h"
 
 /* Container keys: letters, then digits; R and X mean other things. */
@@ -158,8 +159,8 @@ static void print_set(FILE *f, const char *label, const struct cpuset *s)
 
 	if (cpuset_format(s, text, sizeof(text)) >= sizeof(text))
 		strcpy(text + sizeof(text) - 4, "...");
-	fprintf(f, "%-10s%-40s %u CPUs\n", label, text[0] ? text : "(none)",
-		cpuset_count(s));
+	fprintf(f, "%-10s%-40s %u CPU%s\n", label, text[0] ? text : "(none)",
+		cpuset_count(s), ctl_plural(cpuset_count(s)));
 }
 
 static void print_head(FILE *f, const struct node *n)
@@ -336,8 +337,8 @@ int ctl_status_map(FILE *f, const struct node *n, unsigned int width)
 		i = j;
 	}
 	if (unknown)
-		fprintf(f, "%u CPUs never online since the module loaded\n",
-			unknown);
+		fprintf(f, "%u CPU%s never online since the module loaded\n",
+			unknown, ctl_plural(unknown));
 	fprintf(f, "key: %c reserved  %c shared  %c offline  other: the container of that KEY\n",
 		MARK_RESERVED, MARK_SHARED, MARK_OFFLINE);
 	free(v.rows);
@@ -378,7 +379,7 @@ static cJSON *row_json(const struct row *r)
 		  cJSON_AddStringToObject(j, "podName", r->pod) &&
 		  cJSON_AddStringToObject(j, "container", r->container) &&
 		  cJSON_AddStringToObject(j, "qos", r->qos) &&
-		  cJSON_AddStringToObject(j, "cgroup", r->cgroup) &&
+		  cJSON_AddStringToObject(j, "cgroupPath", r->cgroup) &&
 		  cJSON_AddBoolToObject(j, "exclusive", r->a != NULL);
 
 	if (ok && r->a) {
@@ -409,13 +410,13 @@ static cJSON *cpu_json(const struct node *n, const struct view *v,
 			    m == MARK_SHARED ? "shared" : "exclusive";
 	bool ok = j && cJSON_AddNumberToObject(j, "cpu", c->cpu) &&
 		  cJSON_AddBoolToObject(j, "online", c->online) &&
-		  cJSON_AddStringToObject(j, "owner", owner);
+		  cJSON_AddStringToObject(j, "pool", owner);
 
 	if (ok && c->known)
 		ok = cJSON_AddNumberToObject(j, "socket", c->package) &&
 		     cJSON_AddNumberToObject(j, "numa", c->numa) &&
 		     cJSON_AddNumberToObject(j, "core", c->core_cpu) &&
-		     cJSON_AddNumberToObject(j, "llc", c->llc);
+		     cJSON_AddNumberToObject(j, "uncore", c->llc);
 	if (ok && !strcmp(owner, "exclusive")) {
 		char key[2] = { m, 0 };
 

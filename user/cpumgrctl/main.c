@@ -28,22 +28,44 @@ static size_t nr_cmds(void)
 	     c != __start_cpumgrctl_cmds + nr_cmds(); c++)
 
 bool ctl_err_severity;
+const char *ctl_cmd_name;
+
+static void vmsg(const char *sev, const char *kind, const char *fmt,
+		 va_list ap)
+{
+	size_t n = ctl_cmd_name ? strlen(ctl_cmd_name) : 0;
+	char msg[4096];
+	bool named;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	/* one line, whatever a message from below holds */
+	for (char *p = msg; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	/* "CMD: " unless the message starts with the command's name */
+	named = !n || (!strncmp(msg, ctl_cmd_name, n) &&
+		       (msg[n] == ':' || msg[n] == ' '));
+	fprintf(stderr, "%scpumgrctl: %s%s%s%s\n",
+		ctl_err_severity ? sev : "", named ? "" : ctl_cmd_name,
+		named ? "" : ": ", kind, msg);
+}
 
 void ctl_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs(ctl_err_severity ? "<3>cpumgrctl: " : "cpumgrctl: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg("<3>", "", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
-static void print_cmd(FILE *f, const struct cpumgrctl_cmd *cmd)
+void ctl_note(const char *fmt, ...)
 {
-	fprintf(f, "  cpumgrctl %s%s%s\n\t%s\n", cmd->name,
-		cmd->args[0] ? " " : "", cmd->args, cmd->help);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("<4>", "warning: ", fmt, ap);
+	va_end(ap);
 }
 
 /*
@@ -65,46 +87,18 @@ static const struct cpumgrctl_cmd *find_cmd(const char *name)
 	return NULL;
 }
 
-int ctl_usage(const char *name)
-{
-	const struct cpumgrctl_cmd *cmd = find_cmd(name);
-
-	if (cmd) {
-		fputs("usage:\n", stderr);
-		print_cmd(stderr, cmd);
-	}
-	return CPUMGRCTL_EXIT_USAGE;
-}
-
-/*
- * The commands that drive the module's table as it is, one netlink
- * request each, with no state directory; every other command is the
- * node's CPU manager (or works offline).
- */
-static bool kernel_cmd(const char *name)
-{
-	static const char *const names[] = {
-		"table", "assign", "release", "bind", "configure", "dump",
-		"events", "topology", NULL,
-	};
-
-	for (const char *const *n = names; *n; n++)
-		if (!strcmp(*n, name))
-			return true;
-	return false;
-}
-
 static void print_section(FILE *f, bool kernel)
 {
 	for_each_cmd(c)
-		if (kernel_cmd((*c)->name) == kernel)
-			print_cmd(f, *c);
+		if ((*c)->kernel == kernel)
+			ctl_help_list_entry(f, *c);
 }
 
 static int usage(FILE *f)
 {
 	fputs("usage: cpumgrctl [-j|--json] [--state-dir DIR] COMMAND [ARGS]\n"
 	      "       cpumgrctl COMMAND --help | help [COMMAND] | --version\n\n"
+	      "-j/--json and --state-dir may also follow the command.\n\n"
 	      "The node's CPU manager (the state directory, --state-dir or\n"
 	      "$CPUMGR_STATE_DIR, default " NODE_STATE_DIR ", over the module):\n", f);
 	print_section(f, false);
@@ -112,20 +106,47 @@ static int usage(FILE *f)
 	      f);
 	print_section(f, true);
 	fputs("\nExit status: 0 done, 1 failed, 2 bad arguments or bad input,\n"
-	      "3 audit found offenders.\n", f);
+	      "3 audit found offenders.  Errors are one line on stderr:\n"
+	      "\"cpumgrctl: COMMAND: reason\".\n", f);
 	return f == stdout ? CPUMGRCTL_EXIT_OK : CPUMGRCTL_EXIT_USAGE;
 }
 
-static int cmd_help(const char *name)
+/* help [COMMAND | --scd | --complete [COMMAND]] */
+static int cmd_help(int argc, char **argv)
 {
-	const struct cpumgrctl_cmd *cmd = find_cmd(name);
+	const struct cpumgrctl_cmd *cmd;
 
-	if (!cmd) {
-		ctl_err("unknown command '%s' (try 'cpumgrctl help')", name);
+	ctl_cmd_name = "help";
+	if (argc == 1)
+		return usage(stdout);
+	if (argc == 2 && !strcmp(argv[1], "--scd")) {
+		ctl_help_scd(stdout, __start_cpumgrctl_cmds,
+			     (unsigned int)nr_cmds());
+		return CPUMGRCTL_EXIT_OK;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--complete")) {
+		/* in help's order: the node's, then the table's */
+		for (int kernel = 0; kernel < 2; kernel++)
+			for_each_cmd(c)
+				if ((*c)->kernel == kernel)
+					printf("cmd %s\n", (*c)->name);
+		return CPUMGRCTL_EXIT_OK;
+	}
+	if (argc > 3 || (argc == 3 && strcmp(argv[1], "--complete"))) {
+		ctl_err("unexpected argument '%s' (help [COMMAND])",
+			argv[argc - 1]);
 		return CPUMGRCTL_EXIT_USAGE;
 	}
-	fputs("usage:\n", stdout);
-	print_cmd(stdout, cmd);
+	cmd = find_cmd(argv[argc - 1]);
+	if (!cmd) {
+		ctl_err("unknown command '%s' (try 'cpumgrctl help')",
+			argv[argc - 1]);
+		return CPUMGRCTL_EXIT_USAGE;
+	}
+	if (argc == 3)
+		ctl_help_complete(stdout, cmd);
+	else
+		ctl_help_cmd(stdout, cmd);
 	return CPUMGRCTL_EXIT_OK;
 }
 
@@ -138,20 +159,11 @@ static bool wants_help(int argc, char **argv)
 	return false;
 }
 
-/* Does the command print JSON, always or with --json? */
-static bool has_json(const struct cpumgrctl_cmd *cmd, bool *always)
-{
-	*always = !strcmp(cmd->name, "plan");
-	return *always || strstr(cmd->args, "--json");
-}
-
-static char json_arg[] = "--json", version_arg[] = "version";
-
 int main(int argc, char **argv)
 {
 	const struct cpumgrctl_cmd *cmd;
-	bool json = false, always;
-	char **args;
+	struct ctl_cmdline cl;
+	bool json = false;
 	int i, ret;
 
 	/* the global options, before the command */
@@ -165,10 +177,10 @@ int main(int argc, char **argv)
 		} else if (!strncmp(a, "--state-dir=", 12)) {
 			setenv("CPUMGR_STATE_DIR", a + 12, 1);
 		} else if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
-			char *vargs[] = { version_arg, json ? json_arg : NULL,
-					  NULL };
-
-			return find_cmd("version")->run(json ? 2 : 1, vargs);
+			cmd = find_cmd("version");
+			ctl_cmd_name = cmd->name;
+			ret = ctl_parse(cmd, 1, argv + i, json, &cl);
+			return ret ? ret : cmd->run(&cl);
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			return usage(stdout);
 		} else {
@@ -176,37 +188,24 @@ int main(int argc, char **argv)
 			return CPUMGRCTL_EXIT_USAGE;
 		}
 	}
-	if (i == argc)
-		return usage(stderr);
+	if (i == argc) {
+		ctl_err("no command given (try 'cpumgrctl help')");
+		return CPUMGRCTL_EXIT_USAGE;
+	}
 	if (!strcmp(argv[i], "help"))
-		return i + 1 < argc ? cmd_help(argv[i + 1]) : usage(stdout);
+		return cmd_help(argc - i, argv + i);
 	cmd = find_cmd(argv[i]);
 	if (!cmd) {
 		ctl_err("unknown command '%s' (try 'cpumgrctl help')", argv[i]);
 		return CPUMGRCTL_EXIT_USAGE;
 	}
+	ctl_cmd_name = cmd->name;
 	argc -= i;
 	argv += i;
-	if (wants_help(argc, argv))
-		return cmd_help(cmd->name);
-	if (!json)
-		return cmd->run(argc, argv);
-	if (!has_json(cmd, &always)) {
-		ctl_err("%s: no JSON output (-j/--json)", cmd->name);
-		return CPUMGRCTL_EXIT_USAGE;
+	if (wants_help(argc, argv)) {
+		ctl_help_cmd(stdout, cmd);
+		return CPUMGRCTL_EXIT_OK;
 	}
-	if (always)
-		return cmd->run(argc, argv);
-	/* the command's own --json, right after its name */
-	args = calloc((size_t)argc + 2, sizeof(*args));
-	if (!args) {
-		ctl_err("out of memory");
-		return CPUMGRCTL_EXIT_FAIL;
-	}
-	args[0] = argv[0];
-	args[1] = json_arg;
-	memcpy(args + 2, argv + 1, (size_t)(argc - 1) * sizeof(*args));
-	ret = cmd->run(argc + 1, args);
-	free(args);
-	return ret;
+	ret = ctl_parse(cmd, argc, argv, json, &cl);
+	return ret ? ret : cmd->run(&cl);
 }

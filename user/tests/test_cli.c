@@ -117,24 +117,32 @@ static void ctl(struct run *r, const char *state_dir, ...)
 #define END ((const char *)NULL)
 #define RUN(r, ...) ctl(r, NULL, __VA_ARGS__, END)
 
-/* The subcommand names, from help's listing. */
-static unsigned int commands(char names[][32], unsigned int max)
+/* The first word matching fmt of each line of out, into names. */
+static unsigned int scan(char *out, const char *fmt, char names[][48],
+			 unsigned int max)
 {
-	struct run r;
 	unsigned int n = 0;
 	char *line, *save = NULL;
 
-	RUN(&r, "help");
-	for (line = strtok_r(r.out, "\n", &save); line && n < max;
+	for (line = strtok_r(out, "\n", &save); line && n < max;
 	     line = strtok_r(NULL, "\n", &save))
-		if (sscanf(line, "  cpumgrctl %31[a-z-]", names[n]) == 1)
+		if (sscanf(line, fmt, names[n]) == 1)
 			n++;
 	return n;
 }
 
+/* The subcommand names, from help's listing. */
+static unsigned int commands(char names[][48], unsigned int max)
+{
+	struct run r;
+
+	RUN(&r, "help");
+	return scan(r.out, "  cpumgrctl %47[a-z-]", names, max);
+}
+
 TEST(every_subcommand_answers_help_on_stdout)
 {
-	char names[64][32];
+	char names[64][48];
 	unsigned int n = commands(names, 64);
 	struct run r;
 
@@ -178,7 +186,7 @@ TEST(help_has_a_node_and_a_kernel_table_section)
 	/* "state", the table's older name, runs it but is not listed */
 	EXPECT_EQ(NULL, strstr(r.out, "cpumgrctl state"));
 	RUN(&r, "help", "state");
-	CHECK(r.status == 0 && strstr(r.out, "cpumgrctl table [--json]"), "%s",
+	CHECK(r.status == 0 && strstr(r.out, "cpumgrctl table [-j|--json]"), "%s",
 	      r.out);
 	RUN(&r, "help");
 	kernel = strstr(r.out, "The module's table");
@@ -221,6 +229,257 @@ TEST(version_and_global_options)
 	      "%d %s", r.status, r.err);
 }
 
+/* cpumgrctl help --complete CMD: "opt --LONG -S KIND [VALUES]" lines */
+static unsigned int options_of(const char *cmd, char opts[][48],
+			       unsigned int max)
+{
+	struct run r;
+
+	RUN(&r, "help", "--complete", cmd);
+	return scan(r.out, "opt %47s", opts, max);
+}
+
+/* Every option of the table in --help, with a description; an example. */
+TEST(help_lists_every_option_and_an_example)
+{
+	char names[64][48], opts[40][48];
+	unsigned int n = commands(names, 64);
+	struct run r;
+
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int k = options_of(names[i], opts, 40);
+
+		ctl(&r, NULL, names[i], "--help", END);
+		CHECK(strstr(r.out, "\nexample:\n  cpumgrctl "), "%s: no example:\n%s",
+		      names[i], r.out);
+		CHECK(k == 0 || strstr(r.out, "\noptions:\n"), "%s", names[i]);
+		for (unsigned int j = 0; j < k; j++) {
+			const char *at;
+
+			/* "--name", then a description on its line or the next */
+			at = strstr(strstr(r.out, "\noptions:\n") ?: r.out, opts[j]);
+			CHECK(at && strlen(at) > strlen(opts[j]) + 10,
+			      "%s --help lacks %s", names[i], opts[j]);
+		}
+	}
+	/* the kubelet flags init took but named nowhere */
+	RUN(&r, "init", "--help");
+	EXPECT_NE(NULL, strstr(r.out, "--cgroup-mount PATH"));
+	EXPECT_NE(NULL, strstr(r.out, "--cpu-manager-reconcile-period DURATION"));
+	/* values where an option takes a few */
+	RUN(&r, "help", "--complete", "init");
+	EXPECT_NE(NULL, strstr(r.out, "opt --enforce - word off audit enforce\n"));
+	EXPECT_NE(NULL, strstr(r.out, "opt --config -c file\n"));
+	RUN(&r, "help", "--complete", "oci-hook");
+	EXPECT_NE(NULL, strstr(r.out, "arg 1 word createRuntime prestart poststop\n"));
+}
+
+/*
+ * -j/--json before the command or after it, for every command that has
+ * JSON; an error that is not about JSON shows the option was taken.
+ */
+TEST(json_anywhere)
+{
+	static const char *const cmds[][3] = {
+		{ "status" }, { "audit" }, { "metrics" }, { "table" },
+		{ "dump" }, { "events" }, { "topology" },
+		{ "admit", "/nonexistent/pod.json" },
+		{ "hints", "/nonexistent/pod.json" },
+		{ "checkpoint", "verify", "/nonexistent/cp" },
+	};
+	static const char *const flags[] = { "-j", "--json" };
+	char req[PATH_MAX];
+	struct run r;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++) {
+		for (size_t f = 0; f < 2; f++) {
+			const char *a[4] = { cmds[i][0], cmds[i][1], cmds[i][2] };
+			unsigned int n = a[2] ? 3 : a[1] ? 2 : 1;
+
+			a[n] = flags[f];
+			ctl(&r, NULL, a[0], a[1] ?: END, a[1] ? a[2] ?: END : END,
+			    a[2] ? a[3] : END, END);
+			/* a JSON file or one line, never an option error */
+			CHECK(!strstr(r.err, "option") && !strstr(r.err, "JSON output"),
+			      "%s ... %s: %s", a[0], flags[f], r.err);
+		}
+	}
+	/* plan prints JSON anyway, and takes --json after it too */
+	snprintf(req, sizeof(req), "%s/../../../examples/plan/take-dual-socket-ht.json",
+		 data_dir());
+	ctl(&r, NULL, "plan", "--json", req, END);
+	CHECK(r.status == 0 && strstr(r.out, "\"cpus\""), "%d %s", r.status, r.err);
+	ctl(&r, NULL, "plan", req, "-j", END);
+	CHECK(r.status == 0 && strstr(r.out, "\"cpus\""), "%d %s", r.status, r.err);
+	/* a command with none says so, before or after it */
+	RUN(&r, "assign", "p", "c", "1", "--json");
+	CHECK(r.status == 2 && strstr(r.err, "assign: no JSON output"), "%s", r.err);
+}
+
+/*
+ * Every mistake: exactly one line on stderr, "cpumgrctl: CMD: ...", exit
+ * status 2 and nothing on stdout.
+ */
+TEST(every_error_is_one_line_naming_its_command)
+{
+	/* the command line (the command first), what the line says */
+	static const struct {
+		const char *argv[5];
+		const char *has;
+	} cases[] = {
+		{ { "checkpoint", "bogus" }, "'bogus' is not one of: export verify import" },
+		{ { "checkpoint", "verify" }, "verify needs a FILE" },
+		{ { "plan", "a", "b" }, "unexpected argument 'b'" },
+		{ { "events", "--count", "abc" }, "'abc'" },
+		{ { "events", "--count", "0" }, "positive" },
+		{ { "admit", "--bogus" }, "unknown option '--bogus'" },
+		{ { "admit" }, "missing POD_FILE" },
+		{ { "daemon", "--pods" }, "'--pods' needs an argument" },
+		{ { "daemon", "--once=yes" }, "'--once' takes no argument" },
+		{ { "init", "--dry-run", "--enforce", "never" }, "--enforce: 'never' is not one of: off audit enforce" },
+		{ { "nri", "--mode", "both" }, "'both' is not one of: decide guard" },
+		{ { "oci-hook", "poststart" }, "'poststart'" },
+		{ { "remove", "-x" }, "unknown option '-x'" },
+		{ { "configure", "--policy", "dynamic" }, "'dynamic'" },
+		{ { "init", "--dry-run", "--cpu-cfs-quota", "maybe" }, "ParseBool" },
+		{ { "help", "nosuch" }, "unknown command 'nosuch'" },
+	};
+	struct run r;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *const *a = cases[i].argv;
+		char prefix[64];
+		const char *nl;
+
+		ctl(&r, NULL, a[0], a[1], a[2], a[3], a[4], END);
+		nl = strchr(r.err, '\n');
+		snprintf(prefix, sizeof(prefix), "cpumgrctl: %s: ", a[0]);
+		CHECK(r.status == 2 && !strncmp(r.err, prefix, strlen(prefix)) &&
+		      nl && !nl[1] && !r.out[0] && strstr(r.err, cases[i].has),
+		      "%s %s: status %d, stderr '%s', stdout '%s'", a[0],
+		      a[1] ?: "", r.status, r.err, r.out);
+	}
+	/* a node with no init: the one line says what to do */
+	RUN(&r, "status");
+	CHECK(r.status == 1 && strstr(r.err, "cpumgrctl: status: ") &&
+	      strstr(r.err, "run 'cpumgrctl init' first") &&
+	      strchr(r.err, '\n') == r.err + strlen(r.err) - 1, "%s", r.err);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fputs(text, f) < 0 || fclose(f))
+		abort();
+}
+
+/* The names of doc/json-names.md's table, one per line in names. */
+static char *doc_names(void)
+{
+	FILE *f = fopen(CPUMGR_SRC_TOP "/doc/json-names.md", "r");
+	char line[1024], *names = calloc(1, 8192);
+	size_t len = 0;
+
+	if (!f || !names)
+		abort();
+	while (fgets(line, sizeof(line), f) && strncmp(line, "Renamed", 7)) {
+		char name[64];
+
+		if (sscanf(line, "| `%63[A-Za-z]` |", name) == 1)
+			len += (size_t)snprintf(names + len, 8192 - len, "\n%s\n",
+						name);
+	}
+	fclose(f);
+	return names;
+}
+
+/*
+ * Every member name in j (nested too) in names; the members of
+ * "assignments" and "entries" are pod UIDs and container names.
+ */
+static void check_names(struct __test_metadata *_metadata, const cJSON *j,
+			const char *names, const char *what)
+{
+	const cJSON *m;
+
+	cJSON_ArrayForEach(m, j) {
+		char want[80];
+
+		if (m->string) {
+			snprintf(want, sizeof(want), "\n%s\n", m->string);
+			CHECK(strstr(names, want), "%s: \"%s\" is not in doc/json-names.md",
+			      what, m->string);
+			if (!strcmp(m->string, "assignments") ||
+			    !strcmp(m->string, "entries"))
+				continue;
+		}
+		check_names(_metadata, m, names, what);
+	}
+}
+
+/*
+ * What the commands that run without the module print: only names of
+ * doc/json-names.md; and topology --json is a topology plan takes.
+ */
+TEST(json_names_are_the_documented_ones)
+{
+	static const char *const plans[] = {
+		"take-dual-socket-ht", "take-uncore", "policy-dual-socket-ht",
+		"policy-strict-reservation", "error-not-enough-cpus",
+	};
+	char *names = doc_names(), path[PATH_MAX], sysfs[PATH_MAX], req[PATH_MAX + 64];
+	struct run r;
+	cJSON *j;
+
+	for (size_t i = 0; i < ARRAY_SIZE(plans); i++) {
+		snprintf(path, sizeof(path), CPUMGR_SRC_TOP "/examples/plan/%s.json",
+			 plans[i]);
+		RUN(&r, "plan", path);
+		j = cJSON_Parse(r.out);
+		CHECK(j, "plan %s: %s", plans[i], r.err);
+		check_names(_metadata, j, names, plans[i]);
+		cJSON_Delete(j);
+	}
+	snprintf(sysfs, sizeof(sysfs), "%s/sysfs-2s2c2t", data_dir());
+	RUN(&r, "topology", "--sysfs", sysfs, "-j");
+	j = cJSON_Parse(r.out);
+	CHECK(r.status == 0 && j, "%d %s", r.status, r.err);
+	check_names(_metadata, j, names, "topology --sysfs");
+	/* {"topology": what topology --json printed, ...} */
+	snprintf(req, sizeof(req), "%s/request.json", getenv("TMPDIR") ?: "/tmp");
+	{
+		cJSON *rq = cJSON_CreateObject();
+		char *text;
+
+		cJSON_AddItemToObject(rq, "topology", j);
+		cJSON_AddStringToObject(rq, "available", "0-7");
+		cJSON_AddNumberToObject(rq, "count", 4);
+		text = cJSON_Print(rq);
+		ASSERT_TRUE(text != NULL);
+		write_file(req, text);
+		free(text);
+		cJSON_Delete(rq);
+	}
+	RUN(&r, "plan", req);
+	CHECK(r.status == 0 && strstr(r.out, "\"cpus\":\t\"0-1,4-5\""),
+	      "plan of topology --json: %d %s %s", r.status, r.out, r.err);
+	unlink(req);
+	snprintf(path, sizeof(path), "%s/checkpoint/kubelet-v2-static.json",
+		 data_dir());
+	RUN(&r, "checkpoint", "verify", path, "-j");
+	j = cJSON_Parse(r.out);
+	CHECK(r.status == 0 && j, "%d %s", r.status, r.err);
+	check_names(_metadata, j, names, "checkpoint verify");
+	cJSON_Delete(j);
+	RUN(&r, "version", "-j");
+	j = cJSON_Parse(r.out);
+	CHECK(r.status == 0 && j, "%d %s", r.status, r.err);
+	check_names(_metadata, j, names, "version");
+	cJSON_Delete(j);
+	free(names);
+}
+
 TEST(plan_prints_json_like_every_command)
 {
 	char req[PATH_MAX];
@@ -240,13 +499,6 @@ TEST(plan_prints_json_like_every_command)
 	EXPECT_EQ(0, r.status);
 }
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f || fputs(text, f) < 0 || fclose(f))
-		abort();
-}
 
 TEST(init_dry_run_checks_flags_and_files_without_a_module)
 {
@@ -278,9 +530,11 @@ TEST(init_dry_run_checks_flags_and_files_without_a_module)
 	CHECK(r.status == 0 && strstr(r.err, "unknown field \"cpuManagerPolicyy\"") &&
 	      !strstr(r.err, "maxPods") && strstr(r.out, "policy none"),
 	      "%d %s %s", r.status, r.out, r.err);
-	/* an error under --strict */
+	/* an error under --strict: one line naming them */
 	ctl(&r, NULL, "init", "--dry-run", "--strict", "--config", kc, END);
-	CHECK(r.status == 2 && strstr(r.err, "cpuManagerPolicyy"), "%d %s",
+	CHECK(r.status == 2 && strstr(r.err, "cpuManagerPolicyy") &&
+	      !strncmp(r.err, "cpumgrctl: init: ", 17) &&
+	      strchr(r.err, '\n') == r.err + strlen(r.err) - 1, "%d %s",
 	      r.status, r.err);
 	/* without --dry-run too, before any module is looked for */
 	ctl(&r, NULL, "init", "--strict", "--config", kc, END);
@@ -321,7 +575,7 @@ TEST(checkpoint_verify_without_a_node)
 	snprintf(good, sizeof(good), "%s/checkpoint/kubelet-v2-static.json",
 		 data_dir());
 	ctl(&r, NULL, "checkpoint", "verify", good, END);
-	CHECK(r.status == 0 && strstr(r.out, "valid: policy static, 1 assignments") &&
+	CHECK(r.status == 0 && strstr(r.out, "valid: policy static, 1 assignment (") &&
 	      strstr(r.out, "no node configured"), "%d %s %s", r.status,
 	      r.out, r.err);
 	/* a checksum that does not match: bad input */
@@ -352,7 +606,7 @@ TEST(checkpoint_verify_without_a_node)
 	      cJSON_IsTrue(cJSON_GetObjectItem(j, "valid")) &&
 	      !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(j, "checked")) ?: "",
 		      "format") &&
-	      !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(j, "policyName")) ?: "",
+	      !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(j, "policy")) ?: "",
 		      "static"), "%d %s", r.status, r.out);
 	cJSON_Delete(j);
 	unlink(bad);

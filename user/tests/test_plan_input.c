@@ -19,6 +19,7 @@
 #include "kselftest_harness.h"
 
 #include "json_util.h"
+#include "plan.h"
 #include "test_util.h"
 #include "topology.h"
 #include "topology_json.h"
@@ -48,11 +49,29 @@ TEST(topology_json_errors)
 		{ "[" CPU(0, 0, 0, 0) "," CPU(1, 1.5, 0, 0) "]", "topology.cpus[1].core: must be an integer from 0 to 8191" },
 		{ "[" CPU(0, 0, 0, 0) "," CPU(1, 8192, 0, 0) "]", "topology.cpus[1].core: must be an integer from 0 to 8191" },
 		{ "[" CPU(0, 0, 0, null) "]", "topology.cpus[0].numa: required" },
-		/* the first member of a name counts */
-		{ "[{\"cpu\":0,\"core\":0,\"socket\":0,\"numa\":null,\"numa\":1}]", "topology.cpus[0].numa: required" },
-		{ "[{\"cpu\":0,\"core\":0,\"socket\":0,\"numa\":1,\"numa\":\"x\"}]", NULL },
+		/*
+		 * a name twice, as Go reads it into a struct: null changes
+		 * nothing, every value is checked, the last counts
+		 */
+		{ "[{\"cpu\":0,\"core\":0,\"socket\":0,\"numa\":null,\"numa\":1}]", NULL },
+		{ "[{\"cpu\":0,\"core\":0,\"socket\":0,\"numa\":1,\"numa\":null}]", NULL },
+		{ "[{\"cpu\":0,\"core\":0,\"socket\":0,\"numa\":1,\"numa\":\"x\"}]",
+		  "topology.cpus[0].numa: must be an integer from 0 to 8191" },
 		{ "[{\"cpu\":0,\"core\":0,\"socket\":0,\"numa\":\"x\",\"numa\":1}]",
 		  "topology.cpus[0].numa: must be an integer from 0 to 8191" },
+		{ "[" CPU(0, 0, 0, 0) ",{\"cpu\":1,\"core\":0,\"socket\":0,\"numa\":1,\"numa\":0}]", NULL },
+		{ "[" CPU(0, 0, 0, 0) ",{\"cpu\":1,\"core\":0,\"socket\":0,\"numa\":0,\"numa\":1}]",
+		  "topology: core 0 spans NUMA nodes 0 and 1" },
+		/* what topology --json prints besides: an offline CPU is left out */
+		{ "[{\"cpu\":0,\"known\":true,\"online\":true,\"socket\":0,\"die\":0,\"core\":0,\"numa\":0,\"uncore\":0,\"siblings\":\"0\"},"
+		  "{\"cpu\":1,\"known\":false,\"online\":false}]", NULL },
+		{ "[{\"cpu\":0,\"online\":false}]", "topology: topology has no CPUs" },
+		{ "[" CPU(0, 0, 0, 0) ",{\"cpu\":1,\"online\":\"yes\"}]",
+		  "topology.cpus[1].online: must be true or false" },
+		{ "[{\"cpu\":0,\"core\":0,\"socket\":0,\"numa\":0,\"siblings\":0}]",
+		  "topology.cpus[0].siblings: must be a string" },
+		{ "[{\"cpu\":0,\"core\":0,\"socket\":0,\"numa\":0,\"die\":-1}]",
+		  "topology.cpus[0].die: must be an integer from 0 to 8191" },
 		{ "[7]", "topology.cpus[0]: must be an object" },
 		{ "[{\"cpu\":\"\",\"\":0}]", "topology.cpus[0]: unknown field \"\"" },
 		{ "[{\"c\":0}]", "topology.cpus[0]: unknown field \"c\"" },
@@ -185,7 +204,8 @@ TEST(json_load_files)
 
 	write_file(path, "{\"a\":\0 1}", 9);
 	EXPECT_EQ(NULL, json_load(path, &err));
-	EXPECT_NE(NULL, strstr(cm_error_msg(&err), ": NUL byte in JSON"));
+	EXPECT_NE(NULL, strstr(cm_error_msg(&err),
+			       ": NUL byte in JSON at line 1, column 6 (byte 5)"));
 	unlink(path);
 	cm_error_clear(&err);
 
@@ -196,8 +216,8 @@ TEST(json_load_files)
 		char want[64];
 
 		EXPECT_EQ(NULL, cJSON_ParseWithOpts(bad, &end, true));
-		snprintf(want, sizeof(want), ": invalid JSON at byte %ld",
-			 (long)(end - bad));
+		snprintf(want, sizeof(want), ": invalid JSON at line 1, column %ld (byte %ld)",
+			 (long)(end - bad) + 1, (long)(end - bad));
 		write_file(path, bad, strlen(bad));
 		EXPECT_EQ(NULL, json_load(path, &err));
 		CHECK(strstr(cm_error_msg(&err), want), "\"%s\", want \"...%s\"",
@@ -295,21 +315,44 @@ static bool same_heads(const cJSON *a, const cJSON *b)
 	return true;
 }
 
-/* json_parse_text() of text and cJSON's own parse agree, errors too. */
+/* "line L, column C (byte B)": columns count UTF-8 characters */
+static void where(char *buf, size_t len, const char *text, long off)
+{
+	long line = 1, col = 1;
+
+	for (long i = 0; i < off; i++) {
+		if (text[i] == '\n')
+			line++, col = 1;
+		else if (((unsigned char)text[i] & 0xc0) != 0x80)
+			col++;
+	}
+	snprintf(buf, len, "line %ld, column %ld (byte %ld)", line, col, off);
+}
+
+/*
+ * json_parse_text() of text and cJSON's own parse, with the same
+ * json_go_rules() after it, agree, errors too.
+ */
 static bool agrees(struct __test_metadata *_metadata, const char *text)
 {
-	struct cm_error err = { 0 };
+	struct cm_error err = { 0 }, ref_err = { 0 };
 	const char *end = NULL;
 	cJSON *mine = json_parse_text(text, "t", &err);
 	cJSON *ref = cJSON_ParseWithOpts(text, &end, true);
 	bool ok;
 
+	if (ref && json_go_rules(ref, text, "t", &ref_err)) {
+		cJSON_Delete(ref);
+		ref = NULL;
+	}
 	if (!mine || !ref) {
-		char want[64];
+		char want[128], at[64];
 
-		snprintf(want, sizeof(want), "t: invalid JSON at byte %ld",
-			 end ? (long)(end - text) : 0L);
-		ok = !mine && !ref && !strcmp(want, cm_error_msg(&err));
+		where(at, sizeof(at), text, end ? (long)(end - text) : 0L);
+		snprintf(want, sizeof(want), "t: invalid JSON at %s", at);
+		ok = !mine && !ref &&
+		     !strcmp(ref_err.msg ? cm_error_msg(&ref_err) : want,
+			     cm_error_msg(&err));
 	} else {
 		ok = same_tree(mine, ref) && same_heads(mine, ref);
 	}
@@ -320,6 +363,7 @@ static bool agrees(struct __test_metadata *_metadata, const char *text)
 	cJSON_Delete(mine);
 	cJSON_Delete(ref);
 	cm_error_clear(&err);
+	cm_error_clear(&ref_err);
 	return ok;
 }
 
@@ -425,6 +469,144 @@ TEST(json_parse_same_as_cjson)
 		free(docs[d]);
 	}
 	EXPECT_EQ(0u, json_load_held());
+}
+
+/*
+ * A member given twice: the last value counts, as in Go's encoding/json,
+ * at the top level, in arrays' objects, in a pod and in topology records;
+ * null changes nothing.
+ */
+TEST(duplicate_members_keep_the_last)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{ "{\"a\":1,\"a\":2}", "{\"a\":2}" },
+		{ "{\"a\":1,\"b\":0,\"a\":2,\"a\":3}", "{\"b\":0,\"a\":3}" },
+		{ "{\"a\":1,\"a\":null}", "{\"a\":1}" },
+		{ "{\"a\":null,\"a\":1,\"a\":null}", "{\"a\":1}" },
+		{ "{\"a\":null,\"a\":null}", "{\"a\":null}" },
+		{ "[{\"x\":{\"y\":1,\"y\":[2]}}]", "[{\"x\":{\"y\":[2]}}]" },
+		/* with escapes: cJSON's path, the same rule */
+		{ "{\"k\":\"\\u0041\",\"k\":\"B\"}", "{\"k\":\"B\"}" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct cm_error err = { 0 };
+		cJSON *j = json_parse_text(cases[i].text, "t", &err);
+		char *out = j ? cJSON_PrintUnformatted(j) : NULL;
+
+		CHECK(out && !strcmp(out, cases[i].want), "%s: %s, want %s",
+		      cases[i].text, out ? out : cm_error_msg(&err),
+		      cases[i].want);
+		free(out);
+		cJSON_Delete(j);
+		cm_error_clear(&err);
+	}
+}
+
+/* The same through json_load() and plan_run(), top level and pod alike. */
+TEST(plan_takes_the_last_of_a_member_given_twice)
+{
+	static const char take[] =
+		"{\"topology\": {\"sysfs\": \"" CPUMGR_SRC_TOP "/user/tests/data/sysfs-2s2c2t\"},"
+		" \"available\": \"0-7\", \"count\": 1, \"count\": 3}";
+	static const char policy[] =
+		"{\"topology\": {\"sysfs\": \"" CPUMGR_SRC_TOP "/user/tests/data/sysfs-2s2c2t\"},"
+		" \"policy\": \"none\", \"policy\": \"static\", \"reservedCpus\": \"0\","
+		" \"steps\": [{\"op\": \"allocate\", \"container\": \"c\", \"pod\": "
+		"{\"metadata\": {\"uid\": \"p\", \"uid\": \"q\"}, \"spec\": {\"containers\":"
+		" [{\"name\": \"c\", \"resources\": {\"requests\": {\"cpu\": \"1\", \"memory\": \"1Gi\"},"
+		" \"limits\": {\"cpu\": \"1\", \"memory\": \"1Gi\"}}, \"resources\": {\"requests\":"
+		" {\"cpu\": \"2\", \"memory\": \"1Gi\"}, \"limits\": {\"cpu\": \"2\", \"memory\": \"1Gi\"}}}]}}}]}";
+	struct cm_error err = { 0 };
+	char path[256];
+	cJSON *req, *res;
+	const cJSON *cpus, *as;
+
+	write_file(path, take, strlen(take));
+	req = json_load(path, &err);
+	unlink(path);
+	ASSERT_NE(NULL, req);
+	res = plan_run(req, &err);
+	cpus = cJSON_GetObjectItem(res, "cpus");
+	CHECK(cpus && !strcmp(cpus->valuestring, "0-1,4"), "%s",
+	      res ? cJSON_PrintUnformatted(res) : cm_error_msg(&err));
+	cJSON_Delete(res);
+	cJSON_Delete(req);
+
+	write_file(path, policy, strlen(policy));
+	req = json_load(path, &err);
+	unlink(path);
+	ASSERT_NE(NULL, req);
+	res = plan_run(req, &err);
+	ASSERT_NE(NULL, res);
+	/* policy static (the last), pod q (the last uid), 2 CPUs (the last resources) */
+	as = cJSON_GetObjectItem(cJSON_GetObjectItem(res, "steps")->child, "assignments");
+	cpus = cJSON_GetObjectItem(cJSON_GetObjectItem(as, "q"), "c");
+	CHECK(cpus && !strcmp(cpus->valuestring, "1,5"), "%s", cJSON_PrintUnformatted(res));
+	cJSON_Delete(res);
+	cJSON_Delete(req);
+	EXPECT_EQ(0u, json_load_held());
+}
+
+/*
+ * A string holding U+0000: Go keeps it whole, a C string would cut it;
+ * refused, with where, on either parser's path, never cut.
+ */
+TEST(nul_in_a_string_is_refused_not_cut)
+{
+	static const char *const texts[] = {
+		"{\"podUID\": \"a\\u0000b\"}",
+		"[\"x\", \"\\u0000\"]",
+		"{\"a\\u0000\": 1}",
+	};
+	struct cm_error err = { 0 };
+	cJSON *j;
+
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++) {
+		j = json_parse_text(texts[i], "t", &err);
+		CHECK(!j && strstr(cm_error_msg(&err), "U+0000") &&
+		      strstr(cm_error_msg(&err), "at line 1, column "),
+		      "%s: %s", texts[i], j ? "accepted" : cm_error_msg(&err));
+		cJSON_Delete(j);
+		cm_error_clear(&err);
+	}
+	j = json_parse_text("\n\n  {\"a\": \"\\\\u0000 \\u0000\"}", "t", &err);
+	CHECK(!j && strstr(cm_error_msg(&err), "at line 3, column 18 (byte 19)"),
+	      "%s", j ? "accepted" : cm_error_msg(&err));
+	cJSON_Delete(j);
+	cm_error_clear(&err);
+	/* an escaped backslash before "u0000" is no NUL */
+	j = json_parse_text("{\"a\": \"\\\\u0000\"}", "t", &err);
+	CHECK(j && !strcmp(cJSON_GetObjectItem(j, "a")->valuestring, "\\u0000"),
+	      "%s", cm_error_msg(&err));
+	cJSON_Delete(j);
+	cm_error_clear(&err);
+}
+
+/* Syntax errors say the line and the column, counted in characters. */
+TEST(syntax_errors_give_line_and_column)
+{
+	static const struct {
+		const char *text, *at;
+	} cases[] = {
+		{ "{\n  \"a\": [1, 2,, 3]\n}", "line 2, column 14 (byte 15)" },
+		/* é is one character, two bytes */
+		{ "{\"\xc3\xa9\": tru}", "line 1, column 7 (byte 7)" },
+		{ "\n\n\n", "line 4, column 1 (byte 3)" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct cm_error err = { 0 };
+		cJSON *j = json_parse_text(cases[i].text, "t", &err);
+
+		CHECK(!j && strstr(cm_error_msg(&err), cases[i].at),
+		      "%s: \"%s\", want \"...%s\"", cases[i].text,
+		      j ? "accepted" : cm_error_msg(&err), cases[i].at);
+		cJSON_Delete(j);
+		cm_error_clear(&err);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -146,7 +146,7 @@ static int add_result(const struct node *n, const struct pod *pod,
 
 	node_shared_pool(n, &shared);
 	ok = r && cJSON_AddStringToObject(r, "podUID", pod->uid) &&
-	     cJSON_AddStringToObject(r, "name", pod->name ? pod->name : "") &&
+	     cJSON_AddStringToObject(r, "podName", pod->name ? pod->name : "") &&
 	     cJSON_AddStringToObject(r, "namespace", pod->ns ? pod->ns : "") &&
 	     cJSON_AddStringToObject(r, "qos", pod_qos_name(pod_qos(pod)));
 	cs = ok ? cJSON_AddArrayToObject(r, "containers") : NULL;
@@ -162,7 +162,7 @@ static int add_result(const struct node *n, const struct pod *pod,
 		char *text = cpuset_to_str(own ? own : &shared);
 		cJSON *j = cJSON_CreateObject();
 
-		ok = text && j && cJSON_AddStringToObject(j, "name", c->name) &&
+		ok = text && j && cJSON_AddStringToObject(j, "container", c->name) &&
 		     cJSON_AddBoolToObject(j, "init", c->init) &&
 		     cJSON_AddBoolToObject(j, "exclusive", own != NULL) &&
 		     cJSON_AddStringToObject(j, "cpus", text) &&

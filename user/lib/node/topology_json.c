@@ -1,5 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Topology from its JSON form: {"cpus": [{...}, ...]} or {"sysfs": "DIR"}. */
+/*
+ * Topology from its JSON form: {"cpus": [{...}, ...]} or {"sysfs": "DIR"}.
+ * A record is {"cpu", "core", "socket", "numa", "uncore"}; what
+ * `cpumgrctl topology --json` prints besides ("die", "siblings",
+ * "online", "known") is taken too, so its output is a topology here: a
+ * CPU that is offline or unknown is not part of it, as the kubelet sees
+ * only online CPUs.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +17,15 @@
 #include "topology_sysfs.h"
 
 static const char *const cpu_fields[] = {
-	"cpu", "core", "socket", "numa", "uncore", NULL
+	"cpu", "core", "socket", "numa", "uncore",
+	"die", "siblings", "online", "known", NULL
 };
+
+#define F_DIE		5
+#define F_SIBLINGS	6
+#define F_ONLINE	7
+#define F_KNOWN		8
+#define CPU_FIELDS	9
 
 /* Index of a CPU record's member name in cpu_fields, or -1. */
 static int cpu_field(const char *name)
@@ -23,7 +37,7 @@ static int cpu_field(const char *name)
 		k = name[1] == 'p' ? 0 : 1;
 		break;
 	case 's':
-		k = 2;
+		k = name[1] == 'o' ? 2 : F_SIBLINGS;
 		break;
 	case 'n':
 		k = 3;
@@ -31,57 +45,85 @@ static int cpu_field(const char *name)
 	case 'u':
 		k = 4;
 		break;
+	case 'd':
+		k = F_DIE;
+		break;
+	case 'o':
+		k = F_ONLINE;
+		break;
+	case 'k':
+		k = F_KNOWN;
+		break;
 	default:
 		return -1;
 	}
 	return strcmp(name, cpu_fields[k]) ? -1 : k;
 }
 
+/* A record's number: an integer from 0 to CPUSET_MAX_CPUS - 1. */
+static int read_uint(const cJSON *m, int *dst, const char *where,
+		     struct cm_error *err)
+{
+	if (cJSON_IsNumber(m) && m->valuedouble >= 0 &&
+	    m->valuedouble <= CPUSET_MAX_CPUS - 1 &&
+	    m->valuedouble == (int)m->valuedouble) {
+		*dst = (int)m->valuedouble;
+		return 0;
+	}
+	return cm_errorf(err, "%s.%s: must be an integer from 0 to %d", where,
+			 m->string, CPUSET_MAX_CPUS - 1);
+}
+
 /*
  * One record of topology.cpus.  A request can hold thousands: one walk
- * over the members, the error text (json_only(), json_opt_uint(), in
- * that order) made only when there is an error.
+ * over the members, the error text made only when there is an error.
+ * Members with the same name are read as Go's encoding/json reads them
+ * into a struct: each is checked (the first bad one is the error), the
+ * last counts, null changes nothing.  An unknown member is the error
+ * before any other.  *skip: a CPU that is offline or not known, not
+ * part of the topology.
  */
 static int read_cpu(const cJSON *j, unsigned int i, struct topo_cpu_info *c,
-		    struct cm_error *err)
+		    bool *skip, struct cm_error *err)
 {
-	const cJSON *first[5] = { NULL }, *m;
-	int *dst[5] = { &c->cpu, &c->core, &c->socket, &c->numa, &c->uncore };
+	int *dst[CPU_FIELDS] = { &c->cpu, &c->core, &c->socket, &c->numa,
+				 &c->uncore };
+	bool seen[CPU_FIELDS] = { false };
+	const cJSON *m;
 	char where[48];
-	int k;
+	int k, die;
 
-	if (!cJSON_IsObject(j)) {
-		snprintf(where, sizeof(where), "topology.cpus[%u]", i);
+	snprintf(where, sizeof(where), "topology.cpus[%u]", i);
+	if (!cJSON_IsObject(j))
 		return cm_errorf(err, "%s: must be an object", where);
-	}
+	cJSON_ArrayForEach(m, j)
+		if (cpu_field(m->string) < 0)
+			return json_only(j, cpu_fields, where, err) ?: -EINVAL;
+	dst[F_DIE] = &die;
+	c->uncore = 0;
 	cJSON_ArrayForEach(m, j) {
 		k = cpu_field(m->string);
-		if (k < 0) {
-			snprintf(where, sizeof(where), "topology.cpus[%u]", i);
-			return json_only(j, cpu_fields, where, err) ?: -EINVAL;
-		}
-		/* the first member of a name counts, JSON null as absent */
-		if (!first[k])
-			first[k] = m;
+		if (cJSON_IsNull(m))
+			continue;
+		if (k == F_SIBLINGS && !cJSON_IsString(m))
+			return cm_errorf(err, "%s.siblings: must be a string",
+					 where);
+		if ((k == F_ONLINE || k == F_KNOWN) && !cJSON_IsBool(m))
+			return cm_errorf(err, "%s.%s: must be true or false",
+					 where, m->string);
+		if (dst[k] && read_uint(m, dst[k], where, err))
+			return -EINVAL;
+		if (k == F_ONLINE || k == F_KNOWN)
+			seen[k] = cJSON_IsFalse(m);
+		else
+			seen[k] = true;
 	}
-	c->uncore = 0;
-	for (k = 0; k < 5; k++) {
-		m = first[k] && !cJSON_IsNull(first[k]) ? first[k] : NULL;
-		if (m && cJSON_IsNumber(m) && m->valuedouble >= 0 &&
-		    m->valuedouble <= CPUSET_MAX_CPUS - 1 &&
-		    m->valuedouble == (int)m->valuedouble) {
-			*dst[k] = (int)m->valuedouble;
-			continue;
-		}
-		if (!m && k == 4)
-			continue;
-		snprintf(where, sizeof(where), "topology.cpus[%u]", i);
-		if (!m)
+	*skip = seen[F_ONLINE] || seen[F_KNOWN];
+	/* an offline CPU's place is not asked for; no uncore is cache 0 */
+	for (k = 0; k < 4; k++)
+		if (!seen[k] && !(*skip && k))
 			return cm_errorf(err, "%s.%s: required", where,
 					 cpu_fields[k]);
-		return json_opt_uint(j, cpu_fields[k], CPUSET_MAX_CPUS - 1,
-				     dst[k], NULL, where, err) ?: -EINVAL;
-	}
 	return 0;
 }
 
@@ -91,7 +133,7 @@ struct topology *topology_from_json(const cJSON *j, struct cm_error *err)
 	const cJSON *cpus, *sysfs, *m;
 	struct topo_cpu_info *c;
 	struct topology *t = NULL;
-	unsigned int n = 0;
+	unsigned int n = 0, i = 0;
 
 	if (!cJSON_IsObject(j)) {
 		cm_errorf(err, "topology: must be an object");
@@ -125,9 +167,11 @@ struct topology *topology_from_json(const cJSON *j, struct cm_error *err)
 		return NULL;
 	}
 	cJSON_ArrayForEach(m, cpus) {
-		if (read_cpu(m, n, &c[n], err))
+		bool skip = false;
+
+		if (read_cpu(m, i++, &c[n], &skip, err))
 			goto out;
-		n++;
+		n += !skip;
 	}
 	t = topology_new(c, n, err);
 	if (!t)

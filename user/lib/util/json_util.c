@@ -432,20 +432,167 @@ static cJSON *plain_parse(const char *text)
 	return root;
 }
 
+/* "line L, column C (byte B)" of text + off; columns count characters. */
+static int json_where(char *buf, size_t len, const char *text, size_t off)
+{
+	unsigned int line = 1, col = 1;
+
+	for (size_t i = 0; i < off; i++) {
+		if (text[i] == '\n') {
+			line++;
+			col = 1;
+		} else if (((unsigned char)text[i] & 0xc0) != 0x80) {
+			col++;	/* not a UTF-8 continuation byte */
+		}
+	}
+	return snprintf(buf, len, "line %u, column %u (byte %zu)", line, col,
+			off);
+}
+
+static int json_error_at(struct cm_error *err, const char *name,
+			 const char *text, size_t off, const char *what)
+{
+	char where[96];
+
+	json_where(where, sizeof(where), text, off);
+	return cm_errorf(err, "%s: %s at %s", name, what, where);
+}
+
+/*
+ * The offset of the first "\u0000" escape inside a string of text
+ * (valid JSON), or -1.  Outside strings a backslash cannot be.
+ */
+static long nul_escape(const char *text)
+{
+	bool in_string = false;
+
+	for (const char *p = text; *p; p++) {
+		if (*p == '"') {
+			in_string = !in_string;
+		} else if (in_string && *p == '\\') {
+			if (p[1] == 'u' && !strncmp(p + 2, "0000", 4))
+				return p - text;
+			p++;	/* the escaped character */
+		}
+	}
+	return -1;
+}
+
+struct member {
+	cJSON *m;
+	size_t at;		/* its place in the object */
+};
+
+static int cmp_members(const void *a, const void *b)
+{
+	const struct member *x = a, *y = b;
+	int c = strcmp(x->m->string, y->m->string);
+
+	return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+static bool has_duplicate(const cJSON *obj)
+{
+	for (const cJSON *m = obj->child; m; m = m->next)
+		for (const cJSON *o = m->next; o; o = o->next)
+			if (!strcmp(m->string, o->string))
+				return true;
+	return false;
+}
+
+/*
+ * Of an object's members with one name, the one Go's encoding/json
+ * leaves in a struct field: the last that is not null (null changes
+ * nothing), else the last.  The others go.  Sorted by name, so an
+ * object of thousands of members stays fast.
+ */
+static int dedupe_object(cJSON *obj)
+{
+	struct member *v;
+	size_t n = 0, i, k;
+	cJSON *m;
+
+	cJSON_ArrayForEach(m, obj)
+		n++;
+	if (n < 2)
+		return 0;
+	/* the common case, a small object of distinct names: no sorting */
+	if (n <= 16 && !has_duplicate(obj))
+		return 0;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	n = 0;
+	cJSON_ArrayForEach(m, obj) {
+		v[n].m = m;
+		v[n].at = n;
+		n++;
+	}
+	qsort(v, n, sizeof(*v), cmp_members);
+	for (i = 0; i < n; i = k) {
+		size_t win;
+
+		for (k = i + 1; k < n && !strcmp(v[k].m->string, v[i].m->string); k++)
+			;
+		win = k - 1;
+		while (win > i && cJSON_IsNull(v[win].m))
+			win--;
+		if (cJSON_IsNull(v[win].m))
+			win = k - 1;
+		for (size_t d = i; d < k; d++)
+			if (d != win)
+				cJSON_Delete(cJSON_DetachItemViaPointer(obj, v[d].m));
+	}
+	free(v);
+	return 0;
+}
+
+static int dedupe(cJSON *j)
+{
+	cJSON *m;
+
+	if (cJSON_IsObject(j) && dedupe_object(j))
+		return -ENOMEM;
+	for (m = j->child; m; m = m->next)
+		if (dedupe(m))
+			return -ENOMEM;
+	return 0;
+}
+
+int json_go_rules(cJSON *j, const char *text, const char *name,
+		  struct cm_error *err)
+{
+	long nul = nul_escape(text);
+
+	if (nul >= 0)
+		return json_error_at(err, name, text, (size_t)nul,
+				     "U+0000 in a string (\\u0000: cpumgrctl does not take it)");
+	return dedupe(j) ? cm_errorf(err, "out of memory") : 0;
+}
+
 static cJSON *parse_text(const char *text, size_t len, const char *name,
 			 struct cm_error *err)
 {
 	const char *end = NULL;
+	bool plain;
 	cJSON *j;
 
 	json_arena_begin(len);
 	j = plain_parse(text);
+	plain = j;
 	if (!j)
 		j = cJSON_ParseWithOpts(text, &end, true);
 	json_arena_end();
-	if (!j)
-		cm_errorf(err, "%s: invalid JSON at byte %ld", name,
-			  end ? (long)(end - text) : 0L);
+	if (!j) {
+		json_error_at(err, name, text, end ? (size_t)(end - text) : 0,
+			      "invalid JSON");
+		return NULL;
+	}
+	/* the plain form has no escapes: no NUL to look for */
+	if (json_go_rules(j, plain ? "" : text, name, err)) {
+		cJSON_Delete(j);
+		return NULL;
+	}
 	return j;
 }
 
@@ -506,7 +653,9 @@ cJSON *json_load(const char *path, struct cm_error *err)
 	if ((!mapped && ferror(f)) || !buf)
 		cm_errorf(err, "%s: read error", is_stdin ? "stdin" : path);
 	else if (memchr(buf, '\0', len))
-		cm_errorf(err, "%s: NUL byte in JSON", is_stdin ? "stdin" : path);
+		json_error_at(err, is_stdin ? "stdin" : path, buf,
+			      (size_t)((char *)memchr(buf, '\0', len) - buf),
+			      "NUL byte in JSON");
 	else
 		j = parse_text(buf, len, is_stdin ? "stdin" : path, err);
 	if (!is_stdin)

@@ -33,14 +33,25 @@ int json_only(const cJSON *obj, const char *const *allowed,
  */
 char *file_slurp(FILE *f, size_t *len);
 /*
- * Read a whole file (or stdin for "-") and parse it.  The tree's values
- * live in memory of json_load()'s own, given back when the last of them
- * is freed (cJSON_Delete() as usual); values added later are malloc'ed.
+ * What json_load() does to a parsed tree j of text, so that it reads as
+ * Go's encoding/json reads into a struct: of members with one name the
+ * last that is not null stays (the last, when all are null); a string
+ * holding U+0000 ("\u0000"), which a C string would cut, is refused
+ * with its line and column.  0, or -EINVAL/-ENOMEM with err set.
+ */
+int json_go_rules(cJSON *j, const char *text, const char *name,
+		  struct cm_error *err);
+/*
+ * Read a whole file (or stdin for "-") and parse it: errors with their
+ * line and column, duplicate members and NUL as json_go_rules() says.
+ * The tree's values live in memory of json_load()'s own, given back when
+ * the last of them is freed (cJSON_Delete() as usual); values added
+ * later are malloc'ed.
  */
 cJSON *json_load(const char *path, struct cm_error *err);
 /*
  * Parse a NUL-terminated text as json_load() does; errors read
- * "NAME: invalid JSON at byte N".
+ * "NAME: invalid JSON at line L, column C (byte B)".
  */
 cJSON *json_parse_text(const char *text, const char *name,
 		       struct cm_error *err);

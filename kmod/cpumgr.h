@@ -80,6 +80,7 @@ struct cpumgr_cgroup_ref {
 	char *path;	/* as the binder's mount namespace sees it */
 	u32 depth;	/* entries of @ancestors */
 	u64 *ancestors;	/* ids of every ancestor, parent first */
+	struct cgroup *live;	/* held (the managed root): removed or not */
 };
 
 struct cpumgr_pod;
@@ -155,6 +156,7 @@ struct cpumgr_view {
 	cpumask_var_t reserved;
 	cpumask_var_t exclusive;	/* union of every assignment */
 	struct cpumgr_view_cg root;	/* managed root; id 0: none */
+	struct cgroup *root_cgrp;	/* the table holds it; NULL: none */
 	struct cpumgr_view_pod *pods;
 	struct cpumgr_view_container *containers;
 	unsigned long *bits;		/* the pods' and containers' masks */
@@ -207,7 +209,7 @@ int cpumgr_hotplug_parse(const char *name);
 
 /* cpumgr_cgroup.c */
 int cpumgr_cgroup_resolve(const char *path, struct cpumgr_cgroup_ref *ref,
-			  const struct nlattr *attr,
+			  bool hold, const struct nlattr *attr,
 			  struct netlink_ext_ack *extack);
 void cpumgr_cgroup_ref_free(struct cpumgr_cgroup_ref *ref);
 

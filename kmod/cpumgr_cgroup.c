@@ -63,17 +63,45 @@ static int cpumgr_cgroup_ancestors(struct dentry *dir,
 	return 0;
 }
 
+/*
+ * The cgroup of the directory @dir, held: the managed root is matched by
+ * id, and a root removed and made again under the same path is another
+ * id, so the checks must know when the one they were given is gone.  A
+ * cgroup directory's kernfs node points at its cgroup.
+ */
+static int cpumgr_cgroup_hold(struct dentry *dir, struct cpumgr_cgroup_ref *ref,
+			      const struct nlattr *attr,
+			      struct netlink_ext_ack *extack)
+{
+	struct kernfs_node *kn = d_inode(dir)->i_private;
+	struct cgroup *cgrp;
+	bool held;
+
+	rcu_read_lock();
+	cgrp = kn->priv;
+	held = cgrp && css_tryget_online(&cgrp->self);
+	rcu_read_unlock();
+	if (!held) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "cgroup is being removed");
+		return -ENOENT;
+	}
+	ref->live = cgrp;
+	return 0;
+}
+
 /**
  * cpumgr_cgroup_resolve - look up a cgroup directory by absolute path
  * @path: the directory, in the caller's mount namespace
  * @ref: filled with its id, hierarchy and normalized path
+ * @hold: keep a reference to the cgroup in @ref->live (the managed root)
  * @attr, @extack: where a refusal is reported
  *
- * Return: 0, -ENOMEM, or -ENOTDIR when @path is not a directory of
- * cgroup2 or of the cgroup v1 cpuset hierarchy.
+ * Return: 0, -ENOMEM, -ENOENT when the cgroup is being removed, or
+ * -ENOTDIR when @path is not a directory of cgroup2 or of the cgroup v1
+ * cpuset hierarchy.
  */
 int cpumgr_cgroup_resolve(const char *path, struct cpumgr_cgroup_ref *ref,
-			  const struct nlattr *attr,
+			  bool hold, const struct nlattr *attr,
 			  struct netlink_ext_ack *extack)
 {
 	unsigned long magic;
@@ -103,6 +131,8 @@ int cpumgr_cgroup_resolve(const char *path, struct cpumgr_cgroup_ref *ref,
 	}
 	ref->id = d_inode(dir.dentry)->i_ino;
 	err = cpumgr_cgroup_ancestors(dir.dentry, ref, attr, extack);
+	if (!err && hold)
+		err = cpumgr_cgroup_hold(dir.dentry, ref, attr, extack);
 	if (err)
 		goto out;
 
@@ -126,8 +156,14 @@ out:
 	return err;
 }
 
+/*
+ * The cgroup is freed an RCU grace period after its last reference goes
+ * (css_release()), so a view that still points at it stays safe to read.
+ */
 void cpumgr_cgroup_ref_free(struct cpumgr_cgroup_ref *ref)
 {
+	if (ref->live)
+		css_put(&ref->live->self);
 	kfree(ref->path);
 	kfree(ref->ancestors);
 	memset(ref, 0, sizeof(*ref));

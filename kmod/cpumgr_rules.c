@@ -155,11 +155,31 @@ static unsigned int cpumgr_chain(struct cgroup *cgrp, u64 *chain, bool *whole)
 	return nr;
 }
 
+/*
+ * The managed root was removed: a root made again under its path is
+ * another cgroup, outside a scope matched by id.  Every cgroup is checked
+ * then (fail closed), until CONFIGURE names a root again; said once.
+ */
+static bool cpumgr_root_gone(const struct cpumgr_view *view)
+{
+	static u64 told;
+
+	/* cgroup_destroy_locked() clears it first, on every series */
+	if (!view->root_cgrp ||
+	    (READ_ONCE(view->root_cgrp->self.flags) & CSS_ONLINE))
+		return false;
+	if (xchg(&told, view->root.id) != view->root.id)
+		pr_warn("the managed cgroup root (cgroup %llu) was removed: every cgroup is checked until it is configured again\n",
+			view->root.id);
+	return true;
+}
+
 /* Strictly below the managed root of its hierarchy, if it has one. */
 static bool cpumgr_in_scope(const struct cpumgr_view *view, const u64 *chain,
 			    unsigned int nr, bool whole, bool v1)
 {
-	if (!view->root.id || view->root.v1 != v1 || !whole)
+	if (!view->root.id || view->root.v1 != v1 || !whole ||
+	    cpumgr_root_gone(view))
 		return true;
 	return cpumgr_id_in(view->root.id, chain + 1, nr - 1);
 }

@@ -200,6 +200,7 @@ static void cpumgr_view_fill(struct cpumgr_view *view)
 	cpumask_copy(view->reserved, tbl.reserved);
 	cpumask_copy(view->exclusive, tbl.exclusive);
 	cpumgr_view_set_cg(view, &view->root, &tbl.root, &nr_ids);
+	view->root_cgrp = tbl.root.live;
 
 	list_for_each_entry(pod, &tbl.pods, node) {
 		struct cpumgr_view_pod *vp = &view->pods[np];
@@ -637,7 +638,7 @@ int cpumgr_table_configure(struct cpumgr_config *cfg,
 	int err = 0;
 
 	if (cfg->root_path && *cfg->root_path)
-		err = cpumgr_cgroup_resolve(cfg->root_path, &root,
+		err = cpumgr_cgroup_resolve(cfg->root_path, &root, true,
 					    cfg->root_attr, extack);
 	if (err)
 		return err;
@@ -844,10 +845,10 @@ int cpumgr_table_bind(const struct cpumgr_bind *bind,
 
 	/* Path lookups sleep and do not depend on the table. */
 	if (bind->cgroup_path && *bind->cgroup_path)
-		err = cpumgr_cgroup_resolve(bind->cgroup_path, &cref,
+		err = cpumgr_cgroup_resolve(bind->cgroup_path, &cref, false,
 					    bind->cgroup_attr, extack);
 	if (!err && bind->pod_cgroup_path && *bind->pod_cgroup_path)
-		err = cpumgr_cgroup_resolve(bind->pod_cgroup_path, &pref,
+		err = cpumgr_cgroup_resolve(bind->pod_cgroup_path, &pref, false,
 					    bind->pod_cgroup_attr, extack);
 	if (err)
 		goto out_refs;
@@ -1091,13 +1092,13 @@ int cpumgr_table_restore(struct cpumgr_entry *entries, unsigned int nr,
 	for (i = 0; i < nr && !err; i++) {
 		if (entries[i].cgroup_path && *entries[i].cgroup_path)
 			err = cpumgr_cgroup_resolve(entries[i].cgroup_path,
-						    &items[i].cgroup,
+						    &items[i].cgroup, false,
 						    entries[i].cgroup_attr,
 						    extack);
 		if (!err && entries[i].pod_cgroup_path &&
 		    *entries[i].pod_cgroup_path)
 			err = cpumgr_cgroup_resolve(entries[i].pod_cgroup_path,
-						    &items[i].pod_cgroup,
+						    &items[i].pod_cgroup, false,
 						    entries[i].pod_cgroup_attr,
 						    extack);
 	}
@@ -1377,6 +1378,7 @@ void cpumgr_table_exit(void)
 	cpumgr_view_free(view);
 	/* Views retired by call_rcu() are freed before the module goes. */
 	rcu_barrier();
+	cpumgr_cgroup_ref_free(&tbl.root);
 	free_cpumask_var(tbl.reserved);
 	free_cpumask_var(tbl.exclusive);
 	free_cpumask_var(tbl.scratch);

@@ -9,6 +9,9 @@
 #     take it from the container;
 #   - the managed root itself written without a container's CPUs would
 #     move the container's tasks off them;
+#   - the managed root removed with c1 still assigned and made again:
+#     the new root is another cgroup, and the checks fail closed (every
+#     cgroup is checked) instead of leaving it out of the scope;
 #   - a container of the same pod pinned to other CPUs falling back to
 #     its pod cgroup's CPUs, c1's included: its cpuset.cpus written with
 #     an offline CPU, its last CPU taken offline, or cpuset turned off in
@@ -159,7 +162,32 @@ pod_subtree_drops_cpuset()
 	c2_stays_off_c1 && c1_keeps_its_cpus
 }
 
-ktap_plan 8
+# Last: it takes the tree down.  c1 stays assigned (and bound to a cgroup
+# that is gone); the root is made again by path, as a kubelet would.
+managed_root_made_again()
+{
+	kill "$PID" "$PID2" && wait "$PID" "$PID2" 2>/dev/null
+	PID= PID2=
+	rmdir "$C1" "$C2" "$ROOT/pa" "$ROOT" || return 1
+	mark
+	mkdir -p "$ROOT/x/c" &&
+	echo +cpuset >"$ROOT/cgroup.subtree_control" &&
+	echo +cpuset >"$ROOT/x/cgroup.subtree_control" || return 1
+	refused 2 "$ROOT/x/c/cpuset.cpus" || return 1
+	dmesg | tail -n +"$MARK" |
+		grep -q "managed cgroup root (cgroup [0-9]*) was removed" || {
+		echo "# no kernel log line says the root was removed"
+		return 1
+	}
+	rmdir "$ROOT/x/c" "$ROOT/x"
+}
+
+mark()
+{
+	MARK=$(($(dmesg | wc -l) + 1))
+}
+
+ktap_plan 9
 check "set-up: c1 bound to 2-3 with a task" setup
 check "a partition outside the managed root may not take c1's CPU" partition_outside_scope
 check "one on CPUs nobody holds may" partition_outside_scope_of_free_cpus
@@ -168,4 +196,5 @@ check "the managed root may not drop c1's CPUs" managed_root_drops_cpus
 check "a pinned sibling may not fall back onto c1's CPUs: an offline CPU written" sibling_written_with_offline_cpu
 check "nor its last CPU taken offline" sibling_last_cpu_offline
 check "nor cpuset turned off in the pod cgroup" pod_subtree_drops_cpuset
+check "a managed root removed and made again is checked (fail closed)" managed_root_made_again
 ktap_exit

@@ -107,7 +107,7 @@ packages()
 	done
 	# the guides of doc/, whichever the tree has
 	for f in "$CPUMGR_TOP"/doc/*.md; do
-		[ ! -e "$f" ] || grep -q " ./usr/share/doc/cpumgr/${f##*/}\$" "$logs/cpumgr.list" ||
+		[ ! -e "$f" ] || grep -Eq " ./usr/share/doc/cpumgr/${f##*/}(\.gz)?\$" "$logs/cpumgr.list" ||
 			{ echo "cpumgr lacks /usr/share/doc/cpumgr/${f##*/}"; status=1; }
 	done
 	for f in ./usr/lib/x86_64-linux-gnu/libcpumgr.a \

@@ -76,6 +76,8 @@ static int how_to_add(const struct ctl_runtime *rt, struct oci_container *c,
 		*how = NODE_ADD_SHARED;
 		c->request_milli = c->limit_milli = 0;
 	} else if (rt->mode == CTL_MODE_GUARD) {
+		/* the kubelet decided: its CPUs, whatever the pod asks */
+		c->shared = false;
 		if (kubelet_decided(rt, c, &decided, err))
 			return -EINVAL;
 		*how = decided ? NODE_ADD_CPUS : NODE_ADD_SHARED;

@@ -15,6 +15,10 @@
 #   print the shared pool; a pod that does not fit is refused with the
 #   kubelet's text and leaves nothing; containerd restarted and the
 #   plugin restarted lose nothing; deleting pods returns their CPUs;
+#   shared CPUs on request: the container a Guaranteed pod's
+#   prefer-shared-cpus.cpumgr.io annotation names prints the shared
+#   pool, the other its exclusive CPUs, and a bad annotation refuses
+#   the pod and leaves nothing;
 #   CPUMGR_CRI_CYCLES (default 30) pod create/delete cycles;
 # - guard mode (kubelet with the static policy: its decision in
 #   cpuset_cpus and in its checkpoint): exactly the kubelet's CPUs; a
@@ -23,7 +27,8 @@
 #   agree and audit is clean.
 # The plugin's checks report SKIP when this cpumgrctl has no `nri`;
 # CPUMGR_CRI_SHORT=1 (the debug kernel) leaves out the multi-container
-# pod, the restarts, guard's shared container and the cycles.
+# pod, the restarts, the shared CPUs on request (the controller's logic
+# alone), guard's shared container and the cycles.
 # smt8 preset: 8 CPUs, CPU 0 reserved.
 
 . "$CPUMGR_TOP/selftests/cri_lib.sh"
@@ -34,7 +39,7 @@ cri_need
 
 CYCLES=${CPUMGR_CRI_CYCLES:-30}
 G2=0b1e5a44-5f3c-4c55-9a0e-000000000004
-ktap_plan 16
+ktap_plan 18
 
 rt_init enforce && cri_config && cri_start_containerd || {
 	echo "# set-up failed"
@@ -80,6 +85,8 @@ if ! cri_have_plugin; then
 		 "decide: containerd restarted loses nothing" \
 		 "decide: the plugin restarted loses nothing" \
 		 "decide: deleting the pods returns their CPUs" \
+		 "decide: shared CPUs on request: the annotated agent shared, app exclusive" \
+		 "decide: a bad prefer-shared-cpus annotation refuses the pod, nothing left" \
 		 "decide: pod create/delete cycles" \
 		 "decide: table, checkpoint, cgroups agree" \
 		 "guard: the kubelet's CPUs, assigned and bound" \
@@ -255,6 +262,39 @@ t_delete()
 		[ -z "$(ctr_k8s containers ls -q)" ]
 }
 
+# Shared CPUs on request: agent (1 CPU of a Guaranteed pod) on the
+# shared pool as its pod's annotation asks, app on 2 exclusive CPUs.
+t_shared_on_request()
+{
+	local uid=0b1e5a44-5f3c-4c55-9a0e-000000000010
+
+	cri_up "$PODS/guaranteed-shared-sidecar.json" || { diag <"$CRI/up.err"; return 1; }
+	first_is_exclusive $uid app && first_is_shared agent &&
+		[ ! -e "$SYSFS/pods/$uid/agent" ] &&
+		grep -q '"prefer-shared-cpus.cpumgr.io/container.agent"' "$S/pods/$uid.json" ||
+		return 1
+	kubelet down $uid
+}
+
+# A value that is neither "true" nor "false": CreateContainer refused
+# with the annotation named; no pod in the kernel, no cgroup, no record.
+t_shared_bad()
+{
+	local f uid=shared-bad
+
+	f=$(cri_pod_file "$PODS/guaranteed-shared-sidecar.json" $uid)
+	sed -i 's/"prefer-shared-cpus.cpumgr.io\/container.agent": "true"/"prefer-shared-cpus.cpumgr.io\/container.agent": "on"/' "$f"
+	grep -q '"on"' "$f" || { echo "# $f: no bad value"; return 1; }
+	if cri_up "$f"; then
+		echo "# a pod with a bad annotation started"
+		return 1
+	fi
+	diag <"$CRI/up.err"
+	grep -q 'annotation prefer-shared-cpus.cpumgr.io/container.agent: "on": must be "true" or "false"' "$CRI/up.err" &&
+		[ ! -e "$SYSFS/pods/$uid" ] && [ ! -e "$CG/pod$uid" ] &&
+		[ ! -e "$CRI/kubelet/pods/$uid.json" ] && [ ! -e "$S/pods/$uid.json" ]
+}
+
 t_cycles()
 {
 	kubelet cycles "$1" "$PODS/guaranteed-2cpu.json" \
@@ -273,6 +313,8 @@ check "decide: a pod that does not fit is refused, nothing left" timed t_no_fit
 long_check "decide: containerd restarted loses nothing" timed t_restart_containerd
 long_check "decide: the plugin restarted loses nothing" timed t_restart_plugin
 check "decide: deleting the pods returns their CPUs" timed t_delete
+long_check "decide: shared CPUs on request: the annotated agent shared, app exclusive" timed t_shared_on_request
+long_check "decide: a bad prefer-shared-cpus annotation refuses the pod, nothing left" timed t_shared_bad
 long_check "decide: $CYCLES pod create/delete cycles" timed t_cycles "$CYCLES"
 check "decide: table, checkpoint, cgroups agree" timed rt_agree
 

@@ -45,7 +45,7 @@ struct cpumgr_nl {
 	uint32_t policy, options, enforce, hotplug;
 	char reserved[STANDIN_CPUS_MAX], root[4096];
 	struct standin_entry *e;
-	size_t nr;
+	size_t nr, cap;		/* cap doubles: every call reads them all */
 	struct cpumgr_nl_error error;
 };
 
@@ -85,6 +85,22 @@ static int fresh(struct cpumgr_nl *nl)
 	return ret ? fail(nl, ret, "cannot read the stand-in's table") : 0;
 }
 
+/* Room for one more entry. */
+static int grow(struct cpumgr_nl *nl)
+{
+	size_t cap = nl->cap ? 2 * nl->cap : 64;
+	void *v;
+
+	if (nl->nr < nl->cap)
+		return 0;
+	v = realloc(nl->e, cap * sizeof(*nl->e));
+	if (!v)
+		return -ENOMEM;
+	nl->e = v;
+	nl->cap = cap;
+	return 0;
+}
+
 static int load(struct cpumgr_nl *nl)
 {
 	FILE *f = fopen(nl->path, "re");
@@ -109,13 +125,10 @@ static int load(struct cpumgr_nl *nl)
 				 (int)sizeof(nl->root) - 1, line + 5);
 		} else if (sscanf(line, "a %64s %63s %8191s %u", x.uid, x.container,
 				  x.cpus, &x.flags) == 4) {
-			void *v = realloc(nl->e, (nl->nr + 1) * sizeof(x));
-
-			if (!v) {
+			if (grow(nl)) {
 				fclose(f);
 				return -ENOMEM;
 			}
-			nl->e = v;
 			nl->e[nl->nr++] = x;
 		}
 	}
@@ -312,11 +325,8 @@ int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
 	snprintf(x.cpus, sizeof(x.cpus), "%s", cpus);
 	x.flags = flags;
 	if (i < 0) {
-		void *v = realloc(nl->e, (nl->nr + 1) * sizeof(x));
-
-		if (!v)
+		if (grow(nl))
 			return fail(nl, -ENOMEM, "out of memory");
-		nl->e = v;
 		i = (ssize_t)nl->nr++;
 	}
 	nl->e[i] = x;
@@ -463,10 +473,13 @@ int cpumgr_nl_restore(struct cpumgr_nl *nl,
 
 	if (fresh(nl))
 		return nl->error.err;
-	v = realloc(nl->e, (count ? count : 1) * sizeof(*nl->e));
-	if (!v)
-		return fail(nl, -ENOMEM, "out of memory");
-	nl->e = v;
+	if (count > nl->cap) {
+		v = realloc(nl->e, count * sizeof(*nl->e));
+		if (!v)
+			return fail(nl, -ENOMEM, "out of memory");
+		nl->e = v;
+		nl->cap = count;
+	}
 	for (size_t i = 0; i < count; i++) {
 		memset(&nl->e[i], 0, sizeof(nl->e[i]));
 		snprintf(nl->e[i].uid, sizeof(nl->e[i].uid), "%s",

@@ -66,7 +66,7 @@ static int cmd_admit(const struct ctl_cmdline *cl)
 
 CPUMGRCTL_COMMAND(admit) = {
 	.name = "admit",
-	.help = "admit a Pod or PodList (JSON or YAML): exclusive CPUs for its Guaranteed integer containers",
+	.help = "admit a Pod or PodList (JSON or YAML): exclusive CPUs for its Guaranteed integer containers, but those its pod annotates prefer-shared-cpus.cpumgr.io/container.NAME: \"true\" (or /pod), which run on the shared pool",
 	.args = (const struct ctl_pos[]){
 		{ "POD_FILE|-", CTL_FILE, NULL, false, "a Pod or a PodList, JSON or YAML (- for stdin)" },
 		{ NULL }
@@ -76,6 +76,7 @@ CPUMGRCTL_COMMAND(admit) = {
 		CTL_OPT_STATE_DIR,
 		{ NULL }
 	},
-	.examples = { "cpumgrctl admit pod.yaml", "kubectl get pod web -o json | cpumgrctl admit -j -" },
+	.examples = { "cpumgrctl admit pod.yaml", "kubectl get pod web -o json | cpumgrctl admit -j -",
+		      "cpumgrctl admit examples/pods/guaranteed-shared-sidecar.json" },
 	.run = cmd_admit,
 };

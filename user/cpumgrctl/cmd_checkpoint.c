@@ -7,6 +7,10 @@
  *         node's configuration and topology; changes nothing.
  * import: verify, then RESTORE it into the kernel (refused while the
  *         table holds assignments, unless --force) and store it.
+ *
+ * A checksum of 0 or none at all is the kubelet's old file backend: taken
+ * unverified, as the kubelet takes it, and said so; import stores it with
+ * its checksum, as the kubelet's next save does.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -66,10 +70,13 @@ static bool node_configured(const char *dir)
 	return !access(path, F_OK);
 }
 
+#define LEGACY_NOTE " (no checksum: the kubelet's old file backend, taken unverified)"
+
 /*
  * verify's verdict: a line, or with --json {"file", "valid", "checked":
  * "format" or "node", and "policy", "assignmentCount",
- * "checkpointVersion" or "error"}.  The error is on stderr too.  Returns the exit status.
+ * "checkpointVersion", "checksum": "verified" or "none", or "error"}.
+ * The error is on stderr too.  Returns the exit status.
  */
 static int verdict(const char *path, const struct checkpoint *cp,
 		   const char *error, bool node, bool json)
@@ -80,10 +87,11 @@ static int verdict(const char *path, const struct checkpoint *cp,
 		ctl_err("verify: %s", error);
 	if (!json) {
 		if (!error)
-			printf("%s: valid: policy %s, %u assignment%s%s%s\n",
+			printf("%s: valid: policy %s, %u assignment%s%s%s%s\n",
 			       path, cp->policy, cp->state.nr,
 			       ctl_plural(cp->state.nr),
 			       cp->version == CHECKPOINT_V1 ? " (v1)" : "",
+			       cp->unverified ? LEGACY_NOTE : "",
 			       node ? "" : " (format and checksum: no node configured)");
 		return error ? CPUMGRCTL_EXIT_USAGE : CPUMGRCTL_EXIT_OK;
 	}
@@ -96,7 +104,9 @@ static int verdict(const char *path, const struct checkpoint *cp,
 		      !cJSON_AddNumberToObject(j, "assignmentCount", cp->state.nr) ||
 		      !cJSON_AddNumberToObject(j, "checkpointVersion",
 					       cp->version == CHECKPOINT_V1 ?
-					       1 : 2)))) {
+					       1 : 2) ||
+		      !cJSON_AddStringToObject(j, "checksum", cp->unverified ?
+					       "none" : "verified")))) {
 		cJSON_Delete(j);
 		ctl_err("verify: out of memory");
 		return CPUMGRCTL_EXIT_FAIL;
@@ -179,8 +189,9 @@ static int do_import(struct node *n, const char *path, bool force,
 	if (!ret)
 		ret = node_sync(n, force ? NODE_FORCE : 0, err);
 	if (!ret)
-		printf("imported %s: policy %s, %u assignment%s\n", path,
-		       cp.policy, cp.state.nr, ctl_plural(cp.state.nr));
+		printf("imported %s: policy %s, %u assignment%s%s\n", path,
+		       cp.policy, cp.state.nr, ctl_plural(cp.state.nr),
+		       cp.unverified ? LEGACY_NOTE ", stored with one" : "");
 	checkpoint_free(&cp);
 	return ret;
 }

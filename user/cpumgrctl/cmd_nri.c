@@ -198,7 +198,7 @@ static int cmd_nri(const struct ctl_cmdline *cl)
 
 CPUMGRCTL_COMMAND(nri) = {
 	.name = "nri",
-	.help = "an NRI plugin: containerd's or CRI-O's containers get their CPUs before they are created",
+	.help = "an NRI plugin: containerd's or CRI-O's containers get their CPUs before they are created (decide mode reads the prefer-shared-cpus.cpumgr.io annotations, as admit does)",
 	.opts = (const struct ctl_opt[]){
 		{ "socket", 0, "PATH", CTL_FILE, NULL, "the runtime's NRI socket (default " NRI_SOCKET ")" },
 		CTL_OPT_MODE,

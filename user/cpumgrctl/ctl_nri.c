@@ -136,6 +136,11 @@ static int create_container(struct ctl_nri *p, const struct nri_request *req,
 		ret = pack(r, &out.base);
 		goto out;
 	}
+	if (nri_spec_shared_cpus(in->pod, &c, &err)) {
+		refuse(r, NRI_RPC_INVALID_ARGUMENT, "cpumgr: pod %s container %s: %s",
+		       c.pod_uid, c.name, cm_error_msg(&err));
+		goto out;
+	}
 	if (ctl_nri_open(p, &n, r))
 		goto out;
 	if (ctl_runtime_spec_cgroup(&n, c.cgroups_path, cgroup, sizeof(cgroup),

@@ -179,6 +179,13 @@ int ctl_nri_synchronize(struct ctl_nri *p, const struct nri_request *req,
 			cm_error_clear(&err);
 			continue;
 		}
+		/* running already: its pod's request as far as it reads */
+		if (nri_spec_shared_cpus(pod_of(in, ctr), &cs[nr], &err)) {
+			fprintf(stderr, "cpumgrctl: nri: sync: %s (%s/%s): %s\n",
+				ctr->id, cs[nr].pod_uid, cs[nr].name,
+				cm_error_msg(&err));
+			cm_error_clear(&err);
+		}
 		ctrs[nr++] = ctr;
 	}
 	ret = 0;

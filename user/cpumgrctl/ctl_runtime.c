@@ -40,7 +40,6 @@ static int kubelet_decided(const struct ctl_runtime *rt,
 			   const struct oci_container *c, bool *decided,
 			   struct cm_error *err)
 {
-	struct checkpoint_opts o = { .accept_unchecked = true };
 	struct checkpoint cp;
 	size_t len = 0;
 	char *text;
@@ -55,7 +54,7 @@ static int kubelet_decided(const struct ctl_runtime *rt,
 	fclose(f);
 	if (!text)
 		return cm_errorf(err, "%s: cannot read it", rt->kubelet_state);
-	if (checkpoint_parse(text, len, &o, &cp, err)) {
+	if (checkpoint_parse(text, len, NULL, &cp, err)) {
 		free(text);
 		cm_error_prefix(err, "%s", rt->kubelet_state);
 		return -EINVAL;
@@ -77,6 +76,8 @@ static int how_to_add(const struct ctl_runtime *rt, struct oci_container *c,
 		*how = NODE_ADD_SHARED;
 		c->request_milli = c->limit_milli = 0;
 	} else if (rt->mode == CTL_MODE_GUARD) {
+		/* the kubelet decided: its CPUs, whatever the pod asks */
+		c->shared = false;
 		if (kubelet_decided(rt, c, &decided, err))
 			return -EINVAL;
 		*how = decided ? NODE_ADD_CPUS : NODE_ADD_SHARED;

@@ -91,9 +91,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/*
 	 * The size picks the options (a checkpoint file from a fixture
-	 * stays a seed as it is): zero checksum accepted, no resolver.
+	 * stays a seed as it is): no resolver.
 	 */
-	o.accept_unchecked = size & 1;
 	if (size & 2)
 		o.resolve = NULL;
 	buf = fuzz_copy(data, size);

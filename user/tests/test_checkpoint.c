@@ -70,15 +70,6 @@ static int parse_str(const char *json, struct checkpoint *c,
 	return checkpoint_parse(json, strlen(json), NULL, c, err);
 }
 
-/* As the kubelet reads: a zero or missing checksum passes unverified. */
-static int parse_lax(const char *json, struct checkpoint *c,
-		     struct cm_error *err)
-{
-	static const struct checkpoint_opts lax = { .accept_unchecked = true };
-
-	return checkpoint_parse(json, strlen(json), &lax, c, err);
-}
-
 TEST(checksums_of_kubelet_test_states)
 {
 	static const char *const two[] = {
@@ -323,24 +314,34 @@ TEST(v1_migration)
 	cm_error_clear(&err);
 }
 
-TEST(every_flipped_byte_fails)
+/*
+ * Every flipped byte fails but those of the checksum's key: that file has
+ * no checksum, which the kubelet takes unverified (the old file backend),
+ * and so do we, saying so.
+ */
+TEST(every_flipped_byte_fails_or_leaves_no_checksum)
 {
 	struct cm_error err = { 0 };
 	struct checkpoint c;
-	size_t len, fails = 0;
+	size_t len, fails = 0, key, unverified = 0;
 	char *buf = fixture("kubelet-v2-static.json", &len);
 
 	ASSERT_NE(NULL, buf);
+	ASSERT_NE(NULL, strstr(buf, "\"checksum\""));
+	key = strstr(buf, "\"checksum\"") - buf + 1;
 	for (size_t i = 0; i < len; i++) {
 		buf[i] ^= 0x01;
 		if (checkpoint_parse(buf, len, NULL, &c, &err))
 			fails++;
+		else if (i >= key && i < key + 8 && c.unverified)
+			unverified++;
 		else
 			TH_LOG("byte %zu flipped still verifies", i);
 		checkpoint_free(&c);
 		buf[i] ^= 0x01;
 	}
-	EXPECT_EQ(len, fails);
+	EXPECT_EQ(8u, unverified);
+	EXPECT_EQ(len - 8, fails);
 	/* a checksum digit: reported as the kubelet reports it */
 	buf[len - 2] ^= 0x01;
 	EXPECT_EQ(-EBADMSG, checkpoint_parse(buf, len, NULL, &c, &err));
@@ -422,7 +423,7 @@ TEST(go_decoding_rules)
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct checkpoint c;
-		int ret = parse_lax(cases[i].json, &c, &err);
+		int ret = parse_str(cases[i].json, &c, &err);
 
 		CHECK(ret == cases[i].ret, "%s: %d %s", cases[i].json, ret,
 		      cm_error_msg(&err));
@@ -437,27 +438,77 @@ TEST(go_decoding_rules)
 	}
 }
 
-TEST(zero_checksum_is_refused_unless_asked_and_nil_maps_hash_as_nil)
+/*
+ * The kubelet's old file backend wrote no checksum: VerifyChecksum()
+ * takes 0 or a missing one unverified, v2 and v1 alike
+ * (pkg/kubelet/cm/cpumanager/state/checkpoint.go), and a wrong one is
+ * corrupt.  The files are the kubelet's own restore cases ("Restore
+ * valid checkpoint", "Restore checkpoint with migration") with their
+ * checksum set to 0, left out, or changed.
+ */
+#define KUBELET_V2_CASE(sum) "{\"policyName\": \"none\", \"defaultCPUSet\": \"1-3\", " \
+	"\"entries\": {\"pod\": {\"container1\": \"4-6\", \"container2\": \"1-3\"}}" sum "}"
+#define KUBELET_V1_CASE(sum) "{\"policyName\": \"static\", \"defaultCPUSet\": \"7-9\", " \
+	"\"entries\": {\"containerID1\": \"4-6\", \"containerID2\": \"1-3\"}" sum "}"
+
+static int resolve_ids(void *ctx, const char *id, char *uid, char *name);
+
+TEST(legacy_checksum_zero_or_missing_is_taken_as_the_kubelet_takes_it)
 {
-	static const char *const unchecked[] = {
-		"{\"policyName\":\"none\",\"checksum\":0}",
-		"{\"policyName\":\"none\"}",
+	static const struct {
+		const char *json;
+		int ret;
+		enum checkpoint_version version;
+	} cases[] = {
+		{ KUBELET_V2_CASE(", \"checksum\": 3610638499"), 0, CHECKPOINT_V2 },
+		{ KUBELET_V2_CASE(", \"checksum\": 0"), 0, CHECKPOINT_V2 },
+		{ KUBELET_V2_CASE(""), 0, CHECKPOINT_V2 },
+		{ KUBELET_V2_CASE(", \"checksum\": 1337"), -EBADMSG, 0 },
+		{ KUBELET_V1_CASE(", \"checksum\": 2026311253"), 0, CHECKPOINT_V1 },
+		{ KUBELET_V1_CASE(", \"checksum\": 0"), 0, CHECKPOINT_V1 },
+		{ KUBELET_V1_CASE(""), 0, CHECKPOINT_V1 },
+		{ KUBELET_V1_CASE(", \"checksum\": 1337"), -EBADMSG, 0 },
+		{ "{\"policyName\":\"none\",\"checksum\":0}", 0, CHECKPOINT_V2 },
+		{ "{\"policyName\":\"none\"}", 0, CHECKPOINT_V2 },
 		/* a flipped letter in the key: the kubelet would not notice */
-		"{\"policyName\":\"static\",\"defaultCpuSet\":\"0-7\",\"chec{sum\":14413152}",
+		{ "{\"policyName\":\"static\",\"defaultCpuSet\":\"0-7\",\"chec{sum\":14413152}",
+		  0, CHECKPOINT_V2 },
 	};
+	struct checkpoint_opts o = { .resolve = resolve_ids };
+	struct cm_error err = { 0 };
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *j = cases[i].json;
+		bool unverified = !strstr(j, "\"checksum\"") ||
+				  strstr(j, "\"checksum\": 0") ||
+				  strstr(j, "\"checksum\":0");
+		struct checkpoint c;
+		int ret = checkpoint_parse(j, strlen(j), &o, &c, &err);
+
+		CHECK(ret == cases[i].ret, "%s: %d %s", j, ret, cm_error_msg(&err));
+		if (ret) {
+			CHECK(!strcmp(cm_error_msg(&err), CHECKPOINT_ERR_CORRUPT),
+			      "%s: %s", j, cm_error_msg(&err));
+		} else {
+			CHECK(c.version == cases[i].version && c.unverified == unverified,
+			      "%s: v%d unverified %d", j, c.version, c.unverified);
+			if (strstr(j, "container"))
+				CHECK(c.state.nr == 2 &&
+				      assignments_get(&c.state, "pod", "container2"),
+				      "%s: %u assignments", j, c.state.nr);
+		}
+		checkpoint_free(&c);
+		cm_error_clear(&err);
+	}
+}
+
+TEST(nil_maps_hash_as_nil)
+{
 	struct cm_error err = { 0 };
 	struct checkpoint c;
 	struct cpu_assignments s;
 	char json[256];
 	uint32_t sum;
-
-	for (size_t i = 0; i < ARRAY_SIZE(unchecked); i++) {
-		EXPECT_EQ(-EBADMSG, parse_str(unchecked[i], &c, &err));
-		EXPECT_STREQ("checkpoint has no checksum", cm_error_msg(&err));
-		ASSERT_EQ(0, parse_lax(unchecked[i], &c, &err));
-		EXPECT_TRUE(c.unverified);
-		checkpoint_free(&c);
-	}
 
 	/*
 	 * "entries": null makes Go's map nil, which spew prints "<nil>":
@@ -520,7 +571,7 @@ TEST(strict_cpu_lists_and_names)
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		struct checkpoint c;
-		int ret = parse_lax(bad[i], &c, &err);
+		int ret = parse_str(bad[i], &c, &err);
 
 		CHECK(ret == -EINVAL, "%s accepted", bad[i]);
 		checkpoint_free(&c);
@@ -790,6 +841,43 @@ TEST(store_refuses_to_overwrite_a_corrupt_checkpoint)
 	checkpoint_store_close(&st);
 	EXPECT_NE(0, checkpoint_store_open(&st, dir, "../x", false, &err));
 	assignments_free(&s);
+	remove_tree(dir);
+	free(dir);
+	cm_error_clear(&err);
+}
+
+/* As the kubelet's next storeState(): a legacy file is written back with its checksum. */
+TEST(store_writes_a_legacy_checkpoint_back_with_its_checksum)
+{
+	static const char *const legacy[] = {
+		KUBELET_V2_CASE(", \"checksum\": 0"),
+		KUBELET_V2_CASE(""),
+	};
+	struct cm_error err = { 0 };
+	struct checkpoint_store st;
+	struct checkpoint c;
+	char *dir = temp_dir();
+
+	ASSERT_EQ(0, checkpoint_store_open(&st, dir, NULL, false, &err));
+	ASSERT_EQ(0, checkpoint_store_lock(&st, -1, &err));
+	for (size_t i = 0; i < ARRAY_SIZE(legacy); i++) {
+		ASSERT_EQ(0, checkpoint_store_write(&st, legacy[i],
+						    strlen(legacy[i]), &err));
+		ASSERT_EQ(0, checkpoint_store_load(&st, NULL, &c, &err))
+			TH_LOG("%s", cm_error_msg(&err));
+		EXPECT_TRUE(c.unverified);
+		/* the same state saved: no refusal, no file set aside */
+		ASSERT_EQ(0, checkpoint_store_save(&st, c.policy, &c.state, 0,
+						   &err)) TH_LOG("%s", cm_error_msg(&err));
+		EXPECT_EQ(0, count_files(dir, "cpu_manager_state.corrupt"));
+		checkpoint_free(&c);
+		ASSERT_EQ(0, checkpoint_store_load(&st, NULL, &c, &err));
+		EXPECT_FALSE(c.unverified);
+		EXPECT_EQ(3610638499u, c.checksum);
+		EXPECT_EQ(2u, c.state.nr);
+		checkpoint_free(&c);
+	}
+	checkpoint_store_close(&st);
 	remove_tree(dir);
 	free(dir);
 	cm_error_clear(&err);

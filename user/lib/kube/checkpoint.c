@@ -496,18 +496,18 @@ static int decoded_checksum(struct decoded *d, uint32_t *sum)
  * message in err) or -EBADMSG (checksum).
  */
 static int try_version(const struct gojson_value *root, bool v1,
-		       const struct checkpoint_opts *o, struct decoded *d,
-		       struct cm_error *err)
+		       struct decoded *d, struct cm_error *err)
 {
 	uint32_t sum;
 
 	if (decode(root, v1, d, err))
 		return -EINVAL;
-	if (!d->checksum) {
-		if (o && o->accept_unchecked)
-			return 0;
-		return cm_errorf(err, "checkpoint has no checksum"), -EBADMSG;
-	}
+	/*
+	 * VerifyChecksum(): a zero or missing checksum is the kubelet's old
+	 * file backend, taken unverified; the next save writes one.
+	 */
+	if (!d->checksum)
+		return 0;
 	if (decoded_checksum(d, &sum))
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	if (d->checksum != sum)
@@ -633,11 +633,11 @@ int checkpoint_parse(const char *buf, size_t len,
 	if (!root)
 		return -EINVAL;
 	/* loadCheckpoint(): v2 first, v1 when v2 fails to decode or verify */
-	r2 = try_version(root, false, o, &d, &v2err);
+	r2 = try_version(root, false, &d, &v2err);
 	ret = r2;
 	if (r2) {
 		decoded_free(&d);
-		ret = try_version(root, true, o, &d, err);
+		ret = try_version(root, true, &d, err);
 		/* report the v2 failure unless v1 got as far as its checksum */
 		if (ret == -EINVAL || (ret && r2 == -EBADMSG)) {
 			cm_errorf(err, "%s", cm_error_msg(&v2err));

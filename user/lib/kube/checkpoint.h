@@ -18,9 +18,11 @@
  * (one line; strings raw, map keys sorted, nil maps as "<nil>").  Reading
  * follows the kubelet: decode as v2 and verify, else as v1 (entries keyed
  * by container ID, checksum over the v1 struct rendered under the v2 type
- * name) and migrate.  The kubelet accepts a zero or missing checksum
- * unverified, so a flipped letter in the "checksum" key slips through
- * it; we refuse such a file unless asked to behave like the kubelet.
+ * name) and migrate.  A zero or missing checksum is taken unverified, as
+ * the kubelet's VerifyChecksum() takes it ("compatibility with old file
+ * backend"): such a file is marked unverified, and the store's next save
+ * writes it back with its checksum, as the kubelet's next storeState()
+ * does.  (A flipped letter in the "checksum" key slips through both.)
  *
  * Hand-written on purpose: go-spew's %#v is Go reflection output no C
  * library renders, and the checksum is over its exact bytes; FNV-1a 32
@@ -55,7 +57,7 @@ struct checkpoint {
 	struct cpu_assignments state;		/* defaultCpuSet and entries */
 	uint64_t checksum;		/* as stored */
 	enum checkpoint_version version;	/* format it was read as */
-	bool unverified;	/* checksum 0, taken with accept_unchecked */
+	bool unverified;	/* checksum 0 or missing: the old file backend */
 };
 
 /*
@@ -71,8 +73,6 @@ struct checkpoint_opts {
 	/* NULL: v1 entries cannot migrate */
 	checkpoint_resolve_fn resolve;
 	void *ctx;
-	/* take a zero checksum unverified, as the kubelet does */
-	bool accept_unchecked;
 };
 
 /* The checksum the kubelet stores for this policy name and state. */
@@ -87,9 +87,9 @@ char *checkpoint_format(const char *policy, const struct cpu_assignments *s,
 			size_t *len);
 
 /*
- * Read and verify a checkpoint (o may be NULL).  Returns 0, -EBADMSG with
- * "checkpoint is corrupted" when the checksum does not match (or
- * "checkpoint has no checksum" for a zero one), or -EINVAL
+ * Read and verify a checkpoint (o may be NULL).  Returns 0 (a zero or
+ * missing checksum too: out->unverified), -EBADMSG with "checkpoint is
+ * corrupted" when the checksum does not match, or -EINVAL
  * for bad JSON (Go's texts), wrong types ("json: cannot unmarshal ..."),
  * CPU lists the kubelet cannot parse ("could not parse default cpu set
  * ..."), names too long for the state, or a v1 entry that cannot migrate.

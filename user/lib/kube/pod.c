@@ -13,7 +13,7 @@
 static const char *const res_name[RES_NR] = { "cpu", "memory" };
 
 /* RFC 1123 label, as Kubernetes requires for container names */
-static bool dns_label(const char *s)
+bool pod_name_valid(const char *s)
 {
 	size_t n = strlen(s);
 
@@ -85,7 +85,7 @@ static int read_container(const cJSON *j, const char *where, bool init,
 	if (json_opt_string(j, "name", &name, where, err) ||
 	    json_opt_string(j, "restartPolicy", &policy, where, err))
 		return -EINVAL;
-	if (!name || !dns_label(name))
+	if (!name || !pod_name_valid(name))
 		return cm_errorf(err, "%s.name: \"%s\": must be a DNS label (lower case alphanumerics and '-', at most 63)",
 				 where, name ? name : "");
 	snprintf(c->name, sizeof(c->name), "%s", name);
@@ -197,6 +197,8 @@ int pod_from_json(const cJSON *obj, struct pod *p, struct cm_error *err)
 		cm_errorf(err, "spec.containers: Required value");
 		goto fail;
 	}
+	if (pod_shared_apply(p, json_member(meta, "annotations"), err))
+		goto fail;
 	return 0;
 fail:
 	pod_free(p);
@@ -295,7 +297,7 @@ int pod_guaranteed_cpus(const struct pod *p, const struct pod_container *c)
 	__int128 nano = c->request[RES_CPU].nano, v, milli;
 
 	if (pod_qos(p) != QOS_GUARANTEED || !c->has_request[RES_CPU] ||
-	    nano <= 0)
+	    nano <= 0 || c->shared)
 		return 0;
 	/*
 	 * Value() * 1000 != MilliValue(), both rounded up; in 128 bits, as

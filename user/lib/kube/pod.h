@@ -28,6 +28,7 @@ struct pod_container {
 	bool restartable;	/* init container with restartPolicy Always */
 	bool has_request[RES_NR], has_limit[RES_NR];
 	struct quantity request[RES_NR], limit[RES_NR];
+	bool shared;		/* on the shared pool at the pod's request */
 };
 
 struct pod {
@@ -49,13 +50,52 @@ const char *pod_qos_name(enum pod_qos q);
 
 const struct pod_container *pod_container(const struct pod *p,
 					  const char *name);
+/* A container name: an RFC 1123 label of at most 63 bytes. */
+bool pod_name_valid(const char *s);
 
 /*
  * The static policy's guaranteedCPUs(): the container's integer CPU
- * request if the pod is Guaranteed, else 0.
+ * request if the pod is Guaranteed, else 0; 0 too for a container its
+ * pod puts on the shared pool (pod_shared.c).
  */
 int pod_guaranteed_cpus(const struct pod *p, const struct pod_container *c);
 /* podGuaranteedCPUs(): the pod's CPU need with init/sidecar rules. */
 int pod_guaranteed_cpus_total(const struct pod *p);
+
+/*
+ * Shared CPUs on request (kubernetes#123530): pod annotations put
+ * containers that would get exclusive CPUs on the shared pool, in the
+ * key shape of nri-plugins' prefer-shared-cpus annotations:
+ *
+ *   prefer-shared-cpus.cpumgr.io/container.<name>: "true" | "false"
+ *   prefer-shared-cpus.cpumgr.io/pod: "true" | "false"
+ *
+ * the container's key winning over the pod's.  Any other key under the
+ * prefix, any other value, a name that is no container name, and (where
+ * the whole pod is known) a name that is no container of the pod are
+ * errors.
+ */
+#define POD_SHARED_CPUS_PREFIX	"prefer-shared-cpus.cpumgr.io/"
+
+struct pod_shared_key {
+	bool pod;				/* the "/pod" key */
+	char container[CONTAINER_NAME_MAX + 1];	/* else this one's */
+	bool on;
+};
+
+/*
+ * One annotation: 0 when the key is not ours, 1 with *k filled, -EINVAL
+ * with the reason when it is ours and bad.
+ */
+int pod_shared_key(const char *key, const char *value,
+		   struct pod_shared_key *k, struct cm_error *err);
+/*
+ * metadata.annotations (NULL: none) onto the pod's containers' shared
+ * flags; every container must be the pod's.
+ */
+int pod_shared_apply(struct pod *p, const cJSON *annotations,
+		     struct cm_error *err);
+/* The annotation that records a container's request, in a Pod object. */
+int pod_shared_record(cJSON *obj, const char *name, bool shared);
 
 #endif

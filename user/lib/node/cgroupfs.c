@@ -47,27 +47,6 @@ static bool is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
-static int kernel_open_file(const char *path, int flags)
-{
-	return open(path, flags, 0644);
-}
-
-static int kernel_remove_dir(const char *path)
-{
-	return rmdir(path);
-}
-
-static bool kernel_v1_root(const char *path)
-{
-	return cgroupfs_detect_version(path, NULL) == 1;
-}
-
-static const struct cgroupfs_ops kernel_ops = {
-	.open_file = kernel_open_file,
-	.remove_dir = kernel_remove_dir,
-	.v1_root = kernel_v1_root,
-};
-
 static bool v1_root(const struct cgroupfs *cg, const char *path)
 {
 	return cg->ops->v1_root(path);
@@ -112,19 +91,13 @@ static int init_v1(struct cgroupfs *cg, const char *mount,
 	return -ENOENT;
 }
 
-int cgroupfs_init(struct cgroupfs *cg, const char *mount, int version,
-		  struct cm_error *err)
-{
-	return cgroupfs_init_ops(cg, mount, version, NULL, err);
-}
-
 int cgroupfs_init_ops(struct cgroupfs *cg, const char *mount, int version,
 		      const struct cgroupfs_ops *ops, struct cm_error *err)
 {
 	int ret;
 
 	memset(cg, 0, sizeof(*cg));
-	cg->ops = ops ? ops : &kernel_ops;
+	cg->ops = ops;
 	if (!mount)
 		mount = CGROUPFS_MOUNT;
 	if (version < 0 || version > 2)

@@ -75,7 +75,10 @@ int cgroupfs_detect_version(const char *dir, struct cm_error *err);
  */
 int cgroupfs_init(struct cgroupfs *cg, const char *mount, int version,
 		  struct cm_error *err);
-/* The same on a tree that ops reach (NULL: the kernel's cgroup file systems). */
+/*
+ * The same on a tree that ops reach (cgroupfs_init(): the kernel's
+ * cgroup file systems, cgroupfs_kernel.c).
+ */
 int cgroupfs_init_ops(struct cgroupfs *cg, const char *mount, int version,
 		      const struct cgroupfs_ops *ops, struct cm_error *err);
 

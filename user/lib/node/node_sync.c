@@ -415,6 +415,10 @@ static int restore(struct node *n, unsigned int flags, struct cm_error *err)
 		cm_error_prefix(err, "%s/%s", n->files.dir, CHECKPOINT_FILE);
 		return ret;
 	}
+	/* the kubelet's old file backend: node_sync() saves it with one */
+	if (cp.unverified)
+		node_log(n, "sync: %s/%s: no checksum (the kubelet's old file backend): taken unverified, written back with one",
+			 n->files.dir, CHECKPOINT_FILE);
 	if (n->kernel.nr_as || !cp.state.nr) {
 		checkpoint_free(&cp);
 		return 0;

@@ -379,6 +379,7 @@ cJSON *oci_pod_object(const cJSON *pod, const struct oci_container *c,
 {
 	cJSON *obj = pod ? cJSON_Duplicate(pod, true) : new_pod(c, qos);
 	cJSON *spec, *cs, *ctr, *old;
+	int i;
 
 	if (!obj)
 		return NULL;
@@ -393,14 +394,18 @@ cJSON *oci_pod_object(const cJSON *pod, const struct oci_container *c,
 	    !cJSON_AddStringToObject(ctr, "name", c->name) ||
 	    !cJSON_AddItemToObject(ctr, "resources", resources(c)))
 		goto fail;
-	for (int i = 0; (old = cJSON_GetArrayItem(cs, i)); i++) {
+	for (i = 0; (old = cJSON_GetArrayItem(cs, i)); i++) {
 		const cJSON *name = json_member(old, "name");
 
 		if (cJSON_IsString(name) && !strcmp(name->valuestring, c->name))
-			return cJSON_ReplaceItemInArray(cs, i, ctr) ? obj :
-			       (cJSON_Delete(obj), NULL);
+			break;
 	}
-	if (cJSON_AddItemToArray(cs, ctr))
+	if (old ? !cJSON_ReplaceItemInArray(cs, i, ctr) :
+		  !cJSON_AddItemToArray(cs, ctr))
+		goto fail;
+	/* the array holds it now */
+	ctr = NULL;
+	if (!pod_shared_record(obj, c->name, c->shared))
 		return obj;
 fail:
 	cJSON_Delete(ctr);

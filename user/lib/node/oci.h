@@ -77,6 +77,7 @@ struct oci_container {
 	int64_t limit_milli;		/* 0: none */
 	bool has_cpus;			/* linux.resources.cpu.cpus */
 	struct cpuset cpus;
+	bool shared;			/* its pod puts it on the shared pool */
 	char cgroups_path[PATH_MAX];	/* linux.cgroupsPath, as given */
 };
 
@@ -115,9 +116,10 @@ enum pod_qos oci_qos_of_path(const char *pod_cgroup);
 
 /*
  * A Pod object holding the one container c describes (requests and
- * limits as millicores, status.qosClass from qos), or, when pod is a
- * Pod object already recorded, a copy of it with the container added
- * or replaced.  NULL on allocation failure.
+ * limits as millicores, status.qosClass from qos, its shared request as
+ * its prefer-shared-cpus annotation), or, when pod is a Pod object
+ * already recorded, a copy of it with the container added or replaced.
+ * NULL on allocation failure.
  */
 cJSON *oci_pod_object(const cJSON *pod, const struct oci_container *c,
 		      enum pod_qos qos);

@@ -70,6 +70,28 @@ out:
 	return ret;
 }
 
+int nri_spec_shared_cpus(const NriPod *pod, struct oci_container *c,
+			 struct cm_error *err)
+{
+	int pod_level = -1, mine = -1;
+
+	for (size_t i = 0; pod && i < pod->n_annotations; i++) {
+		const Nri__Pkg__Api__V1alpha1__PodSandbox__AnnotationsEntry *a =
+			pod->annotations[i];
+		struct pod_shared_key k;
+		int r = pod_shared_key(a->key, a->value, &k, err);
+
+		if (r < 0)
+			return r;
+		if (r && k.pod)
+			pod_level = k.on;
+		else if (r && !strcmp(k.container, c->name))
+			mine = k.on;
+	}
+	c->shared = mine >= 0 ? mine : pod_level > 0;
+	return 0;
+}
+
 int nri_spec_sandbox(const NriPod *pod, struct oci_container *c,
 		     struct cm_error *err)
 {

@@ -22,6 +22,14 @@ typedef Nri__Pkg__Api__V1alpha1__LinuxResources NriResources;
 int nri_spec_container(const NriPod *pod, const NriContainer *ctr,
 		       struct oci_container *c, struct cm_error *err);
 /*
+ * c->shared from the pod's prefer-shared-cpus.cpumgr.io annotations
+ * (pod.h), the container's key winning over the pod's.  A bad key or
+ * value is an error; a name that is no container of the pod is not
+ * seen here: the runtime tells the pod's containers one at a time.
+ */
+int nri_spec_shared_cpus(const NriPod *pod, struct oci_container *c,
+			 struct cm_error *err);
+/*
  * A pod's sandbox (pause) container, recorded as OCI_SANDBOX_NAME; its
  * cgroup is the pod's linux.cgroups_path, "" when the runtime gave none.
  */

@@ -1,0 +1,622 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The NRI plugin's own cost: `cpumgrctl nri` (decide mode) on a 4096-CPU
+ * node (4 sockets x 4 NUMA x 128 cores x 2 threads, CPUs 0-1 reserved)
+ * filled with CPUMGR_BENCH_CONTAINERS containers (default 1000: pods of
+ * an "app" of 2 exclusive CPUs and a "sidecar" of 250m on the shared
+ * pool), the plugin's CPU time per call, p50 / p99 / max:
+ *
+ *   CreateContainer  each of them, the node filling up
+ *   UpdateContainer  each of them, the node full (what the plugin does
+ *                    today: a managed container keeps its cpuset; no
+ *                    resize yet)
+ *   StopContainer    the first CPUMGR_BENCH_SAMPLE of them (default
+ *                    100), the node full (the release: containerd stops
+ *                    before it removes)
+ *   RemoveContainer  the same, each after its stop (the release again,
+ *                    found done)
+ *
+ * (each call costs in proportion to the node's containers, so filling
+ * the node is most of a run: minutes; the rest goes with the plugin)
+ * with the state directory on ext4 (under $TMPDIR, else /tmp, when that
+ * is ext4) and on tmpfs (/dev/shm); CPUMGR_BENCH_FS=ext4 or tmpfs runs
+ * one.  This program is the runtime: it
+ * hands the plugin one end of a socketpair (NRI_PLUGIN_SOCKET, as
+ * containerd does for a plugin it launches), answers RegisterPlugin and
+ * the plugin's UpdateContainers, and sends the calls.  The plugin is
+ * bench/cpumgrctl-standin-tree: kernel_standin.c for the module (its
+ * table on /dev/shm, standing for the kernel's memory) and
+ * cgroup_standin.c for the cgroups (a directory tree beside the state
+ * directory, on the same file system).
+ *
+ * CPU time: the plugin's process CPU clock (clock_getcpuclockid()) read
+ * before the call is sent and after the plugin answered a no-op
+ * StateChange sent behind it, so that the work it does after its reply
+ * (UpdateContainers for the containers whose shared pool moved) counts;
+ * that no-op alone is measured and printed.  Between calls the plugin
+ * waits in read(): it is idle.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/vfs.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/magic.h>
+
+#include "api.pb-c.h"
+#include "nri_rpc.h"
+#include "nri_wire.h"
+#include "request.pb-c.h"
+
+#define TOPOLOGY	"4 4 128 2"
+#define APP_CPUS	2
+
+typedef Nri__Pkg__Api__V1alpha1__PodSandbox Pod;
+typedef Nri__Pkg__Api__V1alpha1__Container Ctr;
+
+struct runtime {
+	int fd;
+	pid_t plugin;
+	clockid_t clock;
+	struct nri_wire w;
+	uint32_t stream;		/* ours: 1, 3, 5, ... */
+	unsigned long updates;		/* ContainerUpdates the plugin sent */
+};
+
+/* One container of the bench and what the runtime tells of it. */
+struct ctr {
+	char pod_id[80], uid[40], pod_name[40], pod_cgroup[96];
+	char id[80], name[16], cgroup[192];
+	bool app;
+};
+
+static void die(const char *what)
+{
+	fprintf(stderr, "bench_nri: %s\n", what);
+	exit(1);
+}
+
+static double cpu_ms(const struct runtime *rt)
+{
+	struct timespec ts;
+
+	if (clock_gettime(rt->clock, &ts))
+		die("the plugin's CPU clock");
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void send_msg(struct runtime *rt, uint32_t conn, uint32_t stream,
+		     uint8_t type, const struct strbuf *payload)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct cm_error err = { 0 };
+	struct nri_msg m = {
+		.conn = conn, .stream = stream, .type = type,
+		.payload = (const uint8_t *)payload->buf, .len = payload->len,
+	};
+	size_t off = 0;
+
+	if (nri_wire_put(&out, &m, &err))
+		die(cm_error_msg(&err));
+	while (off < out.len) {
+		ssize_t n = write(rt->fd, out.buf + off, out.len - off);
+
+		if (n <= 0)
+			die("write to the plugin");
+		off += (size_t)n;
+	}
+	strbuf_release(&out);
+}
+
+/* Answer a call of the plugin's (RegisterPlugin, UpdateContainers): OK. */
+static void answer(struct runtime *rt, const struct nri_msg *m)
+{
+	Nri__Pkg__Api__V1alpha1__UpdateContainersRequest *u;
+	struct strbuf rsp = STRBUF_INIT;
+	struct cm_error err = { 0 };
+	struct nri_request req;
+
+	if (nri_rpc_unpack_request(m->payload, m->len, &req, &err))
+		die(cm_error_msg(&err));
+	if (!strcmp(req.method, "UpdateContainers")) {
+		u = nri__pkg__api__v1alpha1__update_containers_request__unpack(
+			NULL, req.payload.len, req.payload.data);
+		if (!u)
+			die("UpdateContainers does not parse");
+		rt->updates += u->n_update;
+		nri__pkg__api__v1alpha1__update_containers_request__free_unpacked(u, NULL);
+	}
+	if (nri_rpc_pack_response(&rsp, NRI_RPC_OK, NULL, "", 0, &err))
+		die(cm_error_msg(&err));
+	send_msg(rt, NRI_CONN_RUNTIME, m->stream, NRI_MSG_RESPONSE, &rsp);
+	nri_rpc_request_free(&req);
+	strbuf_release(&rsp);
+}
+
+/*
+ * Read until the response to our stream, into *r, answering the
+ * plugin's calls on the way.
+ */
+static void await(struct runtime *rt, uint32_t stream, struct nri_response *r)
+{
+	struct cm_error err = { 0 };
+	struct nri_msg m;
+	char buf[65536];
+	ssize_t n;
+	int ret;
+
+	for (;;) {
+		while ((ret = nri_wire_next(&rt->w, &m, &err)) == 1) {
+			if (m.conn == NRI_CONN_RUNTIME && m.type == NRI_MSG_REQUEST) {
+				answer(rt, &m);
+				continue;
+			}
+			if (m.conn != NRI_CONN_PLUGIN || m.stream != stream)
+				continue;
+			if (nri_rpc_unpack_response(m.payload, m.len, r, &err))
+				die(cm_error_msg(&err));
+			return;
+		}
+		if (ret < 0)
+			die(cm_error_msg(&err));
+		n = read(rt->fd, buf, sizeof(buf));
+		if (n <= 0 || nri_wire_feed(&rt->w, buf, (size_t)n, &err))
+			die("the plugin went away");
+	}
+}
+
+/* The ContainerUpdates in a response of the plugin's to method. */
+static size_t updates_in(const char *method, const struct nri_response *r)
+{
+	const ProtobufCMessageDescriptor *d =
+		!strcmp(method, "CreateContainer") ?
+		&nri__pkg__api__v1alpha1__create_container_response__descriptor :
+		!strcmp(method, "UpdateContainer") ?
+		&nri__pkg__api__v1alpha1__update_container_response__descriptor :
+		!strcmp(method, "StopContainer") ?
+		&nri__pkg__api__v1alpha1__stop_container_response__descriptor :
+		NULL;
+	ProtobufCMessage *m;
+	size_t n = 0;
+
+	if (!d)
+		return 0;
+	m = protobuf_c_message_unpack(d, NULL, r->payload.len, r->payload.data);
+	if (!m)
+		die("a response that does not parse");
+	/* each of the three: the repeated "update" field */
+	for (unsigned int i = 0; i < d->n_fields; i++)
+		if (!strcmp(d->fields[i].name, "update"))
+			n = *(const size_t *)((const char *)m +
+					      d->fields[i].quantifier_offset);
+	protobuf_c_message_free_unpacked(m, NULL);
+	return n;
+}
+
+/*
+ * Call the plugin's method; returns when it answered OK (else exits),
+ * counting the ContainerUpdates of its response.
+ */
+static void call(struct runtime *rt, const char *method,
+		 const ProtobufCMessage *msg)
+{
+	struct strbuf req = STRBUF_INIT;
+	struct cm_error err = { 0 };
+	uint32_t stream = rt->stream;
+	struct nri_response r;
+
+	rt->stream += 2;
+	if (nri_rpc_pack_request(&req, NRI_SERVICE_PLUGIN, method, msg, &err))
+		die(cm_error_msg(&err));
+	send_msg(rt, NRI_CONN_PLUGIN, stream, NRI_MSG_REQUEST, &req);
+	strbuf_release(&req);
+	await(rt, stream, &r);
+	if (r.code != NRI_RPC_OK) {
+		fprintf(stderr, "bench_nri: the plugin refused %s: %s\n",
+			method, r.message);
+		exit(1);
+	}
+	rt->updates += updates_in(method, &r);
+	nri_rpc_response_free(&r);
+}
+
+/* A StateChange the plugin does not act on: the end of a call's work. */
+static void no_op(struct runtime *rt, Pod *pod)
+{
+	Nri__Pkg__Api__V1alpha1__StateChangeEvent ev =
+		NRI__PKG__API__V1ALPHA1__STATE_CHANGE_EVENT__INIT;
+
+	ev.event = NRI__PKG__API__V1ALPHA1__EVENT__POST_START_CONTAINER;
+	ev.pod = pod;
+	call(rt, "StateChange", &ev.base);
+}
+
+/* The plugin's CPU ms for one call and what it did after its reply. */
+static double timed(struct runtime *rt, const char *method,
+		    const ProtobufCMessage *msg, Pod *pod)
+{
+	double t0 = cpu_ms(rt);
+
+	call(rt, method, msg);
+	no_op(rt, pod);
+	return cpu_ms(rt) - t0;
+}
+
+/* ---- the messages ---- */
+
+struct pod_msg {
+	Pod pod;
+	Nri__Pkg__Api__V1alpha1__LinuxPodSandbox lnx;
+};
+
+struct ctr_msg {
+	Ctr c;
+	Nri__Pkg__Api__V1alpha1__LinuxContainer lnx;
+	Nri__Pkg__Api__V1alpha1__LinuxResources res;
+	Nri__Pkg__Api__V1alpha1__LinuxCPU cpu;
+	Nri__Pkg__Api__V1alpha1__OptionalUInt64 shares, period;
+	Nri__Pkg__Api__V1alpha1__OptionalInt64 quota;
+	Nri__Pkg__Api__V1alpha1__Container__AnnotationsEntry a[3];
+	Nri__Pkg__Api__V1alpha1__Container__AnnotationsEntry *ap[3];
+};
+
+static void pod_msg(struct pod_msg *m, struct ctr *c)
+{
+	*m = (struct pod_msg){
+		.pod = NRI__PKG__API__V1ALPHA1__POD_SANDBOX__INIT,
+		.lnx = NRI__PKG__API__V1ALPHA1__LINUX_POD_SANDBOX__INIT,
+	};
+	m->pod.id = c->pod_id;
+	m->pod.uid = c->uid;
+	m->pod.name = c->pod_name;
+	m->pod.namespace_ = "bench";
+	m->pod.linux = &m->lnx;
+	m->lnx.cgroup_parent = c->pod_cgroup;
+	m->lnx.cgroups_path = c->pod_cgroup;
+}
+
+/* As containerd tells it: the CRI's annotations, the kubelet's cpu values. */
+static void ctr_msg(struct ctr_msg *m, struct ctr *c)
+{
+	static const Nri__Pkg__Api__V1alpha1__Container__AnnotationsEntry init =
+		NRI__PKG__API__V1ALPHA1__CONTAINER__ANNOTATIONS_ENTRY__INIT;
+
+	*m = (struct ctr_msg){
+		.c = NRI__PKG__API__V1ALPHA1__CONTAINER__INIT,
+		.lnx = NRI__PKG__API__V1ALPHA1__LINUX_CONTAINER__INIT,
+		.res = NRI__PKG__API__V1ALPHA1__LINUX_RESOURCES__INIT,
+		.cpu = NRI__PKG__API__V1ALPHA1__LINUX_CPU__INIT,
+		.shares = NRI__PKG__API__V1ALPHA1__OPTIONAL_UINT64__INIT,
+		.period = NRI__PKG__API__V1ALPHA1__OPTIONAL_UINT64__INIT,
+		.quota = NRI__PKG__API__V1ALPHA1__OPTIONAL_INT64__INIT,
+	};
+	for (int i = 0; i < 3; i++) {
+		m->a[i] = init;
+		m->ap[i] = &m->a[i];
+	}
+	m->a[0].key = "io.kubernetes.cri.container-type";
+	m->a[0].value = "container";
+	m->a[1].key = "io.kubernetes.cri.sandbox-uid";
+	m->a[1].value = c->uid;
+	m->a[2].key = "io.kubernetes.cri.container-name";
+	m->a[2].value = c->name;
+	m->c.n_annotations = 3;
+	m->c.annotations = m->ap;
+	m->c.id = c->id;
+	m->c.pod_sandbox_id = c->pod_id;
+	m->c.name = c->name;
+	m->c.state = NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_CREATED;
+	m->c.linux = &m->lnx;
+	m->lnx.cgroups_path = c->cgroup;
+	m->lnx.resources = &m->res;
+	m->res.cpu = &m->cpu;
+	m->cpu.shares = &m->shares;
+	m->cpu.quota = &m->quota;
+	m->cpu.period = &m->period;
+	m->period.value = 100000;
+	/* the kubelet's formulas: 1024 shares and 100000 us a CPU */
+	m->shares.value = c->app ? APP_CPUS * 1024 : 256;
+	m->quota.value = c->app ? APP_CPUS * 100000 : 25000;
+}
+
+/* ---- the node ---- */
+
+static void sh(const char *cmd)
+{
+	if (system(cmd)) {
+		fprintf(stderr, "bench_nri: %s failed\n", cmd);
+		exit(1);
+	}
+}
+
+static void start_plugin(struct runtime *rt, const char *ctl,
+			 const char *state)
+{
+	Nri__Pkg__Api__V1alpha1__ConfigureRequest cfg =
+		NRI__PKG__API__V1ALPHA1__CONFIGURE_REQUEST__INIT;
+	Nri__Pkg__Api__V1alpha1__SynchronizeRequest sync =
+		NRI__PKG__API__V1ALPHA1__SYNCHRONIZE_REQUEST__INIT;
+	struct cm_error err = { 0 };
+	struct nri_msg m;
+	char buf[65536], fd[16];
+	int sv[2], ret;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		die("socketpair");
+	rt->plugin = fork();
+	if (rt->plugin < 0)
+		die("fork");
+	if (!rt->plugin) {
+		int plugin_fd = dup(sv[1]);	/* without CLOEXEC */
+
+		snprintf(fd, sizeof(fd), "%d", plugin_fd);
+		setenv("NRI_PLUGIN_SOCKET", fd, 1);
+		setenv("NRI_PLUGIN_NAME", "cpumgr", 1);
+		setenv("NRI_PLUGIN_IDX", "10", 1);
+		execl(ctl, ctl, "nri", "--mode", "decide", "--state-dir", state,
+		      (char *)NULL);
+		_exit(127);
+	}
+	close(sv[1]);
+	rt->fd = sv[0];
+	rt->stream = 1;
+	rt->updates = 0;
+	nri_wire_init(&rt->w);
+	if (clock_getcpuclockid(rt->plugin, &rt->clock))
+		die("clock_getcpuclockid");
+	/* RegisterPlugin first */
+	while (!(ret = nri_wire_next(&rt->w, &m, &err))) {
+		ssize_t n = read(rt->fd, buf, sizeof(buf));
+
+		if (n <= 0 || nri_wire_feed(&rt->w, buf, (size_t)n, &err))
+			die("the plugin did not register");
+	}
+	if (ret < 0 || m.conn != NRI_CONN_RUNTIME)
+		die("the plugin did not register");
+	answer(rt, &m);
+	cfg.runtime_name = "bench_nri";
+	cfg.runtime_version = "1";
+	call(rt, "Configure", &cfg.base);
+	call(rt, "Synchronize", &sync.base);
+}
+
+static void stop_plugin(struct runtime *rt)
+{
+	int status;
+
+	close(rt->fd);
+	nri_wire_free(&rt->w);
+	if (waitpid(rt->plugin, &status, 0) != rt->plugin)
+		die("waitpid");
+}
+
+/* ---- figures ---- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void row(const char *what, double *v, int n, unsigned long updates)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	printf("  %-18s %8.3f %8.3f %8.3f %10.1f\n", what, v[n / 2],
+	       v[(n * 99) / 100 < n ? (n * 99) / 100 : n - 1], v[n - 1],
+	       (double)updates / n);
+}
+
+/* The file system a directory is on, as the table names it. */
+static const char *fs_name(const char *dir)
+{
+	struct statfs fs;
+
+	if (statfs(dir, &fs))
+		return NULL;
+	if (fs.f_type == EXT4_SUPER_MAGIC)
+		return "ext4";
+	if (fs.f_type == TMPFS_MAGIC)
+		return "tmpfs";
+	return "other";
+}
+
+/* The pods' sandboxes and their containers, the node filling up. */
+static void fill(struct runtime *rt, struct ctr *c, int nr, double *t)
+{
+	unsigned long u0 = rt->updates;
+
+	for (int i = 0; i < nr; i++) {
+		Nri__Pkg__Api__V1alpha1__CreateContainerRequest req =
+			NRI__PKG__API__V1ALPHA1__CREATE_CONTAINER_REQUEST__INIT;
+		Nri__Pkg__Api__V1alpha1__StateChangeEvent ev =
+			NRI__PKG__API__V1ALPHA1__STATE_CHANGE_EVENT__INIT;
+		struct pod_msg pm;
+		struct ctr_msg cm;
+
+		pod_msg(&pm, &c[i]);
+		ctr_msg(&cm, &c[i]);
+		if (c[i].app) {
+			ev.event = NRI__PKG__API__V1ALPHA1__EVENT__RUN_POD_SANDBOX;
+			ev.pod = &pm.pod;
+			call(rt, "StateChange", &ev.base);
+		}
+		req.pod = &pm.pod;
+		req.container = &cm.c;
+		t[i] = timed(rt, "CreateContainer", &req.base, &pm.pod);
+	}
+	row("CreateContainer", t, nr, rt->updates - u0);
+}
+
+/* An UpdateContainer of each, resources as they are. */
+static void update_all(struct runtime *rt, struct ctr *c, int nr, double *t)
+{
+	unsigned long u0 = rt->updates;
+
+	for (int i = 0; i < nr; i++) {
+		Nri__Pkg__Api__V1alpha1__UpdateContainerRequest req =
+			NRI__PKG__API__V1ALPHA1__UPDATE_CONTAINER_REQUEST__INIT;
+		struct pod_msg pm;
+		struct ctr_msg cm;
+
+		pod_msg(&pm, &c[i]);
+		ctr_msg(&cm, &c[i]);
+		req.pod = &pm.pod;
+		req.container = &cm.c;
+		req.linux_resources = &cm.res;
+		t[i] = timed(rt, "UpdateContainer", &req.base, &pm.pod);
+	}
+	row("UpdateContainer", t, nr, rt->updates - u0);
+}
+
+/* Stop, then remove, the first nr containers in turn. */
+static void empty(struct runtime *rt, struct ctr *c, int nr, double *t,
+		  double *rm)
+{
+	unsigned long u_stop = 0, u_rm = 0, u0;
+
+	for (int i = 0; i < nr; i++) {
+		Nri__Pkg__Api__V1alpha1__StopContainerRequest stop =
+			NRI__PKG__API__V1ALPHA1__STOP_CONTAINER_REQUEST__INIT;
+		Nri__Pkg__Api__V1alpha1__StateChangeEvent ev =
+			NRI__PKG__API__V1ALPHA1__STATE_CHANGE_EVENT__INIT;
+		struct pod_msg pm;
+		struct ctr_msg cm;
+
+		pod_msg(&pm, &c[i]);
+		ctr_msg(&cm, &c[i]);
+		stop.pod = &pm.pod;
+		stop.container = &cm.c;
+		u0 = rt->updates;
+		t[i] = timed(rt, "StopContainer", &stop.base, &pm.pod);
+		u_stop += rt->updates - u0;
+		ev.event = NRI__PKG__API__V1ALPHA1__EVENT__REMOVE_CONTAINER;
+		ev.pod = &pm.pod;
+		ev.container = &cm.c;
+		u0 = rt->updates;
+		rm[i] = timed(rt, "StateChange", &ev.base, &pm.pod);
+		u_rm += rt->updates - u0;
+		if (!c[i].app) {
+			ev.event = NRI__PKG__API__V1ALPHA1__EVENT__REMOVE_POD_SANDBOX;
+			ev.container = NULL;
+			call(rt, "StateChange", &ev.base);
+		}
+	}
+	row("StopContainer", t, nr, u_stop);
+	row("RemoveContainer", rm, nr, u_rm);
+	printf("  (Stop and Remove: the first %d containers, from the full node)\n",
+	       nr);
+}
+
+/* Pod p/2's app (even i) or sidecar (odd i), as containerd names them. */
+static void name_ctr(struct ctr *c, int i)
+{
+	int p = i / 2;
+
+	c->app = !(i % 2);
+	snprintf(c->uid, sizeof(c->uid), "bench-%08d", p);
+	snprintf(c->pod_name, sizeof(c->pod_name), "bench-%d", p);
+	snprintf(c->pod_id, sizeof(c->pod_id), "sandbox%057d", p);
+	snprintf(c->pod_cgroup, sizeof(c->pod_cgroup), "/kubepods/pod%s",
+		 c->uid);
+	snprintf(c->id, sizeof(c->id), "%064d", i);
+	snprintf(c->name, sizeof(c->name), "%s", c->app ? "app" : "sidecar");
+	snprintf(c->cgroup, sizeof(c->cgroup), "%s/%s", c->pod_cgroup, c->id);
+}
+
+static void run(const char *ctl, const char *base, const char *shm, int nr,
+		int sample)
+{
+	char top[PATH_MAX], state[PATH_MAX + 8], tree[PATH_MAX + 8],
+	     kernel[PATH_MAX], cmd[8 * PATH_MAX];
+	struct ctr *c = calloc(nr, sizeof(*c));
+	double *t = calloc(nr, sizeof(*t)), *rm = calloc(nr, sizeof(*rm));
+	double noop[100];
+	struct runtime rt;
+	struct pod_msg pm;
+
+	if (!c || !t || !rm)
+		die("out of memory");
+	snprintf(top, sizeof(top), "%s/cpumgr-bench-nri-%d", base, (int)getpid());
+	snprintf(state, sizeof(state), "%s/state", top);
+	snprintf(tree, sizeof(tree), "%s/cgroup", top);
+	snprintf(kernel, sizeof(kernel), "%s/cpumgr-bench-nri-kernel-%d", shm,
+		 (int)getpid());
+	setenv("CPUMGR_STANDIN", kernel, 1);
+	setenv("CPUMGR_STANDIN_TOPOLOGY", TOPOLOGY, 1);
+	snprintf(cmd, sizeof(cmd),
+		 "rm -rf '%s' '%s' && mkdir -p '%s' && '%s' init --cpu-manager-policy static "
+		 "--reserved-cpus 0-1 --cgroup-mount '%s' --cgroup-root '%s/kubepods' "
+		 "--state-dir '%s' >/dev/null", top, kernel, tree, ctl, tree, tree,
+		 state);
+	sh(cmd);
+	for (int i = 0; i < nr; i++)
+		name_ctr(&c[i], i);
+	printf("state directory on %s (%s), %d containers\n", fs_name(base),
+	       base, nr);
+	start_plugin(&rt, ctl, state);
+	pod_msg(&pm, &c[0]);
+	for (int i = 0; i < 100; i++) {
+		double t0 = cpu_ms(&rt);
+
+		no_op(&rt, &pm.pod);
+		noop[i] = cpu_ms(&rt) - t0;
+	}
+	printf("  %-18s %8s %8s %8s %10s\n", "plugin CPU ms", "p50", "p99",
+	       "max", "updates");
+	row("(no-op StateChange)", noop, 100, 0);
+	fill(&rt, c, nr, t);
+	update_all(&rt, c, nr, t);
+	empty(&rt, c, sample < nr ? sample : nr, t, rm);
+	stop_plugin(&rt);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", top, kernel);
+	sh(cmd);
+	free(c);
+	free(t);
+	free(rm);
+}
+
+int main(void)
+{
+	const char *tmp = getenv("TMPDIR") ?: "/tmp";
+	int nr = atoi(getenv("CPUMGR_BENCH_CONTAINERS") ?: "1000");
+	int sample = atoi(getenv("CPUMGR_BENCH_SAMPLE") ?: "100");
+	const char *only = getenv("CPUMGR_BENCH_FS") ?: "";
+	const char *shm = access("/dev/shm", W_OK) ? NULL : "/dev/shm";
+	char ctl[PATH_MAX + 32], exe[PATH_MAX], *slash;
+	ssize_t n;
+
+	if (nr < 2)
+		nr = 2;
+	nr -= nr % 2;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	snprintf(ctl, sizeof(ctl), "%s/cpumgrctl-standin-tree", exe);
+	signal(SIGPIPE, SIG_IGN);
+	/* a row as soon as it is measured: a run takes minutes */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("cpumgrctl nri (decide), the runtime's calls on %s CPUs, the kernel and cgroups stood in for\n",
+	       "4096");
+	if (sample < 1)
+		sample = 1;
+	if (strcmp(only, "tmpfs") && fs_name(tmp) && !strcmp(fs_name(tmp), "ext4"))
+		run(ctl, tmp, shm ? shm : tmp, nr, sample);
+	else if (strcmp(only, "tmpfs"))
+		printf("state directory on ext4: skipped, %s is not ext4 (TMPDIR=DIR on ext4)\n",
+		       tmp);
+	if (strcmp(only, "ext4") && shm)
+		run(ctl, shm, shm, nr, sample);
+	else if (strcmp(only, "ext4"))
+		printf("state directory on tmpfs: skipped, no /dev/shm\n");
+	return 0;
+}

@@ -29,12 +29,14 @@
 #include <asm/linkage.h>
 
 #include "cpumgr.h"
+#include "cpumgr_series.h"
 
 /* Where refused calls return through, with the value the handler set. */
 asm(".pushsection .text, \"ax\"\n"
 	".type cpumgr_refused, @function\n"
 	"cpumgr_refused:\n"
-	ANNOTATE_NOENDBR
+	/* 7.3's ends without a newline, 6.x's with one */
+	ANNOTATE_NOENDBR "\n"
 	ASM_RET
 	".size cpumgr_refused, . - cpumgr_refused\n"
 	".popsection\n");
@@ -50,6 +52,17 @@ static int cpumgr_refuse(struct pt_regs *regs)
 	regs_set_return_value(regs, -EBUSY);
 	instruction_pointer_set(regs, (unsigned long)cpumgr_refused);
 	return 1;
+}
+
+/*
+ * Argument @arg of the probed function of @hook, where this series'
+ * table says it is.
+ */
+static unsigned long cpumgr_arg(struct pt_regs *regs, enum cpumgr_hook hook,
+				enum cpumgr_arg arg)
+{
+	return regs_get_kernel_argument(regs,
+					cpumgr_series->site[hook].arg[arg] - 1);
 }
 
 /* What was tried, for the kernel log line of a violation. */
@@ -244,8 +257,10 @@ static int cpumgr_write_pre(struct kprobe *kp, struct pt_regs *regs)
  */
 static int cpumgr_partition_pre(struct kprobe *kp, struct pt_regs *regs)
 {
-	struct kernfs_open_file *of = (void *)regs_get_kernel_argument(regs, 0);
-	const char *buf = (const char *)regs_get_kernel_argument(regs, 1);
+	struct kernfs_open_file *of =
+		(void *)cpumgr_arg(regs, CPUMGR_HOOK_PARTITION, CPUMGR_ARG_OF);
+	const char *buf =
+		(void *)cpumgr_arg(regs, CPUMGR_HOOK_PARTITION, CPUMGR_ARG_BUF);
 	enum cpumgr_violation kind = CPUMGR_VIOLATION_PARTITION;
 	struct cgroup_subsys_state *css = of_css(of), *parent = css->parent;
 	const struct cpumgr_view *view;
@@ -313,8 +328,10 @@ static bool cpumgr_drops_cpuset(const char *buf)
  */
 static int cpumgr_subtree_pre(struct kprobe *kp, struct pt_regs *regs)
 {
-	struct kernfs_open_file *of = (void *)regs_get_kernel_argument(regs, 0);
-	const char *buf = (const char *)regs_get_kernel_argument(regs, 1);
+	struct kernfs_open_file *of =
+		(void *)cpumgr_arg(regs, CPUMGR_HOOK_SUBTREE, CPUMGR_ARG_OF);
+	const char *buf =
+		(void *)cpumgr_arg(regs, CPUMGR_HOOK_SUBTREE, CPUMGR_ARG_BUF);
 	struct cgroup *cgrp = of_css(of)->cgroup;
 	struct cgroup_subsys_state *css, *child;
 	const struct cpumgr_view *view;
@@ -379,7 +396,8 @@ static int cpumgr_check_entry(struct pt_regs *regs, struct cgroup *dst,
  */
 static int cpumgr_attach_pre(struct kprobe *kp, struct pt_regs *regs)
 {
-	struct cgroup *dst = (void *)regs_get_kernel_argument(regs, 0);
+	struct cgroup *dst =
+		(void *)cpumgr_arg(regs, CPUMGR_HOOK_ATTACH, CPUMGR_ARG_CGROUP);
 	struct cgroup_subsys_state *css;
 	int ret = 0;
 
@@ -399,7 +417,8 @@ static int cpumgr_attach_pre(struct kprobe *kp, struct pt_regs *regs)
  */
 static int cpumgr_fork_pre(struct kprobe *kp, struct pt_regs *regs)
 {
-	struct css_set *cset = (void *)regs_get_kernel_argument(regs, 1);
+	struct css_set *cset =
+		(void *)cpumgr_arg(regs, CPUMGR_HOOK_FORK, CPUMGR_ARG_CSET);
 	struct cgroup_subsys_state *css;
 	int ret = 0;
 
@@ -413,15 +432,27 @@ static int cpumgr_fork_pre(struct kprobe *kp, struct pt_regs *regs)
 }
 
 /*
- * cpu_down_maps_locked(cpu, target): every offline but suspend's, before
- * the scheduler or cpusets see it coming.  An assigned CPU may not go
+ * Whether an offline is suspend's, with tasks frozen, where the probed
+ * function is called by suspend too (_cpu_down() on 7.3).
+ */
+static bool cpumgr_offline_frozen(struct pt_regs *regs)
+{
+	return cpumgr_series->site[CPUMGR_HOOK_OFFLINE].arg[CPUMGR_ARG_FROZEN] &&
+	       cpumgr_arg(regs, CPUMGR_HOOK_OFFLINE, CPUMGR_ARG_FROZEN);
+}
+
+/*
+ * cpu_down_maps_locked(cpu, target), or where 7.3 inlines it
+ * _cpu_down(cpu, tasks_frozen, target): every offline but suspend's,
+ * before the scheduler or cpusets see it coming.  An assigned CPU may not go
  * (protect mode), nor the last CPU of a cpuset whose tasks would then
  * fall back onto CPUs they may not hold; in release mode that fallback
  * is reported as an audited violation.
  */
 static int cpumgr_offline_pre(struct kprobe *kp, struct pt_regs *regs)
 {
-	unsigned int cpu = regs_get_kernel_argument(regs, 0);
+	unsigned int cpu =
+		cpumgr_arg(regs, CPUMGR_HOOK_OFFLINE, CPUMGR_ARG_CPU);
 	bool protect;
 	const struct cpumgr_view *view;
 	struct cpumgr_scratch *s;
@@ -429,6 +460,8 @@ static int cpumgr_offline_pre(struct kprobe *kp, struct pt_regs *regs)
 	struct cpumask *bad;
 	int ret = 0;
 
+	if (cpumgr_offline_frozen(regs))
+		return 0;
 	rcu_read_lock();
 	view = cpumgr_view_get();
 	protect = view->hotplug == CPUMGR_HOTPLUG_PROTECT;
@@ -476,7 +509,7 @@ out:
  */
 static int cpumgr_smt_off_pre(struct kprobe *kp, struct pt_regs *regs)
 {
-	int ctrlval = regs_get_kernel_argument(regs, 0);
+	int ctrlval = cpumgr_arg(regs, CPUMGR_HOOK_SMT_OFF, CPUMGR_ARG_CTRLVAL);
 	const struct cpumgr_view *view;
 	bool refused = false;
 	unsigned int cpu;
@@ -507,25 +540,24 @@ static void cpumgr_post(struct kprobe *kp, struct pt_regs *regs,
 {
 }
 
-#define CPUMGR_PROBE(sym, handler) {					\
-	.symbol_name = sym, .pre_handler = handler,			\
-	.post_handler = cpumgr_post,					\
-}
+/* The symbols come from this series' row of cpumgr_series.c's table. */
+#define CPUMGR_PROBE(hook, handler)					\
+	[hook] = { .pre_handler = handler, .post_handler = cpumgr_post }
 
-static struct kprobe cpumgr_probes[] = {
-	CPUMGR_PROBE("cpuset_write_resmask", cpumgr_write_pre),
-	CPUMGR_PROBE("sched_partition_write", cpumgr_partition_pre),
-	CPUMGR_PROBE("cgroup_subtree_control_write", cpumgr_subtree_pre),
-	CPUMGR_PROBE("cgroup_attach_task", cpumgr_attach_pre),
-	CPUMGR_PROBE("cpuset_can_fork", cpumgr_fork_pre),
-	CPUMGR_PROBE("cpu_down_maps_locked", cpumgr_offline_pre),
-	CPUMGR_PROBE("cpuhp_smt_disable", cpumgr_smt_off_pre),
+static struct kprobe cpumgr_probes[CPUMGR_NR_HOOKS] = {
+	CPUMGR_PROBE(CPUMGR_HOOK_WRITE, cpumgr_write_pre),
+	CPUMGR_PROBE(CPUMGR_HOOK_PARTITION, cpumgr_partition_pre),
+	CPUMGR_PROBE(CPUMGR_HOOK_SUBTREE, cpumgr_subtree_pre),
+	CPUMGR_PROBE(CPUMGR_HOOK_ATTACH, cpumgr_attach_pre),
+	CPUMGR_PROBE(CPUMGR_HOOK_FORK, cpumgr_fork_pre),
+	CPUMGR_PROBE(CPUMGR_HOOK_OFFLINE, cpumgr_offline_pre),
+	CPUMGR_PROBE(CPUMGR_HOOK_SMT_OFF, cpumgr_smt_off_pre),
 };
 
 static struct kprobe *cpumgr_probe_list[ARRAY_SIZE(cpumgr_probes)];
 
 /*
- * cpu_down_maps_locked() returned: the offline its probe let go is over
+ * The offline function returned: the offline its probe let go is over
  * (done or failed), the CPU no longer going down.  Offlines are
  * serialized: one instance is enough, a second would be a missed call.
  */
@@ -536,8 +568,15 @@ static int cpumgr_offline_ret(struct kretprobe_instance *ri,
 	return 0;
 }
 
+/* Suspend's offlines were not marked going down: nothing to end. */
+static int cpumgr_offline_entry(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	return cpumgr_offline_frozen(regs);
+}
+
 static struct kretprobe cpumgr_offline_kret = {
-	.kp.symbol_name = "cpu_down_maps_locked",
+	.entry_handler = cpumgr_offline_entry,
 	.handler = cpumgr_offline_ret,
 	.maxactive = 2,
 };
@@ -548,10 +587,12 @@ int cpumgr_hooks_init(void)
 	int err;
 
 	for (i = 0; i < ARRAY_SIZE(cpumgr_probes); i++) {
+		cpumgr_probes[i].symbol_name = cpumgr_series->site[i].symbol;
 		err = register_kprobe(&cpumgr_probes[i]);
 		if (err) {
-			pr_err("cannot probe %s (%d)%s\n",
-			       cpumgr_probes[i].symbol_name, err,
+			pr_err("cannot probe %s, which series %s has (%d)%s\n",
+			       cpumgr_probes[i].symbol_name,
+			       cpumgr_series->name, err,
 			       err == -EBUSY ?
 			       ": a livepatch or another tool already redirects it" :
 			       "");
@@ -559,10 +600,12 @@ int cpumgr_hooks_init(void)
 		}
 		cpumgr_probe_list[i] = &cpumgr_probes[i];
 	}
+	cpumgr_offline_kret.kp.symbol_name =
+		cpumgr_series->site[CPUMGR_HOOK_OFFLINE].symbol;
 	err = register_kretprobe(&cpumgr_offline_kret);
 	if (err) {
-		pr_err("cannot probe the return of cpu_down_maps_locked (%d)\n",
-		       err);
+		pr_err("cannot probe the return of %s (%d)\n",
+		       cpumgr_offline_kret.kp.symbol_name, err);
 		goto err;
 	}
 	return 0;

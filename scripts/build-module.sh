@@ -23,7 +23,7 @@ dest=$CPUMGR_OUT/kmod/$name
 suite=$(cat "$(dirname "$kdir")/suite" 2>/dev/null) || suite=
 kernel_top=$(readlink -f "$(dirname "$kdir")")
 [ -e "$kdir/Makefile" ] ||
-	die "no kernel build tree at $kdir (scripts/setup.sh sets up 6.1 and 6.12, scripts/build-debug-kernel.sh debug)"
+	die "no kernel build tree at $kdir (scripts/setup.sh sets up the Debian kernels, scripts/build-debug-kernel.sh debug)"
 # A different kernel tree (a rebuilt debug kernel) means a clean build.
 kdir=$(readlink -f "$kdir")
 if [ "$(cat "$dest/kdir" 2>/dev/null)" != "$kdir" ]; then

@@ -32,11 +32,14 @@
 /* Argument positions (plus one, see struct cpumgr_site). */
 #define CPUMGR_AT(n) ((n) + 1)
 
-/* Functions whose name and arguments are the same in every series. */
+/*
+ * Functions whose name and arguments are the same in every series.  The
+ * writers of cgroup files (cpuset_write_resmask(), the partition file's,
+ * cgroup_subtree_control_write()) are redirected with their arguments as
+ * they are, a cftype's write method's: the hooks read none of them.
+ */
 #define CPUMGR_SITE_WRITE	{ "cpuset_write_resmask" }
-#define CPUMGR_SITE_SUBTREE	{ "cgroup_subtree_control_write",	\
-	.arg = { [CPUMGR_ARG_OF] = CPUMGR_AT(0),			\
-		 [CPUMGR_ARG_BUF] = CPUMGR_AT(1) } }
+#define CPUMGR_SITE_SUBTREE	{ "cgroup_subtree_control_write" }
 #define CPUMGR_SITE_ATTACH	{ "cgroup_attach_task",			\
 	.arg = { [CPUMGR_ARG_CGROUP] = CPUMGR_AT(0) } }
 #define CPUMGR_SITE_FORK	{ "cpuset_can_fork",			\
@@ -53,9 +56,7 @@
 		 [CPUMGR_ARG_FROZEN] = CPUMGR_AT(1) } }
 #define CPUMGR_SITE_SMT_OFF	{ "cpuhp_smt_disable",			\
 	.arg = { [CPUMGR_ARG_CTRLVAL] = CPUMGR_AT(0) } }
-#define CPUMGR_SITE_PARTITION(sym) { sym,				\
-	.arg = { [CPUMGR_ARG_OF] = CPUMGR_AT(0),			\
-		 [CPUMGR_ARG_BUF] = CPUMGR_AT(1) } }
+#define CPUMGR_SITE_PARTITION(sym) { sym }
 
 /*
  * A series' sites: what differs is the partition file's writer, and

@@ -24,8 +24,6 @@ enum cpumgr_hook {
 
 /* The arguments a probe reads, by name. */
 enum cpumgr_arg {
-	CPUMGR_ARG_OF,		/* struct kernfs_open_file * */
-	CPUMGR_ARG_BUF,		/* the written text */
 	CPUMGR_ARG_CGROUP,	/* the destination struct cgroup * */
 	CPUMGR_ARG_CSET,	/* the child's struct css_set * */
 	CPUMGR_ARG_CPU,		/* unsigned int */

@@ -109,29 +109,38 @@ storm()
 
 # The function_graph lines (latency format: "  1)  bash-42  |  d..1. |
 # 12.345 us  |  cpumgr_x();") per function: calls, median and longest;
-# and of the calls made with interrupts off (d) or a preemption depth,
-# how many and the longest: the time the hook kept preemption off.
+# and of the calls made with interrupts off (d) or preemption off, how
+# many and the longest: the time the hook kept preemption off.  The
+# tracer counts itself in the preemption depth it shows: the lowest
+# depth of the trace is taken as preemption on.
 report()
 {
 	awk 'match($0, /[0-9]+\.[0-9]+ us/) {
 		d = substr($0, RSTART, RLENGTH - 3)
-		off = 0
+		fl = ""
 		for (i = 1; i <= NF; i++)
 			if ($i ~ /^[.dXb][.nNpPlL][.hHsSzZ][.0-9][.0-9]?$/)
-				off = substr($i, 1, 1) != "." || substr($i, 4, 1) != "."
-		if (match($0, /cpumgr_[a-z_]+/))
-			print substr($0, RSTART, RLENGTH), d, off
+				fl = $i
+		if (fl != "" && match($0, /cpumgr_[a-z_]+/))
+			print substr($0, RSTART, RLENGTH), d, fl
 	}' "$TR/trace" | sort -k1,1 -k2,2n >"$OUT/times"
 	if [ ! -s "$OUT/times" ]; then
 		head -n 20 "$TR/trace" | diag
 		return 1
 	fi
-	awk '{ n[$1]++; t[$1, n[$1]] = $2; if ($3) { o[$1]++; m[$1] = $2 } }
+	awk '{
+		n[$1]++; t[$1, n[$1]] = $2; irq[NR] = substr($3, 1, 1) != "."
+		dep[NR] = substr($3, 4, 1); fn[NR] = $1; dur[NR] = $2
+		if (NR == 1 || dep[NR] < low) low = dep[NR]
+	}
 	END {
+		for (i = 1; i <= NR; i++)
+			if (irq[i] || dep[i] > low) { o[fn[i]]++; m[fn[i]] = dur[i] }
 		for (f in n)
 			printf "# %-26s calls %5d  median %8.1f us  longest %8.1f us  preemption off: %5d calls, longest %8.1f us\n",
 				f, n[f], t[f, int((n[f] + 1) / 2)], t[f, n[f]], o[f], m[f]
 	}' "$OUT/times" | sort
+	echo "# flags seen: $(awk '{ print $3 }' "$OUT/times" | sort | uniq -c | tr -s ' \n' ' ')"
 }
 
 ktap_plan 4

@@ -6,10 +6,10 @@
 # TASKS of them, WRITES cpuset.cpus writes to the pod's cgroup (each
 # checked against every child: the inherit walk), cgroup.procs moves
 # and cpuset.cpus.partition writes.  The kernel's function_graph tracer
-# times each hook function: the kprobe handlers run with preemption and
-# interrupts off for all of their time, and the cpuset write check with
-# preemption off where it disables it.  Prints the longest and the
-# median time per function as KTAP comments (microseconds in the TCG
+# times each hook function: the kprobe handlers run with preemption off
+# for all of their time, and the cpuset write check with preemption off
+# where it disables it.  Prints the longest and the median time per
+# function, and the flags it was traced with, as KTAP comments (microseconds in the TCG
 # guest, where everything is slower than on hardware); fails only when
 # the storm or the tracer does not work.  Written for the smt8 preset.
 
@@ -108,39 +108,36 @@ storm()
 }
 
 # The function_graph lines (latency format: "  1)  bash-42  |  d..1. |
-# 12.345 us  |  cpumgr_x();") per function: calls, median and longest;
-# and of the calls made with interrupts off (d) or preemption off, how
-# many and the longest: the time the hook kept preemption off.  The
-# tracer counts itself in the preemption depth it shows: the lowest
-# depth of the trace is taken as preemption on.
+# 12.345 us  |  cpumgr_x();") per function: calls, median, longest, and
+# the flags its calls were traced with (interrupts off, need-resched,
+# hard/soft interrupt, preemption depth, migrate-disable depth; the
+# tracer's own part included).
 report()
 {
 	awk 'match($0, /[0-9]+\.[0-9]+ us/) {
 		d = substr($0, RSTART, RLENGTH - 3)
-		fl = ""
+		fl = "?"
 		for (i = 1; i <= NF; i++)
 			if ($i ~ /^[.dXb][.nNpPlL][.hHsSzZ][.0-9][.0-9]?$/)
 				fl = $i
-		if (fl != "" && match($0, /cpumgr_[a-z_]+/))
+		if (match($0, /cpumgr_[a-z_]+/))
 			print substr($0, RSTART, RLENGTH), d, fl
 	}' "$TR/trace" | sort -k1,1 -k2,2n >"$OUT/times"
 	if [ ! -s "$OUT/times" ]; then
 		head -n 20 "$TR/trace" | diag
 		return 1
 	fi
-	awk '{
-		n[$1]++; t[$1, n[$1]] = $2; irq[NR] = substr($3, 1, 1) != "."
-		dep[NR] = substr($3, 4, 1); fn[NR] = $1; dur[NR] = $2
-		if (NR == 1 || dep[NR] < low) low = dep[NR]
-	}
+	awk '{ n[$1]++; t[$1, n[$1]] = $2; fl[$1, $3]++; fls[$1] = fls[$1] " " $3 }
 	END {
-		for (i = 1; i <= NR; i++)
-			if (irq[i] || dep[i] > low) { o[fn[i]]++; m[fn[i]] = dur[i] }
-		for (f in n)
-			printf "# %-26s calls %5d  median %8.1f us  longest %8.1f us  preemption off: %5d calls, longest %8.1f us\n",
-				f, n[f], t[f, int((n[f] + 1) / 2)], t[f, n[f]], o[f], m[f]
+		for (f in n) {
+			split(fls[f], a, " "); seen = ""
+			for (i in a)
+				if (index(seen, a[i]) == 0)
+					seen = seen sprintf(" %s x%d", a[i], fl[f, a[i]])
+			printf "# %-26s calls %5d  median %8.1f us  longest %8.1f us  flags%s\n",
+				f, n[f], t[f, int((n[f] + 1) / 2)], t[f, n[f]], seen
+		}
 	}' "$OUT/times" | sort
-	echo "# flags seen: $(awk '{ print $3 }' "$OUT/times" | sort | uniq -c | tr -s ' \n' ' ')"
 }
 
 ktap_plan 4

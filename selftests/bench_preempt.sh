@@ -9,9 +9,10 @@
 # times each hook function: the kprobe handlers run with preemption off
 # for all of their time, and the cpuset write check with preemption off
 # where it disables it.  Prints the longest and the median time per
-# function, and the flags it was traced with, as KTAP comments (microseconds in the TCG
-# guest, where everything is slower than on hardware); fails only when
-# the storm or the tracer does not work.  Written for the smt8 preset.
+# function, and the flags it was traced with, as KTAP comments
+# (microseconds in the TCG guest, where everything is slower than on
+# hardware); fails only when the storm or the tracer does not work.
+# Written for the smt8 preset.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
 

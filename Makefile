@@ -21,14 +21,14 @@
 #   make check-packages  the packages in guests: DKMS, boot, a kernel upgrade
 #   make clean
 #
-# KVER is a kernel set up by scripts/setup.sh: 6.1, 6.12 or debug
-# (scripts/build-debug-kernel.sh).  KDIR builds the module against any
+# KVER is a kernel set up by scripts/setup.sh: 6.1, 6.12, 6.12-rt, 7.3,
+# 7.3-rt, or debug (scripts/build-debug-kernel.sh).  KDIR builds the module against any
 # kernel build tree instead, e.g. KDIR=/lib/modules/$(uname -r)/build.
 
 KVER ?= 6.1
 PRESET ?= smt8
 TESTS ?= topology
-KERNELS ?= 6.1 6.12 debug
+KERNELS ?= 6.1 6.12 6.12-rt 7.3 7.3-rt debug
 OUT := $(CURDIR)/build
 CPUMGR_CACHE ?= $(HOME)/.cache/cpumgr
 export CPUMGR_CACHE

@@ -338,7 +338,16 @@ int cpumgr_rules_init(void);
 void cpumgr_rules_exit(void);
 /* This CPU's scratch space; the caller cannot be preempted. */
 struct cpumgr_scratch *cpumgr_scratch_get(void);
+/*
+ * This CPU's other scratch space, for callers that may be preempted
+ * (the checks of cpuset file writes), behind a local lock: preemption
+ * stays on under PREEMPT_RT, is off otherwise.
+ */
+struct cpumgr_scratch *cpumgr_scratch_lock(void);
+void cpumgr_scratch_unlock(void);
 struct cpumask *cpumgr_scratch_mask(struct cpumgr_scratch *s, unsigned int i);
+/* The scratch space's buffers for a cgroup's path (cpumgr_events.c) */
+struct cpumgr_log_buf *cpumgr_scratch_log(struct cpumgr_scratch *s);
 bool cpumgr_rules_active(const struct cpumgr_view *view);
 bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
 			const struct cpumask *cpus, const struct cpumask *own,
@@ -392,6 +401,12 @@ void cpumgr_hotplug_exit(void);
 /* cpumgr_events.c: notifications raised where nothing may sleep */
 #define CPUMGR_EVENT_PATH_MAX 256
 
+/* A cgroup's path for a log line or an event: as the kernel has it, escaped. */
+struct cpumgr_log_buf {
+	char path[CPUMGR_EVENT_PATH_MAX];
+	char escaped[4 * CPUMGR_EVENT_PATH_MAX];
+};
+
 /* A violation or a refused offline, queued for the netlink worker. */
 struct cpumgr_event {
 	u8 cmd;			/* CPUMGR_CMD_*_NTF */
@@ -410,10 +425,11 @@ struct cpumgr_event {
 
 int cpumgr_events_init(void);
 void cpumgr_events_exit(void);
+/* @path: @cgrp's, as cgroup_path() has it ("" when it failed) */
 void cpumgr_event_violation(const struct cpumgr_view *view,
 			    enum cpumgr_violation kind, bool refused,
-			    struct cgroup *cgrp, const char *file,
-			    const struct cpumask *cpus);
+			    struct cgroup *cgrp, const char *path,
+			    const char *file, const struct cpumask *cpus);
 void cpumgr_event_offline_refused(const struct cpumgr_view *view,
 				  unsigned int cpu);
 void cpumgr_events_send_lock(void);

@@ -12,6 +12,7 @@
 #include <linux/namei.h>
 #include <linux/path.h>
 #include <linux/slab.h>
+#include <linux/version.h>
 
 #include "cpumgr.h"
 
@@ -34,6 +35,21 @@ static bool cpumgr_v1_is_cpuset(const char *dir)
 }
 
 /*
+ * A kernfs node's parent.  From 6.15 it is RCU-managed and renamed, to be
+ * read through kernfs_get_parent(), which modules cannot call; a cgroup
+ * directory never moves to another parent, and kernfs says its parent
+ * may then be read directly.
+ */
+static struct kernfs_node *cpumgr_kn_parent(struct kernfs_node *kn)
+{
+#if KERNEL_VERSION(6, 15, 0) <= LINUX_VERSION_CODE
+	return rcu_dereference_protected(kn->__parent, true);
+#else
+	return kn->parent;
+#endif
+}
+
+/*
  * The ids of every ancestor of the cgroup directory @dir, parent first.
  * They come from its kernfs node (a kernfs inode's i_private), not from
  * the dentries: a cgroup namespace or a bind mount may show only part of
@@ -48,7 +64,7 @@ static int cpumgr_cgroup_ancestors(struct dentry *dir,
 	u64 ids[CPUMGR_CGROUP_DEPTH_MAX];
 	u32 depth = 0;
 
-	for (kn = kn->parent; kn; kn = kn->parent) {
+	for (kn = cpumgr_kn_parent(kn); kn; kn = cpumgr_kn_parent(kn)) {
 		if (depth == CPUMGR_CGROUP_DEPTH_MAX) {
 			NL_SET_ERR_MSG_ATTR(extack, attr,
 					    "cgroup is nested too deep (64 levels at most)");

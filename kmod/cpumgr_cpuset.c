@@ -12,26 +12,17 @@
 #include <linux/cpu.h>
 #include <linux/mm.h>
 #include <linux/nodemask.h>
+#include <linux/utsname.h>
 #include <linux/version.h>
 
 #include "cpumgr.h"
+#include "cpumgr_series.h"
 
 /*
- * The layout below was read from, and the selftests run on, the 6.1 and
- * 6.12 series only.  Another kernel needs its kernel/cgroup/cpuset*.[ch]
- * read first; CPUMGR_UNTESTED_KERNEL=1 (make variable) builds anyway.
- */
-#define CPUMGR_SERIES (LINUX_VERSION_CODE >> 8)
-#if !defined(CPUMGR_UNTESTED_KERNEL) &&					\
-	CPUMGR_SERIES != (KERNEL_VERSION(6, 1, 0) >> 8) &&		\
-	CPUMGR_SERIES != (KERNEL_VERSION(6, 12, 0) >> 8)
-#error "struct cpuset is known for 6.1 and 6.12 only (CPUMGR_UNTESTED_KERNEL=1 builds anyway)"
-#endif
-
-/*
- * The head of struct cpuset, identical in kernel/cgroup/cpuset-internal.h
- * of Debian's 6.1.192 and 6.12.  cpumgr_cpuset_init() checks it against
- * the top cpuset and refuses to load when it does not fit.
+ * The head of struct cpuset, the same in kernel/cgroup/cpuset-internal.h
+ * (cpuset.c up to 6.9) of every series in cpumgr_series.c's table.
+ * cpumgr_cpuset_init() checks it against the running kernel's cpusets
+ * and refuses to load when it does not fit.
  */
 struct cpumgr_cpuset_head {
 	struct cgroup_subsys_state css;
@@ -40,9 +31,6 @@ struct cpumgr_cpuset_head {
 	nodemask_t mems_allowed;
 	cpumask_var_t effective_cpus;
 };
-
-/* The top cpuset's flags: CS_ONLINE, CS_CPU_EXCLUSIVE, CS_MEM_EXCLUSIVE. */
-#define CPUMGR_TOP_CPUSET_FLAGS 0x7UL
 
 static struct cpumgr_cpuset_head *to_head(struct cgroup_subsys_state *css)
 {
@@ -77,6 +65,19 @@ struct cgroup_subsys_state *cpumgr_cpuset_css(struct cgroup *cgrp)
 }
 
 /*
+ * Whether tasks are in @cgrp itself.  The kernel's own reader of that is
+ * public from 7.3 on, where the count moved into the cgroup's css.
+ */
+static bool cpumgr_cgroup_has_tasks(struct cgroup *cgrp)
+{
+#if KERNEL_VERSION(7, 3, 0) <= LINUX_VERSION_CODE
+	return cgroup_has_tasks(cgrp);
+#else
+	return READ_ONCE(cgrp->nr_populated_csets);
+#endif
+}
+
+/*
  * Whether tasks run under the cpuset @css: in its cgroup, or on cgroup2
  * in descendants that have no cpuset of their own.
  */
@@ -84,7 +85,7 @@ bool cpumgr_cpuset_has_tasks(struct cgroup_subsys_state *css)
 {
 	struct cgroup *cgrp = css->cgroup;
 
-	if (cgrp->nr_populated_csets)
+	if (cpumgr_cgroup_has_tasks(cgrp))
 		return true;
 	return cpumgr_cgroup_on_dfl(cgrp) &&
 	       !(cgrp->subtree_control & BIT(cpuset_cgrp_id)) &&
@@ -121,33 +122,49 @@ static bool cpumgr_cpuset_plausible(struct cgroup_subsys_state *css)
 }
 
 /*
- * The layout above, checked where it is known: the top cpuset (flags,
- * every online CPU), and every cpuset that exists (masks within the
- * possible and online CPUs).
+ * The layout above, checked where it is known: the top cpuset (the flags
+ * it has in this series, every online CPU), and every cpuset that exists
+ * (masks within the possible and online CPUs).  What does not fit is said
+ * in one line.
  */
 int cpumgr_cpuset_init(void)
 {
+	const struct cpumgr_series *series;
 	struct cgroup_subsys_state *css, *pos;
 	struct cpumgr_cpuset_head *top;
-	int err = 0;
+	unsigned long flags;
+	const char *misfit = NULL;
+	u64 id = 0;
+	int err;
 
+	err = cpumgr_series_init();
+	if (err)
+		return err;
+	series = cpumgr_series;
 	cpus_read_lock();
 	rcu_read_lock();
 	css = cpumgr_cpuset_top();
 	top = to_head(css);
-	if ((top->flags & CPUMGR_TOP_CPUSET_FLAGS) != CPUMGR_TOP_CPUSET_FLAGS ||
-	    !cpumgr_cpuset_plausible(css) ||
-	    !cpumask_intersects(top->effective_cpus, cpu_online_mask))
-		err = -ENOEXEC;
+	flags = READ_ONCE(top->flags);
+	if ((flags & series->top_flags) != series->top_flags)
+		misfit = "the top cpuset lacks flags";
+	else if (!cpumgr_cpuset_plausible(css) ||
+		 !cpumask_intersects(top->effective_cpus, cpu_online_mask))
+		misfit = "the top cpuset's CPU masks are out of range";
 	css_for_each_descendant_pre(pos, css) {
-		if (err || !cpumgr_cpuset_plausible(pos)) {
-			err = -ENOEXEC;
+		if (misfit)
 			break;
+		if (!cpumgr_cpuset_plausible(pos)) {
+			misfit = "a cpuset's CPU masks are out of range";
+			id = cgroup_id(pos->cgroup);
 		}
 	}
 	rcu_read_unlock();
 	cpus_read_unlock();
-	if (err)
-		pr_err("struct cpuset of this kernel is not the one cpumgr was written for (6.1, 6.12)\n");
-	return err;
+	if (!misfit)
+		return 0;
+	pr_err("struct cpuset of kernel %s does not fit series %s: %s (top flags 0x%lx, expected 0x%lx: %s; cgroup id %llu)\n",
+	       init_utsname()->release, series->name, misfit, flags,
+	       series->top_flags, series->top_flags_names, id);
+	return -ENOEXEC;
 }

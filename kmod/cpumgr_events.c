@@ -30,7 +30,12 @@
 #define CPUMGR_EVENT_USER_SLOTS 16
 
 static struct {
-	spinlock_t lock;		/* the ring and @lost */
+	/*
+	 * The ring and @lost.  Raw: the kprobe handlers queue events with
+	 * interrupts off, where on PREEMPT_RT a spinlock_t would sleep.
+	 * What it guards is copied in bounded time (no cgroup_path()).
+	 */
+	raw_spinlock_t lock;
 	struct cpumgr_event *slots;
 	unsigned int head, count;
 	bool lost;
@@ -76,7 +81,7 @@ static bool cpumgr_event_pop(struct cpumgr_event *out, bool *lost)
 	unsigned long flags;
 	bool got = false;
 
-	spin_lock_irqsave(&cpumgr_events.lock, flags);
+	raw_spin_lock_irqsave(&cpumgr_events.lock, flags);
 	*lost = cpumgr_events.lost;
 	cpumgr_events.lost = false;
 	if (cpumgr_events.count) {
@@ -87,7 +92,7 @@ static bool cpumgr_event_pop(struct cpumgr_event *out, bool *lost)
 		cpumgr_events.count--;
 		got = true;
 	}
-	spin_unlock_irqrestore(&cpumgr_events.lock, flags);
+	raw_spin_unlock_irqrestore(&cpumgr_events.lock, flags);
 	return got;
 }
 
@@ -139,7 +144,7 @@ static struct cpumgr_event *cpumgr_event_slot_locked(unsigned long flags)
 
 	if (cpumgr_events.count == CPUMGR_EVENT_SLOTS) {
 		cpumgr_events.lost = true;
-		spin_unlock_irqrestore(&cpumgr_events.lock, flags);
+		raw_spin_unlock_irqrestore(&cpumgr_events.lock, flags);
 		atomic64_inc(&cpumgr_counters.events_dropped);
 		schedule_work(&cpumgr_events.work);
 		return NULL;
@@ -151,7 +156,7 @@ static struct cpumgr_event *cpumgr_event_slot_locked(unsigned long flags)
 /* The same, locking the ring. */
 static struct cpumgr_event *cpumgr_event_slot(unsigned long *flags)
 {
-	spin_lock_irqsave(&cpumgr_events.lock, *flags);
+	raw_spin_lock_irqsave(&cpumgr_events.lock, *flags);
 	return cpumgr_event_slot_locked(*flags);
 }
 
@@ -191,7 +196,7 @@ cpumgr_event_pending(const struct cpumgr_violation_key *key, bool *over)
 static void cpumgr_event_queue(unsigned long flags)
 {
 	cpumgr_events.count++;
-	spin_unlock_irqrestore(&cpumgr_events.lock, flags);
+	raw_spin_unlock_irqrestore(&cpumgr_events.lock, flags);
 	schedule_work(&cpumgr_events.work);
 }
 
@@ -208,8 +213,8 @@ static void cpumgr_event_actor(struct cpumgr_event *ev,
 
 void cpumgr_event_violation(const struct cpumgr_view *view,
 			    enum cpumgr_violation kind, bool refused,
-			    struct cgroup *cgrp, const char *file,
-			    const struct cpumask *cpus)
+			    struct cgroup *cgrp, const char *path,
+			    const char *file, const struct cpumask *cpus)
 {
 	struct cpumgr_violation_key key = {
 		.cgroup_id = cgroup_id(cgrp),
@@ -223,14 +228,14 @@ void cpumgr_event_violation(const struct cpumgr_view *view,
 	unsigned long flags;
 	bool over = false;
 
-	spin_lock_irqsave(&cpumgr_events.lock, flags);
+	raw_spin_lock_irqsave(&cpumgr_events.lock, flags);
 	ev = cpumgr_event_pending(&key, &over);
 	if (ev || over) {
 		if (ev) {
 			cpumask_or(ev->cpus, ev->cpus, cpus);
 			ev->generation = view->generation;
 		}
-		spin_unlock_irqrestore(&cpumgr_events.lock, flags);
+		raw_spin_unlock_irqrestore(&cpumgr_events.lock, flags);
 		return;
 	}
 	ev = cpumgr_event_slot_locked(flags);
@@ -240,8 +245,7 @@ void cpumgr_event_violation(const struct cpumgr_view *view,
 	ev->kind = key.kind;
 	ev->verdict = key.verdict;
 	ev->cgroup_id = key.cgroup_id;
-	if (cgroup_path(cgrp, ev->path, sizeof(ev->path)) < 0)
-		ev->path[0] = '\0';
+	strscpy(ev->path, path, sizeof(ev->path));
 	ev->file = file;
 	cpumask_copy(ev->cpus, cpus);
 	cpumgr_event_queue(flags);
@@ -265,7 +269,7 @@ int cpumgr_events_init(void)
 {
 	unsigned int i;
 
-	spin_lock_init(&cpumgr_events.lock);
+	raw_spin_lock_init(&cpumgr_events.lock);
 	mutex_init(&cpumgr_events.send_lock);
 	INIT_WORK(&cpumgr_events.work, cpumgr_events_work);
 	cpumgr_events.slots = kcalloc(CPUMGR_EVENT_SLOTS,

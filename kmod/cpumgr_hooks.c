@@ -7,8 +7,12 @@
  * tells kprobes it did so.  (A probe needs a post handler to be allowed
  * to change the instruction pointer.)
  *
- * The handlers run with preemption off: they read the RCU view, use this
- * CPU's scratch masks and queue their notifications.
+ * The handlers run with preemption and interrupts off (the probes have
+ * post handlers, so they are not optimized into jumps: an int3 each):
+ * they read the RCU view, use this CPU's scratch masks and queue their
+ * notifications.  The writers of cgroup files, whose checks walk
+ * cpusets, are redirected to a function that checks where it may be
+ * preempted (on PREEMPT_RT) and then calls them.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -31,12 +35,14 @@
 #include <asm/linkage.h>
 
 #include "cpumgr.h"
+#include "cpumgr_series.h"
 
 /* Where refused calls return through, with the value the handler set. */
 asm(".pushsection .text, \"ax\"\n"
 	".type cpumgr_refused, @function\n"
 	"cpumgr_refused:\n"
-	ANNOTATE_NOENDBR
+	/* 7.3's ends without a newline, 6.x's with one */
+	ANNOTATE_NOENDBR "\n"
 	ASM_RET
 	".size cpumgr_refused, . - cpumgr_refused\n"
 	".popsection\n");
@@ -54,6 +60,17 @@ static int cpumgr_refuse(struct pt_regs *regs)
 	return 1;
 }
 
+/*
+ * Argument @arg of the probed function of @hook, where this series'
+ * table says it is.
+ */
+static unsigned long cpumgr_arg(struct pt_regs *regs, enum cpumgr_hook hook,
+				enum cpumgr_arg arg)
+{
+	return regs_get_kernel_argument(regs,
+					cpumgr_series->site[hook].arg[arg] - 1);
+}
+
 /* What was tried, for the kernel log line of a violation. */
 static const char *const cpumgr_violation_what[] = {
 	[CPUMGR_VIOLATION_WRITE] = "write of",
@@ -62,14 +79,6 @@ static const char *const cpumgr_violation_what[] = {
 	[CPUMGR_VIOLATION_ATTACH] = "task move through",
 	[CPUMGR_VIOLATION_FORK] = "task start through",
 };
-
-/* The cgroup path of a log line, as the kernel has it and escaped. */
-struct cpumgr_log_buf {
-	char path[CPUMGR_EVENT_PATH_MAX];
-	char escaped[4 * CPUMGR_EVENT_PATH_MAX];
-};
-
-static DEFINE_PER_CPU(struct cpumgr_log_buf, cpumgr_log_buf);
 
 /* A refusal is a warning, an audited violation a notice. */
 static __printf(2, 3) void cpumgr_log(bool refused, const char *fmt, ...)
@@ -116,20 +125,18 @@ static struct ratelimit_state *cpumgr_log_limit(void)
  */
 static void cpumgr_log_violation(const struct cpumgr_view *view,
 				 enum cpumgr_violation kind, bool refused,
-				 struct cgroup *cgrp, const char *file,
-				 const struct cpumask *bad,
-				 const struct cpumgr_scratch *s)
+				 const char *file, const struct cpumask *bad,
+				 struct cpumgr_scratch *s)
 {
-	struct cpumgr_log_buf *b = this_cpu_ptr(&cpumgr_log_buf);
+	struct cpumgr_log_buf *b = cpumgr_scratch_log(s);
 	char whose[CPUMGR_POD_UID_MAX + CPUMGR_CONTAINER_MAX + 32];
 	char comm[4 * TASK_COMM_LEN];
 
 	if (!__ratelimit(cpumgr_log_limit()))
 		return;
-	if (cgroup_path(cgrp, b->path, sizeof(b->path)) < 0)
-		strscpy(b->path, "?", sizeof(b->path));
 	/* escaped as sysfs and the events escape them */
-	cpumgr_escape(b->escaped, sizeof(b->escaped), b->path);
+	cpumgr_escape(b->escaped, sizeof(b->escaped),
+		      b->path[0] ? b->path : "?");
 	cpumgr_escape(comm, sizeof(comm), current->comm);
 	cpumgr_rules_whose(view, s, whose, sizeof(whose));
 	cpumgr_log(refused, "%s %s in cgroup %s by pid %d (%s): CPUs %*pbl are %s",
@@ -137,17 +144,36 @@ static void cpumgr_log_violation(const struct cpumgr_view *view,
 		   task_tgid_nr(current), comm, cpumask_pr_args(bad), whose);
 }
 
-/* A violation: count, log and report it; whether to refuse the call. */
+/*
+ * A violation: count, log and report it (@event: as a violation event).
+ * The cgroup's path is taken once, before the event ring's lock.
+ */
+static void cpumgr_report(const struct cpumgr_view *view,
+			  enum cpumgr_violation kind, bool refuse, bool event,
+			  struct cgroup *cgrp, const char *file,
+			  const struct cpumask *bad, struct cpumgr_scratch *s)
+{
+	struct cpumgr_log_buf *b = cpumgr_scratch_log(s);
+
+	if (cgroup_path(cgrp, b->path, sizeof(b->path)) < 0)
+		b->path[0] = '\0';
+	if (event)
+		atomic64_inc(&cpumgr_counters.violations);
+	cpumgr_log_violation(view, kind, refuse, file, bad, s);
+	if (event)
+		cpumgr_event_violation(view, kind, refuse, cgrp, b->path, file,
+				       bad);
+}
+
+/* A violation; whether to refuse the call. */
 static bool cpumgr_violation(const struct cpumgr_view *view,
 			     enum cpumgr_violation kind, struct cgroup *cgrp,
 			     const char *file, const struct cpumask *bad,
-			     const struct cpumgr_scratch *s)
+			     struct cpumgr_scratch *s)
 {
 	bool refuse = view->enforce == CPUMGR_ENFORCE_ENFORCE;
 
-	atomic64_inc(&cpumgr_counters.violations);
-	cpumgr_log_violation(view, kind, refuse, cgrp, file, bad, s);
-	cpumgr_event_violation(view, kind, refuse, cgrp, file, bad);
+	cpumgr_report(view, kind, refuse, true, cgrp, file, bad, s);
 	return refuse;
 }
 
@@ -164,36 +190,27 @@ void cpumgr_hooks_sync_writes(void)
 	synchronize_srcu_expedited(&cpumgr_writes);
 }
 
-/* Whether a write of @buf to @of's cpuset.cpus(.exclusive) is refused. */
-static bool cpumgr_write_refused(struct kernfs_open_file *of, const char *buf)
+/*
+ * Whether a write of @buf to cpuset.cpus or cpuset.cpus.exclusive (@cpus
+ * false) of @of's cpuset is refused.
+ */
+static bool cpumgr_resmask_refused(struct kernfs_open_file *of,
+				   const char *buf, bool cpus,
+				   const struct cpumgr_view *view,
+				   struct cpumgr_scratch *s)
 {
 	struct cgroup_subsys_state *css = of_css(of);
-	const char *name = of_cft(of)->name, *file;
+	const char *file = cpus ? "cpuset.cpus" : "cpuset.cpus.exclusive";
 	enum cpumgr_violation kind = CPUMGR_VIOLATION_WRITE;
-	const struct cpumgr_view *view;
 	struct cpumask *arg, *bad, *eff;
-	struct cpumgr_scratch *s;
-	bool cpus, refuse = false;
 
-	cpus = !strcmp(name, "cpus");
-	if (!cpus && strcmp(name, "cpus.exclusive"))
-		return false;
-	file = cpus ? "cpuset.cpus" : "cpuset.cpus.exclusive";
-
-	/* This CPU's scratch space, and the view, for the whole check. */
-	preempt_disable();
-	rcu_read_lock();
-	view = cpumgr_view_get();
-	if (!cpumgr_rules_active(view))
-		goto out;
-	s = cpumgr_scratch_get();
 	arg = cpumgr_scratch_mask(s, CPUMGR_ARG);
 	bad = cpumgr_scratch_mask(s, CPUMGR_BAD);
 	eff = cpumgr_scratch_mask(s, CPUMGR_EFF);
 	cpumask_clear(bad);
 	/* What the kernel will not parse, it will refuse itself. */
 	if (cpulist_parse(buf, arg))
-		goto out;
+		return false;
 
 	if (cpumgr_rules_check(view, css->cgroup, arg, arg, bad, s))
 		goto report;
@@ -219,74 +236,25 @@ static bool cpumgr_write_refused(struct kernfs_open_file *of, const char *buf)
 	    cpumgr_rules_check_inherit(view, css, eff, arg, bad, s))
 		kind = CPUMGR_VIOLATION_INHERIT;
 report:
-	refuse = !cpumask_empty(bad) &&
-		 cpumgr_violation(view, kind, css->cgroup, file, bad, s);
-out:
-	rcu_read_unlock();
-	preempt_enable();
-	return refuse;
+	return !cpumask_empty(bad) &&
+	       cpumgr_violation(view, kind, css->cgroup, file, bad, s);
 }
 
 /*
- * Where cpuset_write_resmask() calls are sent: checked, then made by
- * calling the file's write method (cpuset_write_resmask() itself, whose
- * probe lets a call from here through), inside cpumgr_writes.  Unlike
- * the probe, this may sleep.
+ * cpuset.cpus.partition: a cgroup may not change how it holds CPUs it
+ * should not hold at all, and a partition may not dissolve when the CPUs
+ * it hands back to its parent would flow on to cgroups with tasks that
+ * may not hold them.
  */
-static ssize_t cpumgr_write_checked(struct kernfs_open_file *of, char *buf,
-				    size_t nbytes, loff_t off)
+static bool cpumgr_partition_refused(struct kernfs_open_file *of,
+				     const char *buf,
+				     const struct cpumgr_view *view,
+				     struct cpumgr_scratch *s)
 {
-	ssize_t ret;
-	int idx;
-
-	idx = srcu_read_lock(&cpumgr_writes);
-	if (cpumgr_write_refused(of, buf))
-		ret = -EBUSY;
-	else
-		ret = of_cft(of)->write(of, buf, nbytes, off);
-	srcu_read_unlock(&cpumgr_writes, idx);
-	return ret;
-}
-
-/*
- * cpuset_write_resmask(of, buf, nbytes, off): writes of cpuset.cpus,
- * cpuset.cpus.exclusive (and cpuset.mems, not ours), v1 and v2.  The
- * call goes to cpumgr_write_checked() instead, unless it comes from
- * there.  (The probe sits where the function is entered, so the return
- * address is on top of the stack.)
- */
-static int cpumgr_write_pre(struct kprobe *kp, struct pt_regs *regs)
-{
-	unsigned long caller = *(unsigned long *)kernel_stack_pointer(regs);
-
-	if (within_module(caller, THIS_MODULE))
-		return 0;
-	instruction_pointer_set(regs, (unsigned long)cpumgr_write_checked);
-	return 1;
-}
-
-/*
- * sched_partition_write(of, buf, nbytes, off): cpuset.cpus.partition.
- * A cgroup may not change how it holds CPUs it should not hold at all,
- * and a partition may not dissolve when the CPUs it hands back to its
- * parent would flow on to cgroups with tasks that may not hold them.
- */
-static int cpumgr_partition_pre(struct kprobe *kp, struct pt_regs *regs)
-{
-	struct kernfs_open_file *of = (void *)regs_get_kernel_argument(regs, 0);
-	const char *buf = (const char *)regs_get_kernel_argument(regs, 1);
 	enum cpumgr_violation kind = CPUMGR_VIOLATION_PARTITION;
 	struct cgroup_subsys_state *css = of_css(of), *parent = css->parent;
-	const struct cpumgr_view *view;
 	struct cpumask *eff, *bad;
-	struct cpumgr_scratch *s;
-	int ret = 0;
 
-	rcu_read_lock();
-	view = cpumgr_view_get();
-	if (!cpumgr_rules_active(view))
-		goto out;
-	s = cpumgr_scratch_get();
 	eff = cpumgr_scratch_mask(s, CPUMGR_EFF);
 	bad = cpumgr_scratch_mask(s, CPUMGR_BAD);
 	cpumask_clear(bad);
@@ -311,13 +279,9 @@ static int cpumgr_partition_pre(struct kprobe *kp, struct pt_regs *regs)
 			kind = CPUMGR_VIOLATION_INHERIT;
 	}
 report:
-	if (!cpumask_empty(bad) &&
-	    cpumgr_violation(view, kind, css->cgroup,
-			     "cpuset.cpus.partition", bad, s))
-		ret = cpumgr_refuse(regs);
-out:
-	rcu_read_unlock();
-	return ret;
+	return !cpumask_empty(bad) &&
+	       cpumgr_violation(view, kind, css->cgroup,
+				"cpuset.cpus.partition", bad, s);
 }
 
 /* "-cpuset" among the words of a subtree_control write. */
@@ -338,33 +302,28 @@ static bool cpumgr_drops_cpuset(const char *buf)
 }
 
 /*
- * cgroup_subtree_control_write(of, buf, nbytes, off): turning the cpuset
- * controller off below a cgroup moves its children's tasks into its own
- * cpuset: they then run on its effective CPUs, with no cgroup.procs
- * write to check.  (Turning it on gives them new cpusets that inherit
- * the CPUs they already run on; runtimes write "+cpuset" all the time.)
+ * cgroup.subtree_control: turning the cpuset controller off below a
+ * cgroup moves its children's tasks into its own cpuset: they then run
+ * on its effective CPUs, with no cgroup.procs write to check.  (Turning
+ * it on gives them new cpusets that inherit the CPUs they already run
+ * on; runtimes write "+cpuset" all the time.)
  */
-static int cpumgr_subtree_pre(struct kprobe *kp, struct pt_regs *regs)
+static bool cpumgr_subtree_refused(struct kernfs_open_file *of,
+				   const char *buf,
+				   const struct cpumgr_view *view,
+				   struct cpumgr_scratch *s)
 {
-	struct kernfs_open_file *of = (void *)regs_get_kernel_argument(regs, 0);
-	const char *buf = (const char *)regs_get_kernel_argument(regs, 1);
 	struct cgroup *cgrp = of_css(of)->cgroup;
 	struct cgroup_subsys_state *css, *child;
-	const struct cpumgr_view *view;
-	struct cpumgr_scratch *s;
 	struct cpumask *bad;
 	bool found = false;
-	int ret = 0;
 
 	if (!(cgrp->subtree_control & BIT(cpuset_cgrp_id)) ||
 	    !cpumgr_drops_cpuset(buf))
-		return 0;
-	rcu_read_lock();
-	view = cpumgr_view_get();
+		return false;
 	css = cpumgr_cpuset_css(cgrp);
-	if (!css || !cpumgr_rules_active(view))
-		goto out;
-	s = cpumgr_scratch_get();
+	if (!css)
+		return false;
 	bad = cpumgr_scratch_mask(s, CPUMGR_BAD);
 	cpumask_clear(bad);
 	list_for_each_entry_rcu(child, &cgrp->self.children, sibling) {
@@ -380,13 +339,98 @@ static int cpumgr_subtree_pre(struct kprobe *kp, struct pt_regs *regs)
 					    cpumgr_cpuset_allowed(kid) :
 					    cpu_none_mask, bad, s);
 	}
-	if (found &&
-	    cpumgr_violation(view, CPUMGR_VIOLATION_INHERIT, cgrp,
-			     "cgroup.subtree_control", bad, s))
-		ret = cpumgr_refuse(regs);
+	return found &&
+	       cpumgr_violation(view, CPUMGR_VIOLATION_INHERIT, cgrp,
+				"cgroup.subtree_control", bad, s);
+}
+
+/*
+ * Whether a write of @buf to the file of @of is refused, by the file:
+ * the checks of the three redirected writers.  They run where they may
+ * be preempted, with this CPU's locked scratch space (preemption off but
+ * on PREEMPT_RT) and the view for the whole check.
+ */
+static bool cpumgr_file_refused(struct kernfs_open_file *of, const char *buf)
+{
+	const char *name = of_cft(of)->name;
+	const struct cpumgr_view *view;
+	struct cpumgr_scratch *s;
+	enum { CPUS, EXCLUSIVE, PARTITION, SUBTREE } file;
+	bool refuse = false;
+
+	if (!strcmp(name, "cpus"))
+		file = CPUS;
+	else if (!strcmp(name, "cpus.exclusive"))
+		file = EXCLUSIVE;
+	else if (!strcmp(name, "cpus.partition"))
+		file = PARTITION;
+	else if (!strcmp(name, "cgroup.subtree_control"))
+		file = SUBTREE;
+	else
+		return false;	/* cpuset.mems */
+	s = cpumgr_scratch_lock();
+	rcu_read_lock();
+	view = cpumgr_view_get();
+	if (!cpumgr_rules_active(view))
+		goto out;
+	switch (file) {
+	case CPUS:
+	case EXCLUSIVE:
+		refuse = cpumgr_resmask_refused(of, buf, file == CPUS, view, s);
+		break;
+	case PARTITION:
+		refuse = cpumgr_partition_refused(of, buf, view, s);
+		break;
+	case SUBTREE:
+		refuse = cpumgr_subtree_refused(of, buf, view, s);
+		break;
+	}
 out:
 	rcu_read_unlock();
+	cpumgr_scratch_unlock();
+	return refuse;
+}
+
+/*
+ * Where the calls of the probed writers of cpuset.cpus,
+ * cpuset.cpus.exclusive, cpuset.cpus.partition and cgroup.subtree_control
+ * are sent: checked, then made by calling the file's write method (the
+ * probed function itself, whose probe lets a call from here through),
+ * inside cpumgr_writes.  Unlike the probe, this may sleep.
+ */
+static ssize_t cpumgr_file_checked(struct kernfs_open_file *of, char *buf,
+				   size_t nbytes, loff_t off)
+{
+	ssize_t ret;
+	int idx;
+
+	idx = srcu_read_lock(&cpumgr_writes);
+	if (cpumgr_file_refused(of, buf))
+		ret = -EBUSY;
+	else
+		ret = of_cft(of)->write(of, buf, nbytes, off);
+	srcu_read_unlock(&cpumgr_writes, idx);
 	return ret;
+}
+
+/*
+ * The writers of cgroup files, all (of, buf, nbytes, off):
+ * cpuset_write_resmask() (cpuset.cpus, cpuset.cpus.exclusive, and
+ * cpuset.mems, not ours; v1 and v2), the partition file's writer,
+ * cgroup_subtree_control_write().  The call goes to cpumgr_file_checked()
+ * instead, with its arguments as they are, unless it comes from there.
+ * (The probe sits where the function is entered, so the return address
+ * is on top of the stack.)  Their checks walk cpusets: not here, with
+ * interrupts off, but there.
+ */
+static int cpumgr_redirect_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	unsigned long caller = *(unsigned long *)kernel_stack_pointer(regs);
+
+	if (within_module(caller, THIS_MODULE))
+		return 0;
+	instruction_pointer_set(regs, (unsigned long)cpumgr_file_checked);
+	return 1;
 }
 
 /* A task entering @dst would run on the effective CPUs of its cpuset. */
@@ -419,7 +463,8 @@ static int cpumgr_check_entry(struct pt_regs *regs, struct cgroup *dst,
  */
 static int cpumgr_attach_pre(struct kprobe *kp, struct pt_regs *regs)
 {
-	struct cgroup *dst = (void *)regs_get_kernel_argument(regs, 0);
+	struct cgroup *dst =
+		(void *)cpumgr_arg(regs, CPUMGR_HOOK_ATTACH, CPUMGR_ARG_CGROUP);
 	struct cgroup_subsys_state *css;
 	int ret = 0;
 
@@ -439,7 +484,8 @@ static int cpumgr_attach_pre(struct kprobe *kp, struct pt_regs *regs)
  */
 static int cpumgr_fork_pre(struct kprobe *kp, struct pt_regs *regs)
 {
-	struct css_set *cset = (void *)regs_get_kernel_argument(regs, 1);
+	struct css_set *cset =
+		(void *)cpumgr_arg(regs, CPUMGR_HOOK_FORK, CPUMGR_ARG_CSET);
 	struct cgroup_subsys_state *css;
 	int ret = 0;
 
@@ -453,15 +499,27 @@ static int cpumgr_fork_pre(struct kprobe *kp, struct pt_regs *regs)
 }
 
 /*
- * cpu_down_maps_locked(cpu, target): every offline but suspend's, before
- * the scheduler or cpusets see it coming.  An assigned CPU may not go
+ * Whether an offline is suspend's, with tasks frozen, where the probed
+ * function is called by suspend too (_cpu_down() on 7.3).
+ */
+static bool cpumgr_offline_frozen(struct pt_regs *regs)
+{
+	return cpumgr_series->site[CPUMGR_HOOK_OFFLINE].arg[CPUMGR_ARG_FROZEN] &&
+	       cpumgr_arg(regs, CPUMGR_HOOK_OFFLINE, CPUMGR_ARG_FROZEN);
+}
+
+/*
+ * cpu_down_maps_locked(cpu, target), or where 7.3 inlines it
+ * _cpu_down(cpu, tasks_frozen, target): every offline but suspend's,
+ * before the scheduler or cpusets see it coming.  An assigned CPU may not go
  * (protect mode), nor the last CPU of a cpuset whose tasks would then
  * fall back onto CPUs they may not hold; in release mode that fallback
  * is reported as an audited violation.
  */
 static int cpumgr_offline_pre(struct kprobe *kp, struct pt_regs *regs)
 {
-	unsigned int cpu = regs_get_kernel_argument(regs, 0);
+	unsigned int cpu =
+		cpumgr_arg(regs, CPUMGR_HOOK_OFFLINE, CPUMGR_ARG_CPU);
 	bool protect;
 	const struct cpumgr_view *view;
 	struct cpumgr_scratch *s;
@@ -469,6 +527,8 @@ static int cpumgr_offline_pre(struct kprobe *kp, struct pt_regs *regs)
 	struct cpumask *bad;
 	int ret = 0;
 
+	if (cpumgr_offline_frozen(regs))
+		return 0;
 	rcu_read_lock();
 	view = cpumgr_view_get();
 	protect = view->hotplug == CPUMGR_HOTPLUG_PROTECT;
@@ -486,16 +546,11 @@ static int cpumgr_offline_pre(struct kprobe *kp, struct pt_regs *regs)
 					    bad, s);
 	if (!victim)
 		goto out;
-	if (!protect) {
-		atomic64_inc(&cpumgr_counters.violations);
-		cpumgr_log_violation(view, CPUMGR_VIOLATION_INHERIT, false,
-				     victim, "cpu/online", bad, s);
-		cpumgr_event_violation(view, CPUMGR_VIOLATION_INHERIT, false,
-				       victim, "cpu/online", bad);
+	/* in protect mode the event is the refused offline's */
+	cpumgr_report(view, CPUMGR_VIOLATION_INHERIT, protect, !protect,
+		      victim, "cpu/online", bad, s);
+	if (!protect)
 		goto out;
-	}
-	cpumgr_log_violation(view, CPUMGR_VIOLATION_INHERIT, true, victim,
-			     "cpu/online", bad, s);
 refuse:
 	cpumgr_offline_end();
 	atomic64_inc(&cpumgr_counters.offlines_refused);
@@ -516,7 +571,7 @@ out:
  */
 static int cpumgr_smt_off_pre(struct kprobe *kp, struct pt_regs *regs)
 {
-	int ctrlval = regs_get_kernel_argument(regs, 0);
+	int ctrlval = cpumgr_arg(regs, CPUMGR_HOOK_SMT_OFF, CPUMGR_ARG_CTRLVAL);
 	const struct cpumgr_view *view;
 	bool refused = false;
 	unsigned int cpu;
@@ -547,25 +602,24 @@ static void cpumgr_post(struct kprobe *kp, struct pt_regs *regs,
 {
 }
 
-#define CPUMGR_PROBE(sym, handler) {					\
-	.symbol_name = sym, .pre_handler = handler,			\
-	.post_handler = cpumgr_post,					\
-}
+/* The symbols come from this series' row of cpumgr_series.c's table. */
+#define CPUMGR_PROBE(hook, handler)					\
+	[hook] = { .pre_handler = handler, .post_handler = cpumgr_post }
 
-static struct kprobe cpumgr_probes[] = {
-	CPUMGR_PROBE("cpuset_write_resmask", cpumgr_write_pre),
-	CPUMGR_PROBE("sched_partition_write", cpumgr_partition_pre),
-	CPUMGR_PROBE("cgroup_subtree_control_write", cpumgr_subtree_pre),
-	CPUMGR_PROBE("cgroup_attach_task", cpumgr_attach_pre),
-	CPUMGR_PROBE("cpuset_can_fork", cpumgr_fork_pre),
-	CPUMGR_PROBE("cpu_down_maps_locked", cpumgr_offline_pre),
-	CPUMGR_PROBE("cpuhp_smt_disable", cpumgr_smt_off_pre),
+static struct kprobe cpumgr_probes[CPUMGR_NR_HOOKS] = {
+	CPUMGR_PROBE(CPUMGR_HOOK_WRITE, cpumgr_redirect_pre),
+	CPUMGR_PROBE(CPUMGR_HOOK_PARTITION, cpumgr_redirect_pre),
+	CPUMGR_PROBE(CPUMGR_HOOK_SUBTREE, cpumgr_redirect_pre),
+	CPUMGR_PROBE(CPUMGR_HOOK_ATTACH, cpumgr_attach_pre),
+	CPUMGR_PROBE(CPUMGR_HOOK_FORK, cpumgr_fork_pre),
+	CPUMGR_PROBE(CPUMGR_HOOK_OFFLINE, cpumgr_offline_pre),
+	CPUMGR_PROBE(CPUMGR_HOOK_SMT_OFF, cpumgr_smt_off_pre),
 };
 
 static struct kprobe *cpumgr_probe_list[ARRAY_SIZE(cpumgr_probes)];
 
 /*
- * cpu_down_maps_locked() returned: the offline its probe let go is over
+ * The offline function returned: the offline its probe let go is over
  * (done or failed), the CPU no longer going down.  Offlines are
  * serialized: one instance is enough, a second would be a missed call.
  */
@@ -576,8 +630,15 @@ static int cpumgr_offline_ret(struct kretprobe_instance *ri,
 	return 0;
 }
 
+/* Suspend's offlines were not marked going down: nothing to end. */
+static int cpumgr_offline_entry(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	return cpumgr_offline_frozen(regs);
+}
+
 static struct kretprobe cpumgr_offline_kret = {
-	.kp.symbol_name = "cpu_down_maps_locked",
+	.entry_handler = cpumgr_offline_entry,
 	.handler = cpumgr_offline_ret,
 	.maxactive = 2,
 };
@@ -588,10 +649,12 @@ int cpumgr_hooks_init(void)
 	int err;
 
 	for (i = 0; i < ARRAY_SIZE(cpumgr_probes); i++) {
+		cpumgr_probes[i].symbol_name = cpumgr_series->site[i].symbol;
 		err = register_kprobe(&cpumgr_probes[i]);
 		if (err) {
-			pr_err("cannot probe %s (%d)%s\n",
-			       cpumgr_probes[i].symbol_name, err,
+			pr_err("cannot probe %s, which series %s has (%d)%s\n",
+			       cpumgr_probes[i].symbol_name,
+			       cpumgr_series->name, err,
 			       err == -EBUSY ?
 			       ": a livepatch or another tool already redirects it" :
 			       "");
@@ -599,10 +662,12 @@ int cpumgr_hooks_init(void)
 		}
 		cpumgr_probe_list[i] = &cpumgr_probes[i];
 	}
+	cpumgr_offline_kret.kp.symbol_name =
+		cpumgr_series->site[CPUMGR_HOOK_OFFLINE].symbol;
 	err = register_kretprobe(&cpumgr_offline_kret);
 	if (err) {
-		pr_err("cannot probe the return of cpu_down_maps_locked (%d)\n",
-		       err);
+		pr_err("cannot probe the return of %s (%d)\n",
+		       cpumgr_offline_kret.kp.symbol_name, err);
 		goto err;
 	}
 	return 0;

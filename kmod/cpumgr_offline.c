@@ -2,15 +2,15 @@
 /*
  * An offline in flight against a writer about to take its CPU.
  *
- * The offline probe (cpu_down_maps_locked(), cpumgr_hooks.c) checks the
- * CPU long before the offline takes the CPU hotplug lock; a writer of
- * the table (ASSIGN, RESTORE), which holds that lock's read side, can
- * commit the CPU in between, and the offline then takes it out of the
- * new assignment.  So both sides meet under one spinlock: the probe
- * refuses (protect mode) a CPU that is assigned or that a writer has
- * claimed, and otherwise marks it as going down until
- * cpu_down_maps_locked() returns; a writer refuses a CPU marked so and
- * claims the others until it unlocks the table.  Offlines are serialized
+ * The offline probe (cpu_down_maps_locked(), or _cpu_down() where that
+ * is inlined: cpumgr_hooks.c) checks the CPU long before the offline
+ * takes the CPU hotplug lock; a writer of the table (ASSIGN, RESTORE),
+ * which holds that lock's read side, can commit the CPU in between, and
+ * the offline then takes it out of the new assignment.  So both sides
+ * meet under one spinlock: the probe refuses (protect mode) a CPU that
+ * is assigned or that a writer has claimed, and otherwise marks it as
+ * going down until the probed function returns; a writer refuses a CPU
+ * marked so and claims the others until it unlocks the table.  Offlines are serialized
  * (cpu_add_remove_lock): at most one CPU is going down at a time.
  */
 #include <linux/cpumask.h>

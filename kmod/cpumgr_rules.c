@@ -25,6 +25,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cgroup.h>
+#include <linux/local_lock.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/printk.h>
@@ -33,7 +34,7 @@
 
 /*
  * cpusets the inherit check visits below one cpuset at most: the walk runs
- * with preemption off.  A parameter, so that a node with a deep delegated
+ * with preemption off (but on PREEMPT_RT).  A parameter, so that a node with a deep delegated
  * tree in scope can raise it and the selftests can reach it cheaply.
  */
 static unsigned int cpumgr_inherit_walk_max = 10000;
@@ -65,18 +66,50 @@ struct cpumgr_scratch {
 	int whose_pod, whose_container;
 	u64 chain[CPUMGR_CGROUP_DEPTH_MAX];
 	struct cgroup_subsys_state *csses[CPUMGR_CGROUP_DEPTH_MAX];
+	struct cpumgr_log_buf log;
 };
 
+/* The kprobe handlers': they run with preemption (and interrupts) off. */
 static DEFINE_PER_CPU(struct cpumgr_scratch, cpumgr_scratch);
+
+/*
+ * The cpuset file writes' checks (cpumgr_hooks.c), which run where they
+ * may sleep and may walk inherit_walk_max cpusets: their own scratch
+ * space, behind a local lock.  Without PREEMPT_RT the lock disables
+ * preemption; on PREEMPT_RT it is a per-CPU lock that sleeps, so those
+ * checks stay preemptible on the CPUs that PREEMPT_RT users isolate.
+ */
+struct cpumgr_scratch_locked {
+	local_lock_t lock;
+	struct cpumgr_scratch s;
+};
+
+static DEFINE_PER_CPU(struct cpumgr_scratch_locked, cpumgr_scratch_locked) = {
+	.lock = INIT_LOCAL_LOCK(lock),
+};
+
+static struct cpumgr_scratch *cpumgr_scratch_reset(struct cpumgr_scratch *s)
+{
+	s->whose_pod = -1;
+	s->whose_container = -1;
+	return s;
+}
 
 /* Each hook starts here: nobody's CPUs found yet. */
 struct cpumgr_scratch *cpumgr_scratch_get(void)
 {
-	struct cpumgr_scratch *s = this_cpu_ptr(&cpumgr_scratch);
+	return cpumgr_scratch_reset(this_cpu_ptr(&cpumgr_scratch));
+}
 
-	s->whose_pod = -1;
-	s->whose_container = -1;
-	return s;
+struct cpumgr_scratch *cpumgr_scratch_lock(void)
+{
+	local_lock(&cpumgr_scratch_locked.lock);
+	return cpumgr_scratch_reset(this_cpu_ptr(&cpumgr_scratch_locked.s));
+}
+
+void cpumgr_scratch_unlock(void)
+{
+	local_unlock(&cpumgr_scratch_locked.lock);
 }
 
 struct cpumask *cpumgr_scratch_mask(struct cpumgr_scratch *s, unsigned int i)
@@ -84,28 +117,45 @@ struct cpumask *cpumgr_scratch_mask(struct cpumgr_scratch *s, unsigned int i)
 	return s->masks[i];
 }
 
+struct cpumgr_log_buf *cpumgr_scratch_log(struct cpumgr_scratch *s)
+{
+	return &s->log;
+}
+
+/* Both scratch spaces of @cpu. */
+static struct cpumgr_scratch *cpumgr_scratch_of(unsigned int cpu, bool locked)
+{
+	return locked ? &per_cpu_ptr(&cpumgr_scratch_locked, cpu)->s :
+			per_cpu_ptr(&cpumgr_scratch, cpu);
+}
+
 static void cpumgr_scratch_free(void)
 {
-	unsigned int cpu, i;
+	unsigned int cpu, i, locked;
 
 	for_each_possible_cpu(cpu) {
-		struct cpumgr_scratch *s = per_cpu_ptr(&cpumgr_scratch, cpu);
+		for (locked = 0; locked < 2; locked++) {
+			struct cpumgr_scratch *s = cpumgr_scratch_of(cpu, locked);
 
-		for (i = 0; i < CPUMGR_SCRATCH_MASKS; i++)
-			free_cpumask_var(s->masks[i]);
+			for (i = 0; i < CPUMGR_SCRATCH_MASKS; i++)
+				free_cpumask_var(s->masks[i]);
+		}
 	}
 }
 
 int cpumgr_rules_init(void)
 {
-	unsigned int cpu, i;
+	unsigned int cpu, i, locked;
 
 	for_each_possible_cpu(cpu) {
-		struct cpumgr_scratch *s = per_cpu_ptr(&cpumgr_scratch, cpu);
+		for (locked = 0; locked < 2; locked++) {
+			struct cpumgr_scratch *s = cpumgr_scratch_of(cpu, locked);
 
-		for (i = 0; i < CPUMGR_SCRATCH_MASKS; i++) {
-			if (!zalloc_cpumask_var_node(&s->masks[i], GFP_KERNEL,
-						     cpu_to_node(cpu))) {
+			for (i = 0; i < CPUMGR_SCRATCH_MASKS; i++) {
+				if (zalloc_cpumask_var_node(&s->masks[i],
+							    GFP_KERNEL,
+							    cpu_to_node(cpu)))
+					continue;
 				cpumgr_scratch_free();
 				return -ENOMEM;
 			}
@@ -475,7 +525,7 @@ int cpumgr_rules_whose(const struct cpumgr_view *view,
  * Every cpuset of the subtree, @css included, that tasks run under is
  * checked against what it would then get.  (Partitions, which take CPUs
  * out of that flow, are not modelled: the result errs towards refusing.)
- * The walk runs with preemption off, so it stops after
+ * The walk runs with preemption off (but on PREEMPT_RT), so it stops after
  * inherit_walk_max cpusets and then refuses every CPU the subtree
  * could get that another pod holds: that many cgroups below one cpuset
  * is no node's tree.  The caller is in an RCU read-side section.

@@ -8,6 +8,7 @@
 #include <linux/kobject.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
+#include <linux/version.h>
 
 #include "cpumgr.h"
 
@@ -218,12 +219,23 @@ static const char cpumgr_topology_header[] =
 	"# cpu online package die core node llc siblings\n";
 
 /*
+ * sysfs hands binary attributes to their methods as const since its
+ * rework of 6.13 to 6.16 (which had both kinds); 6.1 and 6.12 have the
+ * mutable kind only.
+ */
+#if KERNEL_VERSION(7, 0, 0) <= LINUX_VERSION_CODE
+#define CPUMGR_BIN_CONST const
+#else
+#define CPUMGR_BIN_CONST
+#endif
+
+/*
  * The file can outgrow a page on big machines, hence a binary attribute:
  * format line by line and copy the part of [off, off + count) each covers.
  */
 static ssize_t topology_read(struct file *file, struct kobject *kobj,
-			     struct bin_attribute *attr, char *buf, loff_t off,
-			     size_t count)
+			     CPUMGR_BIN_CONST struct bin_attribute *attr,
+			     char *buf, loff_t off, size_t count)
 {
 	loff_t pos = 0;
 	size_t done = 0;
@@ -379,7 +391,7 @@ static struct attribute *cpumgr_attrs[] = {
 	NULL,
 };
 
-static struct bin_attribute *cpumgr_bin_attrs[] = {
+static CPUMGR_BIN_CONST struct bin_attribute *cpumgr_bin_attrs[] = {
 	&bin_attr_topology,
 	NULL,
 };

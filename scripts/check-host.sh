@@ -17,6 +17,9 @@
 #   - `dkms build` of cpumgr-dkms's source against the cached 6.1 and
 #     6.12 kernels, in a private DKMS tree, kept as binaries-only DKMS
 #     tarballs (build/check-host/dkms-binaries-SERIES.tar.gz);
+#   - cpumgr-dkms's dkms.conf builds on the series of the module's table
+#     only, and on kernels with what it needs: DKMS skips (exit 77)
+#     another series, or a kernel without cpusets;
 #   - `make image` builds the DaemonSet's image, an OCI archive whose
 #     entrypoint is cpumgrctl, and contrib/kubernetes/ passes an offline
 #     `kubectl create --dry-run=client` (scripts/manifest-check.sh);
@@ -221,6 +224,67 @@ dkms_build()
 		--installtree "$tree/install" --archive "$logs/dkms-binaries-$series.tar.gz"
 }
 
+# BUILD_EXCLUSIVE_KERNEL matches the releases of the series of
+# kmod/cpumgr_series.c's table, any flavour, and no other series;
+# BUILD_EXCLUSIVE_CONFIG needs cpusets and kprobes, which every cached
+# Debian kernel has; and DKMS itself skips (77) a kernel of another
+# series, and one without CONFIG_CPUSETS, rather than fail the build.
+dkms_exclusive()
+{
+	local tree=$logs/dkms-exclusive src conf re cfg names s rel k
+	local major minor
+
+	rm -rf "$tree"
+	src=$tree/src/cpumgr-$version
+	mkdir -p "$src/kmod" "$src/include/uapi/linux" "$tree/dkms" "$tree/fake"
+	conf=$src/dkms.conf
+	sed "s/#MODULE_VERSION#/$version/" "$CPUMGR_TOP/debian/cpumgr-dkms.dkms" >"$conf"
+	cp "$CPUMGR_TOP"/kmod/Kbuild "$CPUMGR_TOP"/kmod/Makefile "$CPUMGR_TOP"/kmod/*.[ch] "$src/kmod/"
+	cp "$CPUMGR_TOP"/include/uapi/linux/cpumgr.h "$src/include/uapi/linux/"
+	re=$(set +u && . "$conf" && echo "${BUILD_EXCLUSIVE_KERNEL:-}")
+	cfg=$(set +u && . "$conf" && echo "${BUILD_EXCLUSIVE_CONFIG:-}")
+	[ -n "$re" ] || { echo "no BUILD_EXCLUSIVE_KERNEL"; return 1; }
+	names=$(sed -n 's/^[[:space:]]*\.name = "\([0-9.]*\)",$/\1/p' \
+		"$CPUMGR_TOP/kmod/cpumgr_series.c")
+	[ -n "$names" ] || { echo "no series in kmod/cpumgr_series.c"; return 1; }
+	for s in $names; do
+		major=${s%.*} minor=${s#*.}
+		for rel in "$s.0-56-amd64" "$s.117+deb12-rt-amd64" "$s.4+deb13-amd64"; do
+			[[ $rel =~ $re ]] || { echo "$rel: not built"; return 1; }
+		done
+		for rel in "$major.$((minor + 1)).0-1-amd64" "$major.$((minor - 1)).9-amd64" \
+			   "${s}0.1+deb13-amd64" "1$s.2-amd64"; do
+			[[ $rel =~ $re ]] && { echo "$rel: built"; return 1; }
+		done
+		echo "series $s: built, its neighbours skipped"
+	done
+	for s in CONFIG_CPUSETS CONFIG_KPROBES; do
+		[[ " $cfg " == *" $s "* ]] || { echo "BUILD_EXCLUSIVE_CONFIG lacks $s"; return 1; }
+	done
+	for k in $CPUMGR_DEBIAN_KERNELS; do
+		[ -e "$CPUMGR_CACHE/kernels/$k/build/.config" ] || continue
+		for s in $cfg; do
+			grep -q "^$s=[ym]" "$CPUMGR_CACHE/kernels/$k/build/.config" ||
+				{ echo "kernel $k lacks $s"; return 1; }
+		done
+	done
+	sign_file=/nonexistent dkms add -m cpumgr -v "$version" \
+		--dkmstree "$tree/dkms" --sourcetree "$tree/src" || return 1
+	# a series the table has not, and a known one without cpusets
+	grep -v '^CONFIG_CPUSETS=' "$CPUMGR_CACHE/kernels/6.12/build/.config" \
+		>"$tree/fake/.config" || return 1
+	for k in "7.2.12+deb13-amd64 $CPUMGR_CACHE/kernels/6.12/build" \
+		 "6.12.999+deb12-amd64 $tree/fake"; do
+		set -- $k
+		sign_file=/nonexistent dkms build -m cpumgr -v "$version" -k "$1" \
+			--kernelsourcedir "$2" --dkmstree "$tree/dkms" \
+			--sourcetree "$tree/src"
+		s=$?
+		echo "dkms build -k $1: exit $s"
+		[ $s = 77 ] || return 1
+	done
+}
+
 # The OCI archive names localhost/cpumgr:VERSION, and its configuration
 # runs cpumgrctl (make image also ran it in the image's root).
 image()
@@ -325,6 +389,7 @@ main()
 	run packages packages
 	run dkms-6.1 dkms_build 6.1
 	run dkms-6.12 dkms_build 6.12
+	run dkms-exclusive dkms_exclusive
 	run install install_like_packages
 	run install-local install_local
 	run image image

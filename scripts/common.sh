@@ -9,9 +9,12 @@ export CPUMGR_CACHE
 # Where build products of the checkout go (module per kernel, initramfs).
 CPUMGR_OUT=${CPUMGR_OUT:-$CPUMGR_TOP/build}
 
-# The kernels the project supports, by series.  "debug" is built locally
-# from linux-source-6.1 (scripts/build-debug-kernel.sh).
-CPUMGR_KERNELS="6.1 6.12 debug"
+# The kernels the project supports, by series: Debian's, as
+# scripts/fetch-kernel.sh fetches them (its header says where Debian
+# ships each), and "debug", built locally from linux-source-6.1
+# (scripts/build-debug-kernel.sh).  CPUMGR_KERNELS may name fewer.
+CPUMGR_DEBIAN_KERNELS="6.1 6.12 6.12-rt 7.3 7.3-rt"
+CPUMGR_KERNELS=${CPUMGR_KERNELS:-$CPUMGR_DEBIAN_KERNELS debug}
 
 msg()
 {
@@ -38,8 +41,8 @@ quietly()
 	fi
 }
 
-# The directory holding the unpacked Debian kernel of a series (6.1, 6.12)
-# or the debug kernel, as recorded by fetch-kernel.sh / build-debug-kernel.sh.
+# The directory holding the unpacked Debian kernel of a series (6.1, 7.3,
+# ...) or the debug kernel, as recorded by fetch-kernel.sh / build-debug-kernel.sh.
 kernel_dir()
 {
 	local link=$CPUMGR_CACHE/kernels/$1

@@ -12,7 +12,7 @@
 # "Call Trace" report in the guest's kernel log.
 #
 # Usage: scripts/guest-run.sh [options] [TEST...]
-#   -k KERNEL   6.1 | 6.12 | debug (default 6.1)
+#   -k KERNEL   6.1 | 6.12 | 6.12-rt | 7.3 | 7.3-rt | debug (default 6.1)
 #   -p PRESET   topology preset, see presets below (default smt8)
 #   -t SECONDS  timeout (default 1800, 2400 on the debug kernel)
 #   -T MODE     TCG threads: single (default: one host thread runs every

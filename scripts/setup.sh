@@ -9,7 +9,9 @@
 #     slirp4netns with --storage-driver vfs --network none);
 #   - the tools taken from Debian's linux-source packages into the cache
 #     (checkpatch, the kselftest headers, the ynl CLI);
-#   - Debian's 6.1 and 6.12 kernels through scripts/fetch-kernel.sh;
+#   - Debian's kernels (6.1, 6.12, 6.12-rt, 7.3, 7.3-rt) through
+#     scripts/fetch-kernel.sh, and the Debian 13 build root their 7.3
+#     modules are built in (scripts/build-root.sh, mmdebstrap);
 #   - Debian 13's containerd 1.7 and the CRI and NRI definitions through
 #     scripts/fetch-trixie.sh (the runtime_cri selftest; python3-grpcio
 #     and python3-grpc-tools are its CRI client).
@@ -32,6 +34,7 @@ HOST_PACKAGES="
 	debhelper dh-dkms dkms lintian libsystemd-dev scdoc bash-completion systemd
 	buildah
 	protobuf-c-compiler libprotobuf-c-dev
+	mmdebstrap
 "
 
 missing_packages()
@@ -95,9 +98,10 @@ main()
 	unpack_source 6.12 tools/net/ynl Documentation/netlink
 	"$CPUMGR_TOP/scripts/fetch-trixie.sh" -q >/dev/null
 	if [ "${1:-}" != --no-kernels ]; then
-		for series in 6.1 6.12; do
+		for series in $CPUMGR_DEBIAN_KERNELS; do
 			"$CPUMGR_TOP/scripts/fetch-kernel.sh" "$series"
 		done
+		"$CPUMGR_TOP/scripts/build-root.sh" make trixie
 	fi
 }
 

@@ -3,7 +3,8 @@
 #
 # The inherit check's walk (issue 12): a cgroup2 cpuset.cpus write is
 # checked for every cpuset below it whose tasks would inherit the CPUs.
-# That walk runs with preemption off, so
+# That walk runs with preemption off (but on PREEMPT_RT, where it runs
+# behind a local lock that sleeps), so
 #   - it is skipped below cgroups whose subtree cannot reach the managed
 #     root: a delegated tree outside the scope costs nothing and is not
 #     refused for its size;

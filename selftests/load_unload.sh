@@ -91,7 +91,36 @@ forced()
 	[ ! -d "$SYSFS" ] && insmod "$CPUMGR_MODULE" && fresh_and_empty
 }
 
-ktap_plan 4
+# The module built for a series cpumgr does not know (build-module.sh's
+# unknown/ copy, which takes itself for 1.0) is refused at load with one
+# line naming the series it knows; the real one says its series, the
+# running kernel's.
+series()
+{
+	local unknown=${CPUMGR_MODULE%/kmod/cpumgr.ko}/unknown/cpumgr.ko
+	local n lines rel
+
+	rel=$(uname -r | cut -d. -f1,2)
+	rmmod cpumgr || return 1
+	n=$(dmesg | grep -c 'cpumgr: ')
+	if insmod "$unknown" 2>/dev/null; then
+		echo "the unknown series' module loaded" | diag
+		rmmod cpumgr
+		insmod "$CPUMGR_MODULE"
+		return 1
+	fi
+	lines=$(dmesg | grep 'cpumgr: ' | tail -n +$((n + 1)))
+	echo "$lines" | diag
+	n=$((n + $(grep -c . <<<"$lines")))
+	insmod "$CPUMGR_MODULE" || return 1
+	[ "$(grep -c . <<<"$lines")" = 1 ] &&
+		grep -q "is series 1\.0, which cpumgr does not know (it knows 6\.1, 6\.12, 7\.3)" <<<"$lines" &&
+		dmesg | grep 'cpumgr: ' | tail -n +$((n + 1)) |
+		grep -q "cpumgr: kernel series $rel: "
+}
+
+ktap_plan 5
+check "a module for an unknown series is refused with one line" series
 check "a fresh module has an empty table" fresh_and_empty
 ctl_static && "$CTL" assign lu-pod app 1 >/dev/null
 check "rmmod refuses while assignments exist" rmmod_refused

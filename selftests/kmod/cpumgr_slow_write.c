@@ -22,6 +22,19 @@
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <linux/version.h>
+
+/*
+ * A kernfs node's name and parent: RCU-managed from 6.15, and stable for
+ * a cgroup's file and directory, which are never renamed or moved.
+ */
+#if KERNEL_VERSION(6, 15, 0) <= LINUX_VERSION_CODE
+#define kn_name(kn) rcu_dereference_raw((kn)->name)
+#define kn_parent(kn) rcu_dereference_raw((kn)->__parent)
+#else
+#define kn_name(kn) ((kn)->name)
+#define kn_parent(kn) ((kn)->parent)
+#endif
 
 static char *cgroup = "slow";
 module_param(cgroup, charp, 0444);
@@ -46,8 +59,8 @@ static int slow_write_pre(struct kprobe *kp, struct pt_regs *regs)
 	struct kernfs_open_file *of = (void *)regs_get_kernel_argument(regs, 0);
 	struct kernfs_node *kn = of->kn;
 
-	if (strcmp(kn->name, "cpuset.cpus") || !kn->parent ||
-	    strcmp(kn->parent->name, cgroup))
+	if (strcmp(kn_name(kn), "cpuset.cpus") || !kn_parent(kn) ||
+	    strcmp(kn_name(kn_parent(kn)), cgroup))
 		return 0;
 	if (READ_ONCE(entered) != current) {
 		WRITE_ONCE(entered, current);

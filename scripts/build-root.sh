@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A Debian build root for kernels that Debian built on another release
+# than the host's: Debian 13's kernels (7.3) were built with its gcc-14
+# against glibc 2.41, and so were their kbuild tools (fixdep, modpost,
+# objtool), which do not run on Debian 12.  Modules for them are built
+# here as Debian 13 itself builds them (DKMS on a Debian 13 node): the
+# same compiler, binutils and pahole, from the same archive.
+#
+# The root is made once with mmdebstrap (as sbuild does), under
+# $CPUMGR_CACHE/roots/SUITE, from the archive the host's own sources
+# name; it is made again when its package list changes.  Nothing is
+# installed on the host.
+#
+#   build-root.sh make SUITE           make the root if it is missing
+#   build-root.sh run SUITE DIR... -- COMMAND...
+#       run COMMAND in the root (its own mount namespace, chroot) with
+#       each DIR mounted at the same path as on the host, and /proc,
+#       /dev; the current directory is kept.
+# SUITE: trixie.
+
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/trixie-apt.sh"
+
+# What a module build needs: the compiler the kernel's headers name
+# (gcc-14-for-host: x86_64-linux-gnu-gcc-14) and the assembler it runs
+# (binutils: as), make, and the libraries
+# and tools of linux-kbuild's dependencies.
+ROOT_PACKAGES="gcc-14-for-host binutils make libc6-dev libelf1t64 libssl3t64 zlib1g pahole kmod"
+
+usage()
+{
+	sed -n '/^#   build-root.sh make/,/^# SUITE/p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+root_dir()
+{
+	case $1 in
+	trixie) echo "$CPUMGR_CACHE/roots/$1" ;;
+	*) die "unknown build root suite '$1' (trixie)" ;;
+	esac
+}
+
+make_root()
+{
+	local suite=$1 root uri stamp
+
+	root=$(root_dir "$suite")
+	stamp=$(printf '%s\n' "$suite" $ROOT_PACKAGES | md5sum | cut -c1-8)
+	[ "$(cat "$root/.cpumgr-root" 2>/dev/null)" = "$stamp" ] && return 0
+	command -v mmdebstrap >/dev/null ||
+		die "mmdebstrap is missing (scripts/setup.sh installs it)"
+	[ "$(id -u)" = 0 ] || die "making the $suite build root needs root"
+	uri=$(trixie_debian_uri | head -n 1)
+	[ -n "$uri" ] || die "no Debian archive in the host's apt sources"
+	msg "cpumgr: making the Debian $suite build root in $root"
+	rm -rf "$root.tmp"
+	mkdir -p "$(dirname "$root")"
+	quietly "$CPUMGR_CACHE/log/root-$suite.log" \
+		mmdebstrap --mode=root --variant=minbase \
+		--include="${ROOT_PACKAGES// /,}" "$suite" "$root.tmp" \
+		"deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite main" ||
+		die "could not make the $suite build root (log: $CPUMGR_CACHE/log/root-$suite.log)"
+	echo "$stamp" >"$root.tmp/.cpumgr-root"
+	rm -rf "$root"
+	mv "$root.tmp" "$root"
+}
+
+# The mounts and the chroot, in a mount namespace of their own: nothing
+# stays mounted when the command ends.
+run_in_root()
+{
+	local suite=$1 root d
+	local -a dirs=()
+	shift
+
+	root=$(root_dir "$suite")
+	[ -e "$root/.cpumgr-root" ] || make_root "$suite"
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		dirs+=("$(readlink -f "$1")")
+		shift
+	done
+	[ "${1:-}" = -- ] || usage
+	shift
+	[ $# -gt 0 ] || usage
+	[ "$(id -u)" = 0 ] || die "running in the $suite build root needs root"
+	# shellcheck disable=SC2016
+	unshare --mount --propagation private -- bash -euc '
+		root=$1 cwd=$2
+		shift 2
+		mount --rbind /dev "$root/dev"
+		mount -t proc proc "$root/proc"
+		while [ "$1" != -- ]; do
+			mkdir -p "$root$1"
+			mount --bind "$1" "$root$1"
+			shift
+		done
+		shift
+		exec chroot "$root" /usr/bin/env -i \
+			PATH=/usr/local/bin:/usr/bin:/bin HOME=/root LANG=C.UTF-8 \
+			/bin/sh -c "cd \"\$0\" && exec \"\$@\"" "$cwd" "$@"
+	' build-root "$root" "$PWD" "${dirs[@]}" -- "$@"
+}
+
+case ${1:-} in
+make)	[ $# = 2 ] || usage; make_root "$2" ;;
+run)	[ $# -ge 4 ] || usage; shift; run_in_root "$@" ;;
+*)	usage ;;
+esac

@@ -1,0 +1,150 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# How long the hooks keep preemption off (issue 19), during a storm of
+# cpuset writes: a pod's cgroup with CHILDREN child cpusets, tasks in
+# TASKS of them, WRITES cpuset.cpus writes to the pod's cgroup (each
+# checked against every child: the inherit walk), cgroup.procs moves
+# and cpuset.cpus.partition writes.  The kernel's function_graph tracer
+# times each hook function: the kprobe handlers run with preemption off
+# for all of their time, and the cpuset write check with preemption off
+# where it disables it.  Prints the longest and the median time per
+# function, and the flags it was traced with, as KTAP comments
+# (microseconds in the TCG guest, where everything is slower than on
+# hardware); fails only when the storm or the tracer does not work.
+# Written for the smt8 preset.
+
+. "$CPUMGR_TOP/selftests/sftest_lib.sh"
+
+ROOT=/sys/fs/cgroup/preemptpods
+POD=$ROOT/poda
+TR=/sys/kernel/tracing
+CHILDREN=${CPUMGR_PREEMPT_CHILDREN:-200}
+TASKS=${CPUMGR_PREEMPT_TASKS:-20}
+WRITES=${CPUMGR_PREEMPT_WRITES:-300}
+# The hooks' functions that run with preemption off: the kprobe handlers
+# (before and after the cgroup file writers were redirected), and the
+# inherit walk, which the cpuset.cpus write check runs (where it is
+# inlined into, the write check is the whole write: not timed).
+FUNCS="cpumgr_partition_pre cpumgr_subtree_pre cpumgr_attach_pre
+cpumgr_fork_pre cpumgr_offline_pre cpumgr_smt_off_pre
+cpumgr_rules_check_inherit"
+OUT=$(mktemp -d)
+pids=()
+
+cleanup()
+{
+	[ -d "$TR" ] && echo nop >"$TR/current_tracer" 2>/dev/null &&
+		echo 1 >"$TR/tracing_on" && echo 0 >"$TR/options/latency-format" &&
+		echo 0 >"$TR/options/funcgraph-tail"
+	[ -d "$TR" ] && : >"$TR/set_graph_function" 2>/dev/null
+	kill "${pids[@]}" 2>/dev/null
+	wait 2>/dev/null
+	"$CTL" reset >/dev/null 2>&1
+	[ -d "$ROOT" ] && find "$ROOT" -depth -type d -exec rmdir {} + 2>/dev/null
+	rm -rf "$OUT"
+}
+trap cleanup EXIT
+
+setup()
+{
+	local i
+
+	echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control &&
+	mkdir -p "$POD" && echo +cpuset >"$ROOT/cgroup.subtree_control" &&
+	echo +cpuset >"$POD/cgroup.subtree_control" || return 1
+	for ((i = 0; i < CHILDREN; i++)); do
+		mkdir "$POD/c$i" || return 1
+		[ $i = 0 ] || echo 4-7 >"$POD/c$i/cpuset.cpus" || return 1
+	done
+	for ((i = 1; i <= TASKS; i++)); do
+		sleep 1000 &
+		pids+=($!)
+		echo $! >"$POD/c$i/cgroup.procs" || return 1
+	done
+	"$CTL" configure --policy static --enforce enforce \
+		--cgroup-root "$ROOT" >/dev/null &&
+	"$CTL" assign pa c0 2-3 >/dev/null &&
+	"$CTL" bind pa c0 --cgroup "$POD/c0" --pod-cgroup "$POD" >/dev/null
+}
+
+tracer()
+{
+	local f n=0
+
+	[ -d "$TR/events" ] || mount -t tracefs nodev "$TR" || return 1
+	echo nop >"$TR/current_tracer" && echo 1 >"$TR/tracing_on" &&
+	: >"$TR/trace" &&
+	echo 1 >"$TR/max_graph_depth" || return 1
+	for f in $FUNCS; do
+		echo "$f" >>"$TR/set_graph_function" 2>/dev/null && n=$((n + 1))
+	done
+	echo "# $n hook functions traced: $(tr '\n' ' ' <"$TR/set_graph_function")"
+	# the flags of each line: interrupts off (d), preemption depth; and
+	# the function's name where its return is not next to its call
+	echo 1 >"$TR/options/latency-format" &&
+	echo 1 >"$TR/options/funcgraph-tail" || return 1
+	[ $n -gt 0 ] && echo 16384 >"$TR/buffer_size_kb" &&
+	echo function_graph >"$TR/current_tracer"
+}
+
+storm()
+{
+	local i bad=0
+
+	for ((i = 0; i < WRITES; i++)); do
+		if [ $((i % 2)) = 0 ]; then
+			(echo 2-7 >"$POD/cpuset.cpus") 2>>"$OUT/err" || bad=1
+		else
+			(echo 2-6 >"$POD/cpuset.cpus") 2>>"$OUT/err" || bad=1
+		fi
+		echo "${pids[0]}" >"$POD/c$((1 + i % 2))/cgroup.procs" || bad=1
+		[ $((i % 10)) = 0 ] &&
+			(echo member >"$POD/c5/cpuset.cpus.partition") 2>>"$OUT/err"
+	done
+	# stopped, not switched to nop: that would empty the buffer
+	echo 0 >"$TR/tracing_on"
+	[ -s "$OUT/err" ] && diag <"$OUT/err"
+	return $bad
+}
+
+# The function_graph lines (latency format: "  1)  bash-42  |  d..1. |
+# 12.345 us  |  cpumgr_x();") per function: calls, median, longest, and
+# the flags its calls were traced with (interrupts off, need-resched,
+# hard/soft interrupt, preemption depth, migrate-disable depth; the
+# tracer's own part included).
+report()
+{
+	awk 'match($0, /[0-9]+\.[0-9]+ us/) {
+		d = substr($0, RSTART, RLENGTH - 3)
+		fl = "?"
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^[.dXb][.nNpPlL][.hHsSzZ][.0-9][.0-9]?$/)
+				fl = $i
+		if (match($0, /cpumgr_[a-z_]+/))
+			print substr($0, RSTART, RLENGTH), d, fl
+	}' "$TR/trace" | sort -k1,1 -k2,2n >"$OUT/times"
+	if [ ! -s "$OUT/times" ]; then
+		head -n 20 "$TR/trace" | diag
+		return 1
+	fi
+	awk '{ n[$1]++; t[$1, n[$1]] = $2; fl[$1, $3]++; fls[$1] = fls[$1] " " $3 }
+	END {
+		for (f in n) {
+			split(fls[f], a, " "); seen = ""
+			for (i in a)
+				if (index(seen, a[i]) == 0)
+					seen = seen sprintf(" %s x%d", a[i], fl[f, a[i]])
+			printf "# %-26s calls %5d  median %8.1f us  longest %8.1f us  flags%s\n",
+				f, n[f], t[f, int((n[f] + 1) / 2)], t[f, n[f]], seen
+		}
+	}' "$OUT/times" | sort
+}
+
+ktap_plan 4
+echo "# kernel $(uname -r), $CHILDREN child cpusets, tasks in $TASKS, $WRITES writes"
+check "set-up: $CHILDREN cpusets below a pod's cgroup, tasks in $TASKS" setup
+check "the function_graph tracer times the hooks" tracer
+check "a storm of $WRITES cpuset.cpus writes and task moves, timed" storm
+check "the hooks' times, from the trace" report
+ktap_exit

@@ -7,7 +7,7 @@
 #   - every relative link of README.md and doc/*.md names a file that exists;
 #   - every `make TARGET` it names is a target of the Makefile;
 #   - its kernel table lists exactly the kernels the tree supports
-#     (CPUMGR_KERNELS of scripts/common.sh, the debug kernel aside): a row
+#     (CPUMGR_DEBIAN_KERNELS of scripts/common.sh): a row
 #     "| SERIES | -amd64 |" is SERIES, "| SERIES | -rt-amd64 |" SERIES-rt.
 # Prints one line per finding; exit 1 on any.
 
@@ -62,7 +62,7 @@ table=$(awk '/^## Kernels/ { on = 1; next } /^## / { on = 0 }
 		if (f == "-rt-amd64") s = s "-rt"
 		print s
 	}' "$readme" | sort)
-tree=$(printf '%s\n' $CPUMGR_KERNELS | grep -vx debug | sort)
+tree=$(printf '%s\n' $CPUMGR_DEBIAN_KERNELS | sort)
 [ -n "$table" ] || fail "$readme has no kernel table under '## Kernels'"
 if [ "$table" != "$tree" ]; then
 	fail "the kernel table lists '$(echo $table)' but the tree supports '$(echo $tree)'"

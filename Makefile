@@ -129,8 +129,9 @@ soak:
 check-host: user
 	@scripts/check-host.sh
 
+# the newest kernel, or the one KVER names on the command line
 demo:
-	@scripts/demo.sh
+	@$(if $(filter command line,$(origin KVER)),CPUMGR_DEMO_KERNEL=$(KVER)) scripts/demo.sh
 
 bench:
 	@scripts/bench.sh

@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # `make demo`: set up what is missing, build, boot the 2-socket SMT guest
-# on Debian's 6.1 kernel and run scripts/guest/demo.sh in it.
-#   CPUMGR_DEMO_KERNEL  kernel (default 6.1)
+# on the newest kernel (Debian 13's 7.3) and run scripts/guest/demo.sh
+# in it.
+#   CPUMGR_DEMO_KERNEL  kernel (default 7.3; make demo KVER=6.1 sets it)
 #   CPUMGR_DEMO_PRESET  topology preset (default smt8)
 
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-kernel=${CPUMGR_DEMO_KERNEL:-6.1}
+kernel=${CPUMGR_DEMO_KERNEL:-7.3}
 preset=${CPUMGR_DEMO_PRESET:-smt8}
 
 "$CPUMGR_TOP/scripts/setup.sh"

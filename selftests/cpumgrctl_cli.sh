@@ -99,7 +99,7 @@ t_read_only_repairs_nothing()
 		{ diff <(echo "$before") <(snapshot) | diag; return 1; }
 	# a writer syncs it all back
 	run ctl reconcile
-	rc 0 && grep -q "sync: restored 1 assignments" "$OUT/e" &&
+	rc 0 && grep -q "sync: restored 1 assignment from" "$OUT/e" &&
 		[ "$(cat $SYSFS/policy)" = static ] || { shows; return 1; }
 }
 

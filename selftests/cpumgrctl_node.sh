@@ -365,7 +365,7 @@ t_reload()
 	# the next command that works on the node brings it all back
 	run ctl reconcile
 	rc 0 && grep -q "sync: configured the module" "$OUT/e" &&
-		grep -q "sync: restored 1 assignments" "$OUT/e" || { shows; return 1; }
+		grep -q "sync: restored 1 assignment from" "$OUT/e" || { shows; return 1; }
 	after=$("$CTL" dump | sort)
 	[ "$before" = "$after" ] || { echo "$before / $after" | diag; return 1; }
 	[ "$(cat $SYSFS/policy)" = static ] && [ "$(cat $SYSFS/reserved_cpus)" = 0 ]

@@ -4,6 +4,7 @@
  * refusals, the audit's rule on a fake cgroup tree, the top-up choice,
  * and status rendering (80 columns, the map's marks) on a fake node.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -298,6 +299,32 @@ TEST(status_big64)
 	EXPECT_EQ(64, cJSON_GetArraySize(cJSON_GetObjectItem(j, "cpus")));
 	cJSON_Delete(j);
 	free(n.kernel.cpus);
+}
+
+/*
+ * Under journald (severity prefixes on) a line carries its severity and
+ * no timestamp of its own: the journal stamps every line, and two
+ * timestamps per line is one too many.  Elsewhere the daemon's lines
+ * keep theirs.
+ */
+TEST(log_lines_under_the_journal)
+{
+	struct node n = { 0 };
+	size_t len = 0;
+	char *buf = NULL;
+
+	n.log = open_memstream(&buf, &len);
+	ASSERT_NE(NULL, n.log);
+	n.log_time = true;
+	node_log(&n, "one");
+	node_log_severity(true);
+	node_log_sev(&n, NODE_LOG_WARNING, "two");
+	node_log_severity(false);
+	fclose(n.log);
+	ASSERT_NE(NULL, buf);
+	EXPECT_NE(NULL, strstr(buf, "Z one\n")) TH_LOG("%s", buf);
+	EXPECT_NE(NULL, strstr(buf, "\n<4>two\n")) TH_LOG("%s", buf);
+	free(buf);
 }
 
 TEST_HARNESS_MAIN

@@ -32,7 +32,8 @@ static void vlog(struct node *n, int sev, const char *fmt, va_list ap)
 		return;
 	if (log_severity)
 		fprintf(n->log, "<%d>", sev);
-	if (n->log_time) {
+	/* the journal (severity prefixes) stamps every line itself */
+	if (n->log_time && !log_severity) {
 		char stamp[40];
 		struct timespec ts;
 		struct tm tm;
@@ -291,9 +292,10 @@ int node_sync_configure(struct node *n, struct cm_error *err)
 	}
 	want = cpuset_to_str(&n->cfg.reserved);
 	have = cpuset_to_str(&n->kernel.reserved);
-	cm_errorf(err, "the module runs policy \"%s\" with reserved CPUs \"%s\" and holds %zu assignments, %s/%s says policy \"%s\" with reserved CPUs \"%s\": release them ('cpumgrctl reset --force') or init again",
+	cm_errorf(err, "the module runs policy \"%s\" with reserved CPUs \"%s\" and holds %zu assignment%s, %s/%s says policy \"%s\" with reserved CPUs \"%s\": release them ('cpumgrctl reset --force') or init again",
 		  cpumgr_policy_name(n->kernel.table.policy) ?: "?", have ? have : "",
-		  n->kernel.nr_as, n->files.dir, NODE_CONFIG_FILE,
+		  n->kernel.nr_as, n->kernel.nr_as == 1 ? "" : "s",
+		  n->files.dir, NODE_CONFIG_FILE,
 		  cpu_policy_name(n->cfg.policy), want ? want : "");
 	free(want);
 	free(have);
@@ -430,8 +432,9 @@ static int restore(struct node *n, unsigned int flags, struct cm_error *err)
 	}
 	ret = node_restore_state(n, &cp.state, err);
 	if (!ret)
-		node_log(n, "sync: restored %u assignments from %s/%s",
-			 cp.state.nr, n->files.dir, CHECKPOINT_FILE);
+		node_log(n, "sync: restored %u assignment%s from %s/%s",
+			 cp.state.nr, cp.state.nr == 1 ? "" : "s",
+			 n->files.dir, CHECKPOINT_FILE);
 	checkpoint_free(&cp);
 	return ret;
 }

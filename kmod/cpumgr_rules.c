@@ -356,6 +356,43 @@ bool cpumgr_rules_reaches_scope(const struct cpumgr_view *view,
 	       cpumgr_above(&view->root, s->chain[0], v1);
 }
 
+/*
+ * The CPUs containers would lose, added to @bad: with @below, those bound
+ * at or below @cgrp lose what of theirs @cpus lacks; without, every other
+ * container loses what of its @cpus holds.
+ */
+static bool cpumgr_containers_lose(const struct cpumgr_view *view,
+				   struct cgroup *cgrp,
+				   const struct cpumask *cpus, bool below,
+				   struct cpumask *bad,
+				   struct cpumgr_scratch *s)
+{
+	struct cpumask *lost = s->masks[CPUMGR_SCRATCH_OTHERS];
+	bool v1 = !cpumgr_cgroup_on_dfl(cgrp), whole = true, found = false;
+	unsigned int i, k;
+
+	if (!cpumgr_chain(cgrp, s->chain, &whole))
+		return false;
+	for (i = 0; i < view->nr_pods; i++) {
+		const struct cpumgr_view_pod *pod = &view->pods[i];
+
+		for (k = pod->first; k < pod->first + pod->nr; k++) {
+			const struct cpumgr_view_container *c =
+				&view->containers[k];
+
+			if (cpumgr_above(&c->cg, s->chain[0], v1) != below)
+				continue;
+			if (below ? !cpumask_andnot(lost, c->cpus, cpus) :
+				    !cpumask_and(lost, c->cpus, cpus))
+				continue;
+			cpumask_or(bad, bad, lost);
+			cpumgr_whose(s, i, k);
+			found = true;
+		}
+	}
+	return found;
+}
+
 /**
  * cpumgr_rules_check_take - what a partition at a cgroup would take
  * @view: the table
@@ -375,29 +412,9 @@ bool cpumgr_rules_check_take(const struct cpumgr_view *view,
 			     struct cgroup *cgrp, const struct cpumask *cpus,
 			     struct cpumask *bad, struct cpumgr_scratch *s)
 {
-	struct cpumask *taken = s->masks[CPUMGR_SCRATCH_OTHERS];
-	bool v1 = !cpumgr_cgroup_on_dfl(cgrp), whole = true, found = false;
-	unsigned int nr, i, k;
-
-	nr = cpumgr_chain(cgrp, s->chain, &whole);
-	if (!nr || !cpumask_intersects(cpus, view->exclusive))
+	if (!cpumask_intersects(cpus, view->exclusive))
 		return false;
-	for (i = 0; i < view->nr_pods; i++) {
-		const struct cpumgr_view_pod *pod = &view->pods[i];
-
-		for (k = pod->first; k < pod->first + pod->nr; k++) {
-			const struct cpumgr_view_container *c =
-				&view->containers[k];
-
-			if (cpumgr_above(&c->cg, s->chain[0], v1) ||
-			    !cpumask_and(taken, c->cpus, cpus))
-				continue;
-			cpumask_or(bad, bad, taken);
-			cpumgr_whose(s, i, k);
-			found = true;
-		}
-	}
-	return found;
+	return cpumgr_containers_lose(view, cgrp, cpus, false, bad, s);
 }
 
 /**
@@ -421,29 +438,7 @@ bool cpumgr_rules_check_keep(const struct cpumgr_view *view,
 			     struct cgroup *cgrp, const struct cpumask *cpus,
 			     struct cpumask *bad, struct cpumgr_scratch *s)
 {
-	struct cpumask *lost = s->masks[CPUMGR_SCRATCH_OTHERS];
-	bool v1 = !cpumgr_cgroup_on_dfl(cgrp), whole = true, found = false;
-	unsigned int nr, i, k;
-
-	nr = cpumgr_chain(cgrp, s->chain, &whole);
-	if (!nr)
-		return false;
-	for (i = 0; i < view->nr_pods; i++) {
-		const struct cpumgr_view_pod *pod = &view->pods[i];
-
-		for (k = pod->first; k < pod->first + pod->nr; k++) {
-			const struct cpumgr_view_container *c =
-				&view->containers[k];
-
-			if (!cpumgr_above(&c->cg, s->chain[0], v1) ||
-			    !cpumask_andnot(lost, c->cpus, cpus))
-				continue;
-			cpumask_or(bad, bad, lost);
-			cpumgr_whose(s, i, k);
-			found = true;
-		}
-	}
-	return found;
+	return cpumgr_containers_lose(view, cgrp, cpus, true, bad, s);
 }
 
 /**

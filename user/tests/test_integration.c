@@ -122,7 +122,7 @@ TEST(names_parse_back)
 						   &err));
 		EXPECT_EQ(n, i);
 	}
-	EXPECT_EQ(4, n);
+	EXPECT_EQ(4U, n);
 	EXPECT_EQ(-1, ctl_integration_parse("nri", &i, &err));
 	EXPECT_STREQ("--integration: 'nri' is not one of: none nri-decide nri-guard oci-hook",
 		     cm_error_msg(&err));

@@ -19,7 +19,7 @@ s = json.load(open(sys.argv[1]))
 sysfs = lambda f: open("/sys/kernel/cpumgr/" + f).read().strip()
 sys.exit(0 if s["policy"] == sysfs("policy") == "static" and
 	  s["generation"] == int(sysfs("generation")) and
-	  s["options"] == [] and s["version"] == sysfs("version") and
+	  s["options"] == [] and s["module"] == sysfs("version") and
 	  s["sharedCpus"] == sysfs("shared_cpus") and
 	  s["exclusiveCpus"] == "" and s["podCount"] == 0 and
 	  s["enforce"] == sysfs("enforce") and
@@ -133,7 +133,7 @@ not_loaded()
 	status=$?
 	diag <"$OUT/e"
 	[ $status = 1 ] &&
-		grep -q "^cpumgrctl: connect to cpumgr: No such file or directory: .*cpumgr.ko" \
+		grep -q "^cpumgrctl: table: connect to cpumgr: No such file or directory: .*cpumgr.ko" \
 			"$OUT/e"
 }
 

@@ -66,14 +66,6 @@ static int mode_value(const char *s, const char *(*name)(uint32_t))
 	return -1;
 }
 
-static const char *state_dir(const struct init_args *a)
-{
-	const char *env = getenv("CPUMGR_STATE_DIR");
-
-	/* as ctl_node_open() picks it */
-	return a->state_dir ?: (env && *env ? env : NODE_STATE_DIR);
-}
-
 static int parse_integration(const char *s, int *out)
 {
 	struct cm_error err = { 0 };
@@ -137,10 +129,10 @@ static int parse_args(const struct ctl_cmdline *cl, struct init_args *a)
 	if (v && parse_integration(v, &a->integration))
 		return -1;
 	if (a->integration > CTL_INTEGRATION_NONE &&
-	    strcmp(state_dir(a), NODE_STATE_DIR)) {
+	    strcmp(ctl_state_dir(a->state_dir), NODE_STATE_DIR)) {
 		/* the units and the hook file run with the default one */
 		ctl_err("init: --integration needs the state directory %s, not %s",
-			NODE_STATE_DIR, state_dir(a));
+			NODE_STATE_DIR, ctl_state_dir(a->state_dir));
 		return -1;
 	}
 	if ((a->root && a->root[0] != '/') || (a->mount && a->mount[0] != '/')) {

@@ -108,6 +108,8 @@ int cgroupfs_init_ops(struct cgroupfs *cg, const char *mount, int version,
 		ret = cgroupfs_detect_version(mount, err);
 		if (ret < 0 && ret != -ENOTSUP)
 			return ret;
+		if (ret == -ENOTSUP)
+			cm_error_clear(err);	/* not an error here */
 		version = ret == 2 ? 2 : 1;
 	} else if (!is_dir(mount)) {
 		cm_errorf(err, "%s: not a directory", mount);

@@ -11,7 +11,8 @@ CPUMGR_OUT=${CPUMGR_OUT:-$CPUMGR_TOP/build}
 
 # The kernels the project supports, by series: Debian's, as
 # scripts/fetch-kernel.sh fetches them (its header says where Debian
-# ships each), and "debug", built locally from linux-source-6.1
+# ships each), and "debug", 7.3 with PREEMPT_RT and the kernel's
+# checkers, built locally from linux-source-7.3
 # (scripts/build-debug-kernel.sh).  CPUMGR_KERNELS may name fewer.
 CPUMGR_DEBIAN_KERNELS="6.1 6.12 6.12-rt 7.3 7.3-rt"
 CPUMGR_KERNELS=${CPUMGR_KERNELS:-$CPUMGR_DEBIAN_KERNELS debug}

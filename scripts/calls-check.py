@@ -152,8 +152,8 @@ def main():
             steps = ' -> '.join(
                 f'{path[k]} ({why[(path[k], path[k + 1])]})'
                 for k in range(len(path) - 1)) + f' -> {path[-1]}'
-            print(f'user/lib/{layer}: files call each other in a circle: '
-                  f'{steps}')
+            print(f'user/lib/{layer}: files call each other in a circle '
+                  f'({", ".join(f[len(layer) + 1:] for f in comp)}): {steps}')
             status = 1
     return status
 

@@ -79,14 +79,14 @@ tree 0 "one-way calls pass"
 src low/a.c b
 src low/b.c a
 tree 1 "two files calling each other" \
-	'user/lib/low: files call each other in a circle: low/a.c (b) -> low/b.c (a) -> low/a.c'
+	'user/lib/low: files call each other in a circle (a.c, b.c): low/a.c (b) -> low/b.c (a) -> low/a.c'
 
 src low/a.c b
 src low/b.c c
 src low/c.c a
 src low/d.c a
 tree 1 "a circle of three" \
-	'circle: low/a.c (b) -> low/b.c (c) -> low/c.c (a) -> low/a.c'
+	'circle (a.c, b.c, c.c): low/a.c (b) -> low/b.c (c) -> low/c.c (a) -> low/a.c'
 
 src high/h.c k
 src high/k.c h

@@ -44,13 +44,13 @@ if ! cppcheck --quiet --error-exitcode=1 --inline-suppr \
 	status=1
 fi
 
-# the generated uAPI header, policies and split ops are the spec's
+# the generated uAPI header, policies, split ops and names are the spec's
 gen=$(mktemp -d)
 if ! "$CPUMGR_TOP/scripts/ynl-gen.sh" "$gen"; then
 	status=1
 else
 	for f in include/uapi/linux/cpumgr.h kmod/cpumgr_nl_gen.h \
-		 kmod/cpumgr_nl_gen.c; do
+		 kmod/cpumgr_nl_gen.c user/lib/libcpumgr/cpumgr_nl_names_gen.c; do
 		if ! diff -u "$f" "$gen/$f"; then
 			echo "lint: $f differs from what scripts/ynl-gen.sh generates from the spec"
 			status=1

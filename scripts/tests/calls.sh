@@ -11,22 +11,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 check=$top/scripts/calls-check.py
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
+. "$top/scripts/tests/ktap.sh"
 
-echo "KTAP version 1"
-echo "1..7"
-
-result()
-{
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=$((failed + 1))
-	fi
-}
+ktap_plan 7
 
 # FILE CALLEE...: FILE (LAYER/NAME.c) defines NAME() calling each CALLEE()
 src()
@@ -112,5 +99,4 @@ status=$?
 [ -z "$out" ] || sed "s/^/# /" <<<"$out"
 result $status "user/lib as built"
 
-echo "# $((n - failed)) passed, $failed failed"
-[ $failed = 0 ]
+ktap_done

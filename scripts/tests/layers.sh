@@ -10,22 +10,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 check=$top/scripts/layers-check.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
+. "$top/scripts/tests/ktap.sh"
 
-echo "KTAP version 1"
-echo "1..4"
-
-result()
-{
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=$((failed + 1))
-	fi
-}
+ktap_plan 4
 
 # $1: the breach, $2: a command making it in the copy $tmp/lib, $3: the
 # finding expected
@@ -54,5 +41,4 @@ finds "a folder that is no layer" "mkdir extra && touch extra/x.c" \
 finds "a folder of 21 files" "touch node/x{1..9}.c node/y{1..9}.c" \
 	'user/lib/node: [0-9]* files, more than 20'
 
-echo "# $((n - failed)) passed, $failed failed"
-[ $failed = 0 ]
+ktap_done

@@ -83,8 +83,8 @@ done
 # (ctl_integration.c reads an OCI hook file, whose names are oci-hooks(5)'s)
 python3 scripts/json-names-check.py doc/json-names.md \
 	$(ls user/cpumgrctl/*.c | grep -v '/ctl_integration\.c$') \
-	user/lib/node/node_admit.c user/lib/node/plan.c \
-	user/lib/node/topology_json.c || status=1
+	user/lib/node/node_admit.c user/lib/host/plan.c \
+	user/lib/host/topology_json.c || status=1
 need cpumgr.4 "module parameter" \
 	$(sed -n 's/^module_param[_a-z]*(\([a-z_]*\),.*/\1/p' kmod/*.c)
 need cpumgr.4 "sysfs file" \

@@ -4,7 +4,9 @@
 # `make lint`: checkpatch.pl --strict (from Debian's linux-source-6.1) over
 # the kernel module, the selftests' test module and the uAPI header,
 # cppcheck over the userspace and the selftests, user/lib's layering
-# (scripts/layers-check.sh), the YNL spec against the kernel's genetlink
+# (scripts/layers-check.sh: includes; scripts/calls-check.py: calls, no
+# circle of files in a folder; both with their tests in scripts/tests/),
+# the YNL spec against the kernel's genetlink
 # schema, the files generated from the spec (scripts/ynl-gen.sh) against
 # the tree. The man pages against the
 # command table, the module parameters, sysfs and the YNL spec.
@@ -42,13 +44,13 @@ if ! cppcheck --quiet --error-exitcode=1 --inline-suppr \
 	status=1
 fi
 
-# the generated uAPI header, policies and split ops are the spec's
+# the generated uAPI header, policies, split ops and names are the spec's
 gen=$(mktemp -d)
 if ! "$CPUMGR_TOP/scripts/ynl-gen.sh" "$gen"; then
 	status=1
 else
 	for f in include/uapi/linux/cpumgr.h kmod/cpumgr_nl_gen.h \
-		 kmod/cpumgr_nl_gen.c; do
+		 kmod/cpumgr_nl_gen.c user/lib/libcpumgr/cpumgr_nl_names_gen.c; do
 		if ! diff -u "$f" "$gen/$f"; then
 			echo "lint: $f differs from what scripts/ynl-gen.sh generates from the spec"
 			status=1
@@ -69,6 +71,20 @@ if ! make -s -C "$CPUMGR_TOP" user >/dev/null ||
    ! "$CPUMGR_TOP/scripts/doc-check.sh"; then
 	status=1
 fi
+
+# user/lib's files call downwards, and no circle of files in a folder
+# (the objects just built); the two checks of user/lib on trees that
+# break them
+if ! python3 "$CPUMGR_TOP/scripts/calls-check.py"; then
+	status=1
+fi
+for t in layers calls; do
+	if ! bash "$CPUMGR_TOP/scripts/tests/$t.sh" >"$CPUMGR_OUT/lint-$t.log"; then
+		cat "$CPUMGR_OUT/lint-$t.log"
+		echo "lint: scripts/tests/$t.sh failed"
+		status=1
+	fi
+done
 
 [ $status = 0 ] && echo "lint: clean"
 exit $status

@@ -7,10 +7,12 @@
 #   include/uapi/linux/cpumgr.h   the uAPI header
 #   kmod/cpumgr_nl_gen.h          the kernel's declarations: handlers,
 #   kmod/cpumgr_nl_gen.c          policies, split ops (6.2+), mcast groups
+# and, with scripts/ynl-names.py:
+#   user/lib/libcpumgr/cpumgr_nl_names_gen.c  the names libcpumgr prints
 # The generated files are committed; `make lint` runs this into a scratch
 # directory and fails when they differ from the tree.
 #
-# Usage: scripts/ynl-gen.sh [DIR]   (DIR: where the three go, laid out as
+# Usage: scripts/ynl-gen.sh [DIR]   (DIR: where the four go, laid out as
 #                                    in the tree; default: the tree)
 
 set -euo pipefail
@@ -51,3 +53,8 @@ generate()
 generate "uapi --header" include/uapi/linux/cpumgr.h
 generate "kernel --header" kmod/cpumgr_nl_gen.h
 generate "kernel --source" kmod/cpumgr_nl_gen.c
+
+names=user/lib/libcpumgr/cpumgr_nl_names_gen.c
+mkdir -p "$out/$(dirname "$names")"
+python3 "$CPUMGR_TOP/scripts/ynl-names.py" "$CPUMGR_TOP/$spec" "$spec" \
+	>"$out/$names" || die "ynl-names.py failed"

@@ -10,22 +10,9 @@ check=$top/scripts/readme-check.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -r "$top/doc" "$tmp/doc"
-n=0
-failed=0
+. "$top/scripts/tests/ktap.sh"
 
-echo "KTAP version 1"
-echo "1..6"
-
-result()
-{
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=$((failed + 1))
-	fi
-}
+ktap_plan 6
 
 # $1: what the copy lacks or gets wrong, $2: sed script making it so,
 # $3: the finding expected
@@ -53,5 +40,4 @@ finds "an unknown make target" 's/make demo /make demoo /' "make demoo"
 finds "a kernel row the tree lacks" '/^| 6.12 | `-amd64`/a\
 | 9.9 | `-amd64` | nowhere | no | nothing |' "kernel table lists"
 
-echo "# $((n - failed)) passed, $failed failed"
-[ "$failed" = 0 ]
+ktap_done

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A stand-in for the kernel's cgroup file systems, linked instead of
- * lib/node/cgroupfs_kernel.c (with kernel_standin.c for the module) into
- * bench/cpumgrctl-standin-tree: the node's cgroupMount is a plain
+ * lib/cgroupfs/cgroupfs_kernel.c (with kernel_standin.c for the module)
+ * into bench/cpumgrctl-standin-tree: the node's cgroupMount is a plain
  * directory standing for a cgroup v2 hierarchy, with the fake trees'
  * rules of tests/fake_cgroup.h (a cgroup file written is made, rmdir
  * takes a cgroup's files along).  The runtime's path (cpumgrctl nri)

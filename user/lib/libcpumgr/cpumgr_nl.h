@@ -258,18 +258,21 @@ void cpumgr_cpu_free(struct cpumgr_cpu *cpu);
 void cpumgr_event_free(struct cpumgr_event *ev);
 
 /*
- * Names for printing: "none"/"static", the kubelet's option names (one
- * bit), event names as in the YNL spec without "-ntf" ("assigned", ...).
- * NULL when unknown.
+ * Names for printing, the YNL spec's (generated from it by
+ * scripts/ynl-names.py): "none"/"static", the kubelet's option names
+ * (one bit), event names without "-ntf" ("assigned", ...).  NULL when
+ * unknown.
  */
 const char *cpumgr_policy_name(uint32_t policy);
 const char *cpumgr_option_name(uint32_t option_bit);
 const char *cpumgr_event_name(int type);
-/* "off", "audit", "enforce"; "protect", "release" (as in the YNL spec). */
+/* "off", "audit", "enforce"; "protect", "release". */
 const char *cpumgr_enforce_name(uint32_t enforce);
 const char *cpumgr_hotplug_name(uint32_t hotplug);
-/* "write", "inherit", ...; "audited", "refused" (as in the YNL spec). */
+/* "write", "inherit", ...; "audited", "refused". */
 const char *cpumgr_violation_name(uint32_t kind);
 const char *cpumgr_verdict_name(uint32_t verdict);
+/* "init", "degraded" (one bit of an assignment's flags). */
+const char *cpumgr_assignment_flag_name(uint32_t flag_bit);
 
 #endif

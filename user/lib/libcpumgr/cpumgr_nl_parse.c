@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Replies and notifications of the cpumgr family turned into the structs
- * of cpumgr_nl.h, the functions that free them, and names for printing.
+ * of cpumgr_nl.h, and the functions that free them (the names for
+ * printing are generated from the spec: cpumgr_nl_names_gen.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -211,117 +212,4 @@ void cpumgr_event_free(struct cpumgr_event *ev)
 	cpumgr_assignment_free(&ev->assignment);
 	cpumgr_table_free(&ev->table);
 	memset(ev, 0, sizeof(*ev));
-}
-
-const char *cpumgr_policy_name(uint32_t policy)
-{
-	switch (policy) {
-	case CPUMGR_POLICY_NONE:
-		return "none";
-	case CPUMGR_POLICY_STATIC:
-		return "static";
-	}
-	return NULL;
-}
-
-const char *cpumgr_option_name(uint32_t option_bit)
-{
-	switch (option_bit) {
-	case CPUMGR_OPT_FULL_PCPUS_ONLY:
-		return "full-pcpus-only";
-	case CPUMGR_OPT_DISTRIBUTE_CPUS_ACROSS_NUMA:
-		return "distribute-cpus-across-numa";
-	case CPUMGR_OPT_ALIGN_BY_SOCKET:
-		return "align-by-socket";
-	case CPUMGR_OPT_DISTRIBUTE_CPUS_ACROSS_CORES:
-		return "distribute-cpus-across-cores";
-	case CPUMGR_OPT_STRICT_CPU_RESERVATION:
-		return "strict-cpu-reservation";
-	case CPUMGR_OPT_PREFER_ALIGN_CPUS_BY_UNCORECACHE:
-		return "prefer-align-cpus-by-uncorecache";
-	}
-	return NULL;
-}
-
-const char *cpumgr_event_name(int type)
-{
-	switch (type) {
-	case CPUMGR_CMD_ASSIGNED_NTF:
-		return "assigned";
-	case CPUMGR_CMD_RELEASED_NTF:
-		return "released";
-	case CPUMGR_CMD_BOUND_NTF:
-		return "bound";
-	case CPUMGR_CMD_CONFIGURED_NTF:
-		return "configured";
-	case CPUMGR_CMD_RESTORED_NTF:
-		return "restored";
-	case CPUMGR_CMD_RESET_NTF:
-		return "reset";
-	case CPUMGR_CMD_VIOLATION_NTF:
-		return "violation";
-	case CPUMGR_CMD_OFFLINE_REFUSED_NTF:
-		return "offline-refused";
-	case CPUMGR_CMD_CPU_OFFLINE_NTF:
-		return "cpu-offline";
-	case CPUMGR_CMD_CPU_ONLINE_NTF:
-		return "cpu-online";
-	case CPUMGR_CMD_DEGRADED_NTF:
-		return "degraded";
-	case CPUMGR_CMD_ARMED_NTF:
-		return "armed";
-	}
-	return NULL;
-}
-
-const char *cpumgr_violation_name(uint32_t kind)
-{
-	switch (kind) {
-	case CPUMGR_VIOLATION_WRITE:
-		return "write";
-	case CPUMGR_VIOLATION_INHERIT:
-		return "inherit";
-	case CPUMGR_VIOLATION_PARTITION:
-		return "partition";
-	case CPUMGR_VIOLATION_ATTACH:
-		return "attach";
-	case CPUMGR_VIOLATION_FORK:
-		return "fork";
-	}
-	return NULL;
-}
-
-const char *cpumgr_verdict_name(uint32_t verdict)
-{
-	switch (verdict) {
-	case CPUMGR_VERDICT_AUDITED:
-		return "audited";
-	case CPUMGR_VERDICT_REFUSED:
-		return "refused";
-	}
-	return NULL;
-}
-
-const char *cpumgr_enforce_name(uint32_t enforce)
-{
-	switch (enforce) {
-	case CPUMGR_ENFORCE_OFF:
-		return "off";
-	case CPUMGR_ENFORCE_AUDIT:
-		return "audit";
-	case CPUMGR_ENFORCE_ENFORCE:
-		return "enforce";
-	}
-	return NULL;
-}
-
-const char *cpumgr_hotplug_name(uint32_t hotplug)
-{
-	switch (hotplug) {
-	case CPUMGR_HOTPLUG_PROTECT:
-		return "protect";
-	case CPUMGR_HOTPLUG_RELEASE:
-		return "release";
-	}
-	return NULL;
 }

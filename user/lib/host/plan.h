@@ -9,8 +9,9 @@
  *            "options", "topologyManagerPolicy", "state", "steps"}
  *           -> {"reservedCpus", "defaultCpuSet", "steps": [...]}
  *
- * (README "cpumgrctl plan" has every member.)  It lives in the node
- * layer because a topology may be given as a sysfs directory to read.
+ * (README "cpumgrctl plan" has every member.)  It lives in the host
+ * layer, with what reads the machine, because a topology may be given
+ * as a sysfs directory to read.
  */
 #ifndef CPUMGR_PLAN_H
 #define CPUMGR_PLAN_H

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Attaching a container to its cgroup in the order the kernel's rules
+ * need: bind before the exclusive CPUs are written, narrow the upper
+ * cgroups (node_narrow.c), write the cpuset before the first task
+ * enters.  Apart from node_cgroup.c: node_narrow.c uses that file and
+ * this one calls node_narrow(), so neither calls back into the other.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "node.h"
+#include "node_internal.h"
+
+/* name is strictly below the managed root */
+static int check_scope(const struct node *n, const char *name,
+		       struct cm_error *err)
+{
+	size_t rl = strlen(n->cgroups.root_name);
+
+	if (!name[0] || (rl && (strncmp(name, n->cgroups.root_name, rl) ||
+				name[rl] != '/')))
+		return cm_errorf(err, "cgroup \"%s\" is not below the managed root %s",
+				 name, n->cfg.cgroup_root);
+	return 0;
+}
+
+static int abs_path(struct node *n, const char *given, char *name,
+		    char *path, struct cm_error *err)
+{
+	int ret = node_cgroup_name(n, given, name, PATH_MAX, err);
+
+	if (!ret)
+		ret = check_scope(n, name, err);
+	if (!ret)
+		ret = node_cgroup_path(n, name, path, PATH_MAX, err);
+	return ret;
+}
+
+/*
+ * New cgroups inherit their parent's CPUs on v2: no write, and no task
+ * yet, so nothing for the kernel to refuse.  A v1 cpuset must be given
+ * CPUs before it takes a task: the shared pool, which anyone may hold.
+ */
+static int create(struct node *n, const char *name, struct cm_error *err)
+{
+	struct cpuset shared;
+
+	node_shared_pool(n, &shared);
+	return cgroupfs_create(&n->cgroups.fs, name,
+			       n->cgroups.fs.version == 1 ? &shared : NULL,
+			       err);
+}
+
+/* The arguments name an attached-to-be container and cgroups it may take. */
+static int attach_check(struct node *n, const struct node_attach *a,
+			char *cname, char *cpath, char *pname, char *ppath,
+			struct cm_error *err)
+{
+	struct node_pod *p = node_find_pod(n, a->pod_uid);
+	int k;
+
+	if (!p)
+		return cm_errorf(err, "pod %s is not admitted", a->pod_uid);
+	k = node_pod_container(p, a->container);
+	if (k < 0 || p->c[k].removed)
+		return cm_errorf(err, "pod %s has no container %s%s",
+				 a->pod_uid, a->container,
+				 k >= 0 ? " (removed)" : "");
+	if (abs_path(n, a->cgroup, cname, cpath, err) ||
+	    (a->pod_cgroup && abs_path(n, a->pod_cgroup, pname, ppath, err)))
+		return -EINVAL;
+	if (a->pod_cgroup && strncmp(cname, pname, strlen(pname)))
+		return cm_errorf(err, "cgroup %s is not below the pod cgroup %s",
+				 cpath, ppath);
+	return k;
+}
+
+int node_attach_check(struct node *n, const struct node_attach *a,
+		      struct cm_error *err)
+{
+	char cname[PATH_MAX], cpath[PATH_MAX], pname[PATH_MAX],
+	     ppath[PATH_MAX];
+
+	return attach_check(n, a, cname, cpath, pname, ppath, err) < 0 ?
+	       -EINVAL : 0;
+}
+
+int node_attach(struct node *n, const struct node_attach *a,
+		struct cm_error *err)
+{
+	char cname[PATH_MAX], cpath[PATH_MAX], pname[PATH_MAX],
+	     ppath[PATH_MAX];
+	struct node_pod *p = node_find_pod(n, a->pod_uid);
+	bool in_kernel, exclusive;
+	struct cpuset cpus;
+	int k, ret;
+
+	k = attach_check(n, a, cname, cpath, pname, ppath, err);
+	if (k < 0)
+		return k;
+	if (a->create && ((a->pod_cgroup && create(n, pname, err)) ||
+			  create(n, cname, err)))
+		return -EIO;
+	node_container_cpus(n, p, (unsigned int)k, &cpus, &exclusive);
+	in_kernel = node_pod_in_kernel(n, p->pod.uid);
+	/* bind first: only then may the cgroup hold the exclusive CPUs */
+	if (exclusive || (in_kernel && a->pod_cgroup)) {
+		ret = cpumgr_nl_bind(n->kernel.nl, p->pod.uid,
+				     exclusive ? a->container : NULL,
+				     exclusive ? cpath : NULL,
+				     a->pod_cgroup ? ppath : NULL, NULL, NULL);
+		if (ret)
+			return node_nl_error(n, "bind", err);
+		ret = node_refresh(n, err);
+		if (ret)
+			return ret;
+	}
+	strcpy(p->c[k].cgroup, cpath);
+	if (a->pod_cgroup)
+		strcpy(p->pod_cgroup, ppath);
+	/*
+	 * The pod cgroup first gets the pod's CPUs (v2: a cgroup's CPUs
+	 * are its own within its parent's, or all of its parent's).
+	 */
+	if (node_narrow(n, err) < 0)
+		return -EIO;
+	ret = node_apply_container(n, p, (unsigned int)k, true, err);
+	if (ret >= 0)
+		ret = node_apply_pod(n, p, true, err);
+	if (ret >= 0)
+		ret = node_save_pod(n, p, err);
+	/* the cpuset is in place: the first task may enter */
+	if (ret >= 0 && a->pid) {
+		ret = cgroupfs_move(&n->cgroups.fs, cname, a->pid, err);
+		if (!ret)
+			node_log(n, "%s/%s: pid %d moved into %s", p->pod.uid,
+				 a->container, a->pid, cpath);
+	}
+	return ret < 0 ? ret : 0;
+}

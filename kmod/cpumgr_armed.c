@@ -10,11 +10,18 @@
  * cpumgr_hooks.c.  GET_STATE and sysfs ask when read; a work item asks
  * every armed_check_ms and reports a change (kernel log at error level,
  * CPUMGR_CMD_ARMED_NTF).
+ *
+ * A disarm shorter than armed_check_ms would go unseen, so the module
+ * holds ftrace on while loaded: an ftrace_ops marked permanent, as
+ * livepatch marks its own, makes the kernel refuse
+ * kernel.ftrace_enabled=0 (EBUSY; 7.3 refuses it anyway) and refuse the
+ * load while ftrace is off.  kprobes/enabled=0 has no such lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
 #include <linux/compiler.h>
+#include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -46,6 +53,45 @@ static struct kprobe cpumgr_canary_probe = {
 	.pre_handler = cpumgr_canary_pre,
 };
 
+/* The permanent ops does nothing; it is there to be registered. */
+static void notrace cpumgr_pin_call(unsigned long ip, unsigned long parent_ip,
+				    struct ftrace_ops *op,
+				    struct ftrace_regs *fregs)
+{
+}
+
+static struct ftrace_ops cpumgr_pin_ops = {
+	.func = cpumgr_pin_call,
+	.flags = FTRACE_OPS_FL_PERMANENT,
+};
+
+static int cpumgr_pin_ftrace(void)
+{
+	int err;
+
+	err = ftrace_set_filter_ip(&cpumgr_pin_ops, (unsigned long)cpumgr_canary,
+				   0, 0);
+	if (err) {
+		pr_err("cannot trace its own canary (%d)\n", err);
+		return err;
+	}
+	err = register_ftrace_function(&cpumgr_pin_ops);
+	if (err) {
+		if (err == -EBUSY)
+			pr_err("kernel.ftrace_enabled is 0: the probes would not fire\n");
+		else
+			pr_err("cannot hold ftrace on (%d)\n", err);
+		ftrace_free_filter(&cpumgr_pin_ops);
+	}
+	return err;
+}
+
+static void cpumgr_unpin_ftrace(void)
+{
+	unregister_ftrace_function(&cpumgr_pin_ops);
+	ftrace_free_filter(&cpumgr_pin_ops);
+}
+
 static struct {
 	struct mutex lock;		/* the canary, and what was reported */
 	struct delayed_work work;
@@ -68,7 +114,7 @@ bool cpumgr_armed(const char **why)
 	hits = atomic_read(&cpumgr_canary_hits);
 	cpumgr_canary();
 	if (atomic_read(&cpumgr_canary_hits) == hits)
-		reason = "kprobes do not fire (kernel.ftrace_enabled=0 or kprobes/enabled=0)";
+		reason = "kprobes do not fire (kprobes/enabled=0)";
 	else if (cpumgr_hooks_disabled())
 		reason = "a probe of cpumgr is disabled";
 	mutex_unlock(&cpumgr_armed_state.lock);
@@ -118,9 +164,13 @@ int cpumgr_armed_init(void)
 
 	mutex_init(&cpumgr_armed_state.lock);
 	INIT_DELAYED_WORK(&cpumgr_armed_state.work, cpumgr_armed_work);
+	err = cpumgr_pin_ftrace();
+	if (err)
+		return err;
 	err = register_kprobe(&cpumgr_canary_probe);
 	if (err) {
 		pr_err("cannot probe its own canary (%d)\n", err);
+		cpumgr_unpin_ftrace();
 		return err;
 	}
 	cpumgr_armed_state.armed = true;
@@ -132,4 +182,5 @@ void cpumgr_armed_exit(void)
 {
 	cancel_delayed_work_sync(&cpumgr_armed_state.work);
 	unregister_kprobe(&cpumgr_canary_probe);
+	cpumgr_unpin_ftrace();
 }

@@ -25,6 +25,7 @@
 #include <linux/module.h>
 #include <linux/objtool.h>
 #include <linux/percpu.h>
+#include <linux/poison.h>
 #include <linux/printk.h>
 #include <linux/ratelimit.h>
 #include <linux/srcu.h>
@@ -643,6 +644,28 @@ static struct kretprobe cpumgr_offline_kret = {
 	.maxactive = 2,
 };
 
+/*
+ * Whether @kp, registered without an error, was dropped all the same.
+ * 7.3's __register_kprobe() takes a probe it could not arm (the function
+ * has another IPMODIFY owner: a livepatch, another tool) off its table
+ * with hlist_del_rcu() and returns 0; the probe's node is then poisoned.
+ * A probe joined to another one at its address is never on the table
+ * itself (its node stays as it was) and is not dropped.
+ */
+static bool cpumgr_probe_dropped(const struct kprobe *kp)
+{
+	return kp->hlist.pprev == LIST_POISON2;
+}
+
+static int cpumgr_register_probe(struct kprobe *kp)
+{
+	int err = register_kprobe(kp);
+
+	if (!err && cpumgr_probe_dropped(kp))
+		err = -EBUSY;
+	return err;
+}
+
 int cpumgr_hooks_init(void)
 {
 	unsigned int i;
@@ -650,7 +673,7 @@ int cpumgr_hooks_init(void)
 
 	for (i = 0; i < ARRAY_SIZE(cpumgr_probes); i++) {
 		cpumgr_probes[i].symbol_name = cpumgr_series->site[i].symbol;
-		err = register_kprobe(&cpumgr_probes[i]);
+		err = cpumgr_register_probe(&cpumgr_probes[i]);
 		if (err) {
 			pr_err("cannot probe %s, which series %s has (%d)%s\n",
 			       cpumgr_probes[i].symbol_name,
@@ -665,6 +688,10 @@ int cpumgr_hooks_init(void)
 	cpumgr_offline_kret.kp.symbol_name =
 		cpumgr_series->site[CPUMGR_HOOK_OFFLINE].symbol;
 	err = register_kretprobe(&cpumgr_offline_kret);
+	if (!err && cpumgr_probe_dropped(&cpumgr_offline_kret.kp)) {
+		unregister_kretprobe(&cpumgr_offline_kret);
+		err = -EBUSY;
+	}
 	if (err) {
 		pr_err("cannot probe the return of %s (%d)\n",
 		       cpumgr_offline_kret.kp.symbol_name, err);

@@ -52,9 +52,10 @@ in_sendmsg()
 
 assign_waits()
 {
-	local i cpus held=0 assign
+	local i cpus held=0 assign writer
 
 	(echo 2-3 >"$CG/slow/cpuset.cpus") &
+	writer=$!
 	# until the write, checked, is held: it stays held until released
 	for ((i = 0; i < 600; i++)); do
 		held=$(<"$PARAMS/waiting")
@@ -83,6 +84,9 @@ assign_waits()
 		else
 			echo "# the ASSIGN returned while the checked write was held"
 		fi
+		# where the write is held, and the probes at the function
+		sed 's/^/# writer: /' "/proc/$writer/stack" 2>/dev/null
+		grep -s cpuset_write_resmask /sys/kernel/debug/kprobes/list | sed 's/^/# kprobe: /' 
 		echo 1 >"$PARAMS/release"
 		wait "$assign"
 		echo "# its exit status: $?"

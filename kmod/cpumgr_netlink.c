@@ -419,7 +419,13 @@ static int cpumgr_put_armed(struct sk_buff *skb, bool armed, const char *why,
 				 CPUMGR_A_PAD);
 }
 
-static struct sk_buff *cpumgr_state_msg(struct genl_info *info, u8 cmd)
+/*
+ * GET_STATE's reader without CAP_SYS_ADMIN in the initial user namespace
+ * gets the node's view (@restricted): the managed root's path is root's,
+ * as sysfs cgroup_root is.
+ */
+static struct sk_buff *cpumgr_state_msg(struct genl_info *info, u8 cmd,
+					bool restricted)
 {
 	struct cpumgr_state st = {};
 	struct sk_buff *msg = NULL;
@@ -428,6 +434,8 @@ static struct sk_buff *cpumgr_state_msg(struct genl_info *info, u8 cmd)
 
 	if (cpumgr_state_get(&st))
 		return NULL;
+	if (restricted)
+		st.root[0] = '\0';
 	size = cpumgr_str_size(CPUMGR_VERSION) +
 		nla_total_size_64bit(sizeof(u64)) * 4 +
 		nla_total_size(sizeof(u32)) * 6 +
@@ -436,7 +444,7 @@ static struct sk_buff *cpumgr_state_msg(struct genl_info *info, u8 cmd)
 		cpumgr_cpulist_size(st.shared) +
 		cpumgr_cpulist_size(st.exclusive) +
 		cpumgr_cpulist_size(st.online) +
-		cpumgr_armed_size(st.unarmed);
+		cpumgr_armed_size(st.unarmed) + nla_total_size(sizeof(u8));
 	msg = genlmsg_new(size, GFP_KERNEL);
 	if (!msg)
 		goto out;
@@ -464,7 +472,8 @@ static struct sk_buff *cpumgr_state_msg(struct genl_info *info, u8 cmd)
 			       &cpumgr_counters.offlines_refused) ||
 	    cpumgr_put_counter(msg, CPUMGR_A_EVENTS_DROPPED,
 			       &cpumgr_counters.events_dropped) ||
-	    cpumgr_put_armed(msg, st.armed, st.unarmed, st.missed)) {
+	    cpumgr_put_armed(msg, st.armed, st.unarmed, st.missed) ||
+	    nla_put_u8(msg, CPUMGR_A_RESTRICTED, restricted)) {
 		nlmsg_free(msg);
 		msg = NULL;
 		goto out;
@@ -477,7 +486,10 @@ out:
 
 int cpumgr_nl_get_state_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct sk_buff *msg = cpumgr_state_msg(info, CPUMGR_CMD_GET_STATE);
+	struct sk_buff *msg;
+
+	msg = cpumgr_state_msg(info, CPUMGR_CMD_GET_STATE,
+			       !netlink_capable(skb, CAP_SYS_ADMIN));
 
 	return msg ? genlmsg_reply(msg, info) : -ENOMEM;
 }
@@ -864,7 +876,8 @@ void cpumgr_notify_configured(void)
 {
 	if (cpumgr_listened())
 		cpumgr_multicast(cpumgr_state_msg(NULL,
-						  CPUMGR_CMD_CONFIGURED_NTF));
+						  CPUMGR_CMD_CONFIGURED_NTF,
+						  false));
 }
 
 /* Start an event message of @size attribute bytes. */

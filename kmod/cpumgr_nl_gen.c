@@ -128,12 +128,12 @@ const struct genl_split_ops cpumgr_nl_ops[10] = {
 		.post_doit	= cpumgr_nl_post_doit,
 		.policy		= cpumgr_get_assignment_nl_policy,
 		.maxattr	= CPUMGR_A_CONTAINER,
-		.flags		= GENL_CMD_CAP_DO,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 	{
 		.cmd	= CPUMGR_CMD_GET_ASSIGNMENT,
 		.dumpit	= cpumgr_nl_get_assignment_dumpit,
-		.flags	= GENL_CMD_CAP_DUMP,
+		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DUMP,
 	},
 	{
 		.cmd		= CPUMGR_CMD_RESTORE,

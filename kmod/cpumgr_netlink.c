@@ -42,6 +42,21 @@ static int cpumgr_check_admin(struct sk_buff *skb, struct genl_info *info)
 }
 
 /*
+ * So do the reads that name tenants (GET_ASSIGNMENT's pod UIDs,
+ * container names, cgroup paths and ids), as sysfs keeps pods/ to root.
+ * (genetlink's GENL_ADMIN_PERM asks for CAP_NET_ADMIN.)
+ */
+static int cpumgr_check_admin_read(struct sk_buff *skb,
+				   struct netlink_ext_ack *extack)
+{
+	if (netlink_capable(skb, CAP_SYS_ADMIN))
+		return 0;
+	NL_SET_ERR_MSG(extack,
+		       "reading assignments needs CAP_SYS_ADMIN in the initial user namespace");
+	return -EPERM;
+}
+
+/*
  * The policy's NLA_NUL_STRING only asks for a NUL somewhere: "ab\0/evil"
  * would pass and be read as "ab".  A string must end at its first NUL.
  */
@@ -96,11 +111,10 @@ static int cpumgr_nl_pre(const struct genl_split_ops *ops, struct sk_buff *skb,
 	unsigned int max = min_t(unsigned int, ops->maxattr, CPUMGR_A_MAX);
 	int err;
 
-	if (change) {
-		err = cpumgr_check_admin(skb, info);
-		if (err)
-			return err;
-	}
+	err = change ? cpumgr_check_admin(skb, info) :
+		       cpumgr_check_admin_read(skb, info->extack);
+	if (err)
+		return err;
 	req = kzalloc(sizeof(*req), GFP_KERNEL);
 	if (!req)
 		return -ENOMEM;
@@ -126,9 +140,9 @@ int cpumgr_nl_pre_change(const struct genl_split_ops *ops, struct sk_buff *skb,
 	return cpumgr_nl_pre(ops, skb, info, true);
 }
 
-/* A read with attributes (GET_ASSIGNMENT): the request alone. */
-int cpumgr_nl_pre_read(const struct genl_split_ops *ops, struct sk_buff *skb,
-		       struct genl_info *info)
+/* A read of what names tenants (GET_ASSIGNMENT): root's, then the request. */
+int cpumgr_nl_pre_admin_read(const struct genl_split_ops *ops,
+			     struct sk_buff *skb, struct genl_info *info)
 {
 	return cpumgr_nl_pre(ops, skb, info, false);
 }
@@ -678,7 +692,14 @@ int cpumgr_nl_get_assignment_dumpit(struct sk_buff *skb,
 	struct cpumgr_container *c;
 	u64 generation;
 	void *hdr;
+	int err;
 
+	/* The first step runs in the caller's context; DONE says why. */
+	if (!ctx->started) {
+		err = cpumgr_check_admin_read(cb->skb, cb->extack);
+		if (err)
+			return err;
+	}
 	cpumgr_table_lock();
 	generation = cpumgr_table_generation();
 	cb->seq = lower_32_bits(generation) ?: 1;

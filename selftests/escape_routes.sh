@@ -162,7 +162,7 @@ sibling_last_cpu_offline()
 }
 
 # c1's CPU 2 offline in release mode: c1 keeps 3 and is owed 2.
-release_owed_cpu_named_elsewhere()
+owed_cpu_steps()
 {
 	local cpus
 
@@ -182,8 +182,20 @@ release_owed_cpu_named_elsewhere()
 		[ "$cpus" = 2-3 ] && break
 		sleep 0.1
 	done
-	c2_stays_off_c1 && c1_keeps_its_cpus &&
-	"$CTL" configure --hotplug protect >/dev/null
+	c2_stays_off_c1 && c1_keeps_its_cpus
+}
+
+# The steps, then CPU 2 online and protect mode again whatever they found,
+# so that a failure here is not the next case's too.
+release_owed_cpu_named_elsewhere()
+{
+	local ret
+
+	owed_cpu_steps
+	ret=$?
+	echo 1 >"$CPU/cpu2/online" 2>/dev/null
+	"$CTL" configure --hotplug protect >/dev/null || ret=1
+	return $ret
 }
 
 pod_subtree_drops_cpuset()

@@ -233,18 +233,6 @@ int cpumgr_nl_bind(struct cpumgr_nl *nl, const char *pod_uid,
 	return mutate(nl, msg, generation);
 }
 
-/*
- * GET_ASSIGNMENT is root's (the spec's admin-perm), refused by genetlink
- * before the family's code runs: no extack message.  Say why here.
- */
-static int assignment_denied(struct cpumgr_nl *nl, int err)
-{
-	if (err != -EPERM || cpumgr_nl_errmsg(nl)[0])
-		return err;
-	return cpumgr_nl_fail(nl, err,
-			      "reading assignments needs CAP_SYS_ADMIN (pod UIDs, container names and cgroups are root's)");
-}
-
 int cpumgr_nl_get_assignment(struct cpumgr_nl *nl, const char *pod_uid,
 			     const char *container,
 			     struct cpumgr_assignment *out)
@@ -265,7 +253,7 @@ int cpumgr_nl_get_assignment(struct cpumgr_nl *nl, const char *pod_uid,
 		err = cpumgr_nl_fail(nl, -EBADMSG, "GET_ASSIGNMENT gave no reply");
 	if (err < 0) {
 		cpumgr_assignment_free(out);
-		return assignment_denied(nl, err);
+		return err;
 	}
 	return 0;
 }
@@ -336,7 +324,7 @@ int cpumgr_nl_list_assignments(struct cpumgr_nl *nl,
 
 	err = dump_list(nl, CPUMGR_CMD_GET_ASSIGNMENT, &l);
 	if (err)
-		return assignment_denied(nl, err);
+		return err;
 	*list = l.v;
 	*count = l.n;
 	return 0;

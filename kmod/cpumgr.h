@@ -118,14 +118,21 @@ struct cpumgr_view_cg {
 	const u64 *ancestors;	/* parent first */
 };
 
+/*
+ * @owed: CPUs an offline took from it in release mode (the table's
+ * lost), which come back to it online while its cgroup names them: the
+ * checks keep them its own meanwhile, so nobody else may name them.
+ */
 struct cpumgr_view_container {
 	const struct cpumask *cpus;
+	const struct cpumask *owed;
 	struct cpumgr_view_cg cg;
 	char name[CPUMGR_CONTAINER_MAX + 1];	/* for the refusal log */
 };
 
 struct cpumgr_view_pod {
 	const struct cpumask *cpus;
+	const struct cpumask *owed;	/* its containers' */
 	struct cpumgr_view_cg cg;
 	char uid[CPUMGR_POD_UID_MAX + 1];
 	unsigned int first;	/* its containers in view->containers */
@@ -155,6 +162,7 @@ struct cpumgr_view {
 	unsigned int nr_containers;
 	cpumask_var_t reserved;
 	cpumask_var_t exclusive;	/* union of every assignment */
+	cpumask_var_t owed;		/* union of every container's owed */
 	struct cpumgr_view_cg root;	/* managed root; id 0: none */
 	struct cgroup *root_cgrp;	/* the table holds it; NULL: none */
 	struct cpumgr_view_pod *pods;

@@ -42,6 +42,21 @@ static int cpumgr_check_admin(struct sk_buff *skb, struct genl_info *info)
 }
 
 /*
+ * So do the reads that name tenants (GET_ASSIGNMENT's pod UIDs,
+ * container names, cgroup paths and ids), as sysfs keeps pods/ to root.
+ * (genetlink's GENL_ADMIN_PERM asks for CAP_NET_ADMIN.)
+ */
+static int cpumgr_check_admin_read(struct sk_buff *skb,
+				   struct netlink_ext_ack *extack)
+{
+	if (netlink_capable(skb, CAP_SYS_ADMIN))
+		return 0;
+	NL_SET_ERR_MSG(extack,
+		       "reading assignments needs CAP_SYS_ADMIN in the initial user namespace");
+	return -EPERM;
+}
+
+/*
  * The policy's NLA_NUL_STRING only asks for a NUL somewhere: "ab\0/evil"
  * would pass and be read as "ab".  A string must end at its first NUL.
  */
@@ -96,11 +111,10 @@ static int cpumgr_nl_pre(const struct genl_split_ops *ops, struct sk_buff *skb,
 	unsigned int max = min_t(unsigned int, ops->maxattr, CPUMGR_A_MAX);
 	int err;
 
-	if (change) {
-		err = cpumgr_check_admin(skb, info);
-		if (err)
-			return err;
-	}
+	err = change ? cpumgr_check_admin(skb, info) :
+		       cpumgr_check_admin_read(skb, info->extack);
+	if (err)
+		return err;
 	req = kzalloc(sizeof(*req), GFP_KERNEL);
 	if (!req)
 		return -ENOMEM;
@@ -126,9 +140,9 @@ int cpumgr_nl_pre_change(const struct genl_split_ops *ops, struct sk_buff *skb,
 	return cpumgr_nl_pre(ops, skb, info, true);
 }
 
-/* A read with attributes (GET_ASSIGNMENT): the request alone. */
-int cpumgr_nl_pre_read(const struct genl_split_ops *ops, struct sk_buff *skb,
-		       struct genl_info *info)
+/* A read of what names tenants (GET_ASSIGNMENT): root's, then the request. */
+int cpumgr_nl_pre_admin_read(const struct genl_split_ops *ops,
+			     struct sk_buff *skb, struct genl_info *info)
 {
 	return cpumgr_nl_pre(ops, skb, info, false);
 }
@@ -419,7 +433,13 @@ static int cpumgr_put_armed(struct sk_buff *skb, bool armed, const char *why,
 				 CPUMGR_A_PAD);
 }
 
-static struct sk_buff *cpumgr_state_msg(struct genl_info *info, u8 cmd)
+/*
+ * GET_STATE's reader without CAP_SYS_ADMIN in the initial user namespace
+ * gets the node's view (@restricted): the managed root's path is root's,
+ * as sysfs cgroup_root is.
+ */
+static struct sk_buff *cpumgr_state_msg(struct genl_info *info, u8 cmd,
+					bool restricted)
 {
 	struct cpumgr_state st = {};
 	struct sk_buff *msg = NULL;
@@ -428,6 +448,8 @@ static struct sk_buff *cpumgr_state_msg(struct genl_info *info, u8 cmd)
 
 	if (cpumgr_state_get(&st))
 		return NULL;
+	if (restricted)
+		st.root[0] = '\0';
 	size = cpumgr_str_size(CPUMGR_VERSION) +
 		nla_total_size_64bit(sizeof(u64)) * 4 +
 		nla_total_size(sizeof(u32)) * 6 +
@@ -436,7 +458,7 @@ static struct sk_buff *cpumgr_state_msg(struct genl_info *info, u8 cmd)
 		cpumgr_cpulist_size(st.shared) +
 		cpumgr_cpulist_size(st.exclusive) +
 		cpumgr_cpulist_size(st.online) +
-		cpumgr_armed_size(st.unarmed);
+		cpumgr_armed_size(st.unarmed) + nla_total_size(sizeof(u8));
 	msg = genlmsg_new(size, GFP_KERNEL);
 	if (!msg)
 		goto out;
@@ -464,7 +486,8 @@ static struct sk_buff *cpumgr_state_msg(struct genl_info *info, u8 cmd)
 			       &cpumgr_counters.offlines_refused) ||
 	    cpumgr_put_counter(msg, CPUMGR_A_EVENTS_DROPPED,
 			       &cpumgr_counters.events_dropped) ||
-	    cpumgr_put_armed(msg, st.armed, st.unarmed, st.missed)) {
+	    cpumgr_put_armed(msg, st.armed, st.unarmed, st.missed) ||
+	    nla_put_u8(msg, CPUMGR_A_RESTRICTED, restricted)) {
 		nlmsg_free(msg);
 		msg = NULL;
 		goto out;
@@ -477,7 +500,10 @@ out:
 
 int cpumgr_nl_get_state_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct sk_buff *msg = cpumgr_state_msg(info, CPUMGR_CMD_GET_STATE);
+	struct sk_buff *msg;
+
+	msg = cpumgr_state_msg(info, CPUMGR_CMD_GET_STATE,
+			       !netlink_capable(skb, CAP_SYS_ADMIN));
 
 	return msg ? genlmsg_reply(msg, info) : -ENOMEM;
 }
@@ -666,7 +692,14 @@ int cpumgr_nl_get_assignment_dumpit(struct sk_buff *skb,
 	struct cpumgr_container *c;
 	u64 generation;
 	void *hdr;
+	int err;
 
+	/* The first step runs in the caller's context; DONE says why. */
+	if (!ctx->started) {
+		err = cpumgr_check_admin_read(cb->skb, cb->extack);
+		if (err)
+			return err;
+	}
 	cpumgr_table_lock();
 	generation = cpumgr_table_generation();
 	cb->seq = lower_32_bits(generation) ?: 1;
@@ -864,7 +897,8 @@ void cpumgr_notify_configured(void)
 {
 	if (cpumgr_listened())
 		cpumgr_multicast(cpumgr_state_msg(NULL,
-						  CPUMGR_CMD_CONFIGURED_NTF));
+						  CPUMGR_CMD_CONFIGURED_NTF,
+						  false));
 }
 
 /* Start an event message of @size attribute bytes. */

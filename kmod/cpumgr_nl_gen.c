@@ -123,7 +123,7 @@ const struct genl_split_ops cpumgr_nl_ops[10] = {
 	},
 	{
 		.cmd		= CPUMGR_CMD_GET_ASSIGNMENT,
-		.pre_doit	= cpumgr_nl_pre_read,
+		.pre_doit	= cpumgr_nl_pre_admin_read,
 		.doit		= cpumgr_nl_get_assignment_doit,
 		.post_doit	= cpumgr_nl_post_doit,
 		.policy		= cpumgr_get_assignment_nl_policy,

@@ -19,8 +19,8 @@ extern const struct genl_split_ops cpumgr_nl_ops[10];
 
 int cpumgr_nl_pre_change(const struct genl_split_ops *ops, struct sk_buff *skb,
 			 struct genl_info *info);
-int cpumgr_nl_pre_read(const struct genl_split_ops *ops, struct sk_buff *skb,
-		       struct genl_info *info);
+int cpumgr_nl_pre_admin_read(const struct genl_split_ops *ops,
+			     struct sk_buff *skb, struct genl_info *info);
 void
 cpumgr_nl_post_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
 		    struct genl_info *info);

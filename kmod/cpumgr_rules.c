@@ -4,7 +4,12 @@
  * managed root, a CPU assigned to container K of pod P may appear only
  * in K's bound cgroup and its descendants, K's ancestors, and the
  * ancestors-or-self of P's bound pod cgroup; with strict-cpu-reservation
- * the reserved CPUs may not appear there at all.
+ * the reserved CPUs may not appear there at all.  A CPU an offline took
+ * from K in release mode is still K's for this check until it comes back
+ * online (and to K, when K's cgroup still names it) or K is assigned
+ * again or released: a cgroup2 cpuset.cpus may name an offline CPU, and
+ * another cgroup naming it then would run on it beside K once it is
+ * back.
  *
  * One exception lets container runtimes work as they do: a cgroup2
  * cgroup strictly below P's bound pod cgroup that names no CPU in its
@@ -174,7 +179,7 @@ bool cpumgr_rules_active(const struct cpumgr_view *view)
 {
 	if (view->enforce == CPUMGR_ENFORCE_OFF)
 		return false;
-	return !cpumask_empty(view->exclusive) ||
+	return !cpumask_empty(view->exclusive) || !cpumask_empty(view->owed) ||
 	       ((view->options & CPUMGR_OPT_STRICT_CPU_RESERVATION) &&
 		!cpumask_empty(view->reserved));
 }
@@ -299,16 +304,20 @@ bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
 		cpumask_or(bad, bad, others);
 		found = true;
 	}
-	if (!cpumask_intersects(cpus, view->exclusive))
+	if (!cpumask_intersects(cpus, view->exclusive) &&
+	    !cpumask_intersects(cpus, view->owed))
 		return found;
 
+	/* A CPU owed to a container is its own here, as if still held. */
 	for (i = 0; i < view->nr_pods; i++) {
 		const struct cpumgr_view_pod *pod = &view->pods[i];
 
-		if (!cpumask_intersects(cpus, pod->cpus) ||
+		if ((!cpumask_intersects(cpus, pod->cpus) &&
+		     !cpumask_intersects(cpus, pod->owed)) ||
 		    cpumgr_above(&pod->cg, s->chain[0], v1))
 			continue;
-		cpumask_and(others, cpus, pod->cpus);
+		cpumask_or(others, pod->cpus, pod->owed);
+		cpumask_and(others, others, cpus);
 		/* Inherited by a cgroup that names no CPU yet: see the top. */
 		if (own && cpumask_empty(own) &&
 		    cpumgr_below(&pod->cg, s->chain, nr, v1))
@@ -317,15 +326,21 @@ bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
 			const struct cpumgr_view_container *c =
 				&view->containers[k];
 
-			if (cpumgr_related(&c->cg, s->chain, nr, v1))
+			if (cpumgr_related(&c->cg, s->chain, nr, v1)) {
 				cpumask_andnot(others, others, c->cpus);
+				cpumask_andnot(others, others, c->owed);
+			}
 		}
 		if (cpumask_empty(others))
 			continue;
 		cpumask_or(bad, bad, others);
 		found = true;
 		for (k = pod->first; k < pod->first + pod->nr; k++) {
-			if (cpumask_intersects(others, view->containers[k].cpus)) {
+			const struct cpumgr_view_container *c =
+				&view->containers[k];
+
+			if (cpumask_intersects(others, c->cpus) ||
+			    cpumask_intersects(others, c->owed)) {
 				cpumgr_whose(s, i, k);
 				break;
 			}
@@ -542,6 +557,8 @@ bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 			pr_warn_ratelimited("more than %u cpusets below cgroup %llu: pods' CPUs refused there unchecked\n",
 					    max, cgroup_id(css->cgroup));
 			cpumask_and(eff, cpus, view->exclusive);
+			cpumask_or(bad, bad, eff);
+			cpumask_and(eff, cpus, view->owed);
 			cpumask_or(bad, bad, eff);
 			return true;
 		}

@@ -196,7 +196,9 @@ static struct kobj_attribute shared_cpus_attr = __ATTR_RO(shared_cpus);
 static struct kobj_attribute exclusive_cpus_attr = __ATTR_RO(exclusive_cpus);
 static struct kobj_attribute enforce_attr = __ATTR_RO(enforce);
 static struct kobj_attribute hotplug_attr = __ATTR_RO(hotplug);
-static struct kobj_attribute cgroup_root_attr = __ATTR_RO(cgroup_root);
+/* A host path, root's as GET_STATE's CGROUP_ROOT is (and pods/). */
+static struct kobj_attribute cgroup_root_attr =
+	__ATTR_RO_MODE(cgroup_root, 0400);
 static struct kobj_attribute violations_attr = __ATTR_RO(violations);
 static struct kobj_attribute offlines_refused_attr = __ATTR_RO(offlines_refused);
 static struct kobj_attribute events_dropped_attr = __ATTR_RO(events_dropped);

@@ -84,6 +84,7 @@ static void cpumgr_view_free(struct cpumgr_view *view)
 		return;
 	free_cpumask_var(view->reserved);
 	free_cpumask_var(view->exclusive);
+	free_cpumask_var(view->owed);
 	kfree(view->pods);
 	kfree(view->containers);
 	kfree(view->bits);
@@ -99,14 +100,16 @@ static void cpumgr_view_free_rcu(struct rcu_head *rcu)
 /* A view with room for @size; cpumgr_view_publish() fills it. */
 static struct cpumgr_view *cpumgr_view_alloc(const struct cpumgr_view_size *size)
 {
-	unsigned int masks = size->pods + size->containers;
+	/* each pod and container: its CPUs, then what it is owed */
+	unsigned int masks = (size->pods + size->containers) * 2;
 	struct cpumgr_view *view = kzalloc(sizeof(*view), GFP_KERNEL);
 
 	if (!view)
 		return NULL;
 	view->cap = *size;
 	if (!zalloc_cpumask_var(&view->reserved, GFP_KERNEL) ||
-	    !zalloc_cpumask_var(&view->exclusive, GFP_KERNEL))
+	    !zalloc_cpumask_var(&view->exclusive, GFP_KERNEL) ||
+	    !zalloc_cpumask_var(&view->owed, GFP_KERNEL))
 		goto err;
 	view->pods = kcalloc(size->pods ?: 1, sizeof(*view->pods), GFP_KERNEL);
 	view->containers = kcalloc(size->containers ?: 1,
@@ -162,6 +165,14 @@ static struct cpumask *cpumgr_view_mask(struct cpumgr_view *view,
 	return (struct cpumask *)((char *)view->bits + i * cpumask_size());
 }
 
+/* The owed mask beside the i-th mask. */
+static struct cpumask *cpumgr_view_owed(struct cpumgr_view *view,
+					unsigned int i)
+{
+	return cpumgr_view_mask(view, view->cap.pods + view->cap.containers +
+				i);
+}
+
 static void cpumgr_view_set_cg(struct cpumgr_view *view,
 			       struct cpumgr_view_cg *vcg,
 			       const struct cpumgr_cgroup_ref *ref,
@@ -188,6 +199,7 @@ static void cpumgr_view_fill(struct cpumgr_view *view)
 {
 	unsigned int nr_ids = 0, np = 0, nc = 0;
 	struct cpumgr_container *c;
+	struct cpumask *pod_owed;
 	struct cpumgr_pod *pod;
 
 	view->generation = tbl.generation;
@@ -199,6 +211,7 @@ static void cpumgr_view_fill(struct cpumgr_view *view)
 	view->nr_containers = tbl.nr_containers;
 	cpumask_copy(view->reserved, tbl.reserved);
 	cpumask_copy(view->exclusive, tbl.exclusive);
+	cpumask_clear(view->owed);
 	cpumgr_view_set_cg(view, &view->root, &tbl.root, &nr_ids);
 	view->root_cgrp = tbl.root.live;
 
@@ -210,6 +223,9 @@ static void cpumgr_view_fill(struct cpumgr_view *view)
 			break;
 		cpumask_copy(mask, pod->cpus);
 		vp->cpus = mask;
+		pod_owed = cpumgr_view_owed(view, np);
+		cpumask_clear(pod_owed);
+		vp->owed = pod_owed;
 		strscpy(vp->uid, pod->uid, sizeof(vp->uid));
 		cpumgr_view_set_cg(view, &vp->cg, &pod->cgroup, &nr_ids);
 		vp->first = nc;
@@ -221,11 +237,16 @@ static void cpumgr_view_fill(struct cpumgr_view *view)
 			mask = cpumgr_view_mask(view, view->cap.pods + nc);
 			cpumask_copy(mask, c->cpus);
 			vc->cpus = mask;
+			mask = cpumgr_view_owed(view, view->cap.pods + nc);
+			cpumask_copy(mask, c->lost);
+			vc->owed = mask;
+			cpumask_or(pod_owed, pod_owed, c->lost);
 			strscpy(vc->name, c->name, sizeof(vc->name));
 			cpumgr_view_set_cg(view, &vc->cg, &c->cgroup, &nr_ids);
 			nc++;
 		}
 		vp->nr = nc - vp->first;
+		cpumask_or(view->owed, view->owed, pod_owed);
 		np++;
 	}
 	view->nr_pods = np;

@@ -4,8 +4,11 @@
 # cpumgrctl's command line against the module, where it must be safe to
 # type: reset keeps its guard when the state directory is broken and
 # says why; a wait for the lock is announced at once; the read-only
-# commands (status, hints, metrics, topology, audit, checkpoint verify)
-# take no lock, change nothing and work for a normal user; a managed
+# commands (status, hints, metrics, topology, table, checkpoint verify)
+# take no lock, change nothing and work for a normal user with the
+# kernel's reduced view (no pod, container or cgroup), while those that
+# print the assignments (dump, audit, checkpoint export) say they are
+# root's; a managed
 # cgroup root that went away (reset --force, a reboot) is created
 # again; the daemon's lines carry sd-daemon severities on the journal;
 # JSON output has one convention; bad input exits 2.
@@ -60,14 +63,39 @@ t_read_only_as_nobody()
 
 	before=$(snapshot)
 	for c in "status" "status --json" "hints $PODS/guaranteed-2cpu.json" \
-		 "metrics" "audit" "checkpoint export" \
+		 "metrics" \
 		 "checkpoint verify $DATA/checkpoint/kubelet-8cpu-empty.json"; do
 		# shellcheck disable=SC2086
 		run "${NOBODY[@]}" "$CTL" $c --state-dir "$S"
 		rc 0 || { echo "as nobody: cpumgrctl $c" | diag; return 1; }
+		# the reduced view: nothing that names the pod or its cgroups
+		# (hints names the pods of the file it was given)
+		[ "${c%% *}" = hints ] || ! grep -q -e "$G2" -e "$CG" "$OUT/o" ||
+			{ echo "as nobody: cpumgrctl $c" | diag; shows; return 1; }
 	done
+	run "${NOBODY[@]}" "$CTL" status --state-dir "$S"
+	grep -q "^pods and containers: root's" "$OUT/o" &&
+		grep -q "^cgroups   (root's)" "$OUT/o" &&
+		grep -q "X exclusive (whose: root's)" "$OUT/o" || { shows; return 1; }
+	run "${NOBODY[@]}" "$CTL" status --json --state-dir "$S"
+	python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+x = [c for c in j["cpus"] if c["pool"] == "exclusive"]
+sys.exit(not (j["restricted"] and not j["containers"] and
+	      "cgroupRoot" not in j and len(x) == 2 and
+	      not any("key" in c for c in x)))' "$OUT/o" || { shows; return 1; }
 	run "${NOBODY[@]}" "$CTL" topology
 	rc 0 || return 1
+	run "${NOBODY[@]}" "$CTL" table
+	rc 0 && grep -q "^cgroup root     (root's)" "$OUT/o" || { shows; return 1; }
+	for c in "dump" "audit --state-dir $S" "checkpoint export --state-dir $S"; do
+		# shellcheck disable=SC2086
+		run "${NOBODY[@]}" "$CTL" $c
+		rc 1 && grep -q "needs CAP_SYS_ADMIN" "$OUT/e" &&
+			! grep -q "$G2" "$OUT/o" ||
+			{ echo "as nobody: cpumgrctl $c" | diag; return 1; }
+	done
 	# a writer as nobody: refused on the lock file, not by a crash
 	run "${NOBODY[@]}" "$CTL" reconcile --state-dir "$S"
 	rc 1 && grep -q "lock" "$OUT/e" || { shows; return 1; }

@@ -17,7 +17,12 @@
 #     an offline CPU, its last CPU taken offline, or cpuset turned off in
 #     the pod cgroup's subtree_control.  The same-pod rule is for a
 #     cgroup that names no CPU yet (between a runtime's task move and its
-#     first cpuset write), not for one pinned already.
+#     first cpuset write), not for one pinned already;
+#   - in release-mode hotplug, a CPU an offline took from c1 named in
+#     another container's cpuset.cpus while it is offline (cgroup2
+#     accepts offline CPUs there): c1's cgroup still names it and gets
+#     it back when it comes online, so both would run on it.  It stays
+#     c1's for the checks until then.
 # Pod pa's container c1 is bound to 2-3 with a task in it, its sidecar c2
 # runs on 4-5 (shared CPUs) with a task in it.  Written for the smt8
 # preset, hotplug protect.  Leaves the module RESET and every CPU online.
@@ -37,7 +42,7 @@ cleanup()
 {
 	local c
 
-	for c in 4 5 7; do
+	for c in 2 4 5 7; do
 		echo 1 >"$CPU/cpu$c/online" 2>/dev/null
 	done
 	[ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null
@@ -156,6 +161,43 @@ sibling_last_cpu_offline()
 	echo 1 >"$CPU/cpu4/online"
 }
 
+# c1's CPU 2 offline in release mode: c1 keeps 3 and is owed 2.
+owed_cpu_steps()
+{
+	local cpus
+
+	"$CTL" configure --hotplug release >/dev/null &&
+	echo 0 >"$CPU/cpu2/online" || return 1
+	read -r cpus <"$SYSFS/pods/pa/c1/cpus"
+	[ "$cpus" = 3 ] || { echo "# c1 holds '$cpus' with 2 offline"; return 1; }
+	refused 2,4-5 "$C2/cpuset.cpus" || return 1
+	# c1's own cgroup may still name it (the controller rewrites it)
+	echo 2-3 >"$C1/cpuset.cpus" &&
+	echo 1 >"$CPU/cpu2/online" || return 1
+	read -r cpus <"$SYSFS/pods/pa/c1/cpus"
+	[ "$cpus" = 2-3 ] || { echo "# c1 holds '$cpus' with 2 back"; return 1; }
+	# cpusets follow a CPU coming online from a work item on 6.1
+	for _ in $(seq 50); do
+		read -r cpus <"$C1/cpuset.cpus.effective"
+		[ "$cpus" = 2-3 ] && break
+		sleep 0.1
+	done
+	c2_stays_off_c1 && c1_keeps_its_cpus
+}
+
+# The steps, then CPU 2 online and protect mode again whatever they found,
+# so that a failure here is not the next case's too.
+release_owed_cpu_named_elsewhere()
+{
+	local ret
+
+	owed_cpu_steps
+	ret=$?
+	echo 1 >"$CPU/cpu2/online" 2>/dev/null
+	"$CTL" configure --hotplug protect >/dev/null || ret=1
+	return $ret
+}
+
 pod_subtree_drops_cpuset()
 {
 	refused -cpuset "$ROOT/pa/cgroup.subtree_control" &&
@@ -187,7 +229,7 @@ mark()
 	MARK=$(($(dmesg | wc -l) + 1))
 }
 
-ktap_plan 9
+ktap_plan 10
 check "set-up: c1 bound to 2-3 with a task" setup
 check "a partition outside the managed root may not take c1's CPU" partition_outside_scope
 check "one on CPUs nobody holds may" partition_outside_scope_of_free_cpus
@@ -196,5 +238,6 @@ check "the managed root may not drop c1's CPUs" managed_root_drops_cpus
 check "a pinned sibling may not fall back onto c1's CPUs: an offline CPU written" sibling_written_with_offline_cpu
 check "nor its last CPU taken offline" sibling_last_cpu_offline
 check "nor cpuset turned off in the pod cgroup" pod_subtree_drops_cpuset
+check "release mode: a CPU offline while owed to c1 may not be named elsewhere" release_owed_cpu_named_elsewhere
 check "a managed root removed and made again is checked (fail closed)" managed_root_made_again
 ktap_exit

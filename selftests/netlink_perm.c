@@ -2,9 +2,14 @@
 /*
  * Who may change the table: every mutating command needs CAP_SYS_ADMIN in
  * the initial user namespace (-EPERM otherwise, with an extack message,
- * and nothing changes), reads are open, and the family lives in the
- * initial network namespace only.  The events group needs CAP_SYS_ADMIN
- * too, and sysfs pods/ is root's; the node files are for everyone.  Each caller runs in a child process:
+ * and nothing changes), and the family lives in the initial network
+ * namespace only.  Who may read what: GET_TOPOLOGY and GET_STATE are
+ * open, but what names tenants is root's: GET_ASSIGNMENT (pod UIDs,
+ * container names, cgroup paths and ids) is refused with -EPERM, and
+ * GET_STATE leaves the managed root's path out (RESTRICTED), as sysfs
+ * keeps pods/ and cgroup_root to root; the other node files are for
+ * everyone.  The events group needs CAP_SYS_ADMIN too.  Each caller runs
+ * in a child process:
  * uid 65534, root without CAP_SYS_ADMIN, root with CAP_SYS_ADMIN alone,
  * root in a new network namespace.  (Root of a new user namespace is not
  * tried: the guest runs the tests in a chroot, where unshare() of a user
@@ -23,6 +28,10 @@
 #include "kselftest_harness.h"
 #include "sftest_nl.h"
 
+/* The managed root, and held/c's cgroup (and its pod's) below it. */
+#define PERM_ROOT "/sys/fs/cgroup/sft-perm"
+#define PERM_CG PERM_ROOT "/c"
+
 FIXTURE(perm) {
 	struct cpumgr_nl *nl;
 	struct sft_cpus c;	/* c.name[1] held, c.name[2] free */
@@ -30,17 +39,31 @@ FIXTURE(perm) {
 
 FIXTURE_SETUP(perm)
 {
+	struct cpumgr_config root = {
+		.set = CPUMGR_CFG_CGROUP_ROOT,
+		.cgroup_root = PERM_ROOT,
+	};
+
 	self->nl = sft_nl_open();
 	ASSERT_NE(NULL, self->nl);
 	ASSERT_TRUE(sft_cpus_read(&self->c, 3));
 	ASSERT_EQ(0, sft_static(self->nl));
+	mkdir(PERM_ROOT, 0755);
+	mkdir(PERM_CG, 0755);
+	ASSERT_EQ(0, cpumgr_nl_configure(self->nl, &root, NULL, NULL))
+		TH_LOG("%s", cpumgr_nl_errmsg(self->nl));
 	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "held", "c", self->c.name[1], 0,
 				      NULL, NULL, NULL));
+	ASSERT_EQ(0, cpumgr_nl_bind(self->nl, "held", "c", PERM_CG, PERM_CG,
+				    NULL, NULL))
+		TH_LOG("%s", cpumgr_nl_errmsg(self->nl));
 }
 
 FIXTURE_TEARDOWN(perm)
 {
 	EXPECT_EQ(0, sft_reset_close(self->nl));
+	rmdir(PERM_CG);
+	rmdir(PERM_ROOT);
 }
 
 /* Failures of the child, told on stderr and counted in its exit status. */
@@ -86,22 +109,74 @@ static int count_cpu(const struct cpumgr_cpu *cpu, void *arg)
 	return 0;
 }
 
-static void reads_work(struct cpumgr_nl *nl)
+/* CAP_SYS_ADMIN reads everything: the root path, the assignments. */
+static void reads_all(struct cpumgr_nl *nl)
 {
 	struct cpumgr_assignment a;
 	struct cpumgr_assignment *list;
 	struct cpumgr_table st;
 	size_t n;
+	int err;
 
-	CHILD_CHECK(!cpumgr_nl_get_table(nl, &st), "%s", cpumgr_nl_errmsg(nl));
+	err = cpumgr_nl_get_table(nl, &st);
+	CHILD_CHECK(!err, "%s", cpumgr_nl_errmsg(nl));
+	CHILD_CHECK(err || (!st.restricted && st.cgroup_root &&
+			    !strcmp(st.cgroup_root, PERM_ROOT)),
+		    "restricted %d, root %s", st.restricted, st.cgroup_root);
 	cpumgr_table_free(&st);
 	CHILD_CHECK(!cpumgr_nl_list_assignments(nl, &list, &n), "%s",
 		    cpumgr_nl_errmsg(nl));
 	CHILD_CHECK(n == 1, "%zu assignments", n);
 	cpumgr_assignments_free(list, n);
-	CHILD_CHECK(!cpumgr_nl_get_assignment(nl, "held", "c", &a), "%s",
-		    cpumgr_nl_errmsg(nl));
+	err = cpumgr_nl_get_assignment(nl, "held", "c", &a);
+	CHILD_CHECK(!err, "%s", cpumgr_nl_errmsg(nl));
+	CHILD_CHECK(err || (a.cgroup_path && !strcmp(a.cgroup_path, PERM_CG)),
+		    "cgroup %s", a.cgroup_path);
 	cpumgr_assignment_free(&a);
+}
+
+/*
+ * Anyone else: the node's view (pools, counts, modes, topology), no
+ * pod UID, container name, cgroup path or id, nor the managed root.
+ */
+static void reads_node_view(struct cpumgr_nl *nl)
+{
+	struct cpumgr_assignment *list = NULL, a;
+	struct cpumgr_table st;
+	size_t n = 0;
+	int err;
+
+	err = cpumgr_nl_get_table(nl, &st);
+	CHILD_CHECK(!err, "%s", cpumgr_nl_errmsg(nl));
+	CHILD_CHECK(err || (st.restricted && !st.cgroup_root &&
+			    st.exclusive_cpus && st.exclusive_cpus[0] &&
+			    st.nr_assignments == 1),
+		    "restricted %d, root %s, exclusive %s, %u assignments",
+		    st.restricted, st.cgroup_root, st.exclusive_cpus,
+		    st.nr_assignments);
+	cpumgr_table_free(&st);
+	/* refused, and why: the dump's in its DONE */
+	err = cpumgr_nl_list_assignments(nl, &list, &n);
+	CHILD_CHECK(err == -EPERM && !n, "dump: %d, %zu assignments", err, n);
+	CHILD_CHECK(strstr(cpumgr_nl_errmsg(nl), "CAP_SYS_ADMIN"), "dump: %s",
+		    cpumgr_nl_errmsg(nl));
+	if (!err)
+		cpumgr_assignments_free(list, n);
+	err = cpumgr_nl_get_assignment(nl, "held", "c", &a);
+	CHILD_CHECK(err == -EPERM, "get: %d, pod %s cgroup %s", err,
+		    a.pod_uid, a.cgroup_path);
+	CHILD_CHECK(strstr(cpumgr_nl_errmsg(nl), "CAP_SYS_ADMIN"), "get: %s",
+		    cpumgr_nl_errmsg(nl));
+	if (!err)
+		cpumgr_assignment_free(&a);
+}
+
+static void reads_work(struct cpumgr_nl *nl, bool admin)
+{
+	if (admin)
+		reads_all(nl);
+	else
+		reads_node_view(nl);
 	CHILD_CHECK(cpumgr_nl_dump_topology(nl, count_cpu, NULL) > 0, "%s",
 		    cpumgr_nl_errmsg(nl));
 }
@@ -156,12 +231,15 @@ static int become(enum caller who)
 	return -1;
 }
 
-/* What uid 65534 may read of sysfs: the node's files, not pods/. */
+/*
+ * What uid 65534 may read of sysfs: the node's files, not pods/ nor
+ * cgroup_root, as GET_ASSIGNMENT and GET_STATE's CGROUP_ROOT.
+ */
 static void sysfs_for_nobody(void)
 {
 	static const char *const open_files[] = {
 		"topology", "shared_cpus", "exclusive_cpus", "reserved_cpus",
-		"policy", "generation", "cgroup_root",
+		"policy", "generation",
 	};
 	char *text;
 
@@ -177,6 +255,9 @@ static void sysfs_for_nobody(void)
 		    "pods/ can be entered");
 	text = sft_read_file(SFT_SYSFS "/pods/held/c/cpus");
 	CHILD_CHECK(!text, "pods/held/c/cpus: %s", text);
+	free(text);
+	text = sft_read_file(SFT_SYSFS "/cgroup_root");
+	CHILD_CHECK(!text && errno == EACCES, "cgroup_root: %s", text);
 	free(text);
 }
 
@@ -205,7 +286,7 @@ static int child(enum caller who, const char *free_cpu)
 		free(msg);
 		return 101;
 	}
-	reads_work(nl);
+	reads_work(nl, who == ONLY_SYS_ADMIN);
 	if (who == NOBODY)
 		sysfs_for_nobody();
 	err = cpumgr_nl_subscribe(nl);
@@ -271,6 +352,8 @@ TEST_F(perm, sysfs_modes)
 	ASSERT_EQ(0, stat(SFT_SYSFS "/pods/held/c/cpus", &st));
 	EXPECT_EQ(0400U, st.st_mode & 07777);
 	ASSERT_EQ(0, stat(SFT_SYSFS "/pods/held/pod_cgroup", &st));
+	EXPECT_EQ(0400U, st.st_mode & 07777);
+	ASSERT_EQ(0, stat(SFT_SYSFS "/cgroup_root", &st));
 	EXPECT_EQ(0400U, st.st_mode & 07777);
 	ASSERT_EQ(0, stat(SFT_SYSFS "/topology", &st));
 	EXPECT_EQ(0444U, st.st_mode & 07777);

@@ -2,8 +2,11 @@
 /*
  * /sys/kernel/cpumgr/: every file says what GET_STATE and GET_ASSIGNMENT
  * say, and pods/<uid>/<container>/ directories come and go with the
- * table.
+ * table.  A reader without CAP_SYS_ADMIN sees the same in both: the node
+ * files but cgroup_root, whose netlink twin CGROUP_ROOT is left out of
+ * its GET_STATE, and neither pods/ nor GET_ASSIGNMENT.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -70,8 +73,16 @@ static void check_node_files(struct __test_metadata *_metadata,
 	f = sft_read_file(SFT_SYSFS "/hotplug");
 	EXPECT_STREQ(cpumgr_hotplug_name(st.hotplug), f);
 	free(f);
+	errno = 0;
 	f = sft_read_file(SFT_SYSFS "/cgroup_root");
-	EXPECT_STREQ(st.cgroup_root ? st.cgroup_root : "", f);
+	if (st.restricted) {
+		/* root's in both */
+		EXPECT_EQ(NULL, f);
+		EXPECT_EQ(EACCES, errno);
+		EXPECT_EQ(NULL, st.cgroup_root);
+	} else {
+		EXPECT_STREQ(st.cgroup_root ? st.cgroup_root : "", f);
+	}
 	free(f);
 	ASSERT_TRUE(sft_read_long(&gen, SFT_SYSFS "/violations"));
 	EXPECT_EQ((long)st.violations, gen);
@@ -80,6 +91,58 @@ static void check_node_files(struct __test_metadata *_metadata,
 	ASSERT_TRUE(sft_read_long(&gen, SFT_SYSFS "/events_dropped"));
 	EXPECT_EQ((long)st.events_dropped, gen);
 	cpumgr_table_free(&st);
+}
+
+/*
+ * The same files and GET_STATE for uid 65534 (effective: the saved
+ * uid 0 brings root back for the teardown), against a configured root
+ * and a bound assignment, which it must not see.
+ */
+TEST_F(view, reader_without_cap_sys_admin_sees_the_same)
+{
+	const char *cg = "/sys/fs/cgroup/sft-view-reader";
+	struct cpumgr_config root = {
+		.set = CPUMGR_CFG_CGROUP_ROOT,
+		.cgroup_root = "/sys/fs/cgroup",
+	};
+	struct cpumgr_assignment *list = NULL, a;
+	struct cpumgr_table st;
+	struct cpumgr_nl *nl;
+	size_t n = 0;
+
+	ASSERT_EQ(0, sft_static(self->nl));
+	ASSERT_EQ(0, cpumgr_nl_configure(self->nl, &root, NULL, NULL));
+	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "p", "a", self->cpus.name[2], 0,
+				      NULL, NULL, NULL));
+	mkdir(cg, 0755);
+	ASSERT_EQ(0, cpumgr_nl_bind(self->nl, "p", "a", cg, cg, NULL, NULL));
+
+	ASSERT_EQ(0, seteuid(65534));
+	nl = sft_nl_open();
+	ASSERT_NE(NULL, nl);
+	ASSERT_EQ(0, cpumgr_nl_get_table(nl, &st));
+	EXPECT_TRUE(st.restricted);
+	EXPECT_EQ(NULL, st.cgroup_root);
+	EXPECT_EQ(1U, st.nr_assignments);
+	cpumgr_table_free(&st);
+	check_node_files(_metadata, nl);
+	EXPECT_EQ(-EPERM, cpumgr_nl_list_assignments(nl, &list, &n));
+	EXPECT_EQ(0U, n);
+	EXPECT_EQ(-EPERM, cpumgr_nl_get_assignment(nl, "p", "a", &a));
+	/* access() would ask for the real uid, root's */
+	EXPECT_NE(0, faccessat(AT_FDCWD, SFT_SYSFS "/pods", R_OK, AT_EACCESS));
+	EXPECT_EQ(EACCES, errno);
+	cpumgr_nl_close(nl);
+	ASSERT_EQ(0, seteuid(0));
+
+	/* and root's view has what the reader's lacks */
+	ASSERT_EQ(0, cpumgr_nl_get_table(self->nl, &st));
+	EXPECT_FALSE(st.restricted);
+	EXPECT_STREQ("/sys/fs/cgroup", st.cgroup_root);
+	cpumgr_table_free(&st);
+	check_node_files(_metadata, self->nl);
+	ASSERT_EQ(0, cpumgr_nl_reset(self->nl, NULL, NULL));
+	EXPECT_EQ(0, rmdir(cg));
 }
 
 static bool exists(const char *fmt, const char *a, const char *b)
@@ -203,8 +266,9 @@ TEST_F(view, files_are_read_only)
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), SFT_SYSFS "/%s", files[i]);
 		ASSERT_EQ(0, stat(path, &sb)) TH_LOG("%s", path);
-		/* pods/ is root's: its names and paths are not for all. */
-		EXPECT_EQ(strncmp(files[i], "pods/", 5) ? 0444U : 0400U,
+		/* pods/ and cgroup_root are root's: names and paths */
+		EXPECT_EQ(strncmp(files[i], "pods/", 5) &&
+			  strcmp(files[i], "cgroup_root") ? 0444U : 0400U,
 			  sb.st_mode & 0777) TH_LOG("%s", path);
 		EXPECT_GT(0, sft_write_file(path, "0")) TH_LOG("%s", path);
 	}

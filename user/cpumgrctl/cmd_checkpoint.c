@@ -219,10 +219,17 @@ static int cmd_checkpoint(const struct ctl_cmdline *cl)
 	}
 	if (!strcmp(verb, "verify") && !node_configured(cl->state_dir))
 		return verify_file(file, json);
-	/* the stored checkpoint may be the bad one: repair nothing yet */
+	/*
+	 * the stored checkpoint may be the bad one: repair nothing yet.
+	 * verify checks a file against the configuration and the
+	 * topology, which the reduced view has; export prints the
+	 * assignments, which are root's.
+	 */
 	ret = ctl_node_start(cl, NODE_NEED_CONFIG |
-			     (strcmp(verb, "import") ? NODE_READ_ONLY :
-			      NODE_NO_SYNC), &n);
+			     (!strcmp(verb, "import") ? NODE_NO_SYNC :
+			      !strcmp(verb, "verify") ?
+			      NODE_READ_ONLY | NODE_RESTRICTED_OK :
+			      NODE_READ_ONLY), &n);
 	if (ret)
 		return ret;
 	if (!strcmp(verb, "export")) {

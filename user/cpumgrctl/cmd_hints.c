@@ -118,7 +118,9 @@ static int cmd_hints(const struct ctl_cmdline *cl)
 			pod_list_free(&list);
 			return CPUMGRCTL_EXIT_USAGE;
 		}
-	ret = ctl_node_start(cl, NODE_NEED_CONFIG | NODE_READ_ONLY, &n);
+	/* the free CPUs are what the reduced view shows too */
+	ret = ctl_node_start(cl, NODE_NEED_CONFIG | NODE_READ_ONLY |
+			     NODE_RESTRICTED_OK, &n);
 	if (ret) {
 		pod_list_free(&list);
 		return ret;

@@ -91,7 +91,8 @@ static int cmd_metrics(const struct ctl_cmdline *cl)
 	struct node n;
 	int ret;
 
-	ret = ctl_node_start(cl, NODE_NEED_CONFIG | NODE_READ_ONLY, &n);
+	ret = ctl_node_start(cl, NODE_NEED_CONFIG | NODE_READ_ONLY |
+			     NODE_RESTRICTED_OK, &n);
 	if (ret)
 		return ret;
 	prom_init(&w);

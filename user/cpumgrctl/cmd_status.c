@@ -16,7 +16,7 @@ static int cmd_status(const struct ctl_cmdline *cl)
 	cJSON *j;
 	int ret;
 
-	ret = ctl_node_start(cl, NODE_READ_ONLY, &n);
+	ret = ctl_node_start(cl, NODE_READ_ONLY | NODE_RESTRICTED_OK, &n);
 	if (ret)
 		return ret;
 	if (!cl->json) {

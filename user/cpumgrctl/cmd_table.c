@@ -26,7 +26,8 @@ static void print_human(const struct cpumgr_table *st)
 	printf("assignments     %u\n", st->nr_assignments);
 	printf("enforce         %s\n", cpumgr_enforce_name(st->enforce) ?: "?");
 	printf("hotplug         %s\n", cpumgr_hotplug_name(st->hotplug) ?: "?");
-	printf("cgroup root     %s\n", st->cgroup_root && st->cgroup_root[0] ?
+	printf("cgroup root     %s\n", st->restricted ? "(root's)" :
+	       st->cgroup_root && st->cgroup_root[0] ?
 	       st->cgroup_root : "(every non-root cgroup)");
 	printf("violations      %llu\n", (unsigned long long)st->violations);
 	printf("offlines refused %llu\n",
@@ -65,7 +66,11 @@ static int print_json(const struct cpumgr_table *st)
 				cpumgr_enforce_name(st->enforce) ?: "");
 	cJSON_AddStringToObject(root, "hotplug",
 				cpumgr_hotplug_name(st->hotplug) ?: "");
-	cJSON_AddStringToObject(root, "cgroupRoot", st->cgroup_root ?: "");
+	/* absent in the reduced view: "" would mean every cgroup */
+	cJSON_AddBoolToObject(root, "restricted", st->restricted);
+	if (!st->restricted)
+		cJSON_AddStringToObject(root, "cgroupRoot",
+					st->cgroup_root ?: "");
 	cJSON_AddNumberToObject(root, "violations", (double)st->violations);
 	cJSON_AddNumberToObject(root, "offlinesRefused",
 				(double)st->offlines_refused);

@@ -4,7 +4,9 @@
  * table of the pods' containers, and a map of the machine (sockets, NUMA
  * nodes, cores, threads) with each CPU marked: reserved, shared, offline,
  * or the key of the container that owns it.  --json has the same facts
- * for scripts.
+ * for scripts.  A caller without CAP_SYS_ADMIN gets the kernel's reduced
+ * view: the pools and the map, exclusive CPUs marked X, no containers
+ * (which are root's, as in the kernel).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +24,7 @@ static const char keys[] =
 #define MARK_RESERVED	'R'
 #define MARK_SHARED	'.'
 #define MARK_OFFLINE	'-'
+#define MARK_EXCLUSIVE	'X'	/* the reduced view: whose is root's */
 
 /* One row of the pod table. */
 struct row {
@@ -64,6 +67,8 @@ static int build(const struct node *n, struct view *v)
 	unsigned int next = 0;
 
 	memset(v, 0, sizeof(*v));
+	if (n->kernel.table.restricted)
+		return 0;
 	for (unsigned int i = 0; i < n->nr_pods; i++) {
 		const struct node_pod *p = &n->pods[i];
 
@@ -136,6 +141,8 @@ static char mark(const struct node *n, const struct view *v,
 	}
 	if (key)
 		return key;
+	if (cpuset_test(&n->kernel.exclusive, (unsigned int)c->cpu))
+		return MARK_EXCLUSIVE;
 	if (cpuset_test(&n->kernel.reserved, (unsigned int)c->cpu))
 		return MARK_RESERVED;
 	return MARK_SHARED;
@@ -185,7 +192,8 @@ static void print_head(FILE *f, const struct node *n)
 		cpumgr_enforce_name(n->kernel.table.enforce) ?: "?",
 		cpumgr_hotplug_name(n->kernel.table.hotplug) ?: "?",
 		(unsigned long long)n->kernel.table.generation);
-	fprintf(f, "cgroups   %s\n", n->kernel.table.cgroup_root && n->kernel.table.cgroup_root[0] ?
+	fprintf(f, "cgroups   %s\n", n->kernel.table.restricted ? "(root's)" :
+		n->kernel.table.cgroup_root && n->kernel.table.cgroup_root[0] ?
 		n->kernel.table.cgroup_root : "(every non-root cgroup)");
 	if (n->kernel.table.armed)
 		fprintf(f, "guarantee armed, %llu calls missed by the probes\n",
@@ -210,6 +218,10 @@ static void print_table(FILE *f, const struct node *n, const struct view *v,
 	char pod[19], ctr[15], cpus[12], cg[81];
 	unsigned int cgw = width > 64 ? width - 64 : 8;
 
+	if (n->kernel.table.restricted) {
+		fputs("\npods and containers: root's (CAP_SYS_ADMIN)\n", f);
+		return;
+	}
 	if (!v->nr) {
 		fputs("\nno pods admitted\n", f);
 		return;
@@ -339,8 +351,13 @@ int ctl_status_map(FILE *f, const struct node *n, unsigned int width)
 	if (unknown)
 		fprintf(f, "%u CPU%s never online since the module loaded\n",
 			unknown, ctl_plural(unknown));
-	fprintf(f, "key: %c reserved  %c shared  %c offline  other: the container of that KEY\n",
-		MARK_RESERVED, MARK_SHARED, MARK_OFFLINE);
+	if (n->kernel.table.restricted)
+		fprintf(f, "key: %c reserved  %c shared  %c offline  %c exclusive (whose: root's)\n",
+			MARK_RESERVED, MARK_SHARED, MARK_OFFLINE,
+			MARK_EXCLUSIVE);
+	else
+		fprintf(f, "key: %c reserved  %c shared  %c offline  other: the container of that KEY\n",
+			MARK_RESERVED, MARK_SHARED, MARK_OFFLINE);
 	free(v.rows);
 	free(c);
 	return 0;
@@ -417,7 +434,7 @@ static cJSON *cpu_json(const struct node *n, const struct view *v,
 		     cJSON_AddNumberToObject(j, "numa", c->numa) &&
 		     cJSON_AddNumberToObject(j, "core", c->core_cpu) &&
 		     cJSON_AddNumberToObject(j, "uncore", c->llc);
-	if (ok && !strcmp(owner, "exclusive")) {
+	if (ok && !strcmp(owner, "exclusive") && m != MARK_EXCLUSIVE) {
 		char key[2] = { m, 0 };
 
 		ok = cJSON_AddStringToObject(j, "key", key) != NULL;
@@ -446,8 +463,11 @@ cJSON *ctl_status_json(const struct node *n)
 				     cpumgr_enforce_name(n->kernel.table.enforce) ?: "") &&
 	     cJSON_AddStringToObject(j, "hotplug",
 				     cpumgr_hotplug_name(n->kernel.table.hotplug) ?: "") &&
-	     cJSON_AddStringToObject(j, "cgroupRoot", n->kernel.table.cgroup_root ?
-				     n->kernel.table.cgroup_root : "") &&
+	     cJSON_AddBoolToObject(j, "restricted", n->kernel.table.restricted) &&
+	     /* absent in the reduced view: "" would mean every cgroup */
+	     (n->kernel.table.restricted ||
+	      cJSON_AddStringToObject(j, "cgroupRoot", n->kernel.table.cgroup_root ?
+				      n->kernel.table.cgroup_root : "")) &&
 	     cJSON_AddNumberToObject(j, "generation",
 				     (double)n->kernel.table.generation) &&
 	     cJSON_AddBoolToObject(j, "armed", n->kernel.table.armed) &&

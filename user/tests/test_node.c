@@ -269,6 +269,71 @@ TEST(status_small)
 	free(n.kernel.cpus);
 }
 
+/*
+ * The reduced view of a caller without CAP_SYS_ADMIN: the kernel gave
+ * the pools but no assignment and no cgroup root.  Exclusive CPUs are
+ * X on the map and in no container; no pod row, no cgroup root.
+ */
+TEST(status_restricted)
+{
+	struct cpumgr_assignment a = as("p-uid", "app", "4-5", NULL, NULL);
+	cJSON *j, *cpu;
+	struct node n;
+	char *text;
+
+	fake_node(&n, &a, 8, 2, 4);
+	n.kernel.as = NULL;
+	n.kernel.nr_as = 0;
+	n.kernel.table.restricted = true;
+	text = render(&n);
+	CHECK(fits(text, 80), "%s", text);
+	CHECK(strstr(text, "    cpu  4 5 | 6 7\n         X X | . .\n"), "%s",
+	      text);
+	CHECK(strstr(text, "\ncgroups   (root's)\n"), "%s", text);
+	CHECK(strstr(text, "\npods and containers: root's"), "%s", text);
+	CHECK(strstr(text, "X exclusive (whose: root's)"), "%s", text);
+	CHECK(!strstr(text, "no pods admitted"), "%s", text);
+	free(text);
+	j = ctl_status_json(&n);
+	ASSERT_TRUE(j != NULL);
+	EXPECT_TRUE(cJSON_IsTrue(cJSON_GetObjectItem(j, "restricted")));
+	EXPECT_EQ(NULL, cJSON_GetObjectItem(j, "cgroupRoot"));
+	EXPECT_EQ(0, cJSON_GetArraySize(cJSON_GetObjectItem(j, "containers")));
+	cpu = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "cpus"), 4);
+	ASSERT_TRUE(cpu != NULL);
+	EXPECT_STREQ("exclusive",
+		     cJSON_GetStringValue(cJSON_GetObjectItem(cpu, "pool")));
+	EXPECT_EQ(NULL, cJSON_GetObjectItem(cpu, "key"));
+	cJSON_Delete(j);
+	free(n.kernel.cpus);
+}
+
+/*
+ * The policy's state from the reduced view: no entries, but the
+ * exclusive CPUs are out of the default set, so that hints as a normal
+ * user offer free CPUs only.
+ */
+TEST(kernel_state_restricted)
+{
+	struct cpumgr_assignment a = as("p-uid", "app", "4-5", NULL, NULL);
+	struct cm_error err = { 0 };
+	struct cpu_assignments st;
+	struct node n;
+
+	fake_node(&n, &a, 8, 2, 4);
+	n.kernel.as = NULL;
+	n.kernel.nr_as = 0;
+	n.kernel.table.restricted = true;
+	ASSERT_EQ(0, node_topology_from_cpus(n.kernel.cpus, n.kernel.nr_cpus,
+					     &n.kernel.topo, &err));
+	ASSERT_EQ(0, node_kernel_state(&n, &st));
+	EXPECT_EQ(0u, st.nr);
+	EXPECT_TRUE(eq(&st.default_set, "0-3,6-7"));
+	assignments_free(&st);
+	topology_free(n.kernel.topo);
+	free(n.kernel.cpus);
+}
+
 TEST(status_big64)
 {
 	struct cpumgr_assignment a = as("0b1e5a44-5f3c-4c55-9a0e-000000000004",

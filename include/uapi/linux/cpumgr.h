@@ -80,7 +80,8 @@ enum cpumgr_enforce {
  *   scheduler or cpusets react; tasks pinned there stay there
  * @CPUMGR_HOTPLUG_RELEASE: The offline goes ahead; the CPU leaves its
  *   assignment, which is marked degraded (CPUMGR_ASSIGNMENT_F_DEGRADED) and
- *   reported (CPUMGR_CMD_DEGRADED_NTF) for the controller to top up
+ *   reported (CPUMGR_CMD_DEGRADED_NTF) for the controller to top up. No other
+ *   container may name the CPU until it is back online
  */
 enum cpumgr_hotplug {
 	CPUMGR_HOTPLUG_PROTECT,
@@ -174,6 +175,7 @@ enum cpumgr_attr {
 	CPUMGR_A_ARMED,
 	CPUMGR_A_UNARMED_REASON,
 	CPUMGR_A_PROBES_MISSED,
+	CPUMGR_A_RESTRICTED,
 
 	__CPUMGR_A_MAX,
 	CPUMGR_A_MAX = (__CPUMGR_A_MAX - 1)

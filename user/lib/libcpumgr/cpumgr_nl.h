@@ -56,13 +56,20 @@ struct cpumgr_table {
 	uint32_t nr_assignments;
 	uint32_t enforce;	/* enum cpumgr_enforce */
 	uint32_t hotplug;	/* enum cpumgr_hotplug */
-	char *cgroup_root;	/* NULL: every non-root cgroup is managed */
+	/* NULL: every non-root cgroup is managed, or @restricted */
+	char *cgroup_root;
 	uint64_t violations;
 	uint64_t offlines_refused;
 	uint64_t events_dropped;
 	bool armed;		/* the probes are in place and fire */
 	char *unarmed_reason;	/* why not; NULL when armed */
 	uint64_t probes_missed;	/* calls the probes missed since load */
+	/*
+	 * The reader lacks CAP_SYS_ADMIN: no cgroup_root, and
+	 * GET_ASSIGNMENT (cpumgr_nl_get_assignment(),
+	 * cpumgr_nl_list_assignments()) fails with -EPERM.
+	 */
+	bool restricted;
 };
 
 /*

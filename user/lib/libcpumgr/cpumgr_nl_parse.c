@@ -36,6 +36,7 @@ static struct nla_policy table_policy[CPUMGR_A_MAX + 1] = {
 	[CPUMGR_A_VERDICT]		= { .type = NLA_U32 },
 	[CPUMGR_A_ARMED]		= { .type = NLA_U8 },
 	[CPUMGR_A_PROBES_MISSED]	= { .type = NLA_U64 },
+	[CPUMGR_A_RESTRICTED]		= { .type = NLA_U8 },
 };
 
 static struct nla_policy cpu_policy[CPUMGR_A_CPU_MAX + 1] = {
@@ -111,6 +112,8 @@ int cpumgr_nl_parse_table(struct nlattr **tb, struct cpumgr_table *st)
 	st->events_dropped = get_u64(tb[CPUMGR_A_EVENTS_DROPPED]);
 	st->armed = tb[CPUMGR_A_ARMED] && nla_get_u8(tb[CPUMGR_A_ARMED]);
 	st->probes_missed = get_u64(tb[CPUMGR_A_PROBES_MISSED]);
+	st->restricted = tb[CPUMGR_A_RESTRICTED] &&
+			 nla_get_u8(tb[CPUMGR_A_RESTRICTED]);
 	err = get_str(tb[CPUMGR_A_VERSION], &st->version);
 	err = err ?: get_str(tb[CPUMGR_A_UNARMED_REASON], &st->unarmed_reason);
 	err = err ?: get_str(tb[CPUMGR_A_CGROUP_ROOT], &st->cgroup_root);

@@ -115,6 +115,12 @@ struct kernel_view {
 	uint64_t cpus_generation;
 	struct topology *topo;		/* online CPUs */
 	struct cpuset online, reserved, shared, exclusive;
+	/*
+	 * NODE_RESTRICTED_OK: a reader without CAP_SYS_ADMIN may go on
+	 * with the kernel's reduced view (table.restricted): no
+	 * assignments (as, nr_as empty), the pools and the topology.
+	 */
+	bool restricted_ok;
 };
 
 /*
@@ -161,6 +167,12 @@ enum {
 	NODE_CREATE		= 1 << 3,	/* create the state directory */
 	/* no lock, no sync, no change: for readers, any user */
 	NODE_READ_ONLY		= 1 << 4,
+	/*
+	 * with NODE_READ_ONLY: a caller without CAP_SYS_ADMIN reads the
+	 * kernel's reduced view (pools and topology, no assignments)
+	 * rather than failing with -EPERM
+	 */
+	NODE_RESTRICTED_OK	= 1 << 5,
 };
 
 /*

@@ -154,7 +154,9 @@ static int read_once(struct node *n, struct cm_error *err)
 	clear_snapshot(n);
 	if (cpumgr_nl_get_table(n->kernel.nl, &n->kernel.table))
 		return node_nl_error(n, "get state", err);
-	ret = cpumgr_nl_list_assignments(n->kernel.nl, &n->kernel.as,
+	/* the reduced view: the pools and the topology, no assignments */
+	ret = n->kernel.table.restricted && n->kernel.restricted_ok ? 0 :
+	      cpumgr_nl_list_assignments(n->kernel.nl, &n->kernel.as,
 					 &n->kernel.nr_as);
 	if (ret < 0)
 		return node_nl_error(n, "dump assignments", err);
@@ -242,6 +244,9 @@ int node_kernel_state(const struct node *n, struct cpu_assignments *out)
 			return -ENOMEM;
 		cpuset_andnot(&all, &all, &s);
 	}
+	/* the reduced view has no assignments, but their union */
+	if (n->kernel.table.restricted)
+		cpuset_andnot(&all, &all, &n->kernel.exclusive);
 	/* the kubelet's defaultCpuSet: none keeps it empty */
 	if (n->kernel.table.policy != CPUMGR_POLICY_STATIC) {
 		cpuset_zero(&out->default_set);

@@ -88,6 +88,7 @@ int node_open(struct node *n, const char *dir, unsigned int flags,
 	if (ret)
 		return ret;
 	n->read_only = flags & NODE_READ_ONLY;
+	n->kernel.restricted_ok = flags & NODE_RESTRICTED_OK;
 	if (n->read_only) {
 		/* every file is replaced atomically: readers need no lock */
 		ret = node_load_config(n, err);

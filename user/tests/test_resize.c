@@ -138,7 +138,7 @@ TEST(grow_crosses_to_another_socket_when_its_own_is_full)
 TEST(full_pcpus_only_whole_cores)
 {
 	struct rig r;
-	struct cpuset out, before;
+	struct cpuset out, before, closure;
 
 	/* socket 0: core 2 held, core 4 half taken: whole cores elsewhere */
 	rig_init(_metadata, &r, "full-pcpus-only=true", "2,8", "4");
@@ -153,12 +153,8 @@ TEST(full_pcpus_only_whole_cores)
 	/* not the half-free core 4, not the reserved core 0: socket 1 */
 	EXPECT_FALSE(cpuset_test(&out, 10));
 	EXPECT_FALSE(cpuset_test(&out, 6));
-	{
-		struct cpuset closure;
-
-		topology_cores_closure(r.t, &out, &closure);
-		EXPECT_TRUE(cpuset_equal(&closure, &out));
-	}
+	topology_cores_closure(r.t, &out, &closure);
+	EXPECT_TRUE(cpuset_equal(&closure, &out));
 	/* a shrink by an odd count would split a core */
 	EXPECT_EQ(-EINVAL, resize(&r, 3, "2,8", &out));
 	ASSERT_EQ(0, resize(&r, 2, "2,8", &out));
@@ -170,6 +166,9 @@ TEST(full_pcpus_only_whole_cores)
 TEST(refusals_change_nothing)
 {
 	struct rig r;
+	struct resize_request sidecar = {
+		.pod_uid = "p1", .container = "sidecar", .num_cpus = 2,
+	};
 	struct cpuset out, before, held;
 
 	rig_init(_metadata, &r, "", "2,8", "1-5,7,9-11");
@@ -192,16 +191,10 @@ TEST(refusals_change_nothing)
 	EXPECT_TRUE(cpuset_equal(&out, &(struct cpuset){ 0 }) == false &&
 		    cpuset_count(&out) == 1 && cpuset_test(&out, 1));
 	/* a container with no exclusive CPUs has nothing to resize */
-	{
-		struct resize_request req = {
-			.pod_uid = "p1", .container = "sidecar", .num_cpus = 2,
-		};
-
-		EXPECT_EQ(-EINVAL, cpu_policy_resize(&r.p, &r.s, &req, &out,
-						     &r.err));
-		CHECK(strstr(cm_error_msg(&r.err), "holds no exclusive CPUs"),
-		      "%s", cm_error_msg(&r.err));
-	}
+	EXPECT_EQ(-EINVAL, cpu_policy_resize(&r.p, &r.s, &sidecar, &out,
+					     &r.err));
+	CHECK(strstr(cm_error_msg(&r.err), "holds no exclusive CPUs"),
+	      "%s", cm_error_msg(&r.err));
 	EXPECT_TRUE(cpuset_equal(&before, &r.s.default_set));
 	rig_free(&r);
 }

@@ -7,9 +7,9 @@
  *    "containers": {"app": {"cgroup": "...", "removed": false,
  *                           "admittedCpus": "2-3"}}}
  *
- * admittedCpus (after a resize only): the CPUs given at admission.  The
- * checkpoint cannot hold them: it is the kubelet's format, whose
- * checksum covers exactly its own fields.
+ * admittedCpus (after a resize only): the CPUs given at admission.  Not
+ * in the checkpoint, which stays the kubelet's format (its checksum
+ * covers the kubelet's fields, and the kubelet rewrites it without ours).
  */
 #include <dirent.h>
 #include <errno.h>

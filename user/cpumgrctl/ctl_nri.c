@@ -274,7 +274,8 @@ static int update_container(struct ctl_nri *p, const struct nri_request *req,
 	if (!in || !in->container)
 		return refuse(r, NRI_RPC_INVALID_ARGUMENT, "UpdateContainer: a request that does not parse"), 0;
 	k = ctl_nri_find(p, in->container->id);
-	num = k && p->rt.mode == CTL_MODE_DECIDE ? ctl_nri_resize_count(in) : 0;
+	num = k && p->rt.mode == CTL_MODE_DECIDE ? nri_spec_resize_cpus(in->pod, in->container,
+						  in->linux_resources) : 0;
 	if (num)
 		ret = ctl_nri_resize(p, k, num, &set, r);
 	if (ret < 0)

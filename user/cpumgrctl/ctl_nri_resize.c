@@ -15,45 +15,6 @@
 #include <string.h>
 
 #include "ctl_nri_resize.h"
-#include "nri_spec.h"
-
-/* The CPU milli the kubelet's formulas say res asks for; 0: unknown. */
-static int64_t cpu_milli(const NriPod *pod, const NriContainer *ctr,
-			 NriResources *res)
-{
-	Nri__Pkg__Api__V1alpha1__LinuxContainer lnx =
-		NRI__PKG__API__V1ALPHA1__LINUX_CONTAINER__INIT;
-	NriContainer copy = *ctr;
-	struct cm_error err = { 0 };
-	struct oci_container c;
-	int ret;
-
-	if (ctr->linux)
-		lnx = *ctr->linux;
-	lnx.resources = res;
-	copy.linux = &lnx;
-	ret = nri_spec_container(pod, &copy, &c, &err);
-	cm_error_clear(&err);
-	if (ret)
-		return 0;
-	/* quota is off for exclusive CPUs on recent kubelets: shares then */
-	return c.limit_milli > 0 ? c.limit_milli : c.request_milli;
-}
-
-int ctl_nri_resize_count(const Nri__Pkg__Api__V1alpha1__UpdateContainerRequest *in)
-{
-	int64_t want, now;
-
-	if (!in->linux_resources || !in->container)
-		return 0;
-	want = cpu_milli(in->pod, in->container, in->linux_resources);
-	now = in->container->linux ?
-	      cpu_milli(in->pod, in->container, in->container->linux->resources) :
-	      0;
-	if (want < 1000 || want % 1000 || want == now)
-		return 0;
-	return (int)(want / 1000);
-}
 
 int ctl_nri_resize(struct ctl_nri *p, struct ctl_nri_known *k, int num,
 		   struct ctl_nri_updates *set, struct nri_reply *r)

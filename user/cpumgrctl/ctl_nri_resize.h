@@ -6,12 +6,6 @@
 #include "ctl_nri_update.h"
 
 /*
- * The whole number of CPUs an update asks for when it differs from what
- * the container runs with; 0 when it is no such resize.
- */
-int ctl_nri_resize_count(const Nri__Pkg__Api__V1alpha1__UpdateContainerRequest *in);
-
-/*
  * Resize managed container k to num exclusive CPUs: k->told becomes its
  * new cpuset, set the others' updates.  1: it holds no exclusive CPUs
  * (nothing done); -errno with r holding the runtime's error.

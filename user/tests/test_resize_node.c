@@ -13,17 +13,14 @@
 
 #include "kselftest_harness.h"
 
-#include "fake_cgroup.h"
-#include "json_util.h"
+#include "standin_node.h"
 #include "test_util.h"
 
 #define APP	"cg/kubepods/podg1/app/cpuset.cpus"
 #define WEB	"cg/kubepods/burstable/podb1/web/cpuset.cpus"
 
-struct rig {
-	char dir[PATH_MAX], ctl[PATH_MAX], out[16384];
-	int status;
-};
+/* the stand-in node's fields, with the tree stand-in as ctl */
+#define rig standin_node
 
 static void run(struct rig *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -73,20 +70,12 @@ static bool apart(const struct rig *r)
 	return !cpuset_empty(&a) && !cpuset_intersects(&a, &w);
 }
 
+/* DIR/rel's text, "" when there is none */
 static char *slurp(const struct rig *r, const char *rel)
 {
-	char path[PATH_MAX];
-	size_t len;
-	char *text;
-	FILE *f;
+	char *text = standin_file(r, rel);
 
-	xsnprintf(path, sizeof(path), "%s/%s", r->dir, rel);
-	f = fopen(path, "r");
-	if (!f)
-		return strdup("");
-	text = file_slurp(f, &len);
-	fclose(f);
-	return text;
+	return text ? text : strdup("");
 }
 
 /* status --json: container name's admittedCpus is want */

@@ -14,21 +14,6 @@
 
 #include "resize.h"
 
-/* The CPUs of every group of lvl that holds one of have. */
-static void near(const struct topology *t, enum topo_level lvl,
-		 const struct cpuset *have, struct cpuset *out)
-{
-	struct cpuset ids, part;
-	int id;
-
-	cpuset_zero(out);
-	topology_groups_of(t, lvl, have, &ids);
-	cpuset_for_each(id, &ids) {
-		topology_cpus_in(t, lvl, id, &part);
-		cpuset_or(out, out, &part);
-	}
-}
-
 /* The cores of s whose every CPU is in s. */
 static void whole_cores(const struct topology *t, const struct cpuset *s,
 			struct cpuset *out)
@@ -89,7 +74,7 @@ static int grow(struct cpu_policy *p, const struct cpuset *avail_in,
 	if (!need)
 		return 0;
 	for (size_t i = 0; i < sizeof(levels) / sizeof(*levels); i++) {
-		near(t, levels[i], held, &cand);
+		topology_groups_cpus(t, levels[i], held, &cand);
 		cpuset_and(&cand, &cand, &pool);
 		if ((int)cpuset_count(&cand) < need)
 			continue;

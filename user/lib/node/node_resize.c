@@ -90,6 +90,7 @@ static int record(struct node *n, struct node_pod *p, unsigned int k,
 {
 	struct pod pod;
 
+	/* a resize that changed nothing records the admission set here */
 	if (!p->c[k].has_admitted) {
 		p->c[k].has_admitted = true;
 		p->c[k].admitted = *admitted;
@@ -169,6 +170,26 @@ static int same_cpus(const struct node *n, const struct resize_request *r,
 	return 0;
 }
 
+/*
+ * Before the first change: the admission set into the pod file, so that
+ * a resize cut short (killed, a cgroup refused) cannot make the larger
+ * set the one it may not shrink below.
+ */
+static int record_admitted(struct node *n, const char *uid, const char *name,
+			   const struct cpuset *held, struct cm_error *err)
+{
+	struct node_pod *p = node_find_pod(n, uid);
+	int k = p ? node_pod_container(p, name) : -1;
+
+	if (k < 0)
+		return cm_errorf(err, "pod %s went away during the resize", uid), -EIO;
+	if (p->c[k].has_admitted)
+		return 0;
+	p->c[k].has_admitted = true;
+	p->c[k].admitted = *held;
+	return node_save_pod(n, p, err);
+}
+
 /* One try against the table as read; -ESTALE when it moved. */
 static int try_resize(struct node *n, int t, const struct resize_request *r,
 		      const char *below, struct cpuset *held,
@@ -196,6 +217,9 @@ static int try_resize(struct node *n, int t, const struct resize_request *r,
 	ret = cpu_policy_resize(&n->policy, &st, r, next, err);
 	assignments_free(&st);
 	if (ret || cpuset_equal(held, next))
+		return ret;
+	ret = record_admitted(n, r->pod_uid, r->container, held, err);
+	if (ret)
 		return ret;
 	cpuset_andnot(&added, next, held);
 	if (!cpuset_empty(&added)) {

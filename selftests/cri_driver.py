@@ -22,6 +22,10 @@
 #       fresh UIDs; each container's first line must be its exclusive
 #       CPUs (sysfs) or within the shared pool and off every exclusive
 #       CPU.  Prints one line per cycle that is not; exit 1 then.
+#   resize POD.json NAME CPU  UpdateContainerResources for container
+#       NAME of the pod (its record gives the container's ID) with its
+#       CPU request and limit set to CPU, as the kubelet resizes a pod in
+#       place.  Refused: "refused: TEXT" on stderr, exit 3.
 #   wait       until the runtime answers (60 s).
 #   serve      the commands above from stdin, one a line (see serve()).
 # A command may carry --mode to switch modes.
@@ -288,6 +292,26 @@ class Kubelet:
         shutil.rmtree(rec["logs"], ignore_errors=True)
         os.unlink(os.path.join(self.pods_dir, uid + ".json"))
 
+    def resize(self, pod, name, cpu):
+        rec = self.load(pod["metadata"]["uid"])
+        if rec is None or name not in rec["containers"]:
+            raise BadInput("resize: no container %s in pod %s" %
+                           (name, pod["metadata"]["uid"]))
+        c = [c for c in pod["spec"]["containers"] if c["name"] == name]
+        if not c:
+            raise BadInput("resize: the pod file has no container %s" % name)
+        c = json.loads(json.dumps(c[0]))
+        for k in ("requests", "limits"):
+            c.setdefault("resources", {}).setdefault(k, {})["cpu"] = cpu
+        res = kl.container_resources(c)
+        try:
+            self.rt.UpdateContainerResources(
+                self.pb.UpdateContainerResourcesRequest(
+                    container_id=rec["containers"][name],
+                    linux=self.pb.LinuxContainerResources(**res)))
+        except self.grpc.RpcError as e:
+            raise Refused(e.details())
+
     def quietly(self, call, req):
         try:
             call(req)
@@ -393,7 +417,8 @@ def cycles(k, n, pods):
 def command(k, argv):
     """One command: its exit status."""
     p = argparse.ArgumentParser(prog="cri_driver.py COMMAND")
-    p.add_argument("command", choices=("up", "down", "cycles", "wait"))
+    p.add_argument("command", choices=("up", "down", "cycles", "wait",
+                                       "resize"))
     p.add_argument("args", nargs="*")
     p.add_argument("--uid")
     p.add_argument("--mode", choices=("decide", "guard"))
@@ -415,8 +440,16 @@ def run_command(k, a):
             raise BadInput("cycles: not a count: %s" % a.args[0])
         for path in a.args[1:]:
             load_pod(path)
+    if a.command == "resize" and len(a.args) != 3:
+        raise BadInput("resize: POD.json NAME CPU")
     if a.command == "wait":
         print(k.wait().runtime_version)
+    elif a.command == "resize":
+        try:
+            k.resize(load_pod(a.args[0]), a.args[1], a.args[2])
+        except Refused as e:
+            print("refused: %s" % e, file=sys.stderr)
+            return 3
     elif a.command == "up":
         try:
             for line in k.up(load_pod(a.args[0], a.uid)):

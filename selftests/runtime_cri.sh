@@ -19,6 +19,12 @@
 #   prefer-shared-cpus.cpumgr.io annotation names prints the shared
 #   pool, the other its exclusive CPUs, and a bad annotation refuses
 #   the pod and leaves nothing;
+#   in-place resize (UpdateContainerResources, the NRI's
+#   UpdateContainer): a running Guaranteed container resized 2 -> 4 ->
+#   3 -> 2 CPUs has its task's Cpus_allowed_list follow, keeps its
+#   admission CPUs, never shares one with a Burstable container running
+#   beside it, audit clean after each step; shrinking below the
+#   admission set is refused with nothing changed;
 #   CPUMGR_CRI_CYCLES (default 30) pod create/delete cycles;
 # - guard mode (kubelet with the static policy: its decision in
 #   cpuset_cpus and in its checkpoint): exactly the kubelet's CPUs; a
@@ -39,7 +45,7 @@ cri_need
 
 CYCLES=${CPUMGR_CRI_CYCLES:-30}
 G2=0b1e5a44-5f3c-4c55-9a0e-000000000004
-ktap_plan 18
+ktap_plan 19
 
 rt_init enforce && cri_config && cri_start_containerd || {
 	echo "# set-up failed"
@@ -87,6 +93,7 @@ if ! cri_have_plugin; then
 		 "decide: deleting the pods returns their CPUs" \
 		 "decide: shared CPUs on request: the annotated agent shared, app exclusive" \
 		 "decide: a bad prefer-shared-cpus annotation refuses the pod, nothing left" \
+		 "decide: a running container resized 2 -> 4 -> 3 -> 2 CPUs, 1 refused" \
 		 "decide: pod create/delete cycles" \
 		 "decide: table, checkpoint, cgroups agree" \
 		 "guard: the kubelet's CPUs, assigned and bound" \
@@ -295,6 +302,66 @@ t_shared_bad()
 		[ ! -e "$CRI/kubelet/pods/$uid.json" ] && [ ! -e "$S/pods/$uid.json" ]
 }
 
+# task_cpus UID NAME: the Cpus_allowed_list of the container's first
+# task now (the driver's record names the container's ID, its cgroup).
+task_cpus()
+{
+	local cid cg pid
+
+	cid=$(grep -o "\"$2\": \"[0-9a-f]*\"" "$CRI/kubelet/pods/$1.json" | cut -d'"' -f4)
+	[ -n "$cid" ] || return 1
+	cg=$(find "$CG" -type d -name "$cid" | head -n 1)
+	pid=$(head -n 1 "$cg/cgroup.procs" 2>/dev/null)
+	[ -n "$pid" ] && awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$pid/status"
+}
+
+# The number of CPUs of a cpulist.
+cpu_count()
+{
+	echo "$1" | awk -F, '{ n = 0; for (i = 1; i <= NF; i++) { m = split($i, r, "-"); n += m == 2 ? r[2] - r[1] + 1 : 1 } print n }'
+}
+
+# In-place resize of a running Guaranteed container (the KEP-5554 rules):
+# 2 -> 4 -> 3 -> 2 CPUs, a Burstable container running beside it.
+t_resize()
+{
+	local uid=resize-g buid=resize-b f b n adm mine got other before
+
+	f=$(cri_pod_file "$PODS/guaranteed-2cpu.json" $uid)
+	b=$(cri_pod_file "$PODS/burstable-cpu.json" $buid)
+	cri_up "$b" || { diag <"$CRI/up.err"; return 1; }
+	cri_up "$f" || { diag <"$CRI/up.err"; return 1; }
+	adm=$(rt_cpus $uid nginx)
+	echo "# admitted with '$adm'"
+	for n in 4 3 2; do
+		kubelet resize "$f" nginx $n >"$CRI/resize.out" 2>&1 ||
+			{ diag <"$CRI/resize.out"; return 1; }
+		mine=$(rt_cpus $uid nginx)
+		got=$(task_cpus $uid nginx)
+		other=$(task_cpus $buid nginx)
+		echo "# $n CPUs: exclusive '$mine', its task '$got', the Burstable task '$other'"
+		[ "$(cpu_count "$mine")" = $n ] && [ "$got" = "$mine" ] &&
+			rt_subset "$adm" "$mine" && rt_disjoint "$got" "$other" &&
+			[ "$other" = "$(cat $SYSFS/shared_cpus)" ] || return 1
+		ctl audit >"$RT/audit" 2>&1 || { diag <"$RT/audit"; return 1; }
+	done
+	[ "$mine" = "$adm" ] || return 1
+	"$CTL" status --json --state-dir "$S" >"$CRI/status.json" &&
+		grep -Eq "\"admittedCpus\":[[:space:]]*\"$adm\"" "$CRI/status.json" ||
+		{ diag <"$CRI/status.json"; return 1; }
+	# below the admission set: refused, nothing changes
+	before=$(node_snapshot)
+	if kubelet resize "$f" nginx 1 >"$CRI/resize.out" 2>&1; then
+		echo "# shrunk below the admission set"
+		return 1
+	fi
+	diag <"$CRI/resize.out"
+	grep -q "it was admitted with 2 ($adm)" "$CRI/resize.out" &&
+		[ "$(node_snapshot)" = "$before" ] &&
+		[ "$(task_cpus $uid nginx)" = "$adm" ] || return 1
+	rt_agree && kubelet down $uid $buid
+}
+
 t_cycles()
 {
 	kubelet cycles "$1" "$PODS/guaranteed-2cpu.json" \
@@ -315,6 +382,7 @@ long_check "decide: the plugin restarted loses nothing" timed t_restart_plugin
 check "decide: deleting the pods returns their CPUs" timed t_delete
 long_check "decide: shared CPUs on request: the annotated agent shared, app exclusive" timed t_shared_on_request
 long_check "decide: a bad prefer-shared-cpus annotation refuses the pod, nothing left" timed t_shared_bad
+check "decide: a running container resized 2 -> 4 -> 3 -> 2 CPUs, 1 refused" timed t_resize
 long_check "decide: $CYCLES pod create/delete cycles" timed t_cycles "$CYCLES"
 check "decide: table, checkpoint, cgroups agree" timed rt_agree
 

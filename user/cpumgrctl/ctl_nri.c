@@ -14,7 +14,10 @@
  *                     answer with that cpuset as the adjustment and the
  *                     others' new cpusets as updates; a refusal is the
  *                     call's error and leaves nothing recorded
- *   UpdateContainer   a managed container keeps the cpuset cpumgr gave it
+ *   UpdateContainer   a managed container keeps the cpuset cpumgr gave it,
+ *                     but for a resize of its exclusive CPUs (decide
+ *                     mode, ctl_nri_resize.c): its new cpuset and the
+ *                     others' as updates, or the kubelet's refusal
  *   StopContainer     release it; updates for the others
  *   StateChange       RunPodSandbox: the sandbox on the shared pool;
  *                     RemoveContainer, StopPodSandbox, RemovePodSandbox:
@@ -28,6 +31,7 @@
 
 #include "cmd.h"
 #include "ctl_node.h"
+#include "ctl_nri_resize.h"
 #include "ctl_nri_update.h"
 #include "nri_spec.h"
 
@@ -247,7 +251,10 @@ static int stop_container(struct ctl_nri *p, const struct nri_request *req,
 	return ret;
 }
 
-/* A managed container keeps its cpuset whatever the update says. */
+/*
+ * A managed container keeps its cpuset whatever the update says, but
+ * for a resize of its exclusive CPUs in decide mode (ctl_nri_resize.c).
+ */
 static int update_container(struct ctl_nri *p, const struct nri_request *req,
 			    struct nri_reply *r)
 {
@@ -259,24 +266,38 @@ static int update_container(struct ctl_nri *p, const struct nri_request *req,
 		.u = NRI__PKG__API__V1ALPHA1__CONTAINER_UPDATE__INIT,
 		.l = NRI__PKG__API__V1ALPHA1__LINUX_CONTAINER_UPDATE__INIT,
 	};
-	NriUpdate *list[1] = { &u.u };
+	NriUpdate **list = NULL, *one[1] = { &u.u };
+	struct ctl_nri_updates set = { 0 };
 	struct ctl_nri_known *k;
-	int ret;
+	int ret = 0, num;
 
 	if (!in || !in->container)
 		return refuse(r, NRI_RPC_INVALID_ARGUMENT, "UpdateContainer: a request that does not parse"), 0;
 	k = ctl_nri_find(p, in->container->id);
+	num = k && p->rt.mode == CTL_MODE_DECIDE ? nri_spec_resize_cpus(in->pod, in->container,
+						  in->linux_resources) : 0;
+	if (num)
+		ret = ctl_nri_resize(p, k, num, &set, r);
+	if (ret < 0)
+		goto out;
 	if (k && k->told[0]) {
 		ctl_nri_cpu_resources(&u.r, k->told);
 		u.u.container_id = k->id;
 		u.u.linux = &u.l;
 		u.l.resources = &u.r.res;
-		out.n_update = 1;
+		/* the container's own update, then the others' */
+		list = set.nr ? set.ptrs : one;
+		if (set.nr)
+			memmove(list + 1, list, set.nr * sizeof(*list));
+		list[0] = &u.u;
+		out.n_update = 1 + set.nr;
 		out.update = list;
 	}
 	ret = pack(r, &out.base);
+out:
+	ctl_nri_updates_free(&set);
 	FREE(update_container_request, in);
-	return ret;
+	return ret < 0 && r->code != NRI_RPC_OK ? 0 : ret;
 }
 
 /* Send the updates after the reply: the runtime holds its lock till then. */

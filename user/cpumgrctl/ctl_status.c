@@ -30,6 +30,8 @@ static const char keys[] =
 struct row {
 	const char *uid, *pod, *container, *qos, *cgroup;
 	const struct cpumgr_assignment *a;
+	/* the admission set a resize recorded, or NULL */
+	const struct cpuset *admitted;
 	char key;
 };
 
@@ -83,6 +85,8 @@ static int build(const struct node *n, struct view *v)
 					  short_cgroup(n, p->c[k].cgroup),
 				.a = node_assignment(n, p->pod.uid,
 						     p->pod.containers[k].name),
+				.admitted = p->c[k].has_admitted ?
+					    &p->c[k].admitted : NULL,
 			};
 
 			if (add_row(v, &r))
@@ -113,6 +117,21 @@ static int build(const struct node *n, struct view *v)
 		next++;
 	}
 	return 0;
+}
+
+/* " admitted 2-3" when a resize moved the container off its admission set. */
+static void resized(const struct row *r, char *flags, size_t len)
+{
+	struct cpuset now;
+	char text[24];
+	size_t at = strlen(flags);
+
+	if (!r->admitted || !r->a || !r->a->cpus ||
+	    cpuset_parse(&now, r->a->cpus, NULL) ||
+	    cpuset_equal(&now, r->admitted))
+		return;
+	cpuset_format(r->admitted, text, sizeof(text));
+	snprintf(flags + at, len - at, " admitted %s", text);
 }
 
 static void cpus_of(const struct cpumgr_assignment *a, struct cpuset *s)
@@ -215,7 +234,7 @@ static void print_head(FILE *f, const struct node *n)
 static void print_table(FILE *f, const struct node *n, const struct view *v,
 			unsigned int width)
 {
-	char pod[19], ctr[15], cpus[12], cg[81];
+	char pod[19], ctr[15], cpus[12], cg[81], flags[64];
 	unsigned int cgw = width > 64 ? width - 64 : 8;
 
 	if (n->kernel.table.restricted) {
@@ -230,14 +249,15 @@ static void print_table(FILE *f, const struct node *n, const struct view *v,
 		"CONTAINER", "QOS", "CPUS", "CGROUP");
 	for (unsigned int i = 0; i < v->nr; i++) {
 		const struct row *r = &v->rows[i];
-		char flags[16] = "";
 
+		flags[0] = '\0';
 		fit(pod, 18, r->pod);
 		fit(ctr, 14, r->container);
 		if (r->a) {
 			fit(cpus, 11, r->a->cpus ? r->a->cpus : "");
 			if (r->a->flags & CPUMGR_ASSIGNMENT_F_DEGRADED)
 				strcpy(flags, " degraded");
+			resized(r, flags, sizeof(flags));
 		} else {
 			strcpy(cpus, "shared");
 		}
@@ -408,7 +428,10 @@ static cJSON *row_json(const struct row *r)
 		     cJSON_AddBoolToObject(j, "init", r->a->flags &
 					   CPUMGR_ASSIGNMENT_F_INIT) &&
 		     cJSON_AddBoolToObject(j, "degraded", r->a->flags &
-					   CPUMGR_ASSIGNMENT_F_DEGRADED);
+					   CPUMGR_ASSIGNMENT_F_DEGRADED) &&
+		     (r->admitted ? add_set(j, "admittedCpus", r->admitted) :
+		      cJSON_AddStringToObject(j, "admittedCpus",
+					      r->a->cpus ? r->a->cpus : "") != NULL);
 	}
 	if (!ok) {
 		cJSON_Delete(j);

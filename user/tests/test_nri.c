@@ -427,4 +427,64 @@ TEST(container_spec)
 	EXPECT_STREQ("/kubepods/podu-nri/sb1", c.cgroups_path);
 }
 
+/* UpdateContainer: which updates are an in-place resize, to how many */
+TEST(resize_cpus)
+{
+	Nri__Pkg__Api__V1alpha1__PodSandbox pod =
+		NRI__PKG__API__V1ALPHA1__POD_SANDBOX__INIT;
+	Nri__Pkg__Api__V1alpha1__Container ctr =
+		NRI__PKG__API__V1ALPHA1__CONTAINER__INIT;
+	Nri__Pkg__Api__V1alpha1__LinuxContainer lnx =
+		NRI__PKG__API__V1ALPHA1__LINUX_CONTAINER__INIT;
+	Nri__Pkg__Api__V1alpha1__LinuxResources now =
+		NRI__PKG__API__V1ALPHA1__LINUX_RESOURCES__INIT,
+		to = NRI__PKG__API__V1ALPHA1__LINUX_RESOURCES__INIT;
+	Nri__Pkg__Api__V1alpha1__LinuxCPU now_cpu =
+		NRI__PKG__API__V1ALPHA1__LINUX_CPU__INIT,
+		to_cpu = NRI__PKG__API__V1ALPHA1__LINUX_CPU__INIT;
+	Nri__Pkg__Api__V1alpha1__OptionalUInt64 now_shares =
+		NRI__PKG__API__V1ALPHA1__OPTIONAL_UINT64__INIT,
+		to_shares = NRI__PKG__API__V1ALPHA1__OPTIONAL_UINT64__INIT,
+		period = NRI__PKG__API__V1ALPHA1__OPTIONAL_UINT64__INIT;
+	Nri__Pkg__Api__V1alpha1__OptionalInt64 to_quota =
+		NRI__PKG__API__V1ALPHA1__OPTIONAL_INT64__INIT;
+
+	pod.id = "sb1";
+	pod.uid = "u1";
+	ctr.id = "c1";
+	ctr.name = "app";
+	ctr.linux = &lnx;
+	lnx.resources = &now;
+	now.cpu = &now_cpu;
+	now_cpu.shares = &now_shares;
+	now_shares.value = 2048;		/* 2 CPUs, no quota */
+	to.cpu = &to_cpu;
+	to_cpu.shares = &to_shares;
+	to_cpu.period = &period;
+	period.value = 100000;
+
+	/* quota off for exclusive CPUs: the shares say 4 */
+	to_shares.value = 4096;
+	EXPECT_EQ(4, nri_spec_resize_cpus(&pod, &ctr, &to));
+	/* the quota, when there is one, says 3 */
+	to_cpu.quota = &to_quota;
+	to_quota.value = 300000;
+	to_shares.value = 3072;
+	EXPECT_EQ(3, nri_spec_resize_cpus(&pod, &ctr, &to));
+	/* the same count: no resize */
+	to_quota.value = 200000;
+	to_shares.value = 2048;
+	EXPECT_EQ(0, nri_spec_resize_cpus(&pod, &ctr, &to));
+	/* a fraction is no exclusive count */
+	to_quota.value = 150000;
+	to_shares.value = 1536;
+	EXPECT_EQ(0, nri_spec_resize_cpus(&pod, &ctr, &to));
+	/* no resources given, or none known now */
+	EXPECT_EQ(0, nri_spec_resize_cpus(&pod, &ctr, NULL));
+	lnx.resources = NULL;
+	to_quota.value = 100000;
+	to_shares.value = 1024;
+	EXPECT_EQ(1, nri_spec_resize_cpus(&pod, &ctr, &to));
+}
+
 TEST_HARNESS_MAIN

@@ -23,10 +23,8 @@ const char *cpu_policy_name(enum cpu_policy_kind kind)
 	return kind == CPU_POLICY_STATIC ? "static" : "none";
 }
 
-/* The policy's takeByTopology(): the options pick the algorithm. */
-static int take_by_topology(const struct cpu_policy *p,
-			    const struct cpuset *avail, int num,
-			    struct cpuset *out, struct cm_error *err)
+int cpu_policy_take(const struct cpu_policy *p, const struct cpuset *avail,
+		    int num, struct cpuset *out, struct cm_error *err)
 {
 	struct alloc_request req = {
 		.num_cpus = num,
@@ -49,7 +47,7 @@ static int reserve(struct cpu_policy *p, const struct policy_config *cfg,
 		struct cm_error ignored = { 0 };
 
 		/* the kubelet ignores the error: the size check says it all */
-		take_by_topology(p, &all, cfg->num_reserved, &reserved,
+		cpu_policy_take(p, &all, cfg->num_reserved, &reserved,
 				 &ignored);
 		cm_error_clear(&ignored);
 	}
@@ -264,12 +262,12 @@ static int allocate_cpus(struct cpu_policy *p, struct cpu_assignments *s,
 		n_aligned = (int)cpuset_count(&aligned);
 		if (num < n_aligned)
 			n_aligned = num;
-		if (take_by_topology(p, &aligned, n_aligned, &got, err))
+		if (cpu_policy_take(p, &aligned, n_aligned, &got, err))
 			return -EINVAL;
 		*result = got;
 	}
 	cpuset_andnot(&rest, &allocatable, result);
-	if (take_by_topology(p, &rest, num - (int)cpuset_count(result), &got,
+	if (cpu_policy_take(p, &rest, num - (int)cpuset_count(result), &got,
 			     err))
 		return -EINVAL;
 	cpuset_or(result, result, &got);

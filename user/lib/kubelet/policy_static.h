@@ -105,6 +105,9 @@ int cpu_policy_admit(const struct cpu_policy *p,
 		     uint64_t *affinity, bool *has_affinity,
 		     struct cm_error *err);
 
+/* The policy's takeByTopology(): num CPUs of avail, the options pick how. */
+int cpu_policy_take(const struct cpu_policy *p, const struct cpuset *avail,
+		    int num, struct cpuset *out, struct cm_error *err);
 /* GetAvailableCPUs(): shared pool minus reserved. */
 void cpu_policy_available(const struct cpu_policy *p,
 			  const struct cpu_assignments *s, struct cpuset *out);

@@ -472,3 +472,17 @@ void topology_groups_of(const struct topology *t, enum topo_level lvl,
 	}
 	*ids = res;
 }
+
+void topology_groups_cpus(const struct topology *t, enum topo_level lvl,
+			  const struct cpuset *s, struct cpuset *out)
+{
+	struct cpuset ids, part;
+	int id;
+
+	cpuset_zero(out);
+	topology_groups_of(t, lvl, s, &ids);
+	cpuset_for_each(id, &ids) {
+		topology_cpus_in(t, lvl, id, &part);
+		cpuset_or(out, out, &part);
+	}
+}

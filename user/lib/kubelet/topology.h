@@ -95,5 +95,8 @@ void topology_cores_closure(const struct topology *t, const struct cpuset *s,
 /* Ids of the level groups that have CPUs in s, as a set of ids. */
 void topology_groups_of(const struct topology *t, enum topo_level lvl,
 			const struct cpuset *s, struct cpuset *ids);
+/* Every CPU of the level groups that have CPUs in s. */
+void topology_groups_cpus(const struct topology *t, enum topo_level lvl,
+			  const struct cpuset *s, struct cpuset *out);
 
 #endif

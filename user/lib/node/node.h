@@ -77,6 +77,13 @@ void node_config_policy(const struct node_config *c,
 struct node_container {
 	char cgroup[PATH_MAX];		/* absolute path, "" if not attached */
 	bool removed;			/* remove UID CONTAINER ran */
+	/*
+	 * The exclusive CPUs given at admission, recorded by the first
+	 * resize (until then they are what the container holds): a resize
+	 * never goes below them ("admittedCpus" in the pod file).
+	 */
+	bool has_admitted;
+	struct cpuset admitted;
 };
 
 struct node_pod {
@@ -154,6 +161,15 @@ struct node {
 	/* pods/: what the node admitted, one record a pod (node_pods.c) */
 	struct node_pod *pods;
 	unsigned int nr_pods;
+
+	/*
+	 * CPUs a resize is about to take for the container bound at
+	 * withheld_below (node_resize.c): out of the shared pool before the
+	 * table gives them, so no other container ever runs on them;
+	 * cgroups at or above withheld_below keep them.
+	 */
+	struct cpuset withheld;
+	const char *withheld_below;
 
 	bool read_only;			/* NODE_READ_ONLY: no lock held */
 	FILE *log;			/* one line per repair or change */
@@ -341,6 +357,21 @@ int node_add_container(struct node *n, const cJSON *obj, const char *name,
  * how many were removed.
  */
 int node_sweep_gone(struct node *n, struct cm_error *err);
+
+/*
+ * Resize a container's exclusive CPUs to num (the KEP-5554 rules,
+ * cpu_policy_resize()): a grow takes the new CPUs out of every other
+ * cgroup first, then the table, then widens the container; a shrink
+ * changes the table, narrows the container, then gives the CPUs to the
+ * shared containers.  Records the admission set and the new CPU count in
+ * the pod file.  *out: the container's CPUs now.  A refusal changes
+ * nothing; -EINVAL for bad input.
+ */
+int node_resize(struct node *n, const char *pod_uid, const char *container,
+		int num, struct cpuset *out, struct cm_error *err);
+/* What node_resize checks first: the container holds exclusive CPUs. */
+int node_resize_check(struct node *n, const char *pod_uid,
+		      const char *container, struct cm_error *err);
 
 /* container NULL: the whole pod. */
 int node_remove(struct node *n, const char *pod_uid, const char *container,

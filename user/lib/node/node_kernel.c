@@ -227,6 +227,8 @@ void node_shared_pool(const struct node *n, struct cpuset *out)
 	*out = n->kernel.shared;
 	if (n->kernel.table.options & CPUMGR_OPT_STRICT_CPU_RESERVATION)
 		cpuset_andnot(out, out, &n->kernel.reserved);
+	/* a resize about to take them (node_resize.c) */
+	cpuset_andnot(out, out, &n->withheld);
 }
 
 int node_kernel_state(const struct node *n, struct cpu_assignments *out)

@@ -84,6 +84,9 @@ static void narrowed_cpus(const struct node *n, const char *path,
 		    at_or_below(a->pod_cgroup_path, path))
 			cpuset_or(out, out, &cpus);
 	}
+	/* what a resize is taking stays with the container's ancestors */
+	if (at_or_below(n->withheld_below, path))
+		cpuset_or(out, out, &n->withheld);
 }
 
 static int narrow_one(struct node *n, const char *name, struct cm_error *err)

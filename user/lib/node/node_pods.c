@@ -4,7 +4,12 @@
  * (reconcile, CFS limits, restore of the cgroup bindings):
  *
  *   {"pod": <the Pod object>, "podCgroup": "/sys/fs/cgroup/kubepods/p1",
- *    "containers": {"app": {"cgroup": "...", "removed": false}}}
+ *    "containers": {"app": {"cgroup": "...", "removed": false,
+ *                           "admittedCpus": "2-3"}}}
+ *
+ * admittedCpus (after a resize only): the CPUs given at admission.  Not
+ * in the checkpoint, which stays the kubelet's format (its checksum
+ * covers the kubelet's fields, and the kubelet rewrites it without ours).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -95,9 +100,21 @@ static int pod_from_record(struct node_pod *p, cJSON *rec,
 	for (unsigned int i = 0; i < p->pod.nr; i++) {
 		const cJSON *c = json_member(cs, p->pod.containers[i].name);
 
+		const cJSON *adm = json_member(c, "admittedCpus");
+
 		if (path_member(c, "cgroup", p->c[i].cgroup, err))
 			goto bad;
 		p->c[i].removed = cJSON_IsTrue(json_member(c, "removed"));
+		if (!adm)
+			continue;
+		if (!cJSON_IsString(adm) ||
+		    cpuset_parse(&p->c[i].admitted, adm->valuestring, NULL) ||
+		    cpuset_empty(&p->c[i].admitted)) {
+			cm_errorf(err, "container %s: \"admittedCpus\" must be a cpulist",
+				  p->pod.containers[i].name);
+			goto bad;
+		}
+		p->c[i].has_admitted = true;
 	}
 	return 0;
 bad:
@@ -123,6 +140,12 @@ static cJSON *pod_to_record(const struct node_pod *p)
 
 		ok = c && cJSON_AddStringToObject(c, "cgroup", p->c[i].cgroup) &&
 		     cJSON_AddBoolToObject(c, "removed", p->c[i].removed);
+		if (ok && p->c[i].has_admitted) {
+			char *t = cpuset_to_str(&p->c[i].admitted);
+
+			ok = t && cJSON_AddStringToObject(c, "admittedCpus", t);
+			free(t);
+		}
 	}
 	if (!ok) {
 		cJSON_Delete(rec);

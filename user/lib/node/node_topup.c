@@ -26,21 +26,6 @@ static void take_first(const struct cpuset *s, int n, struct cpuset *out)
 	}
 }
 
-/* The CPUs of every group of lvl that holds one of have. */
-static void near(const struct topology *t, enum topo_level lvl,
-		 const struct cpuset *have, struct cpuset *out)
-{
-	struct cpuset ids, part;
-	int id;
-
-	cpuset_zero(out);
-	topology_groups_of(t, lvl, have, &ids);
-	cpuset_for_each(id, &ids) {
-		topology_cpus_in(t, lvl, id, &part);
-		cpuset_or(out, out, &part);
-	}
-}
-
 int node_topup_choose(const struct topology *t, const struct policy_options *o,
 		      const struct cpuset *avail, const struct cpuset *have,
 		      int missing, struct cpuset *out, struct cm_error *err)
@@ -72,7 +57,7 @@ int node_topup_choose(const struct topology *t, const struct policy_options *o,
 		return 0;
 	req.num_cpus = missing;
 	for (size_t i = 0; i < sizeof(levels) / sizeof(*levels); i++) {
-		near(t, levels[i], have, &cand);
+		topology_groups_cpus(t, levels[i], have, &cand);
 		cpuset_and(&cand, &cand, &pool);
 		if ((int)cpuset_count(&cand) < missing)
 			continue;

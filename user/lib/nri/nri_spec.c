@@ -92,6 +92,42 @@ int nri_spec_shared_cpus(const NriPod *pod, struct oci_container *c,
 	return 0;
 }
 
+/* The CPU milli the kubelet's formulas say res asks for; 0: unknown. */
+static int64_t cpu_milli(const NriPod *pod, const NriContainer *ctr,
+			 NriResources *res)
+{
+	Nri__Pkg__Api__V1alpha1__LinuxContainer lnx =
+		NRI__PKG__API__V1ALPHA1__LINUX_CONTAINER__INIT;
+	NriContainer copy = *ctr;
+	struct cm_error err = { 0 };
+	struct oci_container c;
+	int ret;
+
+	if (!res)
+		return 0;
+	if (ctr->linux)
+		lnx = *ctr->linux;
+	lnx.resources = res;
+	copy.linux = &lnx;
+	ret = nri_spec_container(pod, &copy, &c, &err);
+	cm_error_clear(&err);
+	if (ret)
+		return 0;
+	/* quota is off for exclusive CPUs on recent kubelets: shares then */
+	return c.limit_milli > 0 ? c.limit_milli : c.request_milli;
+}
+
+int nri_spec_resize_cpus(const NriPod *pod, const NriContainer *ctr,
+			 NriResources *want)
+{
+	int64_t to = cpu_milli(pod, ctr, want);
+	int64_t now = ctr->linux ? cpu_milli(pod, ctr, ctr->linux->resources) : 0;
+
+	if (to < 1000 || to % 1000 || to == now || to / 1000 > 1 << 20)
+		return 0;
+	return (int)(to / 1000);
+}
+
 int nri_spec_sandbox(const NriPod *pod, struct oci_container *c,
 		     struct cm_error *err)
 {

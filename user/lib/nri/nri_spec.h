@@ -30,6 +30,14 @@ int nri_spec_container(const NriPod *pod, const NriContainer *ctr,
 int nri_spec_shared_cpus(const NriPod *pod, struct oci_container *c,
 			 struct cm_error *err);
 /*
+ * An in-place resize (UpdateContainer): the whole number of CPUs the new
+ * resources ask for (the kubelet's quota, or its shares when quota is
+ * off), when it differs from what ctr runs with; 0 when the update is
+ * no such resize (same count, a fraction, none given).
+ */
+int nri_spec_resize_cpus(const NriPod *pod, const NriContainer *ctr,
+			 NriResources *want);
+/*
  * A pod's sandbox (pause) container, recorded as OCI_SANDBOX_NAME; its
  * cgroup is the pod's linux.cgroups_path, "" when the runtime gave none.
  */

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Resizing a running container's exclusive CPUs (node.h, node_resize()).
+ *
+ * At no moment may two containers run on one CPU, and the kernel refuses
+ * a write that drops a CPU its table still gives a bound container
+ * ("a container keeps its CPUs"), so the order is:
+ *
+ *   grow    the new CPUs leave every other cgroup (shared containers and
+ *           the narrowed tree get the pool without them: n->withheld),
+ *           then ASSIGN gives them to the container, then its cgroup
+ *           is widened;
+ *   shrink  ASSIGN gives them back (the container's cgroup still names
+ *           them, now shared CPUs, which any cgroup may hold), then its
+ *           cgroup is narrowed, then the shared containers get them.
+ *
+ * The pod file records the admission set (first resize) and the new CPU
+ * count in the Pod object, so the CFS weight follows and a restart knows
+ * how far the container may shrink.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_util.h"
+#include "node.h"
+#include "node_internal.h"
+#include "resize.h"
+
+#define RESIZE_TRIES	5
+
+int node_resize_check(struct node *n, const char *uid, const char *name,
+		      struct cm_error *err)
+{
+	struct node_pod *p = node_find_pod(n, uid);
+
+	if (n->cfg.policy != CPU_POLICY_STATIC)
+		return cm_errorf(err, "the policy is none: no exclusive CPUs to resize"), -EINVAL;
+	if (!p)
+		return cm_errorf(err, "pod %s is not admitted", uid), -EINVAL;
+	if (node_pod_container(p, name) < 0)
+		return cm_errorf(err, "pod %s has no container %s", uid, name), -EINVAL;
+	if (!node_assignment(n, uid, name))
+		return cm_errorf(err, "container %s of pod %s holds no exclusive CPUs (only a Guaranteed container with an integer CPU request does): nothing to resize",
+				 name, uid), -EINVAL;
+	return 0;
+}
+
+/* resources.requests.cpu and resources.limits.cpu of one container: num. */
+static int set_cpu_count(cJSON *obj, const char *name, int num)
+{
+	static const char *const lists[] = { "containers", "initContainers" };
+	static const char *const kinds[] = { "requests", "limits" };
+	cJSON *spec = cJSON_GetObjectItemCaseSensitive(obj, "spec");
+	char v[16];
+
+	snprintf(v, sizeof(v), "%d", num);
+	for (size_t l = 0; l < 2; l++) {
+		cJSON *cs = cJSON_GetObjectItemCaseSensitive(spec, lists[l]);
+		cJSON *c, *res, *q;
+
+		cJSON_ArrayForEach(c, cs) {
+			const cJSON *cn = json_member(c, "name");
+
+			if (!cJSON_IsString(cn) || strcmp(cn->valuestring, name))
+				continue;
+			res = cJSON_GetObjectItemCaseSensitive(c, "resources");
+			if (!res)
+				res = cJSON_AddObjectToObject(c, "resources");
+			for (size_t k = 0; res && k < 2; k++) {
+				q = cJSON_GetObjectItemCaseSensitive(res, kinds[k]);
+				if (!q)
+					q = cJSON_AddObjectToObject(res, kinds[k]);
+				if (!q)
+					return -ENOMEM;
+				cJSON_DeleteItemFromObjectCaseSensitive(q, "cpu");
+				if (!cJSON_AddStringToObject(q, "cpu", v))
+					return -ENOMEM;
+			}
+			return res ? 0 : -ENOMEM;
+		}
+	}
+	return -ENOENT;
+}
+
+/* The pod file after a resize: the admission set, the new count. */
+static int record(struct node *n, struct node_pod *p, unsigned int k,
+		  const struct cpuset *admitted, int num, struct cm_error *err)
+{
+	struct pod pod;
+
+	/* a resize that changed nothing records the admission set here */
+	if (!p->c[k].has_admitted) {
+		p->c[k].has_admitted = true;
+		p->c[k].admitted = *admitted;
+	}
+	if (set_cpu_count(p->obj, p->pod.containers[k].name, num))
+		return cm_errorf(err, "pod %s: cannot record the new CPU count",
+				 p->pod.uid), -ENOMEM;
+	if (pod_from_json(p->obj, &pod, err))
+		return -EINVAL;
+	pod_free(&p->pod);
+	p->pod = pod;
+	return node_save_pod(n, p, err);
+}
+
+static int assign(struct node *n, const char *uid, const char *name,
+		  uint32_t flags, const struct cpuset *cpus, uint64_t *gen,
+		  struct cm_error *err)
+{
+	char *text = cpuset_to_str(cpus);
+	uint64_t expect = *gen;
+	int ret;
+
+	if (!text)
+		return cm_errorf(err, "out of memory"), -ENOMEM;
+	ret = cpumgr_nl_assign(n->kernel.nl, uid, name, text, flags, &expect,
+			       gen, NULL);
+	free(text);
+	if (!ret)
+		node_own_change(n, expect, *gen);
+	if (ret == -ESTALE)
+		return ret;
+	return ret ? node_nl_error(n, "assign", err) : 0;
+}
+
+/* Every cgroup in line with the table (and n->withheld); -errno. */
+static int apply_all(struct node *n, struct cm_error *err)
+{
+	int ret = node_reconcile(n, NULL, err);
+
+	return ret < 0 ? ret : 0;
+}
+
+/* The resized container's cgroup, when attached. */
+static int apply_one(struct node *n, const char *uid, const char *name,
+		     struct cm_error *err)
+{
+	struct node_pod *p = node_find_pod(n, uid);
+	int k = p ? node_pod_container(p, name) : -1;
+	int ret;
+
+	if (k < 0 || p->c[k].removed || !p->c[k].cgroup[0])
+		return 0;
+	ret = node_apply_container(n, p, (unsigned int)k, false, err);
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * The generation to ASSIGN against after the cgroups were narrowed: a
+ * rebind on the way (node_reconcile() binds what the pod files say)
+ * moves the generation without moving a CPU, which is no reason to
+ * plan again.  -ESTALE when CPUs moved.
+ */
+static int same_cpus(const struct node *n, const struct resize_request *r,
+		     const struct cpuset *held, const struct cpuset *excl,
+		     uint64_t *gen)
+{
+	const struct cpumgr_assignment *a = node_assignment(n, r->pod_uid,
+							    r->container);
+	struct cpuset now;
+
+	if (n->kernel.table.generation == *gen)
+		return 0;
+	if (!a || !a->cpus || cpuset_parse(&now, a->cpus, NULL) ||
+	    !cpuset_equal(&now, held) || !cpuset_equal(excl, &n->kernel.exclusive))
+		return -ESTALE;
+	*gen = n->kernel.table.generation;
+	return 0;
+}
+
+/*
+ * Before the first change: the admission set into the pod file, so that
+ * a resize cut short (killed, a cgroup refused) cannot make the larger
+ * set the one it may not shrink below.
+ */
+static int record_admitted(struct node *n, const char *uid, const char *name,
+			   const struct cpuset *held, struct cm_error *err)
+{
+	struct node_pod *p = node_find_pod(n, uid);
+	int k = p ? node_pod_container(p, name) : -1;
+
+	if (k < 0)
+		return cm_errorf(err, "pod %s went away during the resize", uid), -EIO;
+	if (p->c[k].has_admitted)
+		return 0;
+	p->c[k].has_admitted = true;
+	p->c[k].admitted = *held;
+	return node_save_pod(n, p, err);
+}
+
+/* One try against the table as read; -ESTALE when it moved. */
+static int try_resize(struct node *n, int t, const struct resize_request *r,
+		      const char *below, struct cpuset *held,
+		      struct cpuset *next, struct cm_error *err)
+{
+	const struct cpumgr_assignment *a;
+	uint64_t gen;
+	struct cpu_assignments st;
+	struct cpuset added, excl;
+	uint32_t flags;
+	int ret;
+
+	ret = node_try_state(n, t, &st, err);
+	if (ret)
+		return ret;
+	a = node_assignment(n, r->pod_uid, r->container);
+	if (!a || !a->cpus || cpuset_parse(held, a->cpus, NULL)) {
+		assignments_free(&st);
+		return cm_errorf(err, "container %s of pod %s no longer holds exclusive CPUs",
+				 r->container, r->pod_uid), -EINVAL;
+	}
+	flags = a->flags & CPUMGR_ASSIGNMENT_F_USER;
+	gen = n->kernel.table.generation;
+	excl = n->kernel.exclusive;
+	ret = cpu_policy_resize(&n->policy, &st, r, next, err);
+	assignments_free(&st);
+	if (ret || cpuset_equal(held, next))
+		return ret;
+	ret = record_admitted(n, r->pod_uid, r->container, held, err);
+	if (ret)
+		return ret;
+	cpuset_andnot(&added, next, held);
+	if (!cpuset_empty(&added)) {
+		/* grow: out of every other cgroup first */
+		n->withheld = added;
+		n->withheld_below = below;
+		ret = apply_all(n, err);
+		if (!ret)
+			ret = same_cpus(n, r, held, &excl, &gen);
+		if (!ret)
+			ret = assign(n, r->pod_uid, r->container, flags, next,
+				     &gen, err);
+		cpuset_zero(&n->withheld);
+		n->withheld_below = NULL;
+		if (ret) {
+			struct cm_error again = { 0 };
+
+			/* not taken: the others get them back */
+			if (apply_all(n, &again))
+				node_log(n, "resize: %s", cm_error_msg(&again));
+			cm_error_clear(&again);
+			return ret;
+		}
+		ret = node_refresh(n, err);
+		if (!ret)
+			ret = apply_all(n, err);
+		return ret;
+	}
+	/* shrink: the table, the container, then the others */
+	ret = assign(n, r->pod_uid, r->container, flags, next, &gen, err);
+	if (!ret)
+		ret = node_refresh(n, err);
+	if (!ret)
+		ret = apply_one(n, r->pod_uid, r->container, err);
+	if (!ret)
+		ret = apply_all(n, err);
+	return ret;
+}
+
+int node_resize(struct node *n, const char *uid, const char *name, int num,
+		struct cpuset *out, struct cm_error *err)
+{
+	struct resize_request r = {
+		.pod_uid = uid, .container = name, .num_cpus = num,
+	};
+	char below[PATH_MAX], *text;
+	struct cpuset held, next, admitted;
+	struct node_pod *p;
+	int ret, k;
+
+	ret = node_resize_check(n, uid, name, err);
+	if (ret)
+		return ret;
+	p = node_find_pod(n, uid);
+	k = node_pod_container(p, name);
+	/* the cgroups that keep withheld CPUs: the container's and above */
+	snprintf(below, sizeof(below), "%s",
+		 p->c[k].cgroup[0] ? p->c[k].cgroup : p->pod_cgroup);
+	if (p->c[k].has_admitted)
+		r.admitted = &p->c[k].admitted;
+	ret = -ESTALE;
+	for (int t = 0; t < RESIZE_TRIES && ret == -ESTALE; t++)
+		ret = try_resize(n, t, &r, below[0] ? below : NULL, &held,
+				 &next, err);
+	if (ret == -ESTALE)
+		cm_errorf(err, "the kernel's table kept changing");
+	if (ret)
+		return ret;
+	/* the table was read again: the record may have moved */
+	p = node_find_pod(n, uid);
+	k = p ? node_pod_container(p, name) : -1;
+	if (k < 0)
+		return cm_errorf(err, "pod %s went away during the resize", uid), -EIO;
+	admitted = p->c[k].has_admitted ? p->c[k].admitted : held;
+	ret = node_save_checkpoint(n, 0, err);
+	if (!ret)
+		ret = record(n, p, (unsigned int)k, &admitted, num, err);
+	if (ret)
+		return ret;
+	*out = next;
+	text = cpuset_to_str(&next);
+	node_log(n, "resized %s/%s to %d CPU%s: %s", uid, name, num,
+		 num == 1 ? "" : "s", text ? text : "?");
+	free(text);
+	return 0;
+}

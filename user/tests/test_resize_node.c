@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `cpumgrctl resize` on a node: bench/cpumgrctl-standin-tree (the
+ * kernel's table and a directory for the cgroup v2 hierarchy) on 16 CPUs
+ * (8 cores of 2 threads, CPU c and c + 8 on core c), CPUs 0-1 reserved.
+ * A Guaranteed container admitted with 2 CPUs and attached, beside a
+ * Burstable one on the shared pool: resized 2 -> 4 -> 3 -> 2, each run
+ * a new process reading the admission set from the pod file; its cgroup
+ * follows, the shared container's never overlaps it; below the
+ * admission set, and past what is free, is refused with nothing changed.
+ */
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+
+#include "standin_node.h"
+#include "test_util.h"
+
+#define APP	"cg/kubepods/podg1/app/cpuset.cpus"
+#define WEB	"cg/kubepods/burstable/podb1/web/cpuset.cpus"
+
+/* the stand-in node's fields, with the tree stand-in as ctl */
+#define rig standin_node
+
+static void run(struct rig *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* cpumgrctl-standin-tree ARGS --state-dir DIR/state, in DIR */
+static void run(struct rig *r, const char *fmt, ...)
+{
+	char args[2048], cmd[8192];
+	va_list ap;
+	size_t len;
+	FILE *p;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	xsnprintf(cmd, sizeof(cmd), "cd '%s' && '%s' %s --state-dir '%s/state' 2>&1",
+		  r->dir, r->ctl, args, r->dir);
+	r->out[0] = '\0';
+	p = popen(cmd, "r");
+	if (!p)
+		abort();
+	len = fread(r->out, 1, sizeof(r->out) - 1, p);
+	r->out[len] = '\0';
+	r->status = WEXITSTATUS(pclose(p));
+}
+
+static struct cpuset file_set(const struct rig *r, const char *rel)
+{
+	struct cpuset s;
+
+	if (cpuset_parse(&s, fake_read(r->dir, rel), NULL))
+		cpuset_set(&s, 1000);	/* matches nothing expected */
+	return s;
+}
+
+static bool file_is(const struct rig *r, const char *rel, const char *list)
+{
+	struct cpuset want, got = file_set(r, rel);
+
+	return !cpuset_parse(&want, list, NULL) && cpuset_equal(&got, &want);
+}
+
+static bool apart(const struct rig *r)
+{
+	struct cpuset a = file_set(r, APP), w = file_set(r, WEB);
+
+	return !cpuset_empty(&a) && !cpuset_intersects(&a, &w);
+}
+
+/* DIR/rel's text, "" when there is none */
+static char *slurp(const struct rig *r, const char *rel)
+{
+	char *text = standin_file(r, rel);
+
+	return text ? text : strdup("");
+}
+
+/* status --json: container name's admittedCpus is want */
+static bool status_admitted(struct rig *r, const char *name, const char *want)
+{
+	cJSON *j, *c;
+	bool seen = false;
+
+	run(r, "status --json");
+	j = cJSON_Parse(r->out);
+	cJSON_ArrayForEach(c, json_member(j, "containers")) {
+		const cJSON *adm = json_member(c, "admittedCpus");
+		const cJSON *cn = json_member(c, "container");
+
+		if (cJSON_IsString(cn) && !strcmp(cn->valuestring, name))
+			seen = cJSON_IsString(adm) &&
+			       !strcmp(adm->valuestring, want);
+	}
+	cJSON_Delete(j);
+	return seen;
+}
+
+/* The state a refusal must leave as it was. */
+static char *snapshot(const struct rig *r)
+{
+	char *k = slurp(r, "kernel"), *p = slurp(r, "state/pods/g1.json");
+	char *c = slurp(r, "state/cpu_manager_state"), *all;
+
+	if (asprintf(&all, "%s\n--\n%s\n--\n%s", k, p, c) < 0)
+		abort();
+	free(k);
+	free(p);
+	free(c);
+	return all;
+}
+
+FIXTURE(node) {
+	struct rig r;
+};
+
+FIXTURE_SETUP(node)
+{
+	char exe[PATH_MAX], path[PATH_MAX + 16];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct rig *r = &self->r;
+
+	ASSERT_LT(0, n);
+	exe[n] = '\0';
+	*strrchr(exe, '/') = '\0';
+	xsnprintf(r->ctl, sizeof(r->ctl), "%s/../bench/cpumgrctl-standin-tree",
+		  exe);
+	fake_tree_new(r->dir, sizeof(r->dir));
+	fake_mkdir(r->dir, "cg");
+	xsnprintf(path, sizeof(path), "%s/kernel", r->dir);
+	setenv("CPUMGR_STANDIN", path, 1);
+	setenv("CPUMGR_STANDIN_TOPOLOGY", "1 1 8 2", 1);
+	run(r, "init --cpu-manager-policy static --reserved-cpus 0-1 --cgroup-mount %s/cg --cgroup-root %s/cg/kubepods",
+	    r->dir, r->dir);
+	ASSERT_EQ(0, r->status) TH_LOG("%s", r->out);
+	fake_write(r->dir, "g.json",
+		   "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"g\",\"uid\":\"g1\"},"
+		   "\"spec\":{\"containers\":[{\"name\":\"app\",\"resources\":{"
+		   "\"requests\":{\"cpu\":\"2\",\"memory\":\"1Gi\"},"
+		   "\"limits\":{\"cpu\":\"2\",\"memory\":\"1Gi\"}}}]}}");
+	fake_write(r->dir, "b.json",
+		   "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"b\",\"uid\":\"b1\"},"
+		   "\"spec\":{\"containers\":[{\"name\":\"web\",\"resources\":{"
+		   "\"requests\":{\"cpu\":\"500m\"}}}]}}");
+	run(r, "admit g.json");
+	ASSERT_EQ(0, r->status) TH_LOG("%s", r->out);
+	run(r, "admit b.json");
+	ASSERT_EQ(0, r->status) TH_LOG("%s", r->out);
+	run(r, "attach --pod g1 --container app --cgroup podg1/app --pod-cgroup podg1 --create");
+	ASSERT_EQ(0, r->status) TH_LOG("%s", r->out);
+	run(r, "attach --pod b1 --container web --cgroup burstable/podb1/web --pod-cgroup burstable/podb1 --create");
+	ASSERT_EQ(0, r->status) TH_LOG("%s", r->out);
+	ASSERT_TRUE(file_is(r, APP, "2,10")) TH_LOG("%s", fake_read(r->dir, APP));
+	ASSERT_TRUE(apart(r));
+}
+
+FIXTURE_TEARDOWN(node)
+{
+	fake_tree_free(self->r.dir);
+}
+
+TEST_F(node, grow_shrink_and_back)
+{
+	struct rig *r = &self->r;
+	struct cpuset web;
+	char *pod;
+
+	run(r, "resize g1 app 4");
+	ASSERT_EQ(0, r->status) TH_LOG("%s", r->out);
+	EXPECT_TRUE(file_is(r, APP, "2-3,10-11")) TH_LOG("%s", fake_read(r->dir, APP));
+	EXPECT_TRUE(file_is(r, WEB, "4-9,12-15")) TH_LOG("%s", fake_read(r->dir, WEB));
+	CHECK(strstr(r->out, "g1 app 2-3,10-11 (admitted 2,10)") != NULL, "%s", r->out);
+	/* status shows the admission set, text and JSON */
+	run(r, "status");
+	CHECK(strstr(r->out, "admitted 2,10") != NULL, "%s", r->out);
+	EXPECT_TRUE(status_admitted(r, "app", "2,10"));
+	/* the pod file: the admission set and the new count */
+	pod = slurp(r, "state/pods/g1.json");
+	CHECK(strstr(pod, "\"admittedCpus\":\t\"2,10\"") != NULL, "%s", pod);
+	CHECK(strstr(pod, "\"cpu\":\t\"4\"") != NULL, "%s", pod);
+	free(pod);
+
+	/* each run a new process: the admission set comes from the pod file */
+	run(r, "resize g1 app 3");
+	ASSERT_EQ(0, r->status) TH_LOG("%s", r->out);
+	EXPECT_TRUE(file_is(r, APP, "2-3,10")) TH_LOG("%s", fake_read(r->dir, APP));
+	EXPECT_TRUE(apart(r));
+	web = file_set(r, WEB);
+	EXPECT_TRUE(cpuset_test(&web, 11));
+
+	run(r, "resize g1 app 2");
+	ASSERT_EQ(0, r->status) TH_LOG("%s", r->out);
+	EXPECT_TRUE(file_is(r, APP, "2,10"));
+	EXPECT_TRUE(file_is(r, WEB, "3-9,11-15")) TH_LOG("%s", fake_read(r->dir, WEB));
+	EXPECT_TRUE(status_admitted(r, "app", "2,10"));
+}
+
+TEST_F(node, refusals_change_nothing)
+{
+	struct rig *r = &self->r;
+	char *before, *after;
+
+	run(r, "resize g1 app 4");
+	ASSERT_EQ(0, r->status) TH_LOG("%s", r->out);
+	before = snapshot(r);
+
+	/* below the admission set */
+	run(r, "resize g1 app 1");
+	EXPECT_EQ(2, r->status);
+	CHECK(strstr(r->out, "cpumgrctl: resize: cannot shrink container app of pod g1 to 1 CPUs: it was admitted with 2 (2,10)") != NULL,
+	      "%s", r->out);
+	/* more than is free: 14 allocatable, 4 held, 10 free */
+	run(r, "resize g1 app 15");
+	EXPECT_EQ(1, r->status);
+	CHECK(strstr(r->out, "not enough cpus available to satisfy request: requested=11, available=10") != NULL,
+	      "%s", r->out);
+	/* not a count, no such container, no exclusive CPUs */
+	run(r, "resize g1 app 2.5");
+	EXPECT_EQ(2, r->status);
+	run(r, "resize g1 nope 2");
+	EXPECT_EQ(2, r->status);
+	CHECK(strstr(r->out, "pod g1 has no container nope") != NULL, "%s", r->out);
+	run(r, "resize b1 web 2");
+	EXPECT_EQ(2, r->status);
+	CHECK(strstr(r->out, "holds no exclusive CPUs") != NULL, "%s", r->out);
+
+	after = snapshot(r);
+	EXPECT_STREQ(before, after);
+	EXPECT_TRUE(file_is(r, APP, "2-3,10-11"));
+	EXPECT_TRUE(file_is(r, WEB, "4-9,12-15")) TH_LOG("%s", fake_read(r->dir, WEB));
+	free(before);
+	free(after);
+}
+
+TEST_HARNESS_MAIN

@@ -21,7 +21,7 @@
  * every entry on every call would be measuring itself.  The file is
  * text: "generation G policy P options O enforce E hotplug H",
  * "reserved CPUS", "root PATH", then one "a UID CONTAINER CPUS FLAGS
- * CGROUP POD_CGROUP" line an assignment, "-" for a cgroup not bound (as
+ * [CGROUP POD_CGROUP]" line an assignment, "-" for a cgroup not bound (as
  * the kernel, the stand-in keeps the bindings: a controller that finds
  * them missing binds again).
  */
@@ -139,6 +139,7 @@ static int load(struct cpumgr_nl *nl)
 	while (fgets(line, sizeof(line), f)) {
 		struct standin_entry x;
 		char cg[PATH_MAX], pod_cg[PATH_MAX];
+		int got;
 
 		line[strcspn(line, "\n")] = '\0';
 		if (sscanf(line, "generation %lu policy %u options %u enforce %u hotplug %u",
@@ -151,9 +152,11 @@ static int load(struct cpumgr_nl *nl)
 		} else if (!strncmp(line, "root ", 5)) {
 			snprintf(nl->root, sizeof(nl->root), "%.*s",
 				 (int)sizeof(nl->root) - 1, line + 5);
-		} else if (sscanf(line, "a %64s %63s %8191s %u %4095s %4095s",
-				  x.uid, x.container, x.cpus, &x.flags, cg,
-				  pod_cg) == 6) {
+		} else if ((got = sscanf(line, "a %64s %63s %8191s %u %4095s %4095s",
+					 x.uid, x.container, x.cpus, &x.flags,
+					 cg, pod_cg)) == 4 || got == 6) {
+			if (got == 4)
+				strcpy(cg, "-"), strcpy(pod_cg, "-");
 			if (grow(nl)) {
 				fclose(f);
 				return -ENOMEM;
@@ -177,11 +180,17 @@ static int save(struct cpumgr_nl *nl)
 	fprintf(f, "generation %lu policy %u options %u enforce %u hotplug %u\n"
 		"reserved %s\nroot %s\n", nl->generation, nl->policy,
 		nl->options, nl->enforce, nl->hotplug, nl->reserved, nl->root);
-	for (size_t i = 0; i < nl->nr; i++)
-		fprintf(f, "a %s %s %s %u %s %s\n", nl->e[i].uid,
-			nl->e[i].container, nl->e[i].cpus, nl->e[i].flags,
-			nl->e[i].cgroup[0] ? nl->e[i].cgroup : "-",
-			nl->e[i].pod_cgroup[0] ? nl->e[i].pod_cgroup : "-");
+	for (size_t i = 0; i < nl->nr; i++) {
+		const struct standin_entry *e = &nl->e[i];
+
+		fprintf(f, "a %s %s %s %u", e->uid, e->container, e->cpus,
+			e->flags);
+		/* bindings only when there are: unbound, the lines as before */
+		if (e->cgroup[0] || e->pod_cgroup[0])
+			fprintf(f, " %s %s", e->cgroup[0] ? e->cgroup : "-",
+				e->pod_cgroup[0] ? e->pod_cgroup : "-");
+		fputc('\n', f);
+	}
 	return fclose(f) ? -errno : 0;
 }
 

@@ -62,6 +62,8 @@ int ctl_nri_open(struct ctl_nri *p, struct node *n, struct nri_reply *r)
 		return -1;
 	}
 	n->log = p->log;
+	/* one container a call: its pod, and the others when the pool moved */
+	n->targeted = true;
 	if (node_sweep_gone(n, &err) < 0) {
 		refuse(r, NRI_RPC_INTERNAL, "cpumgr: %s", cm_error_msg(&err));
 		cm_error_clear(&err);

@@ -191,6 +191,8 @@ int ctl_nri_synchronize(struct ctl_nri *p, const struct nri_request *req,
 	ret = 0;
 	if (ctl_nri_open(p, &n, r))
 		goto out;
+	/* after a (re)connect, whatever happened meanwhile: every cgroup */
+	n.targeted = false;
 	release_gone(p, &n, in, cs, nr);
 	add_running(p, &n, in, cs, ctrs, nr);
 	ret = ctl_nri_updates(p, &n, NULL, &set);

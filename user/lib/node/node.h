@@ -104,6 +104,8 @@ struct kernel_view {
 	struct cpumgr_table table;
 	struct cpumgr_assignment *as;
 	size_t nr_as;
+	/* as, sorted by pod and container: found in log time (NULL: none) */
+	const struct cpumgr_assignment **sorted;
 	struct node_cpu *cpus;
 	unsigned int nr_cpus;
 	/*
@@ -150,6 +152,15 @@ struct node {
 	unsigned int nr_pods;
 
 	bool read_only;			/* NODE_READ_ONLY: no lock held */
+	/*
+	 * Targeted (the NRI plugin, one container a call): a change
+	 * reconciles the cgroups of the pod it touched, and those of every
+	 * pod only when the shared pool moved: from the pool the cgroups
+	 * had when the node was opened (node_open() sets both), or after
+	 * the last whole pass.  Otherwise every change reconciles all.
+	 */
+	bool targeted;
+	struct cpuset narrowed_pool, reconciled_pool;
 	FILE *log;			/* one line per repair or change */
 	bool log_time;			/* prefix log lines with a timestamp */
 };
@@ -280,6 +291,13 @@ int node_cgroup_path(const struct node *n, const char *name, char *path,
  * cannot be changed is logged and skipped.
  */
 int node_narrow(struct node *n, struct cm_error *err);
+/*
+ * node_narrow() when the node is not targeted or the shared pool moved
+ * since; otherwise only the cgroups narrowed above pod_cgroup (a pod's
+ * cgroup, NULL or "" none), the one pod a change touched.
+ */
+int node_narrow_pod(struct node *n, const char *pod_cgroup,
+		    struct cm_error *err);
 
 /* ---- commands ---- */
 
@@ -340,6 +358,13 @@ int node_remove_check(struct node *n, const char *pod_uid,
  * still on the node (NULL: no pruning).  Returns the number of changes. */
 int node_reconcile(struct node *n, const struct pod_list *active,
 		   struct cm_error *err);
+/*
+ * After a change to pod uid: node_reconcile(n, NULL) when the node is
+ * not targeted; otherwise the pod's containers and pod cgroup, and,
+ * when the shared pool moved since the last pass, the narrowed cgroups
+ * and the cpuset of every container on the shared pool.
+ */
+int node_reconcile_pod(struct node *n, const char *uid, struct cm_error *err);
 
 /* ---- audit ---- */
 

@@ -325,7 +325,7 @@ int node_attach(struct node *n, const struct node_attach *a,
 	 * The pod cgroup first gets the pod's CPUs (v2: a cgroup's CPUs
 	 * are its own within its parent's, or all of its parent's).
 	 */
-	if (node_narrow(n, err) < 0)
+	if (node_narrow_pod(n, p->pod_cgroup, err) < 0)
 		return -EIO;
 	ret = node_apply_container(n, p, (unsigned int)k, true, err);
 	if (ret >= 0)

@@ -171,8 +171,12 @@ int node_open(struct node *n, const char *dir, unsigned int flags,
 		note_unsynced(n);
 	else if (!ret && !(flags & NODE_NO_SYNC))
 		ret = node_sync(n, flags, err);
-	if (!ret)
+	if (!ret) {
+		/* the cgroups as the last change left them: on this pool */
+		node_shared_pool(n, &n->narrowed_pool);
+		n->reconciled_pool = n->narrowed_pool;
 		return 0;
+	}
 fail:
 	node_close(n);
 	return ret ? ret : -EINVAL;
@@ -182,6 +186,7 @@ void node_close(struct node *n)
 {
 	cpumgr_table_free(&n->kernel.table);
 	cpumgr_assignments_free(n->kernel.as, n->kernel.nr_as);
+	free(n->kernel.sorted);
 	free(n->kernel.cpus);
 	topology_free(n->kernel.topo);
 	assignments_free(&n->assignments);

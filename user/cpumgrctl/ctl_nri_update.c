@@ -49,6 +49,8 @@ void ctl_nri_forget_id(struct ctl_nri *p, const char *id)
 
 void ctl_nri_forget(struct ctl_nri *p)
 {
+	ctl_nri_drop(p);
+	p->told_pool_known = false;
 	free(p->known);
 	p->known = NULL;
 	p->nr_known = 0;
@@ -87,6 +89,20 @@ void ctl_nri_cpu_resources(struct ctl_nri_cpu *r, const char *cpus)
 int ctl_nri_updates(struct ctl_nri *p, struct node *n, const char *skip_id,
 		    struct ctl_nri_updates *set)
 {
+	return ctl_nri_updates_pod(p, n, skip_id, NULL, set);
+}
+
+int ctl_nri_updates_pod(struct ctl_nri *p, struct node *n,
+			const char *skip_id, const char *pod_uid,
+			struct ctl_nri_updates *set)
+{
+	struct cpuset pool;
+	bool all;
+
+	/* the pool as last told: only the pod's own can have moved */
+	node_shared_pool(n, &pool);
+	all = !pod_uid || !p->told_pool_known ||
+	      !cpuset_equal(&pool, &p->told_pool);
 	memset(set, 0, sizeof(*set));
 	set->v = calloc(p->nr_known + 1, sizeof(*set->v));
 	set->ptrs = calloc(p->nr_known + 1, sizeof(*set->ptrs));
@@ -104,6 +120,7 @@ int ctl_nri_updates(struct ctl_nri *p, struct node *n, const char *skip_id,
 		char cpus[256];
 
 		if ((skip_id && !strcmp(k->id, skip_id)) ||
+		    (!all && strcmp(k->pod_uid, pod_uid)) ||
 		    ctl_nri_cpus_of(n, k->pod_uid, k->name, cpus,
 				    sizeof(cpus)) ||
 		    !strcmp(cpus, k->told))
@@ -119,6 +136,8 @@ int ctl_nri_updates(struct ctl_nri *p, struct node *n, const char *skip_id,
 		node_log(n, "nri: update %s (%s/%s): cpuset %s", k->id,
 			 k->pod_uid, k->name, cpus);
 	}
+	p->told_pool = pool;
+	p->told_pool_known = true;
 	return 0;
 }
 

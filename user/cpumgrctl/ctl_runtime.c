@@ -152,7 +152,7 @@ int ctl_runtime_release(struct node *n, const char *pod_uid,
 	}
 	/* the pod goes with its last container; the others get the
 	 * shared pool as it now is */
-	if (node_sweep_gone(n, err) < 0 ||
+	if (node_sweep_pod(n, pod_uid, err) < 0 ||
 	    node_reconcile_pod(n, pod_uid, err) < 0)
 		return -EINVAL;
 	return 0;

@@ -10,11 +10,18 @@
  * whole node_reconcile() finds nothing to change: targeted is not less
  * than the whole pass.
  *
+ * And the node the plugin keeps between calls (ctl_nri_open(),
+ * ctl_nri_close()): taken up again while nothing moved, read again
+ * after another writer held the state directory's lock or the kernel's
+ * table moved.
+ *
  * Linked with bench/kernel_standin.c for the module and with its own
  * cgroupfs_init(): a fake tree (tests/fake_cgroup.h) whose open_file
  * counts.  `init` is bench/cpumgrctl-standin-tree's, as bench_nri's.
  */
 #include <libgen.h>
+#include <stdarg.h>
+#include <unistd.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +30,8 @@
 
 #include "kselftest_harness.h"
 
+#include "cmd.h"
+#include "ctl_nri.h"
 #include "ctl_runtime.h"
 #include "fake_cgroup.h"
 #include "node.h"
@@ -40,6 +49,17 @@ static const struct cgroupfs_ops counting_ops = {
 	.remove_dir = fake_remove_dir,
 	.v1_root = fake_v1_root,
 };
+
+/* cpumgrctl's main.c has the program's; the test's own, on stderr */
+void ctl_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
 
 /* In place of lib/node/cgroupfs_kernel.c's: never the host's cgroups. */
 int cgroupfs_init(struct cgroupfs *cg, const char *mount, int version,
@@ -177,6 +197,82 @@ TEST_F(calls, release_moves_the_pool_for_its_members_alone)
 		TH_LOG("%s", cm_error_msg(&self->err));
 	EXPECT_LE(2ul * 15, released);
 	EXPECT_GE(app + 4ul, released);
+}
+
+/* The plugin's open, one sidecar added, and its close. */
+static void plugin_add(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(calls) *self, struct ctl_nri *p, int i)
+{
+	struct nri_reply r = { .code = NRI_RPC_OK };
+	struct oci_container c;
+	char cgroup[PATH_MAX];
+	struct node n;
+
+	container(&c, i, false);
+	ASSERT_EQ(0, ctl_nri_open(p, &n, &r)) TH_LOG("%s", r.message);
+	EXPECT_EQ(0, ctl_runtime_spec_cgroup(&n, c.cgroups_path, cgroup,
+					     sizeof(cgroup), &self->err));
+	EXPECT_EQ(0, ctl_runtime_add(&n, &self->rt, &c, cgroup, true,
+				     &self->err))
+		TH_LOG("%s", cm_error_msg(&self->err));
+	ctl_nri_close(p, &n);
+	EXPECT_TRUE(p->cached);
+}
+
+/* Whether the plugin's next open has pod i (and closes again). */
+static bool plugin_sees(struct __test_metadata *_metadata, struct ctl_nri *p,
+			const char *uid)
+{
+	struct nri_reply r = { .code = NRI_RPC_OK };
+	struct node n;
+	bool seen;
+
+	if (ctl_nri_open(p, &n, &r))
+		return false;
+	seen = node_find_pod(&n, uid) != NULL;
+	ctl_nri_close(p, &n);
+	return seen;
+}
+
+TEST_F(calls, kept_node_until_another_writer_locks)
+{
+	struct ctl_nri p = { .dir = self->state, .rt = self->rt };
+	char path[2 * PATH_MAX];
+	struct node other;
+
+	plugin_add(_metadata, self, &p, 1);
+	/* behind the plugin's back, without the lock: not seen */
+	snprintf(path, sizeof(path), "%s/pods/pod-0001.json", self->state);
+	ASSERT_EQ(0, unlink(path));
+	EXPECT_TRUE(plugin_sees(_metadata, &p, "pod-0001"));
+	/* a writer that took the lock, changing nothing: read again */
+	ASSERT_EQ(0, node_open(&other, self->state, NODE_NEED_CONFIG,
+			       &self->err));
+	node_close(&other);
+	EXPECT_FALSE(plugin_sees(_metadata, &p, "pod-0001"));
+	ctl_nri_forget(&p);
+	EXPECT_FALSE(p.cached);
+}
+
+TEST_F(calls, kept_node_until_the_table_moves)
+{
+	struct ctl_nri p = { .dir = self->state, .rt = self->rt };
+	struct nri_reply r = { .code = NRI_RPC_OK };
+	struct cpumgr_nl *nl;
+	struct node n;
+	int e;
+
+	plugin_add(_metadata, self, &p, 1);
+	/* the kernel's table moves, nobody took the lock */
+	nl = cpumgr_nl_open(&e, NULL);
+	ASSERT_NE(NULL, nl);
+	ASSERT_EQ(0, cpumgr_nl_assign(nl, "pod-9999", "c", "10-11", 0, NULL,
+				      NULL, NULL));
+	cpumgr_nl_close(nl);
+	ASSERT_EQ(0, ctl_nri_open(&p, &n, &r)) TH_LOG("%s", r.message);
+	EXPECT_NE(NULL, node_assignment(&n, "pod-9999", "c"));
+	ctl_nri_close(&p, &n);
+	ctl_nri_forget(&p);
 }
 
 TEST_HARNESS_MAIN

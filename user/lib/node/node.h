@@ -347,6 +347,8 @@ int node_add_container(struct node *n, const cJSON *obj, const char *name,
  * how many were removed.
  */
 int node_sweep_gone(struct node *n, struct cm_error *err);
+/* The same for pod uid alone when the node is targeted. */
+int node_sweep_pod(struct node *n, const char *uid, struct cm_error *err);
 
 /* container NULL: the whole pod. */
 int node_remove(struct node *n, const char *pod_uid, const char *container,

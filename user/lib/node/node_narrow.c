@@ -62,6 +62,11 @@ struct narrow_index {
 	struct narrow_bound *v;
 	size_t nr;
 	struct cpuset *cpus;		/* one per assignment */
+	/*
+	 * The pool moved under a targeted node: every narrowed cgroup
+	 * changes, written without being read first.
+	 */
+	bool moved;
 };
 
 static int cmp_bound(const void *a, const void *b)
@@ -174,7 +179,12 @@ static int narrow_one(struct node *n, const struct narrow_index *x,
 		return 0;
 	node_shared_pool(n, &want);
 	cpuset_or(&want, &want, &bound);
-	ret = node_set_cpuset(n, name, &want, &changed, err);
+	if (x->moved) {
+		ret = cgroupfs_set_cpus(&n->cgroups.fs, name, &want, err);
+		changed = !ret;
+	} else {
+		ret = node_set_cpuset(n, name, &want, &changed, err);
+	}
 	/*
 	 * Gone meanwhile, no cpuset controller there, or refused: say so
 	 * and go on with the others (the kernel's rules still hold).
@@ -236,11 +246,14 @@ static int narrow_children(struct node *n, const struct narrow_index *x,
 int node_narrow(struct node *n, struct cm_error *err)
 {
 	struct narrow_index x;
+	struct cpuset pool;
 	int ret;
 
 	if (n->cgroups.fs.version != 2 || !n->cgroups.root_name[0])
 		return 0;
 	ret = index_build(n, &x, err);
+	node_shared_pool(n, &pool);
+	x.moved = n->targeted && !cpuset_equal(&pool, &n->narrowed_pool);
 	if (!ret)
 		ret = narrow_children(n, &x, n->cgroups.root_name, true, err);
 	index_free(&x);

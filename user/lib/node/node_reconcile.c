@@ -236,41 +236,54 @@ int node_reconcile(struct node *n, const struct pod_list *active,
 	return changes;
 }
 
-/* The pool moved: every container on it follows (its CFS limits do not
- * depend on the pool). */
+/*
+ * The pool moved: every container on it follows (its CFS limits do not
+ * depend on the pool), its cpuset written without being read first:
+ * they all change.
+ */
 static int follow_pool(struct node *n, const char *skip_uid,
 		       struct cm_error *err)
 {
-	int changes = 0, ret;
+	char name[PATH_MAX], *text;
+	struct cpuset pool;
+	int changes = 0, ret = 0;
 
-	for (unsigned int i = 0; i < n->nr_pods; i++) {
+	node_shared_pool(n, &pool);
+	text = cpuset_to_str(&pool);
+	if (!text)
+		return cm_errorf(err, "out of memory"), -ENOMEM;
+	for (unsigned int i = 0; i < n->nr_pods && !ret; i++) {
 		const struct node_pod *p = &n->pods[i];
 
 		if (!strcmp(p->pod.uid, skip_uid))
 			continue;
-		for (unsigned int k = 0; k < p->pod.nr; k++) {
-			char name[PATH_MAX];
-			struct cpuset cpus;
-			bool exclusive, changed;
+		for (unsigned int k = 0; k < p->pod.nr && !ret; k++) {
+			const char *c = p->pod.containers[k].name;
 
-			node_container_cpus(n, p, k, &cpus, &exclusive);
+			struct cpuset cpus;
+			bool exclusive = false;
+
+			if (p->c[k].removed || !p->c[k].cgroup[0])
+				continue;
+			if (node_assignment(n, p->pod.uid, c))
+				node_container_cpus(n, p, k, &cpus, &exclusive);
 			if (exclusive || !attached(n, p, k))
 				continue;
 			ret = node_cgroup_name(n, p->c[k].cgroup, name,
 					       sizeof(name), err);
 			if (!ret)
-				ret = node_set_cpuset(n, name, &cpus, &changed,
-						      err);
+				ret = cgroupfs_write(&n->cgroups.fs,
+						     CGROUPFS_CPUSET, name,
+						     "cpuset.cpus", text, err);
 			if (ret)
-				return ret;
-			if (changed)
-				node_log(n, "%s/%s: %s cpuset.cpus: the shared pool",
-					 p->pod.uid, p->pod.containers[k].name,
-					 p->c[k].cgroup);
-			changes += changed;
+				break;
+			node_log(n, "%s/%s: %s cpuset.cpus: the shared pool",
+				 p->pod.uid, c, p->c[k].cgroup);
+			changes++;
 		}
 	}
-	return changes;
+	free(text);
+	return ret ? ret : changes;
 }
 
 int node_reconcile_pod(struct node *n, const char *uid, struct cm_error *err)

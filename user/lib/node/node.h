@@ -127,6 +127,9 @@ struct node_files {
 	char dir[PATH_MAX - 256];	/* room for the file names */
 	struct checkpoint_store store;	/* the checkpoint and the lock */
 	bool has_config;		/* config.json was there */
+	/* the checkpoint as this node last wrote it (NULL: not yet) */
+	char *written;
+	size_t written_len;
 };
 
 /* The cgroups the node manages (node_cgroup.c, node_narrow.c). */

@@ -288,6 +288,25 @@ int node_attach_check(struct node *n, const struct node_attach *a,
 	       -EINVAL : 0;
 }
 
+/* Every assignment of the pod has pod_cgroup bound already. */
+static bool pod_bound(const struct node *n, const char *uid,
+		      const char *pod_cgroup)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < n->kernel.nr_as; i++) {
+		const struct cpumgr_assignment *as = &n->kernel.as[i];
+
+		if (strcmp(as->pod_uid, uid))
+			continue;
+		if (!as->pod_cgroup_path ||
+		    strcmp(as->pod_cgroup_path, pod_cgroup))
+			return false;
+		any = true;
+	}
+	return any;
+}
+
 int node_attach(struct node *n, const struct node_attach *a,
 		struct cm_error *err)
 {
@@ -307,7 +326,8 @@ int node_attach(struct node *n, const struct node_attach *a,
 	node_container_cpus(n, p, (unsigned int)k, &cpus, &exclusive);
 	in_kernel = node_pod_in_kernel(n, p->pod.uid);
 	/* bind first: only then may the cgroup hold the exclusive CPUs */
-	if (exclusive || (in_kernel && a->pod_cgroup)) {
+	if (exclusive ||
+	    (in_kernel && a->pod_cgroup && !pod_bound(n, p->pod.uid, ppath))) {
 		ret = cpumgr_nl_bind(n->kernel.nl, p->pod.uid,
 				     exclusive ? a->container : NULL,
 				     exclusive ? cpath : NULL,

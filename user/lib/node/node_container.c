@@ -138,9 +138,10 @@ int node_add_container(struct node *n, const cJSON *obj, const char *name,
 		   n->cfg.policy == CPU_POLICY_STATIC) {
 		ret = decide(n, &pod, c, &assigned, err);
 	}
-	if (!ret)
+	/* the table as this change left it; unchanged, as it was read */
+	if (!ret && assigned)
 		ret = node_refresh(n, err);
-	if (!ret)
+	if (!ret && assigned)
 		ret = node_save_checkpoint(n, 0, err);
 	if (!ret)
 		ret = keep(node_find_pod(n, pod.uid), &k) ?

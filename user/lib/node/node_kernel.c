@@ -338,6 +338,7 @@ int node_save_checkpoint(struct node *n, unsigned int flags,
 {
 	char *want, *have = NULL;
 	size_t wlen, hlen;
+	bool same, ours;
 	int ret;
 
 	want = node_checkpoint_text(n, &wlen);
@@ -346,17 +347,33 @@ int node_save_checkpoint(struct node *n, unsigned int flags,
 	ret = checkpoint_store_read(&n->files.store, &have, &hlen, err);
 	cm_error_clear(err);
 	/* nothing to do: spare the disk a sync */
-	if (!ret && hlen == wlen && !memcmp(have, want, wlen)) {
-		free(have);
-		free(want);
-		return 0;
-	}
+	same = !ret && hlen == wlen && !memcmp(have, want, wlen);
+	/*
+	 * The file this node wrote last is a good one: replaced without
+	 * parsing it again (checkpoint_store_save() checks another's).
+	 */
+	ours = !ret && n->files.written && hlen == n->files.written_len &&
+	       !memcmp(have, n->files.written, hlen);
 	free(have);
-	free(want);
-	return checkpoint_store_save(&n->files.store, policy_name(n),
-				     &n->assignments,
-				     flags & NODE_FORCE ? CHECKPOINT_FORCE : 0,
-				     err);
+	if (same)
+		ret = 0;
+	else if (ours)
+		ret = checkpoint_store_write(&n->files.store, want, wlen, err);
+	else
+		ret = checkpoint_store_save(&n->files.store, policy_name(n),
+					    &n->assignments,
+					    flags & NODE_FORCE ?
+					    CHECKPOINT_FORCE : 0, err);
+	free(n->files.written);
+	n->files.written = NULL;
+	if (!ret) {
+		/* what is there now (checkpoint_store_save() formats it so) */
+		n->files.written = want;
+		n->files.written_len = wlen;
+	} else {
+		free(want);
+	}
+	return ret;
 }
 
 int node_policy(struct node *n, struct cm_error *err)

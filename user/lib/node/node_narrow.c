@@ -82,15 +82,21 @@ static void index_free(struct narrow_index *x)
 	memset(x, 0, sizeof(*x));
 }
 
-static void index_add(struct narrow_index *x, const char *path,
-		      const struct cpuset *cpus, bool container)
+static void index_add(struct narrow_index *x, const char *prefix,
+		      const char *path, const struct cpuset *cpus,
+		      bool container)
 {
-	if (path && path[0])
+	if (path && path[0] &&
+	    (!prefix || !strncmp(path, prefix, strlen(prefix))))
 		x->v[x->nr++] = (struct narrow_bound){ path, cpus, container };
 }
 
+/*
+ * The index of the cgroups at or below prefix (NULL: all): a narrowing
+ * of one pod's cgroups needs no more.
+ */
 static int index_build(const struct node *n, struct narrow_index *x,
-		       struct cm_error *err)
+		       const char *prefix, struct cm_error *err)
 {
 	size_t max = 2 * n->kernel.nr_as;
 
@@ -110,12 +116,13 @@ static int index_build(const struct node *n, struct narrow_index *x,
 
 		if (!a->cpus || cpuset_parse(&x->cpus[i], a->cpus, NULL))
 			cpus = NULL;
-		index_add(x, a->cgroup_path, cpus, true);
-		index_add(x, a->pod_cgroup_path, cpus, false);
+		index_add(x, prefix, a->cgroup_path, cpus, true);
+		index_add(x, prefix, a->pod_cgroup_path, cpus, false);
 	}
 	for (unsigned int i = 0; i < n->nr_pods; i++)
 		for (unsigned int k = 0; k < n->pods[i].pod.nr; k++)
-			index_add(x, n->pods[i].c[k].cgroup, NULL, true);
+			index_add(x, prefix, n->pods[i].c[k].cgroup, NULL,
+				  true);
 	qsort(x->v, x->nr, sizeof(*x->v), cmp_bound);
 	return 0;
 }
@@ -251,7 +258,7 @@ int node_narrow(struct node *n, struct cm_error *err)
 
 	if (n->cgroups.fs.version != 2 || !n->cgroups.root_name[0])
 		return 0;
-	ret = index_build(n, &x, err);
+	ret = index_build(n, &x, NULL, err);
 	node_shared_pool(n, &pool);
 	x.moved = n->targeted && !cpuset_equal(&pool, &n->narrowed_pool);
 	if (!ret)
@@ -264,14 +271,16 @@ int node_narrow(struct node *n, struct cm_error *err)
 
 /*
  * The narrowed cgroups at or above the cgroup at path: the managed
- * root's child, and the QoS cgroup's child below it (the pod first).
+ * root's child, and the QoS cgroup's child below it (the pod first),
+ * with an index of what is bound below the first.
  */
-static int narrow_above(struct node *n, const struct narrow_index *x,
-			const char *path, struct cm_error *err)
+static int narrow_above(struct node *n, const char *path,
+			struct cm_error *err)
 {
 	size_t rl = strlen(n->cgroups.root_name);
-	char name[PATH_MAX], top[PATH_MAX];
+	char name[PATH_MAX], top[PATH_MAX], top_path[PATH_MAX];
 	char *slash, *second;
+	struct narrow_index x;
 	int ret, changes = 0;
 
 	ret = node_cgroup_name(n, path, name, sizeof(name), err);
@@ -283,25 +292,29 @@ static int narrow_above(struct node *n, const struct narrow_index *x,
 	slash = strchr(name + rl + 1, '/');
 	snprintf(top, sizeof(top), "%.*s",
 		 (int)(slash ? (size_t)(slash - name) : strlen(name)), name);
+	ret = node_cgroup_path(n, top, top_path, sizeof(top_path), err);
+	if (!ret)
+		ret = index_build(n, &x, top_path, err);
+	if (ret)
+		return ret;
 	if (slash && node_qos_cgroup(top + rl + 1)) {
 		second = strchr(slash + 1, '/');
 		if (second)
 			*second = '\0';
-		ret = narrow_one(n, x, name, err);
-		if (ret < 0)
-			return ret;
-		changes += ret;
+		ret = narrow_one(n, &x, name, err);
+		if (ret > 0)
+			changes += ret;
 	}
-	ret = narrow_one(n, x, top, err);
+	if (ret >= 0)
+		ret = narrow_one(n, &x, top, err);
+	index_free(&x);
 	return ret < 0 ? ret : changes + ret;
 }
 
 int node_narrow_pod(struct node *n, const char *pod_cgroup,
 		    struct cm_error *err)
 {
-	struct narrow_index x;
 	struct cpuset pool;
-	int ret;
 
 	node_shared_pool(n, &pool);
 	if (!n->targeted || !cpuset_equal(&pool, &n->narrowed_pool))
@@ -309,9 +322,5 @@ int node_narrow_pod(struct node *n, const char *pod_cgroup,
 	if (n->cgroups.fs.version != 2 || !n->cgroups.root_name[0] ||
 	    !pod_cgroup || !pod_cgroup[0])
 		return 0;
-	ret = index_build(n, &x, err);
-	if (!ret)
-		ret = narrow_above(n, &x, pod_cgroup, err);
-	index_free(&x);
-	return ret;
+	return narrow_above(n, pod_cgroup, err);
 }

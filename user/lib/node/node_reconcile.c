@@ -69,12 +69,15 @@ int node_remove(struct node *n, const char *uid, const char *container,
 		snprintf(pod_cgroup, sizeof(pod_cgroup), "%s", p->pod_cgroup);
 	if (container && p)
 		k = node_pod_container(p, container);
-	released(n, uid, container, &freed);
+	/* nothing in the kernel: nothing released, the table as it was */
+	cpuset_zero(&freed);
+	if (in_kernel)
+		released(n, uid, container, &freed);
 	if (in_kernel &&
 	    cpumgr_nl_release(n->kernel.nl, uid, container, NULL, NULL))
 		return node_nl_error(n, "release", err);
-	ret = node_refresh(n, err);
-	if (!ret)
+	ret = in_kernel ? node_refresh(n, err) : 0;
+	if (!ret && in_kernel)
 		ret = node_save_checkpoint(n, 0, err);
 	if (!ret && p && !container) {
 		ret = node_delete_pod(n, uid, err);
@@ -267,7 +270,7 @@ static int follow_pool(struct node *n, const char *skip_uid,
 				continue;
 			if (node_assignment(n, p->pod.uid, c))
 				node_container_cpus(n, p, k, &cpus, &exclusive);
-			if (exclusive || !attached(n, p, k))
+			if (exclusive)
 				continue;
 			ret = node_cgroup_name(n, p->c[k].cgroup, name,
 					       sizeof(name), err);
@@ -275,6 +278,14 @@ static int follow_pool(struct node *n, const char *skip_uid,
 				ret = cgroupfs_write(&n->cgroups.fs,
 						     CGROUPFS_CPUSET, name,
 						     "cpuset.cpus", text, err);
+			/* the write says it is gone: no stat() of each first */
+			if (ret == -ENOENT) {
+				cm_error_clear(err);
+				ret = 0;
+				node_log(n, "%s/%s: cgroup %s is gone",
+					 p->pod.uid, c, p->c[k].cgroup);
+				continue;
+			}
 			if (ret)
 				break;
 			node_log(n, "%s/%s: %s cpuset.cpus: the shared pool",

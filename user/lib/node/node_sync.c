@@ -198,6 +198,7 @@ void node_close(struct node *n)
 	if (n->kernel.nl)
 		cpumgr_nl_close(n->kernel.nl);
 	checkpoint_store_close(&n->files.store);
+	free(n->files.written);
 	memset(n, 0, sizeof(*n));
 	n->files.store.dir_fd = n->files.store.lock_fd = -1;
 }

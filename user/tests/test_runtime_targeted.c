@@ -76,14 +76,16 @@ FIXTURE(calls) {
 
 FIXTURE_SETUP(calls)
 {
-	char ctl[PATH_MAX], kernel[PATH_MAX + 8], cmd[8 * PATH_MAX];
+	char ctl[PATH_MAX + 32], exe[PATH_MAX], kernel[PATH_MAX + 8],
+	     cmd[8 * PATH_MAX];
 	int status;
 
 	fake_tree_new(self->dir, sizeof(self->dir));
 	snprintf(self->state, sizeof(self->state), "%s/state", self->dir);
 	snprintf(kernel, sizeof(kernel), "%s/kernel", self->dir);
+	ASSERT_NE(NULL, realpath("/proc/self/exe", exe));
 	snprintf(ctl, sizeof(ctl), "%s/../bench/cpumgrctl-standin-tree",
-		 dirname(strdup(realpath("/proc/self/exe", NULL))));
+		 dirname(exe));
 	setenv("CPUMGR_STANDIN", kernel, 1);
 	/* 1 socket, 1 NUMA node, 64 cores, 2 threads: 128 CPUs */
 	setenv("CPUMGR_STANDIN_TOPOLOGY", "1 1 64 2", 1);

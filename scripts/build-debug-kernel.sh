@@ -87,6 +87,10 @@ build()
 		bzImage modules
 	make -s -C "$src" O="$dir.tmp/build" kernelrelease >"$dir.tmp/release"
 	ln -s build/arch/x86/boot/bzImage "$dir.tmp/vmlinuz"
+	# From 7.x the object tree's Makefile names its own path
+	# (KBUILD_OUTPUT): where it will be, not where it was built.
+	sed -i "s#^\(export KBUILD_OUTPUT = \).*#\1$dir/build#" \
+		"$dir.tmp/build/Makefile"
 	touch "$dir.tmp/ready"
 	mv "$dir.tmp" "$dir"
 }

@@ -6,18 +6,21 @@
  * an "app" of 2 exclusive CPUs and a "sidecar" of 250m on the shared
  * pool), the plugin's CPU time per call, p50 / p99 / max:
  *
- *   CreateContainer  each of them, the node filling up
+ *   CreateContainer  each of them, the node filling up (and a row each
+ *                    for the apps, whose exclusive CPUs move the shared
+ *                    pool, and the sidecars, which leave it)
  *   UpdateContainer  each of them, the node full (what the plugin does
  *                    today: a managed container keeps its cpuset; no
  *                    resize yet)
  *   StopContainer    the first CPUMGR_BENCH_SAMPLE of them (default
  *                    100), the node full (the release: containerd stops
- *                    before it removes)
+ *                    before it removes; apps and sidecars too)
  *   RemoveContainer  the same, each after its stop (the release again,
  *                    found done)
  *
- * (each call costs in proportion to the node's containers, so filling
- * the node is most of a run: minutes; the rest goes with the plugin)
+ * (a call that moves the shared pool costs in proportion to the
+ * containers on it, which follow it; the others in proportion to what
+ * they change)
  * with the state directory on ext4 (under $TMPDIR, else /tmp, when that
  * is ext4) and on tmpfs (/dev/shm); CPUMGR_BENCH_FS=ext4 or tmpfs runs
  * one.  This program is the runtime: it
@@ -406,12 +409,20 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void row(const char *what, double *v, int n, unsigned long updates)
+/* p50, p99, max of v[0..n) (left in order) and the updates per call. */
+static void row(const char *what, const double *in, int n,
+		unsigned long updates)
 {
+	double *v = malloc(n * sizeof(*v));
+
+	if (!v)
+		die("out of memory");
+	memcpy(v, in, n * sizeof(*v));
 	qsort(v, n, sizeof(*v), cmp_double);
 	printf("  %-18s %8.3f %8.3f %8.3f %10.1f\n", what, v[n / 2],
 	       v[(n * 99) / 100 < n ? (n * 99) / 100 : n - 1], v[n - 1],
 	       (double)updates / n);
+	free(v);
 }
 
 /* The file system a directory is on, as the table names it. */
@@ -428,11 +439,42 @@ static const char *fs_name(const char *dir)
 	return "other";
 }
 
+/*
+ * The rows of the apps (exclusive CPUs: the shared pool moves, its
+ * members follow) and of the sidecars (the pool stays) of what t holds
+ * for c[0..nr) in turn.
+ */
+static void split_rows(const char *app, const char *sidecar, const double *t,
+		       int nr, const unsigned long *u)
+{
+	double *v = calloc(nr, sizeof(*v));
+	unsigned long updates[2] = { 0, 0 };
+	int k[2] = { 0, 0 };
+
+	if (!v)
+		die("out of memory");
+	/* c[i] is an app for an even i: apps to the front, sidecars after */
+	for (int i = 0; i < nr; i++) {
+		int side = i % 2;
+
+		v[side ? (nr + 1) / 2 + k[1] : k[0]] = t[i];
+		k[side]++;
+		updates[side] += u[i];
+	}
+	if (k[0])
+		row(app, v, k[0], updates[0]);
+	if (k[1])
+		row(sidecar, v + (nr + 1) / 2, k[1], updates[1]);
+	free(v);
+}
+
 /* The pods' sandboxes and their containers, the node filling up. */
 static void fill(struct runtime *rt, struct ctr *c, int nr, double *t)
 {
-	unsigned long u0 = rt->updates;
+	unsigned long u0 = rt->updates, *u = calloc(nr, sizeof(*u)), ui;
 
+	if (!u)
+		die("out of memory");
 	for (int i = 0; i < nr; i++) {
 		Nri__Pkg__Api__V1alpha1__CreateContainerRequest req =
 			NRI__PKG__API__V1ALPHA1__CREATE_CONTAINER_REQUEST__INIT;
@@ -450,9 +492,13 @@ static void fill(struct runtime *rt, struct ctr *c, int nr, double *t)
 		}
 		req.pod = &pm.pod;
 		req.container = &cm.c;
+		ui = rt->updates;
 		t[i] = timed(rt, "CreateContainer", &req.base, &pm.pod);
+		u[i] = rt->updates - ui;
 	}
 	row("CreateContainer", t, nr, rt->updates - u0);
+	split_rows("  app (pool moves)", "  sidecar", t, nr, u);
+	free(u);
 }
 
 /* An UpdateContainer of each, resources as they are. */
@@ -480,8 +526,10 @@ static void update_all(struct runtime *rt, struct ctr *c, int nr, double *t)
 static void empty(struct runtime *rt, struct ctr *c, int nr, double *t,
 		  double *rm)
 {
-	unsigned long u_stop = 0, u_rm = 0, u0;
+	unsigned long u_stop = 0, u_rm = 0, u0, *u = calloc(nr, sizeof(*u));
 
+	if (!u)
+		die("out of memory");
 	for (int i = 0; i < nr; i++) {
 		Nri__Pkg__Api__V1alpha1__StopContainerRequest stop =
 			NRI__PKG__API__V1ALPHA1__STOP_CONTAINER_REQUEST__INIT;
@@ -496,7 +544,8 @@ static void empty(struct runtime *rt, struct ctr *c, int nr, double *t,
 		stop.container = &cm.c;
 		u0 = rt->updates;
 		t[i] = timed(rt, "StopContainer", &stop.base, &pm.pod);
-		u_stop += rt->updates - u0;
+		u[i] = rt->updates - u0;
+		u_stop += u[i];
 		ev.event = NRI__PKG__API__V1ALPHA1__EVENT__REMOVE_CONTAINER;
 		ev.pod = &pm.pod;
 		ev.container = &cm.c;
@@ -510,6 +559,8 @@ static void empty(struct runtime *rt, struct ctr *c, int nr, double *t,
 		}
 	}
 	row("StopContainer", t, nr, u_stop);
+	split_rows("  app (pool moves)", "  sidecar", t, nr, u);
+	free(u);
 	row("RemoveContainer", rm, nr, u_rm);
 	printf("  (Stop and Remove: the first %d containers, from the full node)\n",
 	       nr);

@@ -14,12 +14,19 @@
  *                             read at each call, so a test can change the
  *                             machine under a process
  *
- * Every call reads the file again, as every request sees the kernel's
- * table as it is now, whatever other processes did.  The file is text: "generation G policy P options O enforce E hotplug H",
- * "reserved CPUS", "root PATH", then one "a UID CONTAINER CPUS FLAGS" line
- * an assignment.
+ * Every call reads the file's first line again, as every request sees
+ * the kernel's table as it is now, whatever other processes did; the
+ * rest only when the generation moved (every change moves it), since
+ * the kernel keeps its table in memory and a stand-in that parses
+ * every entry on every call would be measuring itself.  The file is
+ * text: "generation G policy P options O enforce E hotplug H",
+ * "reserved CPUS", "root PATH", then one "a UID CONTAINER CPUS FLAGS
+ * [CGROUP POD_CGROUP]" line an assignment, "-" for a cgroup not bound (as
+ * the kernel, the stand-in keeps the bindings: a controller that finds
+ * them missing binds again).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,12 +43,14 @@ struct standin_entry {
 	char container[CPUMGR_CONTAINER_MAX + 1];
 	char cpus[STANDIN_CPUS_MAX];
 	uint32_t flags;
+	char cgroup[PATH_MAX], pod_cgroup[PATH_MAX];	/* "" not bound */
 };
 
 struct cpumgr_nl {
 	char path[4096];
 	int sockets, numa_per_socket, cores_per_numa, threads;
 	uint64_t generation;
+	bool loaded;		/* the entries are those of generation */
 	uint32_t policy, options, enforce, hotplug;
 	char reserved[STANDIN_CPUS_MAX], root[4096];
 	struct standin_entry *e;
@@ -101,16 +110,36 @@ static int grow(struct cpumgr_nl *nl)
 	return 0;
 }
 
+/* "-" in the file for a cgroup not bound */
+static void put_path(char *dst, const char *src)
+{
+	snprintf(dst, PATH_MAX, "%s", strcmp(src, "-") ? src : "");
+}
+
 static int load(struct cpumgr_nl *nl)
 {
 	FILE *f = fopen(nl->path, "re");
-	char line[STANDIN_CPUS_MAX + 512];
+	char line[STANDIN_CPUS_MAX + 2 * PATH_MAX + 512];
+	uint64_t generation;
 
-	nl->nr = 0;
-	if (!f)
+	if (!f) {
+		nl->nr = 0;
+		nl->loaded = false;
 		return errno == ENOENT ? 0 : -errno;
+	}
+	/* the first line: the table as this process last read it? */
+	if (nl->loaded && fgets(line, sizeof(line), f) &&
+	    sscanf(line, "generation %lu ", &generation) == 1 &&
+	    generation == nl->generation) {
+		fclose(f);
+		return 0;
+	}
+	rewind(f);
+	nl->nr = 0;
 	while (fgets(line, sizeof(line), f)) {
-		struct standin_entry x = { 0 };
+		struct standin_entry x;
+		char cg[PATH_MAX], pod_cg[PATH_MAX];
+		int got;
 
 		line[strcspn(line, "\n")] = '\0';
 		if (sscanf(line, "generation %lu policy %u options %u enforce %u hotplug %u",
@@ -123,16 +152,22 @@ static int load(struct cpumgr_nl *nl)
 		} else if (!strncmp(line, "root ", 5)) {
 			snprintf(nl->root, sizeof(nl->root), "%.*s",
 				 (int)sizeof(nl->root) - 1, line + 5);
-		} else if (sscanf(line, "a %64s %63s %8191s %u", x.uid, x.container,
-				  x.cpus, &x.flags) == 4) {
+		} else if ((got = sscanf(line, "a %64s %63s %8191s %u %4095s %4095s",
+					 x.uid, x.container, x.cpus, &x.flags,
+					 cg, pod_cg)) == 4 || got == 6) {
+			if (got == 4)
+				strcpy(cg, "-"), strcpy(pod_cg, "-");
 			if (grow(nl)) {
 				fclose(f);
 				return -ENOMEM;
 			}
+			put_path(x.cgroup, cg);
+			put_path(x.pod_cgroup, pod_cg);
 			nl->e[nl->nr++] = x;
 		}
 	}
 	fclose(f);
+	nl->loaded = true;
 	return 0;
 }
 
@@ -145,9 +180,17 @@ static int save(struct cpumgr_nl *nl)
 	fprintf(f, "generation %lu policy %u options %u enforce %u hotplug %u\n"
 		"reserved %s\nroot %s\n", nl->generation, nl->policy,
 		nl->options, nl->enforce, nl->hotplug, nl->reserved, nl->root);
-	for (size_t i = 0; i < nl->nr; i++)
-		fprintf(f, "a %s %s %s %u\n", nl->e[i].uid, nl->e[i].container,
-			nl->e[i].cpus, nl->e[i].flags);
+	for (size_t i = 0; i < nl->nr; i++) {
+		const struct standin_entry *e = &nl->e[i];
+
+		fprintf(f, "a %s %s %s %u", e->uid, e->container, e->cpus,
+			e->flags);
+		/* bindings only when there are: unbound, the lines as before */
+		if (e->cgroup[0] || e->pod_cgroup[0])
+			fprintf(f, " %s %s", e->cgroup[0] ? e->cgroup : "-",
+				e->pod_cgroup[0] ? e->pod_cgroup : "-");
+		fputc('\n', f);
+	}
 	return fclose(f) ? -errno : 0;
 }
 
@@ -298,6 +341,15 @@ static void fill(const struct cpumgr_nl *nl, const struct standin_entry *e,
 	a->cpus = strdup(e->cpus);
 	a->flags = e->flags;
 	a->generation = nl->generation;
+	/* a bound cgroup has its path and a non-zero id */
+	if (e->cgroup[0]) {
+		a->cgroup_path = strdup(e->cgroup);
+		a->cgroup_id = 1;
+	}
+	if (e->pod_cgroup[0]) {
+		a->pod_cgroup_path = strdup(e->pod_cgroup);
+		a->pod_cgroup_id = 1;
+	}
 }
 
 int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
@@ -307,7 +359,7 @@ int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
 {
 	struct cpuset want, taken, reserved;
 	struct standin_entry x = { 0 };
-	ssize_t i;
+	ssize_t i, pod;
 	int ret;
 
 	if (fresh(nl))
@@ -324,6 +376,12 @@ int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
 	snprintf(x.container, sizeof(x.container), "%s", container);
 	snprintf(x.cpus, sizeof(x.cpus), "%s", cpus);
 	x.flags = flags;
+	/* the pod's binding is the pod's, the container's stays its own */
+	if (i >= 0)
+		strcpy(x.cgroup, nl->e[i].cgroup);
+	pod = find(nl, pod_uid, NULL);
+	if (pod >= 0)
+		strcpy(x.pod_cgroup, nl->e[pod].pod_cgroup);
 	if (i < 0) {
 		if (grow(nl))
 			return fail(nl, -ENOMEM, "out of memory");
@@ -359,10 +417,21 @@ int cpumgr_nl_bind(struct cpumgr_nl *nl, const char *pod_uid,
 		   const char *pod_cgroup_path, const uint64_t *expect,
 		   uint64_t *generation)
 {
+	ssize_t i;
+
 	if (fresh(nl))
 		return nl->error.err;
-	if (find(nl, pod_uid, container) < 0)
+	i = find(nl, pod_uid, container);
+	if (i < 0)
 		return fail(nl, -ENOENT, "no such assignment");
+	if (container && cgroup_path)
+		snprintf(nl->e[i].cgroup, sizeof(nl->e[i].cgroup), "%s",
+			 cgroup_path);
+	for (size_t k = 0; pod_cgroup_path && k < nl->nr; k++)
+		if (!strcmp(nl->e[k].uid, pod_uid))
+			snprintf(nl->e[k].pod_cgroup,
+				 sizeof(nl->e[k].pod_cgroup), "%s",
+				 pod_cgroup_path);
 	return change(nl, expect, generation);
 }
 

@@ -55,10 +55,75 @@ void ctl_nri_refuse(struct nri_reply *r, int code, const char *fmt, ...)
 	va_end(ap);
 }
 
+void ctl_nri_drop(struct ctl_nri *p)
+{
+	if (p->cached)
+		node_close(&p->node);
+	p->cached = false;
+}
+
+/*
+ * The kept node into n, locked, when no other writer locked the state
+ * directory since our last call and the kernel's table is still at the
+ * generation we left it: what we read then is what is there now.
+ */
+static bool take_up(struct ctl_nri *p, struct node *n)
+{
+	struct cpumgr_table t = { 0 };
+	struct cm_error err = { 0 };
+	bool same;
+
+	if (!p->cached)
+		return false;
+	if (checkpoint_store_lock(&p->node.files.store, NODE_LOCK_TIMEOUT_MS,
+				  &err)) {
+		cm_error_clear(&err);
+		ctl_nri_drop(p);
+		return false;
+	}
+	same = !strcmp(p->node.files.store.prev_token, p->token) &&
+	       !cpumgr_nl_get_table(p->node.kernel.nl, &t) &&
+	       t.generation == p->node.kernel.table.generation;
+	cpumgr_table_free(&t);
+	if (!same) {
+		ctl_nri_drop(p);
+		return false;
+	}
+	*n = p->node;
+	p->cached = false;
+	memset(&p->node, 0, sizeof(p->node));
+	return true;
+}
+
+void ctl_nri_close(struct ctl_nri *p, struct node *n)
+{
+	ctl_nri_drop(p);
+	if (n->read_only || n->files.store.lock_fd < 0) {
+		node_close(n);
+		return;
+	}
+	snprintf(p->token, sizeof(p->token), "%s", n->files.store.token);
+	checkpoint_store_unlock(&n->files.store);
+	p->node = *n;
+	p->cached = true;
+	memset(n, 0, sizeof(*n));
+	n->files.store.dir_fd = n->files.store.lock_fd = -1;
+}
+
 int ctl_nri_open(struct ctl_nri *p, struct node *n, struct nri_reply *r)
 {
 	struct cm_error err = { 0 };
 
+	/*
+	 * Kept: no sweep either, the runtime tells us of every container
+	 * that goes while we are connected (Synchronize sweeps after a
+	 * reconnect).
+	 */
+	if (take_up(p, n)) {
+		n->log = p->log;
+		n->targeted = true;
+		return 0;
+	}
 	if (node_open(n, ctl_state_dir(p->dir), NODE_NEED_CONFIG, &err)) {
 		refuse(r, NRI_RPC_FAILED_PRECONDITION, "cpumgr: %s",
 		       cm_error_msg(&err));
@@ -66,6 +131,8 @@ int ctl_nri_open(struct ctl_nri *p, struct node *n, struct nri_reply *r)
 		return -1;
 	}
 	n->log = p->log;
+	/* one container a call: its pod, and the others when the pool moved */
+	n->targeted = true;
 	if (node_sweep_gone(n, &err) < 0) {
 		refuse(r, NRI_RPC_INTERNAL, "cpumgr: %s", cm_error_msg(&err));
 		cm_error_clear(&err);
@@ -158,14 +225,14 @@ static int create_container(struct ctl_nri *p, const struct nri_request *req,
 	}
 	ctl_nri_cpus_of(&n, c.pod_uid, c.name, cpus, sizeof(cpus));
 	if (ctl_nri_remember(p, &c, cpus) ||
-	    ctl_nri_updates(p, &n, c.id, &set)) {
+	    ctl_nri_updates_pod(p, &n, c.id, c.pod_uid, &set)) {
 		ret = -ENOMEM;
 		node_close(&n);
 		goto out;
 	}
 	node_log(&n, "nri: create %s (%s/%s): cpuset %s, %zu updates", c.id,
 		 c.pod_uid, c.name, cpus, set.nr);
-	node_close(&n);
+	ctl_nri_close(p, &n);
 	ctl_nri_cpu_resources(&res, cpus);
 	la.resources = &res.res;
 	adj.linux = &la;
@@ -206,7 +273,9 @@ static int release(struct ctl_nri *p, const char *id, const char *pod_uid,
 		cm_error_clear(&err);
 	} else {
 		node_log(&n, "nri: released %s (%s/%s)", id, pod_uid, name);
-		ret = ctl_nri_updates(p, &n, NULL, set);
+		ret = ctl_nri_updates_pod(p, &n, NULL, pod_uid, set);
+		ctl_nri_close(p, &n);
+		return ret;
 	}
 	node_close(&n);
 	return ret;
@@ -343,7 +412,7 @@ static int run_sandbox(struct ctl_nri *p, struct oci_container *c,
 	if (!c->cgroups_path[0] || ctl_nri_open(p, &n, r))
 		return 0;
 	ctl_nri_add_sandbox(p, &n, c);
-	node_close(&n);
+	ctl_nri_close(p, &n);
 	return 0;
 }
 

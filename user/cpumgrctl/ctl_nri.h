@@ -36,13 +36,31 @@ struct ctl_nri {
 	FILE *log;				/* --verbose: stderr */
 	struct ctl_nri_known *known;
 	size_t nr_known;
+	/*
+	 * The node of the last call, kept without the lock between calls
+	 * (ctl_nri_close()): the next call takes it up again when no other
+	 * writer held the lock since (token: the one our lock wrote) and
+	 * the kernel's table did not move, instead of reading the state
+	 * directory and the table again.
+	 */
+	struct node node;
+	bool cached;
+	/* the shared pool as the updates last told it (ctl_nri_update.c) */
+	struct cpuset told_pool;
+	bool told_pool_known;
+	char token[sizeof(((struct checkpoint_store *)0)->token)];
 };
 
 /*
- * node_open() for one call, sweeping containers whose cgroup is gone;
- * on failure r holds the error for the runtime.
+ * The node for one call, targeted (node.targeted): the last call's when
+ * nothing moved since, else node_open() and a sweep of the containers
+ * whose cgroup is gone; on failure r holds the error for the runtime.
  */
 int ctl_nri_open(struct ctl_nri *p, struct node *n, struct nri_reply *r);
+/* The call is done: unlock, and keep the node for the next call. */
+void ctl_nri_close(struct ctl_nri *p, struct node *n);
+/* Drop the node kept (node_close()): the next call reads it all again. */
+void ctl_nri_drop(struct ctl_nri *p);
 /* An NRI error back to the runtime. */
 void ctl_nri_refuse(struct nri_reply *r, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -189,8 +189,12 @@ int ctl_nri_synchronize(struct ctl_nri *p, const struct nri_request *req,
 		ctrs[nr++] = ctr;
 	}
 	ret = 0;
+	/* after a (re)connect, whatever happened meanwhile: read it all */
+	ctl_nri_drop(p);
 	if (ctl_nri_open(p, &n, r))
 		goto out;
+	/* and every cgroup */
+	n.targeted = false;
 	release_gone(p, &n, in, cs, nr);
 	add_running(p, &n, in, cs, ctrs, nr);
 	ret = ctl_nri_updates(p, &n, NULL, &set);
@@ -198,7 +202,7 @@ int ctl_nri_synchronize(struct ctl_nri *p, const struct nri_request *req,
 		in->n_pods, ctl_plural(in->n_pods), in->n_containers,
 		ctl_plural(in->n_containers), p->nr_known, set.nr,
 		ctl_plural(set.nr));
-	node_close(&n);
+	ctl_nri_close(p, &n);
 	out.n_update = set.nr;
 	out.update = set.ptrs;
 	if (!ret)

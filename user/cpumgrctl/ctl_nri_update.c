@@ -49,13 +49,16 @@ void ctl_nri_forget_id(struct ctl_nri *p, const char *id)
 
 void ctl_nri_forget(struct ctl_nri *p)
 {
+	ctl_nri_drop(p);
+	p->told_pool_known = false;
 	free(p->known);
 	p->known = NULL;
 	p->nr_known = 0;
 }
 
-int ctl_nri_cpus_of(struct node *n, const char *pod_uid, const char *name,
-		    char *out, size_t len)
+/* ctl_nri_cpus_of(), the shared pool's text given (NULL: formatted). */
+static int cpus_of(struct node *n, const char *pool, const char *pod_uid,
+		   const char *name, char *out, size_t len)
 {
 	const struct node_pod *pod = node_find_pod(n, pod_uid);
 	int k = pod ? node_pod_container(pod, name) : -1;
@@ -65,9 +68,20 @@ int ctl_nri_cpus_of(struct node *n, const char *pod_uid, const char *name,
 	out[0] = '\0';
 	if (k < 0 || pod->c[k].removed || !pod->c[k].cgroup[0])
 		return -ENOENT;
+	/* no assignment: the pool, as every other container on it */
+	if (pool && !node_assignment(n, pod_uid, name)) {
+		snprintf(out, len, "%s", pool);
+		return 0;
+	}
 	node_container_cpus(n, pod, (unsigned int)k, &cpus, &exclusive);
 	cpuset_format(&cpus, out, len);
 	return 0;
+}
+
+int ctl_nri_cpus_of(struct node *n, const char *pod_uid, const char *name,
+		    char *out, size_t len)
+{
+	return cpus_of(n, NULL, pod_uid, name, out, len);
 }
 
 void ctl_nri_cpu_resources(struct ctl_nri_cpu *r, const char *cpus)
@@ -87,6 +101,23 @@ void ctl_nri_cpu_resources(struct ctl_nri_cpu *r, const char *cpus)
 int ctl_nri_updates(struct ctl_nri *p, struct node *n, const char *skip_id,
 		    struct ctl_nri_updates *set)
 {
+	return ctl_nri_updates_pod(p, n, skip_id, NULL, set);
+}
+
+int ctl_nri_updates_pod(struct ctl_nri *p, struct node *n,
+			const char *skip_id, const char *pod_uid,
+			struct ctl_nri_updates *set)
+{
+	char pool_text[sizeof(p->known[0].told)];
+	struct cpuset pool;
+	bool all;
+
+	/* the pool as last told: only the pod's own can have moved */
+	node_shared_pool(n, &pool);
+	all = !pod_uid || !p->told_pool_known ||
+	      !cpuset_equal(&pool, &p->told_pool);
+	/* formatted once, not for each container on it */
+	cpuset_format(&pool, pool_text, sizeof(pool_text));
 	memset(set, 0, sizeof(*set));
 	set->v = calloc(p->nr_known + 1, sizeof(*set->v));
 	set->ptrs = calloc(p->nr_known + 1, sizeof(*set->ptrs));
@@ -104,8 +135,9 @@ int ctl_nri_updates(struct ctl_nri *p, struct node *n, const char *skip_id,
 		char cpus[256];
 
 		if ((skip_id && !strcmp(k->id, skip_id)) ||
-		    ctl_nri_cpus_of(n, k->pod_uid, k->name, cpus,
-				    sizeof(cpus)) ||
+		    (!all && strcmp(k->pod_uid, pod_uid)) ||
+		    cpus_of(n, pool_text, k->pod_uid, k->name, cpus,
+			    sizeof(cpus)) ||
 		    !strcmp(cpus, k->told))
 			continue;
 		v->u = u;
@@ -119,6 +151,8 @@ int ctl_nri_updates(struct ctl_nri *p, struct node *n, const char *skip_id,
 		node_log(n, "nri: update %s (%s/%s): cpuset %s", k->id,
 			 k->pod_uid, k->name, cpus);
 	}
+	p->told_pool = pool;
+	p->told_pool_known = true;
 	return 0;
 }
 

@@ -48,6 +48,14 @@ void ctl_nri_cpu_resources(struct ctl_nri_cpu *r, const char *cpus);
  */
 int ctl_nri_updates(struct ctl_nri *p, struct node *n, const char *skip_id,
 		    struct ctl_nri_updates *set);
+/*
+ * The same after a change to pod pod_uid alone: while the shared pool
+ * is the one last told, no container of another pod can have moved,
+ * and only the pod's are looked at.
+ */
+int ctl_nri_updates_pod(struct ctl_nri *p, struct node *n,
+			const char *skip_id, const char *pod_uid,
+			struct ctl_nri_updates *set);
 void ctl_nri_updates_free(struct ctl_nri_updates *set);
 
 #endif

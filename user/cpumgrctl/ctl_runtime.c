@@ -123,7 +123,7 @@ int ctl_runtime_add(struct node *n, const struct ctl_runtime *rt,
 	a.pod_cgroup = pod_cgroup;
 	a.create = create;
 	ret = node_attach(n, &a, err);
-	if (!ret && node_reconcile(n, NULL, err) < 0)
+	if (!ret && node_reconcile_pod(n, c->pod_uid, err) < 0)
 		ret = -EIO;
 	if (!ret)
 		return 0;
@@ -152,7 +152,8 @@ int ctl_runtime_release(struct node *n, const char *pod_uid,
 	}
 	/* the pod goes with its last container; the others get the
 	 * shared pool as it now is */
-	if (node_sweep_gone(n, err) < 0 || node_reconcile(n, NULL, err) < 0)
+	if (node_sweep_pod(n, pod_uid, err) < 0 ||
+	    node_reconcile_pod(n, pod_uid, err) < 0)
 		return -EINVAL;
 	return 0;
 }

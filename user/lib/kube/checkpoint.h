@@ -116,6 +116,13 @@ struct checkpoint_store {
 	int lock_fd;		/* -1 while not locked */
 	unsigned int stale_removed;	/* temp files cleaned at lock time */
 	/*
+	 * Each lock writes a token of its own into the lock file, kept
+	 * there after the unlock: the token found when locking is the last
+	 * holder's.  A process that finds its own from its last lock knows
+	 * no other writer held the lock since ("" when there was none).
+	 */
+	char token[64], prev_token[64];
+	/*
 	 * Called once, at once, when the lock is held by another process
 	 * and the lock waits for it (holder: its pid, 0 if unknown).
 	 */
@@ -133,7 +140,9 @@ int checkpoint_store_open(struct checkpoint_store *st, const char *dir,
 void checkpoint_store_close(struct checkpoint_store *st);
 
 /*
- * Take the writers' lock, an flock on ".<name>.lock" in the directory:
+ * Take the writers' lock, an flock on ".<name>.lock" in the directory
+ * (the holder's pid, then its token, in it; "-" for the pid once
+ * unlocked):
  * timeout_ms 0 tries once, < 0 waits for ever.  -EWOULDBLOCK or
  * -ETIMEDOUT name the holder's pid when it wrote one.  Once locked, temp
  * files left by a writer that died between write and rename are removed

@@ -147,6 +147,32 @@ static long holder_pid(int fd)
 	return strtol(buf, NULL, 10);
 }
 
+/* The second line of the lock file: the last holder's token, or "". */
+static void read_token(int fd, char *out, size_t len)
+{
+	char buf[128], *nl;
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	out[0] = '\0';
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	nl = strchr(buf, '\n');
+	if (nl)
+		snprintf(out, len, "%.*s", (int)strcspn(nl + 1, "\n"), nl + 1);
+}
+
+/* Unique to this lock: pid, a count of this process's locks, the time. */
+static void new_token(char *out, size_t len)
+{
+	static unsigned long count;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(out, len, "%ld.%lu.%lld.%09ld", (long)getpid(), ++count,
+		 (long long)ts.tv_sec, ts.tv_nsec);
+}
+
 static long long now_ms(void)
 {
 	struct timespec ts;
@@ -159,7 +185,7 @@ int checkpoint_store_lock(struct checkpoint_store *st, int timeout_ms,
 			  struct cm_error *err)
 {
 	long long deadline = now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
-	char *lock = dot_name(st, ".lock"), pid[24];
+	char *lock = dot_name(st, ".lock"), pid[24 + sizeof(st->token)];
 	int fd, len;
 	long holder;
 
@@ -205,8 +231,11 @@ int checkpoint_store_lock(struct checkpoint_store *st, int timeout_ms,
 		}
 		nanosleep(&ts, NULL);
 	}
-	/* who holds it, for the message of whoever waits */
-	len = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	read_token(fd, st->prev_token, sizeof(st->prev_token));
+	new_token(st->token, sizeof(st->token));
+	/* who holds it, for the message of whoever waits, and the token */
+	len = snprintf(pid, sizeof(pid), "%ld\n%s\n", (long)getpid(),
+		       st->token);
 	if (ftruncate(fd, 0) || pwrite(fd, pid, (size_t)len, 0) != len) {
 		/* only informative: the lock itself is held */
 	}
@@ -218,10 +247,17 @@ int checkpoint_store_lock(struct checkpoint_store *st, int timeout_ms,
 
 void checkpoint_store_unlock(struct checkpoint_store *st)
 {
+	char text[8 + sizeof(st->token)];
+	int len;
+
 	if (st->lock_fd < 0)
 		return;
-	if (ftruncate(st->lock_fd, 0)) {
-		/* a stale pid in the file only misleads a message */
+	/* no holder, the token stays for the next one */
+	len = snprintf(text, sizeof(text), "-\n%s\n", st->token);
+	if (ftruncate(st->lock_fd, 0) ||
+	    pwrite(st->lock_fd, text, (size_t)len, 0) != len) {
+		/* a stale pid in the file only misleads a message, a
+		 * missing token only costs its next holder a full read */
 	}
 	close(st->lock_fd);
 	st->lock_fd = -1;

@@ -111,6 +111,8 @@ struct kernel_view {
 	struct cpumgr_table table;
 	struct cpumgr_assignment *as;
 	size_t nr_as;
+	/* as, sorted by pod and container: found in log time (NULL: none) */
+	const struct cpumgr_assignment **sorted;
 	struct node_cpu *cpus;
 	unsigned int nr_cpus;
 	/*
@@ -138,6 +140,9 @@ struct node_files {
 	char dir[PATH_MAX - 256];	/* room for the file names */
 	struct checkpoint_store store;	/* the checkpoint and the lock */
 	bool has_config;		/* config.json was there */
+	/* the checkpoint as this node last wrote it (NULL: not yet) */
+	char *written;
+	size_t written_len;
 };
 
 /* The cgroups the node manages (node_cgroup.c, node_narrow.c). */
@@ -172,6 +177,15 @@ struct node {
 	const char *withheld_below;
 
 	bool read_only;			/* NODE_READ_ONLY: no lock held */
+	/*
+	 * Targeted (the NRI plugin, one container a call): a change
+	 * reconciles the cgroups of the pod it touched, and those of every
+	 * pod only when the shared pool moved: from the pool the cgroups
+	 * had when the node was opened (node_open() sets both), or after
+	 * the last whole pass.  Otherwise every change reconciles all.
+	 */
+	bool targeted;
+	struct cpuset narrowed_pool, reconciled_pool;
 	FILE *log;			/* one line per repair or change */
 	bool log_time;			/* prefix log lines with a timestamp */
 };
@@ -308,6 +322,13 @@ int node_cgroup_path(const struct node *n, const char *name, char *path,
  * cannot be changed is logged and skipped.
  */
 int node_narrow(struct node *n, struct cm_error *err);
+/*
+ * node_narrow() when the node is not targeted or the shared pool moved
+ * since; otherwise only the cgroups narrowed above pod_cgroup (a pod's
+ * cgroup, NULL or "" none), the one pod a change touched.
+ */
+int node_narrow_pod(struct node *n, const char *pod_cgroup,
+		    struct cm_error *err);
 
 /* ---- commands ---- */
 
@@ -357,6 +378,8 @@ int node_add_container(struct node *n, const cJSON *obj, const char *name,
  * how many were removed.
  */
 int node_sweep_gone(struct node *n, struct cm_error *err);
+/* The same for pod uid alone when the node is targeted. */
+int node_sweep_pod(struct node *n, const char *uid, struct cm_error *err);
 
 /*
  * Resize a container's exclusive CPUs to num (the KEP-5554 rules,
@@ -383,6 +406,13 @@ int node_remove_check(struct node *n, const char *pod_uid,
  * still on the node (NULL: no pruning).  Returns the number of changes. */
 int node_reconcile(struct node *n, const struct pod_list *active,
 		   struct cm_error *err);
+/*
+ * After a change to pod uid: node_reconcile(n, NULL) when the node is
+ * not targeted; otherwise the pod's containers and pod cgroup, and,
+ * when the shared pool moved since the last pass, the narrowed cgroups
+ * and the cpuset of every container on the shared pool.
+ */
+int node_reconcile_pod(struct node *n, const char *uid, struct cm_error *err);
 
 /* ---- audit ---- */
 

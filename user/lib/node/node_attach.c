@@ -86,6 +86,25 @@ int node_attach_check(struct node *n, const struct node_attach *a,
 	       -EINVAL : 0;
 }
 
+/* Every assignment of the pod has pod_cgroup bound already. */
+static bool pod_bound(const struct node *n, const char *uid,
+		      const char *pod_cgroup)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < n->kernel.nr_as; i++) {
+		const struct cpumgr_assignment *as = &n->kernel.as[i];
+
+		if (strcmp(as->pod_uid, uid))
+			continue;
+		if (!as->pod_cgroup_path ||
+		    strcmp(as->pod_cgroup_path, pod_cgroup))
+			return false;
+		any = true;
+	}
+	return any;
+}
+
 int node_attach(struct node *n, const struct node_attach *a,
 		struct cm_error *err)
 {
@@ -105,7 +124,8 @@ int node_attach(struct node *n, const struct node_attach *a,
 	node_container_cpus(n, p, (unsigned int)k, &cpus, &exclusive);
 	in_kernel = node_pod_in_kernel(n, p->pod.uid);
 	/* bind first: only then may the cgroup hold the exclusive CPUs */
-	if (exclusive || (in_kernel && a->pod_cgroup)) {
+	if (exclusive ||
+	    (in_kernel && a->pod_cgroup && !pod_bound(n, p->pod.uid, ppath))) {
 		ret = cpumgr_nl_bind(n->kernel.nl, p->pod.uid,
 				     exclusive ? a->container : NULL,
 				     exclusive ? cpath : NULL,
@@ -123,7 +143,7 @@ int node_attach(struct node *n, const struct node_attach *a,
 	 * The pod cgroup first gets the pod's CPUs (v2: a cgroup's CPUs
 	 * are its own within its parent's, or all of its parent's).
 	 */
-	if (node_narrow(n, err) < 0)
+	if (node_narrow_pod(n, p->pod_cgroup, err) < 0)
 		return -EIO;
 	ret = node_apply_container(n, p, (unsigned int)k, true, err);
 	if (ret >= 0)

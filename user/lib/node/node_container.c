@@ -138,9 +138,10 @@ int node_add_container(struct node *n, const cJSON *obj, const char *name,
 		   n->cfg.policy == CPU_POLICY_STATIC) {
 		ret = decide(n, &pod, c, &assigned, err);
 	}
-	if (!ret)
+	/* the table as this change left it; unchanged, as it was read */
+	if (!ret && assigned)
 		ret = node_refresh(n, err);
-	if (!ret)
+	if (!ret && assigned)
 		ret = node_save_checkpoint(n, 0, err);
 	if (!ret)
 		ret = keep(node_find_pod(n, pod.uid), &k) ?
@@ -175,31 +176,43 @@ static bool all_removed(const struct node_pod *p)
 	return p->pod.nr > 0;
 }
 
+/*
+ * Pod p, if a container's cgroup is gone or none is left: its UID and
+ * which container (NULL: the pod) to remove; false if neither.
+ */
+static bool sweepable(const struct node_pod *p, char *uid, char *name,
+		      const char **which)
+{
+	strcpy(uid, p->pod.uid);
+	*which = NULL;
+	for (unsigned int k = 0; k < p->pod.nr && !*which; k++)
+		if (!p->c[k].removed && p->c[k].cgroup[0] &&
+		    gone(p->c[k].cgroup))
+			*which = strcpy(name, p->pod.containers[k].name);
+	return *which || all_removed(p);
+}
+
+static int sweep(struct node *n, const char *uid, const char *which,
+		 struct cm_error *err)
+{
+	node_log(n, "%s%s%s: %s", uid, which ? "/" : "", which ? which : "",
+		 which ? "its cgroup is gone" : "no container left");
+	return node_remove(n, uid, which, err) ? -EIO : 0;
+}
+
 int node_sweep_gone(struct node *n, struct cm_error *err)
 {
+	char uid[POD_UID_MAX + 1], name[CONTAINER_NAME_MAX + 1];
+	const char *which;
 	int removed = 0;
 	bool again = true;
 
 	while (again) {
 		again = false;
 		for (unsigned int i = 0; i < n->nr_pods && !again; i++) {
-			struct node_pod *p = &n->pods[i];
-			char uid[POD_UID_MAX + 1], name[CONTAINER_NAME_MAX + 1];
-			const char *which = NULL;
-
-			strcpy(uid, p->pod.uid);
-			for (unsigned int k = 0; k < p->pod.nr && !which; k++)
-				if (!p->c[k].removed && p->c[k].cgroup[0] &&
-				    gone(p->c[k].cgroup))
-					which = strcpy(name,
-						       p->pod.containers[k].name);
-			if (!which && !all_removed(p))
+			if (!sweepable(&n->pods[i], uid, name, &which))
 				continue;
-			node_log(n, "%s%s%s: %s", uid,
-				 which ? "/" : "", which ? which : "",
-				 which ? "its cgroup is gone" :
-				 "no container left");
-			if (node_remove(n, uid, which, err))
+			if (sweep(n, uid, which, err))
 				return -EIO;
 			removed++;
 			again = true;
@@ -208,3 +221,19 @@ int node_sweep_gone(struct node *n, struct cm_error *err)
 	return removed;
 }
 
+int node_sweep_pod(struct node *n, const char *uid, struct cm_error *err)
+{
+	char id[POD_UID_MAX + 1], name[CONTAINER_NAME_MAX + 1];
+	const struct node_pod *p;
+	const char *which;
+	int removed = 0;
+
+	if (!n->targeted)
+		return node_sweep_gone(n, err);
+	while ((p = node_find_pod(n, uid)) && sweepable(p, id, name, &which)) {
+		if (sweep(n, id, which, err))
+			return -EIO;
+		removed++;
+	}
+	return removed;
+}

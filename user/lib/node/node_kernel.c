@@ -90,6 +90,8 @@ static void clear_snapshot(struct node *n)
 	cpumgr_assignments_free(n->kernel.as, n->kernel.nr_as);
 	n->kernel.as = NULL;
 	n->kernel.nr_as = 0;
+	free(n->kernel.sorted);
+	n->kernel.sorted = NULL;
 	assignments_free(&n->assignments);
 	if (n->policy_ready)
 		cpu_policy_destroy(&n->policy);
@@ -176,6 +178,39 @@ static int read_once(struct node *n, struct cm_error *err)
 	return ret;
 }
 
+/* By pod, then container; a NULL container sorts first of its pod. */
+static int cmp_as(const char *uid, const char *container,
+		  const struct cpumgr_assignment *a)
+{
+	int c = strcmp(uid, a->pod_uid);
+
+	if (c || !container)
+		return c ? c : -1;
+	return strcmp(container, a->container);
+}
+
+static int cmp_sorted(const void *x, const void *y)
+{
+	const struct cpumgr_assignment *a = *(const struct cpumgr_assignment *const *)x;
+
+	return cmp_as(a->pod_uid, a->container,
+		      *(const struct cpumgr_assignment *const *)y);
+}
+
+/* The index of node_assignment(): every call of a node's path asks it. */
+static void sort_table(struct node *n)
+{
+	free(n->kernel.sorted);
+	n->kernel.sorted = calloc(n->kernel.nr_as ? n->kernel.nr_as : 1,
+				  sizeof(*n->kernel.sorted));
+	if (!n->kernel.sorted)
+		return;
+	for (size_t i = 0; i < n->kernel.nr_as; i++)
+		n->kernel.sorted[i] = &n->kernel.as[i];
+	qsort(n->kernel.sorted, n->kernel.nr_as, sizeof(*n->kernel.sorted),
+	      cmp_sorted);
+}
+
 int node_refresh(struct node *n, struct cm_error *err)
 {
 	int ret = -EAGAIN;
@@ -200,26 +235,59 @@ int node_refresh(struct node *n, struct cm_error *err)
 		if (ret)
 			return ret;
 	}
+	sort_table(n);
 	return node_kernel_state(n, &n->assignments);
+}
+
+/* The first sorted entry not before (uid, container); nr_as if none. */
+static size_t lower(const struct node *n, const char *uid,
+		    const char *container)
+{
+	size_t lo = 0, hi = n->kernel.nr_as;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_as(uid, container, n->kernel.sorted[mid]) > 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 const struct cpumgr_assignment *node_assignment(const struct node *n,
 						const char *pod_uid,
 						const char *container)
 {
-	for (size_t i = 0; i < n->kernel.nr_as; i++)
-		if (!strcmp(n->kernel.as[i].pod_uid, pod_uid) &&
-		    !strcmp(n->kernel.as[i].container, container))
-			return &n->kernel.as[i];
-	return NULL;
+	size_t i;
+
+	if (!n->kernel.sorted) {
+		for (i = 0; i < n->kernel.nr_as; i++)
+			if (!strcmp(n->kernel.as[i].pod_uid, pod_uid) &&
+			    !strcmp(n->kernel.as[i].container, container))
+				return &n->kernel.as[i];
+		return NULL;
+	}
+	i = lower(n, pod_uid, container);
+	return i < n->kernel.nr_as &&
+	       !cmp_as(pod_uid, container, n->kernel.sorted[i]) ?
+	       n->kernel.sorted[i] : NULL;
 }
 
 bool node_pod_in_kernel(const struct node *n, const char *pod_uid)
 {
-	for (size_t i = 0; i < n->kernel.nr_as; i++)
-		if (!strcmp(n->kernel.as[i].pod_uid, pod_uid))
-			return true;
-	return false;
+	size_t i;
+
+	if (!n->kernel.sorted) {
+		for (i = 0; i < n->kernel.nr_as; i++)
+			if (!strcmp(n->kernel.as[i].pod_uid, pod_uid))
+				return true;
+		return false;
+	}
+	i = lower(n, pod_uid, NULL);
+	return i < n->kernel.nr_as &&
+	       !strcmp(n->kernel.sorted[i]->pod_uid, pod_uid);
 }
 
 void node_shared_pool(const struct node *n, struct cpuset *out)
@@ -277,6 +345,7 @@ int node_save_checkpoint(struct node *n, unsigned int flags,
 {
 	char *want, *have = NULL;
 	size_t wlen, hlen;
+	bool same, ours;
 	int ret;
 
 	want = node_checkpoint_text(n, &wlen);
@@ -285,17 +354,33 @@ int node_save_checkpoint(struct node *n, unsigned int flags,
 	ret = checkpoint_store_read(&n->files.store, &have, &hlen, err);
 	cm_error_clear(err);
 	/* nothing to do: spare the disk a sync */
-	if (!ret && hlen == wlen && !memcmp(have, want, wlen)) {
-		free(have);
-		free(want);
-		return 0;
-	}
+	same = !ret && hlen == wlen && !memcmp(have, want, wlen);
+	/*
+	 * The file this node wrote last is a good one: replaced without
+	 * parsing it again (checkpoint_store_save() checks another's).
+	 */
+	ours = !ret && n->files.written && hlen == n->files.written_len &&
+	       !memcmp(have, n->files.written, hlen);
 	free(have);
-	free(want);
-	return checkpoint_store_save(&n->files.store, policy_name(n),
-				     &n->assignments,
-				     flags & NODE_FORCE ? CHECKPOINT_FORCE : 0,
-				     err);
+	if (same)
+		ret = 0;
+	else if (ours)
+		ret = checkpoint_store_write(&n->files.store, want, wlen, err);
+	else
+		ret = checkpoint_store_save(&n->files.store, policy_name(n),
+					    &n->assignments,
+					    flags & NODE_FORCE ?
+					    CHECKPOINT_FORCE : 0, err);
+	free(n->files.written);
+	n->files.written = NULL;
+	if (!ret) {
+		/* what is there now (checkpoint_store_save() formats it so) */
+		n->files.written = want;
+		n->files.written_len = wlen;
+	} else {
+		free(want);
+	}
+	return ret;
 }
 
 int node_policy(struct node *n, struct cm_error *err)

@@ -44,6 +44,31 @@ bool node_qos_cgroup(const char *base)
 	       ends_with(base, "-besteffort.slice");
 }
 
+/*
+ * What narrowing needs of the table and the pod files, read once for a
+ * whole walk: the cgroups bound or attached, sorted, each with the CPUs
+ * bound there (none for an attached shared container), so that a
+ * narrowed cgroup finds the CPUs bound below it and whether it is a
+ * container's own in log time, not by going through every container
+ * for each of the node's pod cgroups.
+ */
+struct narrow_bound {
+	const char *path;
+	const struct cpuset *cpus;	/* NULL: a container's, no CPUs */
+	bool container;			/* a container's cgroup */
+};
+
+struct narrow_index {
+	struct narrow_bound *v;
+	size_t nr;
+	struct cpuset *cpus;		/* one per assignment */
+	/*
+	 * The pool moved under a targeted node: every narrowed cgroup
+	 * changes, written without being read first.
+	 */
+	bool moved;
+};
+
 /* path is dir or below it */
 static bool at_or_below(const char *path, const char *dir)
 {
@@ -53,56 +78,132 @@ static bool at_or_below(const char *path, const char *dir)
 	       (path[dl] == '\0' || path[dl] == '/');
 }
 
-/* A container's cgroup: bound in the kernel or attached by us. */
-static bool container_cgroup(const struct node *n, const char *path)
+static int cmp_bound(const void *a, const void *b)
 {
-	for (size_t i = 0; i < n->kernel.nr_as; i++)
-		if (n->kernel.as[i].cgroup_path &&
-		    !strcmp(n->kernel.as[i].cgroup_path, path))
-			return true;
-	for (unsigned int i = 0; i < n->nr_pods; i++)
-		for (unsigned int k = 0; k < n->pods[i].pod.nr; k++)
-			if (!strcmp(n->pods[i].c[k].cgroup, path))
-				return true;
-	return false;
+	return strcmp(((const struct narrow_bound *)a)->path,
+		      ((const struct narrow_bound *)b)->path);
 }
 
-/* What a cgroup at path may hold: the shared pool and the CPUs bound at
- * or below it. */
-static void narrowed_cpus(const struct node *n, const char *path,
-			  struct cpuset *out)
+static void index_free(struct narrow_index *x)
 {
-	struct cpuset cpus;
+	free(x->v);
+	free(x->cpus);
+	memset(x, 0, sizeof(*x));
+}
 
-	node_shared_pool(n, out);
+static void index_add(struct narrow_index *x, const char *prefix,
+		      const char *path, const struct cpuset *cpus,
+		      bool container)
+{
+	if (path && path[0] &&
+	    (!prefix || !strncmp(path, prefix, strlen(prefix))))
+		x->v[x->nr++] = (struct narrow_bound){ path, cpus, container };
+}
+
+/*
+ * The index of the cgroups at or below prefix (NULL: all): a narrowing
+ * of one pod's cgroups needs no more.
+ */
+static int index_build(const struct node *n, struct narrow_index *x,
+		       const char *prefix, struct cm_error *err)
+{
+	size_t max = 2 * n->kernel.nr_as;
+
+	memset(x, 0, sizeof(*x));
+	for (unsigned int i = 0; i < n->nr_pods; i++)
+		max += n->pods[i].pod.nr;
+	x->v = calloc(max ? max : 1, sizeof(*x->v));
+	x->cpus = calloc(n->kernel.nr_as ? n->kernel.nr_as : 1,
+			 sizeof(*x->cpus));
+	if (!x->v || !x->cpus) {
+		index_free(x);
+		return cm_errorf(err, "out of memory"), -ENOMEM;
+	}
 	for (size_t i = 0; i < n->kernel.nr_as; i++) {
 		const struct cpumgr_assignment *a = &n->kernel.as[i];
+		const struct cpuset *cpus = &x->cpus[i];
 
-		if (!a->cpus || cpuset_parse(&cpus, a->cpus, NULL))
-			continue;
-		if (at_or_below(a->cgroup_path, path) ||
-		    at_or_below(a->pod_cgroup_path, path))
-			cpuset_or(out, out, &cpus);
+		if (!a->cpus || cpuset_parse(&x->cpus[i], a->cpus, NULL))
+			cpus = NULL;
+		index_add(x, prefix, a->cgroup_path, cpus, true);
+		index_add(x, prefix, a->pod_cgroup_path, cpus, false);
 	}
-	/* what a resize is taking stays with the container's ancestors */
-	if (at_or_below(n->withheld_below, path))
-		cpuset_or(out, out, &n->withheld);
+	for (unsigned int i = 0; i < n->nr_pods; i++)
+		for (unsigned int k = 0; k < n->pods[i].pod.nr; k++)
+			index_add(x, prefix, n->pods[i].c[k].cgroup, NULL,
+				  true);
+	qsort(x->v, x->nr, sizeof(*x->v), cmp_bound);
+	return 0;
 }
 
-static int narrow_one(struct node *n, const char *name, struct cm_error *err)
+/* The first entry not before path. */
+static size_t index_lower(const struct narrow_index *x, const char *path)
+{
+	size_t lo = 0, hi = x->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(x->v[mid].path, path) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Whether the cgroup at path is a container's (bound in the kernel or
+ * attached by us), and the CPUs bound at or below it in *bound.
+ */
+static bool index_walk(const struct narrow_index *x, const char *path,
+		       struct cpuset *bound)
+{
+	size_t pl = strlen(path);
+	bool container = false;
+
+	cpuset_zero(bound);
+	for (size_t i = index_lower(x, path); i < x->nr; i++) {
+		const struct narrow_bound *b = &x->v[i];
+
+		if (strncmp(b->path, path, pl))
+			break;
+		/* below it is path + '/': path + '-' sorts in between */
+		if (b->path[pl] != '\0' && b->path[pl] != '/')
+			continue;
+		if (b->path[pl] == '\0' && b->container)
+			container = true;
+		if (b->cpus)
+			cpuset_or(bound, bound, b->cpus);
+	}
+	return container;
+}
+
+static int narrow_one(struct node *n, const struct narrow_index *x,
+		      const char *name, struct cm_error *err)
 {
 	char path[PATH_MAX], *text;
-	struct cpuset want;
+	struct cpuset want, bound;
 	bool changed;
 	int ret;
 
 	ret = node_cgroup_path(n, name, path, sizeof(path), err);
 	if (ret)
 		return ret;
-	if (container_cgroup(n, path))
+	/* what a cgroup may hold: the shared pool and what is bound below */
+	if (index_walk(x, path, &bound))
 		return 0;
-	narrowed_cpus(n, path, &want);
-	ret = node_set_cpuset(n, name, &want, &changed, err);
+	node_shared_pool(n, &want);
+	cpuset_or(&want, &want, &bound);
+	/* what a resize is taking stays with the container's ancestors */
+	if (at_or_below(n->withheld_below, path))
+		cpuset_or(&want, &want, &n->withheld);
+	if (x->moved) {
+		ret = cgroupfs_set_cpus(&n->cgroups.fs, name, &want, err);
+		changed = !ret;
+	} else {
+		ret = node_set_cpuset(n, name, &want, &changed, err);
+	}
 	/*
 	 * Gone meanwhile, no cpuset controller there, or refused: say so
 	 * and go on with the others (the kernel's rules still hold).
@@ -124,7 +225,8 @@ static int narrow_one(struct node *n, const char *name, struct cm_error *err)
 }
 
 /* Narrow the children of name (the QoS cgroups' after their own). */
-static int narrow_children(struct node *n, const char *name, bool qos_level,
+static int narrow_children(struct node *n, const struct narrow_index *x,
+			   const char *name, bool qos_level,
 			   struct cm_error *err)
 {
 	char path[PATH_MAX], child[PATH_MAX];
@@ -148,10 +250,10 @@ static int narrow_children(struct node *n, const char *name, bool qos_level,
 		ret = 0;
 		/* the pods first: the QoS cgroup then holds what they do */
 		if (qos_level && node_qos_cgroup(d->d_name))
-			ret = narrow_children(n, child, false, err);
+			ret = narrow_children(n, x, child, false, err);
 		if (ret >= 0) {
 			changes += ret;
-			ret = narrow_one(n, child, err);
+			ret = narrow_one(n, x, child, err);
 		}
 		if (ret > 0)
 			changes += ret;
@@ -162,7 +264,75 @@ static int narrow_children(struct node *n, const char *name, bool qos_level,
 
 int node_narrow(struct node *n, struct cm_error *err)
 {
+	struct narrow_index x;
+	struct cpuset pool;
+	int ret;
+
 	if (n->cgroups.fs.version != 2 || !n->cgroups.root_name[0])
 		return 0;
-	return narrow_children(n, n->cgroups.root_name, true, err);
+	ret = index_build(n, &x, NULL, err);
+	node_shared_pool(n, &pool);
+	x.moved = n->targeted && !cpuset_equal(&pool, &n->narrowed_pool);
+	if (!ret)
+		ret = narrow_children(n, &x, n->cgroups.root_name, true, err);
+	index_free(&x);
+	if (ret >= 0)
+		node_shared_pool(n, &n->narrowed_pool);
+	return ret;
+}
+
+/*
+ * The narrowed cgroups at or above the cgroup at path: the managed
+ * root's child, and the QoS cgroup's child below it (the pod first),
+ * with an index of what is bound below the first.
+ */
+static int narrow_above(struct node *n, const char *path,
+			struct cm_error *err)
+{
+	size_t rl = strlen(n->cgroups.root_name);
+	char name[PATH_MAX], top[PATH_MAX], top_path[PATH_MAX];
+	char *slash, *second;
+	struct narrow_index x;
+	int ret, changes = 0;
+
+	ret = node_cgroup_name(n, path, name, sizeof(name), err);
+	if (ret)
+		return ret;
+	if (strncmp(name, n->cgroups.root_name, rl) || name[rl] != '/')
+		return 0;
+	/* root/top[/second...] */
+	slash = strchr(name + rl + 1, '/');
+	snprintf(top, sizeof(top), "%.*s",
+		 (int)(slash ? (size_t)(slash - name) : strlen(name)), name);
+	ret = node_cgroup_path(n, top, top_path, sizeof(top_path), err);
+	if (!ret)
+		ret = index_build(n, &x, top_path, err);
+	if (ret)
+		return ret;
+	if (slash && node_qos_cgroup(top + rl + 1)) {
+		second = strchr(slash + 1, '/');
+		if (second)
+			*second = '\0';
+		ret = narrow_one(n, &x, name, err);
+		if (ret > 0)
+			changes += ret;
+	}
+	if (ret >= 0)
+		ret = narrow_one(n, &x, top, err);
+	index_free(&x);
+	return ret < 0 ? ret : changes + ret;
+}
+
+int node_narrow_pod(struct node *n, const char *pod_cgroup,
+		    struct cm_error *err)
+{
+	struct cpuset pool;
+
+	node_shared_pool(n, &pool);
+	if (!n->targeted || !cpuset_equal(&pool, &n->narrowed_pool))
+		return node_narrow(n, err);
+	if (n->cgroups.fs.version != 2 || !n->cgroups.root_name[0] ||
+	    !pod_cgroup || !pod_cgroup[0])
+		return 0;
+	return narrow_above(n, pod_cgroup, err);
 }

@@ -39,11 +39,22 @@ int node_pod_container(const struct node_pod *p, const char *name)
 	return -1;
 }
 
+/* n->pods is sorted by UID (node_load_pods(), node_add_pod()). */
 struct node_pod *node_find_pod(struct node *n, const char *uid)
 {
-	for (unsigned int i = 0; i < n->nr_pods; i++)
-		if (!strcmp(n->pods[i].pod.uid, uid))
-			return &n->pods[i];
+	unsigned int lo = 0, hi = n->nr_pods;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+		int c = strcmp(n->pods[mid].pod.uid, uid);
+
+		if (!c)
+			return &n->pods[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return NULL;
 }
 

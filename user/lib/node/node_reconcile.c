@@ -57,21 +57,27 @@ int node_remove(struct node *n, const char *uid, const char *container,
 	bool in_kernel = container ? node_assignment(n, uid,
 						     container) != NULL :
 				     node_pod_in_kernel(n, uid);
+	char *text, pod_cgroup[PATH_MAX] = "";
 	struct cpuset freed;
-	char *text;
 	int k = -1, ret;
 
 	ret = node_remove_check(n, uid, container, err);
 	if (ret)
 		return ret;
+	/* the pod file may go: what to narrow after */
+	if (p)
+		snprintf(pod_cgroup, sizeof(pod_cgroup), "%s", p->pod_cgroup);
 	if (container && p)
 		k = node_pod_container(p, container);
-	released(n, uid, container, &freed);
+	/* nothing in the kernel: nothing released, the table as it was */
+	cpuset_zero(&freed);
+	if (in_kernel)
+		released(n, uid, container, &freed);
 	if (in_kernel &&
 	    cpumgr_nl_release(n->kernel.nl, uid, container, NULL, NULL))
 		return node_nl_error(n, "release", err);
-	ret = node_refresh(n, err);
-	if (!ret)
+	ret = in_kernel ? node_refresh(n, err) : 0;
+	if (!ret && in_kernel)
 		ret = node_save_checkpoint(n, 0, err);
 	if (!ret && p && !container) {
 		ret = node_delete_pod(n, uid, err);
@@ -80,7 +86,7 @@ int node_remove(struct node *n, const char *uid, const char *container,
 		p->c[k].cgroup[0] = '\0';
 		ret = node_save_pod(n, p, err);
 	}
-	if (!ret && node_narrow(n, err) < 0)
+	if (!ret && node_narrow_pod(n, pod_cgroup, err) < 0)
 		ret = -EIO;
 	if (ret)
 		return ret;
@@ -167,6 +173,46 @@ static int rebind(struct node *n, const struct node_pod *p, unsigned int k,
 	return 1 + node_refresh(n, err);
 }
 
+/* A container's cgroup, unless it is gone (a runtime removed it). */
+static bool attached(struct node *n, const struct node_pod *p, unsigned int k)
+{
+	if (p->c[k].removed || !p->c[k].cgroup[0])
+		return false;
+	if (!gone(p->c[k].cgroup))
+		return true;
+	node_log(n, "%s/%s: cgroup %s is gone", p->pod.uid,
+		 p->pod.containers[k].name, p->c[k].cgroup);
+	return false;
+}
+
+/* What node_reconcile() does for one pod. */
+static int reconcile_one(struct node *n, const struct node_pod *p,
+			 struct cm_error *err)
+{
+	bool any = false;
+	int changes = 0, ret;
+
+	for (unsigned int k = 0; k < p->pod.nr; k++) {
+		if (p->c[k].removed || !p->c[k].cgroup[0])
+			continue;
+		any = true;
+		if (!attached(n, p, k))
+			continue;
+		ret = rebind(n, p, k, err);
+		if (ret >= 0)
+			changes += ret;
+		if (ret >= 0)
+			ret = node_apply_container(n, p, k, false, err);
+		if (ret < 0)
+			return ret;
+		changes += ret;
+	}
+	if (!any || !p->pod_cgroup[0] || gone(p->pod_cgroup))
+		return changes;
+	ret = node_apply_pod(n, p, false, err);
+	return ret < 0 ? ret : changes + ret;
+}
+
 int node_reconcile(struct node *n, const struct pod_list *active,
 		   struct cm_error *err)
 {
@@ -184,35 +230,99 @@ int node_reconcile(struct node *n, const struct pod_list *active,
 		return ret;
 	changes += ret;
 	for (unsigned int i = 0; i < n->nr_pods; i++) {
-		const struct node_pod *p = &n->pods[i];
-		bool attached = false;
-
-		for (unsigned int k = 0; k < p->pod.nr; k++) {
-			if (p->c[k].removed || !p->c[k].cgroup[0])
-				continue;
-			attached = true;
-			if (gone(p->c[k].cgroup)) {
-				node_log(n, "%s/%s: cgroup %s is gone",
-					 p->pod.uid, p->pod.containers[k].name,
-					 p->c[k].cgroup);
-				continue;
-			}
-			ret = rebind(n, p, k, err);
-			if (ret >= 0)
-				changes += ret;
-			if (ret >= 0)
-				ret = node_apply_container(n, p, k, false,
-							   err);
-			if (ret < 0)
-				return ret;
-			changes += ret;
-		}
-		if (!attached || !p->pod_cgroup[0] || gone(p->pod_cgroup))
-			continue;
-		ret = node_apply_pod(n, p, false, err);
+		ret = reconcile_one(n, &n->pods[i], err);
 		if (ret < 0)
 			return ret;
 		changes += ret;
+	}
+	node_shared_pool(n, &n->reconciled_pool);
+	return changes;
+}
+
+/*
+ * The pool moved: every container on it follows (its CFS limits do not
+ * depend on the pool), its cpuset written without being read first:
+ * they all change.
+ */
+static int follow_pool(struct node *n, const char *skip_uid,
+		       struct cm_error *err)
+{
+	char name[PATH_MAX], *text;
+	struct cpuset pool;
+	int changes = 0, ret = 0;
+
+	node_shared_pool(n, &pool);
+	text = cpuset_to_str(&pool);
+	if (!text)
+		return cm_errorf(err, "out of memory"), -ENOMEM;
+	for (unsigned int i = 0; i < n->nr_pods && !ret; i++) {
+		const struct node_pod *p = &n->pods[i];
+
+		if (!strcmp(p->pod.uid, skip_uid))
+			continue;
+		for (unsigned int k = 0; k < p->pod.nr && !ret; k++) {
+			const char *c = p->pod.containers[k].name;
+
+			struct cpuset cpus;
+			bool exclusive = false;
+
+			if (p->c[k].removed || !p->c[k].cgroup[0])
+				continue;
+			if (node_assignment(n, p->pod.uid, c))
+				node_container_cpus(n, p, k, &cpus, &exclusive);
+			if (exclusive)
+				continue;
+			ret = node_cgroup_name(n, p->c[k].cgroup, name,
+					       sizeof(name), err);
+			if (!ret)
+				ret = cgroupfs_write(&n->cgroups.fs,
+						     CGROUPFS_CPUSET, name,
+						     "cpuset.cpus", text, err);
+			/* the write says it is gone: no stat() of each first */
+			if (ret == -ENOENT) {
+				cm_error_clear(err);
+				ret = 0;
+				node_log(n, "%s/%s: cgroup %s is gone",
+					 p->pod.uid, c, p->c[k].cgroup);
+				continue;
+			}
+			if (ret)
+				break;
+			node_log(n, "%s/%s: %s cpuset.cpus: the shared pool",
+				 p->pod.uid, c, p->c[k].cgroup);
+			changes++;
+		}
+	}
+	free(text);
+	return ret ? ret : changes;
+}
+
+int node_reconcile_pod(struct node *n, const char *uid, struct cm_error *err)
+{
+	const struct node_pod *p = node_find_pod(n, uid);
+	int changes = 0, ret;
+	struct cpuset pool;
+
+	if (!n->targeted)
+		return node_reconcile(n, NULL, err);
+	node_shared_pool(n, &pool);
+	/* the pod cgroups first: a container's CPUs are within its pod's */
+	ret = node_narrow_pod(n, p ? p->pod_cgroup : NULL, err);
+	if (ret < 0)
+		return ret;
+	changes += ret;
+	if (p) {
+		ret = reconcile_one(n, p, err);
+		if (ret < 0)
+			return ret;
+		changes += ret;
+	}
+	if (!cpuset_equal(&pool, &n->reconciled_pool)) {
+		ret = follow_pool(n, uid, err);
+		if (ret < 0)
+			return ret;
+		changes += ret;
+		n->reconciled_pool = pool;
 	}
 	return changes;
 }

@@ -123,8 +123,12 @@ int node_open(struct node *n, const char *dir, unsigned int flags,
 		note_unsynced(n);
 	else if (!ret && !(flags & NODE_NO_SYNC))
 		ret = node_sync(n, flags, err);
-	if (!ret)
+	if (!ret) {
+		/* the cgroups as the last change left them: on this pool */
+		node_shared_pool(n, &n->narrowed_pool);
+		n->reconciled_pool = n->narrowed_pool;
 		return 0;
+	}
 fail:
 	node_close(n);
 	return ret ? ret : -EINVAL;
@@ -134,6 +138,7 @@ void node_close(struct node *n)
 {
 	cpumgr_table_free(&n->kernel.table);
 	cpumgr_assignments_free(n->kernel.as, n->kernel.nr_as);
+	free(n->kernel.sorted);
 	free(n->kernel.cpus);
 	topology_free(n->kernel.topo);
 	assignments_free(&n->assignments);
@@ -145,6 +150,7 @@ void node_close(struct node *n)
 	if (n->kernel.nl)
 		cpumgr_nl_close(n->kernel.nl);
 	checkpoint_store_close(&n->files.store);
+	free(n->files.written);
 	memset(n, 0, sizeof(*n));
 	n->files.store.dir_fd = n->files.store.lock_fd = -1;
 }

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The NRI plugin's calls reconcile what they change, not the node
+ * (node.targeted, node_reconcile_pod()): ctl_runtime_add() and
+ * ctl_runtime_release() as `cpumgrctl nri` runs them, on a node of
+ * N pods of an exclusive "app" and a shared "sidecar", counting the
+ * cgroup files each call opens.  A call that leaves the shared pool as
+ * it was opens as many files with 8 pods as with 24; one that moves it
+ * opens more only for the cgroups on the pool.  After every call a
+ * whole node_reconcile() finds nothing to change: targeted is not less
+ * than the whole pass.
+ *
+ * And the node the plugin keeps between calls (ctl_nri_open(),
+ * ctl_nri_close()): taken up again while nothing moved, read again
+ * after another writer held the state directory's lock or the kernel's
+ * table moved.
+ *
+ * Linked with bench/kernel_standin.c for the module and with its own
+ * cgroupfs_init(): a fake tree (tests/fake_cgroup.h) whose open_file
+ * counts.  `init` is bench/cpumgrctl-standin-tree's, as bench_nri's.
+ */
+#include <libgen.h>
+#include <stdarg.h>
+#include <unistd.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+
+#include "cmd.h"
+#include "ctl_nri.h"
+#include "ctl_runtime.h"
+#include "fake_cgroup.h"
+#include "node.h"
+
+static unsigned long opens;
+
+static int counting_open(const char *path, int flags)
+{
+	opens++;
+	return fake_open_file(path, flags);
+}
+
+static const struct cgroupfs_ops counting_ops = {
+	.open_file = counting_open,
+	.remove_dir = fake_remove_dir,
+	.v1_root = fake_v1_root,
+};
+
+/* cpumgrctl's main.c has the program's; the test's own, on stderr */
+void ctl_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* In place of lib/node/cgroupfs_kernel.c's: never the host's cgroups. */
+int cgroupfs_init(struct cgroupfs *cg, const char *mount, int version,
+		  struct cm_error *err)
+{
+	return cgroupfs_init_ops(cg, mount, 2, &counting_ops, err);
+}
+
+FIXTURE(calls) {
+	char dir[PATH_MAX], state[PATH_MAX + 8];
+	struct ctl_runtime rt;
+	struct cm_error err;
+};
+
+FIXTURE_SETUP(calls)
+{
+	char ctl[PATH_MAX + 32], exe[PATH_MAX], kernel[PATH_MAX + 8],
+	     cmd[8 * PATH_MAX];
+	int status;
+
+	fake_tree_new(self->dir, sizeof(self->dir));
+	snprintf(self->state, sizeof(self->state), "%s/state", self->dir);
+	snprintf(kernel, sizeof(kernel), "%s/kernel", self->dir);
+	ASSERT_NE(NULL, realpath("/proc/self/exe", exe));
+	snprintf(ctl, sizeof(ctl), "%s/../bench/cpumgrctl-standin-tree",
+		 dirname(exe));
+	setenv("CPUMGR_STANDIN", kernel, 1);
+	/* 1 socket, 1 NUMA node, 64 cores, 2 threads: 128 CPUs */
+	setenv("CPUMGR_STANDIN_TOPOLOGY", "1 1 64 2", 1);
+	fake_mkdir(self->dir, "cgroup/kubepods");
+	snprintf(cmd, sizeof(cmd),
+		 "'%s' init --cpu-manager-policy static --reserved-cpus 0-1 "
+		 "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' "
+		 "--state-dir '%s' >/dev/null", ctl, self->dir, self->dir,
+		 self->state);
+	status = system(cmd);
+	ASSERT_EQ(0, status) TH_LOG("%s", cmd);
+	self->rt.mode = CTL_MODE_DECIDE;
+	memset(&self->err, 0, sizeof(self->err));
+}
+
+FIXTURE_TEARDOWN(calls)
+{
+	fake_tree_free(self->dir);
+	cm_error_clear(&self->err);
+}
+
+/* Pod i's app (2 CPUs, exclusive) or sidecar (250m, shared), as nri. */
+static void container(struct oci_container *c, int i, bool app)
+{
+	memset(c, 0, sizeof(*c));
+	c->kind = OCI_CONTAINER;
+	c->source = "containerd";
+	snprintf(c->pod_uid, sizeof(c->pod_uid), "pod-%04d", i);
+	snprintf(c->name, sizeof(c->name), "%s", app ? "app" : "sidecar");
+	snprintf(c->id, sizeof(c->id), "%s-%s", c->pod_uid, c->name);
+	c->has_qos = true;
+	c->qos = QOS_GUARANTEED;
+	c->request_milli = c->limit_milli = app ? 2000 : 250;
+	snprintf(c->cgroups_path, sizeof(c->cgroups_path),
+		 "/kubepods/pod%s/%s", c->pod_uid, c->name);
+}
+
+/* One call as ctl_nri.c makes it: add (or release) under node_open(). */
+static int call(struct __test_metadata *_metadata, FIXTURE_DATA(calls) *self,
+		int i, bool app, bool add, unsigned long *opened)
+{
+	struct oci_container c;
+	char cgroup[PATH_MAX];
+	struct node n;
+	int ret;
+
+	container(&c, i, app);
+	if (node_open(&n, self->state, NODE_NEED_CONFIG, &self->err))
+		return -1;
+	n.log = NULL;
+	n.targeted = true;
+	opens = 0;
+	if (add)
+		ret = ctl_runtime_spec_cgroup(&n, c.cgroups_path, cgroup,
+					      sizeof(cgroup), &self->err) ||
+		      ctl_runtime_add(&n, &self->rt, &c, cgroup, true,
+				      &self->err);
+	else
+		ret = ctl_runtime_release(&n, c.pod_uid, c.name, &self->err);
+	*opened = opens;
+	/* the whole pass after it finds nothing left to do */
+	if (!ret) {
+		n.targeted = false;
+		ret = node_reconcile(&n, NULL, &self->err);
+		EXPECT_EQ(0, ret) TH_LOG("pod %d %s: a whole reconcile changed %d cgroups after the call",
+					 i, c.name, ret);
+	}
+	node_close(&n);
+	return ret < 0 ? -1 : 0;
+}
+
+/* Fill pods [from, to): the cgroup files the last pod's calls opened. */
+static void fill(struct __test_metadata *_metadata, FIXTURE_DATA(calls) *self,
+		 int from, int to, unsigned long *app, unsigned long *sidecar)
+{
+	for (int i = from; i < to; i++) {
+		ASSERT_EQ(0, call(_metadata, self, i, true, true, app))
+			TH_LOG("%s", cm_error_msg(&self->err));
+		ASSERT_EQ(0, call(_metadata, self, i, false, true, sidecar))
+			TH_LOG("%s", cm_error_msg(&self->err));
+	}
+}
+
+TEST_F(calls, shared_container_cost_does_not_grow_with_the_node)
+{
+	unsigned long app8, sidecar8, app24, sidecar24, gone8, gone24;
+
+	fill(_metadata, self, 0, 8, &app8, &sidecar8);
+	ASSERT_EQ(0, call(_metadata, self, 7, false, false, &gone8))
+		TH_LOG("%s", cm_error_msg(&self->err));
+	fill(_metadata, self, 7, 24, &app24, &sidecar24);
+	ASSERT_EQ(0, call(_metadata, self, 23, false, false, &gone24))
+		TH_LOG("%s", cm_error_msg(&self->err));
+	/* the pool stays: only the pod's own cgroups, whatever the node */
+	EXPECT_EQ(sidecar8, sidecar24);
+	EXPECT_EQ(gone8, gone24);
+	EXPECT_GT(32ul, sidecar24);
+	/* the pool moves: the pods' cgroups and the sidecars follow it (a
+	 * read and a write of cpuset.cpus each), and nothing more */
+	EXPECT_GE(app8 + 4 * 16, app24);
+	EXPECT_LE(app8 + 2 * 16, app24);
+}
+
+TEST_F(calls, release_moves_the_pool_for_its_members_alone)
+{
+	unsigned long app, sidecar, released;
+
+	fill(_metadata, self, 0, 16, &app, &sidecar);
+	/* an app goes: its CPUs back to the pool, 16 sidecars follow */
+	ASSERT_EQ(0, call(_metadata, self, 3, true, false, &released))
+		TH_LOG("%s", cm_error_msg(&self->err));
+	EXPECT_LE(2ul * 15, released);
+	EXPECT_GE(app + 4ul, released);
+}
+
+/* The plugin's open, one sidecar added, and its close. */
+static void plugin_add(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(calls) *self, struct ctl_nri *p, int i)
+{
+	struct nri_reply r = { .code = NRI_RPC_OK };
+	struct oci_container c;
+	char cgroup[PATH_MAX];
+	struct node n;
+
+	container(&c, i, false);
+	ASSERT_EQ(0, ctl_nri_open(p, &n, &r)) TH_LOG("%s", r.message);
+	EXPECT_EQ(0, ctl_runtime_spec_cgroup(&n, c.cgroups_path, cgroup,
+					     sizeof(cgroup), &self->err));
+	EXPECT_EQ(0, ctl_runtime_add(&n, &self->rt, &c, cgroup, true,
+				     &self->err))
+		TH_LOG("%s", cm_error_msg(&self->err));
+	ctl_nri_close(p, &n);
+	EXPECT_TRUE(p->cached);
+}
+
+/* Whether the plugin's next open has pod i (and closes again). */
+static bool plugin_sees(struct __test_metadata *_metadata, struct ctl_nri *p,
+			const char *uid)
+{
+	struct nri_reply r = { .code = NRI_RPC_OK };
+	struct node n;
+	bool seen;
+
+	if (ctl_nri_open(p, &n, &r))
+		return false;
+	seen = node_find_pod(&n, uid) != NULL;
+	ctl_nri_close(p, &n);
+	return seen;
+}
+
+TEST_F(calls, kept_node_until_another_writer_locks)
+{
+	struct ctl_nri p = { .dir = self->state, .rt = self->rt };
+	char path[2 * PATH_MAX];
+	struct node other;
+
+	plugin_add(_metadata, self, &p, 1);
+	/* behind the plugin's back, without the lock: not seen */
+	snprintf(path, sizeof(path), "%s/pods/pod-0001.json", self->state);
+	ASSERT_EQ(0, unlink(path));
+	EXPECT_TRUE(plugin_sees(_metadata, &p, "pod-0001"));
+	/* a writer that took the lock, changing nothing: read again */
+	ASSERT_EQ(0, node_open(&other, self->state, NODE_NEED_CONFIG,
+			       &self->err));
+	node_close(&other);
+	EXPECT_FALSE(plugin_sees(_metadata, &p, "pod-0001"));
+	ctl_nri_forget(&p);
+	EXPECT_FALSE(p.cached);
+}
+
+TEST_F(calls, kept_node_until_the_table_moves)
+{
+	struct ctl_nri p = { .dir = self->state, .rt = self->rt };
+	struct nri_reply r = { .code = NRI_RPC_OK };
+	struct cpumgr_nl *nl;
+	struct node n;
+	int e;
+
+	plugin_add(_metadata, self, &p, 1);
+	/* the kernel's table moves, nobody took the lock */
+	nl = cpumgr_nl_open(&e, NULL);
+	ASSERT_NE(NULL, nl);
+	ASSERT_EQ(0, cpumgr_nl_assign(nl, "pod-9999", "c", "10-11", 0, NULL,
+				      NULL, NULL));
+	cpumgr_nl_close(nl);
+	ASSERT_EQ(0, ctl_nri_open(&p, &n, &r)) TH_LOG("%s", r.message);
+	EXPECT_NE(NULL, node_assignment(&n, "pod-9999", "c"));
+	ctl_nri_close(&p, &n);
+	ctl_nri_forget(&p);
+}
+
+TEST_HARNESS_MAIN

@@ -26,16 +26,19 @@
 #include "ctl_node.h"
 #include "ctl_nri.h"
 #include "ctl_sd.h"
+#include "kubeletconfig.h"
 
 #define NRI_SOCKET		"/var/run/nri/nri.sock"
 #define NRI_NAME		"cpumgr"
 #define NRI_INDEX		"10"
 #define BACKOFF_MIN_MS		100
 #define BACKOFF_MAX_MS		5000
+#define SWEEP_MS		10000
 
 struct nri_opts {
 	const char *socket, *name, *index;
 	int fd;				/* NRI_PLUGIN_SOCKET, else -1 */
+	unsigned int sweep_ms;		/* --sweep-period, 0: none */
 	struct ctl_nri p;
 };
 
@@ -77,6 +80,7 @@ static int session(struct nri_opts *o, int fd)
 		NRI__PKG__API__V1ALPHA1__REGISTER_PLUGIN_REQUEST__INIT;
 	const struct nri_handler h = {
 		.call = ctl_nri_call, .response = ctl_nri_response,
+		.tick = ctl_nri_tick, .tick_ms = o->sweep_ms,
 		.ctx = &o->p,
 	};
 	struct cm_error err = { 0 };
@@ -177,12 +181,24 @@ static int cmd_nri(const struct ctl_cmdline *cl)
 		.p.log = ctl_flag(cl, "verbose") ? stderr : NULL,
 	};
 	const char *mode = ctl_val(cl, "mode");
+	const char *sweep = ctl_val(cl, "sweep-period");
+	struct cm_error err = { 0 };
+	int64_t ns = (int64_t)SWEEP_MS * 1000000;
 
 	/* the runtime's environment, then the command line */
 	if (from_env(&o))
 		return CPUMGRCTL_EXIT_USAGE;
 	o.name = ctl_val(cl, "name") ?: o.name;
 	o.index = ctl_val(cl, "index") ?: o.index;
+	if (sweep && (go_parse_duration(sweep, &ns, &err) || ns < 0 ||
+		      ns / 1000000 > 24 * 3600 * 1000LL ||
+		      (ns > 0 && ns < 1000000))) {
+		ctl_err("--sweep-period %s: %s", sweep, cm_error_msg(&err)[0] ?
+			cm_error_msg(&err) : "must be 0 (off) or 1ms to 24h");
+		cm_error_clear(&err);
+		return CPUMGRCTL_EXIT_USAGE;
+	}
+	o.sweep_ms = (unsigned int)(ns / 1000000);
 	/* the table has checked the mode's name */
 	if (mode)
 		ctl_runtime_mode(mode, &o.p.rt.mode);
@@ -205,6 +221,7 @@ CPUMGRCTL_COMMAND(nri) = {
 		CTL_OPT_KUBELET_STATE,
 		{ "name", 0, "NAME", CTL_ANY, NULL, "the plugin's name (default " NRI_NAME ", or $NRI_PLUGIN_NAME)" },
 		{ "index", 0, "NN", CTL_ANY, NULL, "the plugin's two-digit index (default " NRI_INDEX ", or $NRI_PLUGIN_IDX)" },
+		{ "sweep-period", 0, "DURATION", CTL_ANY, NULL, "release containers whose cgroup is gone this often, whatever the runtime says, a Go duration (default 10s, 0: off): a plugin the runtime launches gets no Synchronize" },
 		{ "verbose", 'v', NULL, CTL_ANY, NULL, "log every call on stderr" },
 		CTL_OPT_STATE_DIR,
 		{ NULL }

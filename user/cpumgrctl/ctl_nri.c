@@ -23,6 +23,10 @@
  *                     RemoveContainer, StopPodSandbox, RemovePodSandbox:
  *                     release, the others' updates sent after the reply
  *                     (UpdateContainers)
+ *
+ * and, every --sweep-period, whatever the runtime says or not: release
+ * what is recorded and whose cgroup is gone (a plugin the runtime
+ * launched gets no Synchronize), the others' updates sent.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -453,6 +457,51 @@ static int state_change(struct ctl_nri *p, struct nri_conn *conn,
 	ctl_nri_updates_free(&set);
 	FREE(state_change_event, in);
 	return ret;
+}
+
+int ctl_nri_sweep(struct ctl_nri *p, struct ctl_nri_updates *set)
+{
+	struct nri_reply failed = { .code = NRI_RPC_OK };
+	struct cm_error err = { 0 };
+	struct node n;
+	int ret;
+
+	/* a node read afresh is swept by the open itself */
+	if (ctl_nri_open(p, &n, &failed)) {
+		ctl_err("nri: sweep: %s", failed.message);
+		return 0;
+	}
+	ret = node_sweep_gone(&n, &err);
+	if (ret < 0) {
+		ctl_err("nri: sweep: %s", cm_error_msg(&err));
+		cm_error_clear(&err);
+	} else {
+		ret = ctl_nri_updates(p, &n, NULL, set);
+	}
+	ctl_nri_close(p, &n);
+	return ret < 0 ? ret : (int)set->nr;
+}
+
+int ctl_nri_tick(void *ctx, struct nri_conn *c)
+{
+	struct ctl_nri_updates set = { 0 };
+	struct cm_error err = { 0 };
+	int ret = ctl_nri_sweep(ctx, &set);
+
+	if (ret > 0) {
+		Nri__Pkg__Api__V1alpha1__UpdateContainersRequest u =
+			NRI__PKG__API__V1ALPHA1__UPDATE_CONTAINERS_REQUEST__INIT;
+
+		u.n_update = set.nr;
+		u.update = set.ptrs;
+		ret = nri_conn_call(c, "UpdateContainers", &u.base, &err);
+		if (ret)
+			ctl_err("nri: sweep: %s", cm_error_msg(&err));
+		cm_error_clear(&err);
+	}
+	ctl_nri_updates_free(&set);
+	/* a failed sweep waits for the next; a dead connection is not ours */
+	return 0;
 }
 
 void ctl_nri_response(void *ctx, struct nri_conn *c, const char *method,

@@ -71,6 +71,15 @@ void ctl_nri_add_sandbox(struct ctl_nri *p, struct node *n,
 int ctl_nri_synchronize(struct ctl_nri *p, const struct nri_request *req,
 			struct nri_reply *r);
 
+struct ctl_nri_updates;
+/*
+ * Release the recorded containers whose cgroup is gone, and the others'
+ * updates into set: the number of updates, <0 on error.
+ */
+int ctl_nri_sweep(struct ctl_nri *p, struct ctl_nri_updates *set);
+/* The nri_conn tick: ctl_nri_sweep(), its updates sent. */
+int ctl_nri_tick(void *ctx, struct nri_conn *c);
+
 /* The nri_conn handler of the Plugin service. */
 int ctl_nri_call(void *ctx, struct nri_conn *c, const struct nri_request *req,
 		 struct nri_reply *reply);

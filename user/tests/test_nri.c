@@ -324,6 +324,80 @@ TEST(fake_runtime)
 	strbuf_release(&rsp);
 }
 
+/* The plugin's tick: one UpdateContainers call, unasked. */
+static int plugin_tick(void *ctx, struct nri_conn *c)
+{
+	Nri__Pkg__Api__V1alpha1__UpdateContainersRequest u =
+		NRI__PKG__API__V1ALPHA1__UPDATE_CONTAINERS_REQUEST__INIT;
+	struct cm_error err = { 0 };
+	int ret = nri_conn_call(c, "UpdateContainers", &u.base, &err);
+
+	cm_error_clear(&err);
+	return ret;
+}
+
+/*
+ * A runtime that says nothing after the registration still gets the
+ * plugin's tick (the NRI plugin's sweep: a plugin the runtime launched
+ * gets no Synchronize).
+ */
+TEST(tick_while_the_runtime_is_quiet)
+{
+	const struct nri_handler h = {
+		.call = plugin_call, .tick = plugin_tick, .tick_ms = 50,
+	};
+	Ttrpc__Response ok = TTRPC__RESPONSE__INIT;
+	struct strbuf out = STRBUF_INIT, rsp = STRBUF_INIT;
+	struct cm_error err = { 0 };
+	struct nri_request req;
+	struct nri_wire w;
+	struct nri_msg m;
+	int sv[2], status;
+	pid_t pid;
+
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		Nri__Pkg__Api__V1alpha1__RegisterPluginRequest reg =
+			NRI__PKG__API__V1ALPHA1__REGISTER_PLUGIN_REQUEST__INIT;
+		struct nri_conn c;
+		int ret;
+
+		close(sv[0]);
+		nri_conn_init(&c, sv[1], NULL);
+		reg.plugin_name = "test";
+		reg.plugin_idx = "10";
+		ret = nri_conn_call(&c, "RegisterPlugin", &reg.base, &err);
+		if (!ret)
+			ret = nri_conn_serve(&c, &h, &err);
+		_exit(ret ? 1 : 0);
+	}
+	close(sv[1]);
+	nri_wire_init(&w);
+	ASSERT_EQ(1, runtime_read(sv[0], &w, &m));
+	ASSERT_EQ(0, nri_rpc_pack(&rsp, &ok.base, &err));
+	m.type = NRI_MSG_RESPONSE;
+	m.payload = (const uint8_t *)rsp.buf;
+	m.len = rsp.len;
+	ASSERT_EQ(0, nri_wire_put(&out, &m, &err));
+	ASSERT_EQ((ssize_t)out.len, write(sv[0], out.buf, out.len));
+
+	/* nothing more from the runtime: the tick's call comes */
+	ASSERT_EQ(1, runtime_read(sv[0], &w, &m));
+	EXPECT_EQ(NRI_CONN_RUNTIME, (int)m.conn);
+	EXPECT_EQ(NRI_MSG_REQUEST, (int)m.type);
+	ASSERT_EQ(0, nri_rpc_unpack_request(m.payload, m.len, &req, &err));
+	EXPECT_STREQ("UpdateContainers", req.method);
+	nri_rpc_request_free(&req);
+
+	close(sv[0]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	nri_wire_free(&w);
+	strbuf_release(&out);
+	strbuf_release(&rsp);
+}
+
 /* ---- what the plugin reads from an NRI container ---- */
 
 TEST(container_spec)

@@ -32,6 +32,7 @@
 
 #include "cmd.h"
 #include "ctl_nri.h"
+#include "ctl_nri_update.h"
 #include "ctl_runtime.h"
 #include "fake_cgroup.h"
 #include "node.h"
@@ -273,6 +274,57 @@ TEST_F(calls, kept_node_until_the_table_moves)
 	cpumgr_nl_close(nl);
 	ASSERT_EQ(0, ctl_nri_open(&p, &n, &r)) TH_LOG("%s", r.message);
 	EXPECT_NE(NULL, node_assignment(&n, "pod-9999", "c"));
+	ctl_nri_close(&p, &n);
+	ctl_nri_forget(&p);
+}
+
+/*
+ * A container whose cgroup went while nothing told the plugin (a plugin
+ * the runtime launched gets no Synchronize): the sweep of every
+ * --sweep-period releases it, its CPUs back to the pool, and the shared
+ * containers the plugin told of get their new cpuset.
+ */
+TEST_F(calls, sweep_releases_what_went_untold)
+{
+	struct ctl_nri p = { .dir = self->state, .rt = self->rt };
+	struct nri_reply r = { .code = NRI_RPC_OK };
+	struct ctl_nri_updates set = { 0 };
+	struct oci_container c;
+	char cgroup[PATH_MAX];
+	struct node n;
+
+	plugin_add(_metadata, self, &p, 1);
+	/* told of the sidecar's cpuset as the runtime was at its creation */
+	container(&c, 1, false);
+	ASSERT_EQ(0, ctl_nri_open(&p, &n, &r)) TH_LOG("%s", r.message);
+	ASSERT_EQ(0, ctl_nri_cpus_of(&n, c.pod_uid, c.name, cgroup,
+				     sizeof(cgroup)));
+	ASSERT_EQ(0, ctl_nri_remember(&p, &c, cgroup));
+	ctl_nri_close(&p, &n);
+	container(&c, 2, true);
+	ASSERT_EQ(0, ctl_nri_open(&p, &n, &r)) TH_LOG("%s", r.message);
+	ASSERT_EQ(0, ctl_runtime_spec_cgroup(&n, c.cgroups_path, cgroup,
+					     sizeof(cgroup), &self->err));
+	ASSERT_EQ(0, ctl_runtime_add(&n, &self->rt, &c, cgroup, true,
+				     &self->err))
+		TH_LOG("%s", cm_error_msg(&self->err));
+	ASSERT_NE(NULL, node_assignment(&n, "pod-0002", "app"));
+	ctl_nri_close(&p, &n);
+	/* the app's CPUs left the pool: the sidecar is told, once */
+	EXPECT_EQ(1, ctl_nri_sweep(&p, &set));
+	ctl_nri_updates_free(&set);
+	/* nothing went: nothing released, nothing to tell */
+	EXPECT_EQ(0, ctl_nri_sweep(&p, &set));
+	ctl_nri_updates_free(&set);
+	/* the app's cgroup goes, untold */
+	ASSERT_EQ(0, fake_remove_dir(cgroup)) TH_LOG("%s", cgroup);
+	EXPECT_LT(0, ctl_nri_sweep(&p, &set));
+	EXPECT_TRUE(set.nr && !strcmp(set.ptrs[0]->container_id,
+				      "pod-0001-sidecar"));
+	ctl_nri_updates_free(&set);
+	ASSERT_EQ(0, ctl_nri_open(&p, &n, &r)) TH_LOG("%s", r.message);
+	EXPECT_EQ(NULL, node_assignment(&n, "pod-0002", "app"));
+	EXPECT_NE(NULL, node_find_pod(&n, "pod-0001"));
 	ctl_nri_close(&p, &n);
 	ctl_nri_forget(&p);
 }

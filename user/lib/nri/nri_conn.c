@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* One NRI connection, the plugin's side (see nri_conn.h). */
 #include <errno.h>
+#include <poll.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "nri_conn.h"
@@ -188,16 +190,68 @@ static int unexpected(const struct nri_msg *m, struct cm_error *err)
 	return -EPROTO;
 }
 
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Wait for the runtime, calling h->tick whenever its period is over
+ * (counted from the last tick, not from the last message, so that a busy
+ * runtime does not hold it off): 1 when there is something to read, <0
+ * when the tick said to drop the connection.
+ */
+static int wait_readable(struct nri_conn *c, const struct nri_handler *h,
+			 long long *next, struct cm_error *err)
+{
+	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
+
+	if (!h->tick || !h->tick_ms)
+		return 1;
+	for (;;) {
+		long long left = *next - now_ms();
+		int n;
+
+		if (left <= 0) {
+			int ret = h->tick(h->ctx, c);
+
+			*next = now_ms() + h->tick_ms;
+			if (ret < 0) {
+				cm_errorf(err, "dropped by the plugin's tick (%d)",
+					  ret);
+				return ret;
+			}
+			continue;
+		}
+		n = poll(&pfd, 1, left > 60000 ? 60000 : (int)left);
+		if (n > 0)
+			return 1;
+		if (n < 0 && errno != EINTR) {
+			int e = errno;
+
+			cm_errorf(err, "waiting for the runtime: %s", strerror(e));
+			return -e;
+		}
+	}
+}
+
 int nri_conn_serve(struct nri_conn *c, const struct nri_handler *h,
 		   struct cm_error *err)
 {
 	static char buf[READ_CHUNK];
+	long long next = now_ms() + h->tick_ms;
 
 	for (;;) {
 		struct nri_msg m;
-		ssize_t n = read(c->fd, buf, sizeof(buf));
-		int ret;
+		ssize_t n;
+		int ret = wait_readable(c, h, &next, err);
 
+		if (ret < 0)
+			return ret;
+		n = read(c->fd, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {

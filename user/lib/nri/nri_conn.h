@@ -36,6 +36,12 @@ struct nri_handler {
 	/* the runtime's response to one of our calls (may be NULL) */
 	void (*response)(void *ctx, struct nri_conn *c, const char *method,
 			 const struct nri_response *rsp);
+	/*
+	 * Called every tick_ms (0: never) whether the runtime says anything
+	 * or not, between its messages (may be NULL); <0: drop the connection
+	 */
+	int (*tick)(void *ctx, struct nri_conn *c);
+	unsigned int tick_ms;
 	void *ctx;
 };
 

@@ -240,6 +240,37 @@ static int runtime_read(int fd, struct nri_wire *w, struct nri_msg *m)
 	return ret;
 }
 
+/*
+ * A plugin process on sv[1] that registers and serves with h; sv[0] is
+ * the runtime's end.  It exits 0 when it was registered, then the
+ * runtime closed the connection with none of its calls unanswered.
+ */
+static pid_t plugin_start(int sv[2], const struct nri_handler *h)
+{
+	Nri__Pkg__Api__V1alpha1__RegisterPluginRequest reg =
+		NRI__PKG__API__V1ALPHA1__REGISTER_PLUGIN_REQUEST__INIT;
+	struct cm_error err = { 0 };
+	struct nri_conn c;
+	pid_t pid;
+	int ret;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return -1;
+	pid = fork();
+	if (pid) {
+		close(sv[1]);
+		return pid;
+	}
+	close(sv[0]);
+	nri_conn_init(&c, sv[1], NULL);
+	reg.plugin_name = "test";
+	reg.plugin_idx = "10";
+	ret = nri_conn_call(&c, "RegisterPlugin", &reg.base, &err);
+	if (!ret)
+		ret = nri_conn_serve(&c, h, &err);
+	_exit(!ret && c.registered && !c.nr_pending ? 0 : 1);
+}
+
 TEST(fake_runtime)
 {
 	const struct nri_handler h = { .call = plugin_call };
@@ -254,26 +285,8 @@ TEST(fake_runtime)
 	int sv[2], status;
 	pid_t pid;
 
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
-	pid = fork();
+	pid = plugin_start(sv, &h);
 	ASSERT_LE(0, pid);
-	if (!pid) {
-		Nri__Pkg__Api__V1alpha1__RegisterPluginRequest reg =
-			NRI__PKG__API__V1ALPHA1__REGISTER_PLUGIN_REQUEST__INIT;
-		struct nri_conn c;
-		int ret;
-
-		close(sv[0]);
-		nri_conn_init(&c, sv[1], NULL);
-		reg.plugin_name = "test";
-		reg.plugin_idx = "10";
-		ret = nri_conn_call(&c, "RegisterPlugin", &reg.base, &err);
-		if (!ret)
-			ret = nri_conn_serve(&c, &h, &err);
-		/* registered, then the runtime closed the connection */
-		_exit(!ret && c.registered && !c.nr_pending ? 0 : 1);
-	}
-	close(sv[1]);
 	nri_wire_init(&w);
 
 	/* RegisterPlugin on the runtime's connection, stream 1 */
@@ -355,25 +368,8 @@ TEST(tick_while_the_runtime_is_quiet)
 	int sv[2], status;
 	pid_t pid;
 
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
-	pid = fork();
+	pid = plugin_start(sv, &h);
 	ASSERT_LE(0, pid);
-	if (!pid) {
-		Nri__Pkg__Api__V1alpha1__RegisterPluginRequest reg =
-			NRI__PKG__API__V1ALPHA1__REGISTER_PLUGIN_REQUEST__INIT;
-		struct nri_conn c;
-		int ret;
-
-		close(sv[0]);
-		nri_conn_init(&c, sv[1], NULL);
-		reg.plugin_name = "test";
-		reg.plugin_idx = "10";
-		ret = nri_conn_call(&c, "RegisterPlugin", &reg.base, &err);
-		if (!ret)
-			ret = nri_conn_serve(&c, &h, &err);
-		_exit(ret ? 1 : 0);
-	}
-	close(sv[1]);
 	nri_wire_init(&w);
 	ASSERT_EQ(1, runtime_read(sv[0], &w, &m));
 	ASSERT_EQ(0, nri_rpc_pack(&rsp, &ok.base, &err));

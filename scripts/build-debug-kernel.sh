@@ -15,8 +15,9 @@
 #   vmlinuz   bzImage
 #   build     the object tree to build modules against (KDIR)
 #   release   uname -r of the guest
-# A first build takes about 15 minutes on 2 cores; later calls return at
-# once.
+# A first build takes 10 to 15 minutes on 2 quiet cores (estimated: 6.1's
+# took 8; this one took an hour on 2026-11-27 beside QEMU guests); later
+# calls return at once.
 #
 # Usage: scripts/build-debug-kernel.sh
 

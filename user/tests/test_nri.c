@@ -271,26 +271,17 @@ static pid_t plugin_start(int sv[2], const struct nri_handler *h)
 	_exit(!ret && c.registered && !c.nr_pending ? 0 : 1);
 }
 
-TEST(fake_runtime)
+/* The plugin's RegisterPlugin, on the runtime's connection, stream 1, answered. */
+static void runtime_register(struct __test_metadata *_metadata, int fd,
+			     struct nri_wire *w)
 {
-	const struct nri_handler h = { .call = plugin_call };
 	Ttrpc__Response ok = TTRPC__RESPONSE__INIT;
-	Nri__Pkg__Api__V1alpha1__ConfigureResponse *cfg;
 	struct strbuf out = STRBUF_INIT, rsp = STRBUF_INIT;
 	struct cm_error err = { 0 };
-	struct nri_response r;
 	struct nri_request req;
-	struct nri_wire w;
 	struct nri_msg m;
-	int sv[2], status;
-	pid_t pid;
 
-	pid = plugin_start(sv, &h);
-	ASSERT_LE(0, pid);
-	nri_wire_init(&w);
-
-	/* RegisterPlugin on the runtime's connection, stream 1 */
-	ASSERT_EQ(1, runtime_read(sv[0], &w, &m));
+	ASSERT_EQ(1, runtime_read(fd, w, &m));
 	EXPECT_EQ(NRI_CONN_RUNTIME, (int)m.conn);
 	EXPECT_EQ(NRI_MSG_REQUEST, (int)m.type);
 	EXPECT_EQ(1, (int)m.stream);
@@ -303,7 +294,27 @@ TEST(fake_runtime)
 	m.payload = (const uint8_t *)rsp.buf;
 	m.len = rsp.len;
 	ASSERT_EQ(0, nri_wire_put(&out, &m, &err));
-	ASSERT_EQ((ssize_t)out.len, write(sv[0], out.buf, out.len));
+	ASSERT_EQ((ssize_t)out.len, write(fd, out.buf, out.len));
+	strbuf_release(&out);
+	strbuf_release(&rsp);
+}
+
+TEST(fake_runtime)
+{
+	const struct nri_handler h = { .call = plugin_call };
+	Nri__Pkg__Api__V1alpha1__ConfigureResponse *cfg;
+	struct cm_error err = { 0 };
+	struct nri_response r;
+	struct nri_wire w;
+	struct nri_msg m;
+	int sv[2], status;
+	pid_t pid;
+
+	pid = plugin_start(sv, &h);
+	ASSERT_LE(0, pid);
+	nri_wire_init(&w);
+
+	runtime_register(_metadata, sv[0], &w);
 
 	/* Configure: the plugin's events */
 	runtime_send(sv[0], 1, "Configure");
@@ -333,8 +344,6 @@ TEST(fake_runtime)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	nri_wire_free(&w);
-	strbuf_release(&out);
-	strbuf_release(&rsp);
 }
 
 /* The plugin's tick: one UpdateContainers call, unasked. */
@@ -359,8 +368,6 @@ TEST(tick_while_the_runtime_is_quiet)
 	const struct nri_handler h = {
 		.call = plugin_call, .tick = plugin_tick, .tick_ms = 50,
 	};
-	Ttrpc__Response ok = TTRPC__RESPONSE__INIT;
-	struct strbuf out = STRBUF_INIT, rsp = STRBUF_INIT;
 	struct cm_error err = { 0 };
 	struct nri_request req;
 	struct nri_wire w;
@@ -371,13 +378,7 @@ TEST(tick_while_the_runtime_is_quiet)
 	pid = plugin_start(sv, &h);
 	ASSERT_LE(0, pid);
 	nri_wire_init(&w);
-	ASSERT_EQ(1, runtime_read(sv[0], &w, &m));
-	ASSERT_EQ(0, nri_rpc_pack(&rsp, &ok.base, &err));
-	m.type = NRI_MSG_RESPONSE;
-	m.payload = (const uint8_t *)rsp.buf;
-	m.len = rsp.len;
-	ASSERT_EQ(0, nri_wire_put(&out, &m, &err));
-	ASSERT_EQ((ssize_t)out.len, write(sv[0], out.buf, out.len));
+	runtime_register(_metadata, sv[0], &w);
 
 	/* nothing more from the runtime: the tick's call comes */
 	ASSERT_EQ(1, runtime_read(sv[0], &w, &m));
@@ -390,8 +391,6 @@ TEST(tick_while_the_runtime_is_quiet)
 	close(sv[0]);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	nri_wire_free(&w);
-	strbuf_release(&out);
-	strbuf_release(&rsp);
 }
 
 /* ---- what the plugin reads from an NRI container ---- */

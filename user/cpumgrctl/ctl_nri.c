@@ -114,16 +114,19 @@ void ctl_nri_close(struct ctl_nri *p, struct node *n)
 	n->files.store.dir_fd = n->files.store.lock_fd = -1;
 }
 
-int ctl_nri_open(struct ctl_nri *p, struct node *n, struct nri_reply *r)
+/* ctl_nri_open(); *kept: the node was the kept one, not swept. */
+static int open_node(struct ctl_nri *p, struct node *n, struct nri_reply *r,
+		     bool *kept)
 {
 	struct cm_error err = { 0 };
 
 	/*
 	 * Kept: no sweep either, the runtime tells us of every container
 	 * that goes while we are connected (Synchronize sweeps after a
-	 * reconnect).
+	 * reconnect, the tick every --sweep-period).
 	 */
-	if (take_up(p, n)) {
+	*kept = take_up(p, n);
+	if (*kept) {
 		n->log = p->log;
 		n->targeted = true;
 		return 0;
@@ -144,6 +147,13 @@ int ctl_nri_open(struct ctl_nri *p, struct node *n, struct nri_reply *r)
 		return -1;
 	}
 	return 0;
+}
+
+int ctl_nri_open(struct ctl_nri *p, struct node *n, struct nri_reply *r)
+{
+	bool kept;
+
+	return open_node(p, n, r, &kept);
 }
 
 static int pack(struct nri_reply *r, const ProtobufCMessage *m)
@@ -464,14 +474,16 @@ int ctl_nri_sweep(struct ctl_nri *p, struct ctl_nri_updates *set)
 	struct nri_reply failed = { .code = NRI_RPC_OK };
 	struct cm_error err = { 0 };
 	struct node n;
-	int ret;
+	bool kept;
+	int ret = 0;
 
-	/* a node read afresh is swept by the open itself */
-	if (ctl_nri_open(p, &n, &failed)) {
+	if (open_node(p, &n, &failed, &kept)) {
 		ctl_err("nri: sweep: %s", failed.message);
 		return 0;
 	}
-	ret = node_sweep_gone(&n, &err);
+	/* a node read afresh was swept by the open itself */
+	if (kept)
+		ret = node_sweep_gone(&n, &err);
 	if (ret < 0) {
 		ctl_err("nri: sweep: %s", cm_error_msg(&err));
 		cm_error_clear(&err);

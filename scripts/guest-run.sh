@@ -148,7 +148,7 @@ write_ram_root()
 {
 	local stage=$out/ram-root name f
 	local -a files=(/bin/bash /bin/busybox "$CPUMGR_OUT/user/cpumgrctl"
-			"$module" "$out/run.sh" "$CPUMGR_TOP/$command"
+			"$module" "$out/run.sh" "$out/env.sh" "$CPUMGR_TOP/$command"
 			"$CPUMGR_TOP/selftests/sftest_lib.sh")
 
 	for name in "$@"; do
@@ -238,14 +238,36 @@ emulator_splats()
 	END { if (inside) flush() }'
 }
 
+# The selftests of run-tests.sh's arguments that printed no result of
+# their own: a run script that could not start (exit 126 or 127) or a
+# selftest that never ran is a failure, not a short pass.
+silent_selftests()
+{
+	local name
+
+	[ "$command" = scripts/guest/run-tests.sh ] || return 0
+	for name in "$@"; do
+		case $name in
+		*=*) continue ;;
+		esac
+		grep -qE "^(not )?ok [0-9]+ $name([[:space:]]|\$)" "$out/ktap.log" ||
+			printf ' %s' "$name"
+	done
+}
+
 # Pass the in-guest KTAP through, then add the runner's own results and
 # the plan (at the end, since only now is the count known).
 finish_ktap()
 {
-	local status=$1 n splats
+	local status=$1 n splats silent
+
+	shift
 
 	n=$(grep -cE '^(not )?ok ' "$out/ktap.log" || true)
-	if grep -q '^# cpumgr-guest: run script exited with [0-9]*$' "$out/ktap.log"; then
+	silent=$(silent_selftests "$@")
+	if [ -n "$silent" ]; then
+		echo "not ok $((n + 1)) guest ran to the end # no result from:$silent"
+	elif grep -q '^# cpumgr-guest: run script exited with [0-9]*$' "$out/ktap.log"; then
 		echo "ok $((n + 1)) guest ran to the end"
 	elif [ "$status" = 124 ]; then
 		echo "not ok $((n + 1)) guest ran to the end # timed out after ${timeout}s"
@@ -378,7 +400,7 @@ main()
 	fi
 	wait $qemu_pid || status=$?
 	sed -i 's/\r$//' "$out/ktap.log"
-	finish_ktap "$status" >"$out/tail.log"
+	finish_ktap "$status" "$@" >"$out/tail.log"
 	[ -n "$quiet" ] || cat "$out/tail.log"
 	cat "$out/head.log" "$out/ktap.log" "$out/tail.log" >"$out/result.ktap"
 	! grep -q '^not ok ' "$out/result.ktap"

@@ -256,14 +256,16 @@ int cpumgr_nl_family_id(const struct cpumgr_nl *nl)
 	return 0;
 }
 
+/* The CPUs held but by entry skip and by pod uid (NULL: none). */
 static void exclusive_set(const struct cpumgr_nl *nl, struct cpuset *out,
-			  size_t skip)
+			  size_t skip, const char *uid)
 {
 	cpuset_zero(out);
 	for (size_t i = 0; i < nl->nr; i++) {
 		struct cpuset s;
 
-		if (i != skip && !cpuset_parse(&s, nl->e[i].cpus, NULL))
+		if (i != skip && (!uid || strcmp(nl->e[i].uid, uid)) &&
+		    !cpuset_parse(&s, nl->e[i].cpus, NULL))
 			cpuset_or(out, out, &s);
 	}
 }
@@ -280,7 +282,7 @@ int cpumgr_nl_get_table(struct cpumgr_nl *nl, struct cpumgr_table *st)
 		cpuset_set(&all, c);
 	if (cpuset_parse(&reserved, nl->reserved, NULL))
 		cpuset_zero(&reserved);
-	exclusive_set(nl, &excl, (size_t)-1);
+	exclusive_set(nl, &excl, (size_t)-1, NULL);
 	cpuset_andnot(&shared, &all, &reserved);
 	cpuset_andnot(&shared, &shared, &excl);
 	st->version = strdup("stand-in");
@@ -367,7 +369,8 @@ int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
 	i = find(nl, pod_uid, container);
 	if (cpuset_parse(&want, cpus, NULL) || cpuset_empty(&want))
 		return fail(nl, -EINVAL, "bad CPU list");
-	exclusive_set(nl, &taken, i < 0 ? (size_t)-1 : (size_t)i);
+	/* as the kernel: containers of one pod may share (init reuse) */
+	exclusive_set(nl, &taken, i < 0 ? (size_t)-1 : (size_t)i, pod_uid);
 	if (!cpuset_parse(&reserved, nl->reserved, NULL))
 		cpuset_or(&taken, &taken, &reserved);
 	if (cpuset_intersects(&want, &taken))

@@ -28,7 +28,7 @@ static const char *const kubelet_flags[] = {
 
 struct init_args {
 	const char *state_dir, *config, *root, *mount;
-	int enforce, hotplug, quota, no_quota_excl;
+	int enforce, hotplug, quota, no_quota_excl, init_cpus;
 	bool force, dry_run, strict;
 	/* --integration: -1 leaves the node's as it is */
 	int integration;
@@ -86,6 +86,7 @@ static int parse_args(const struct ctl_cmdline *cl, struct init_args *a)
 
 	memset(a, 0, sizeof(*a));
 	a->enforce = a->hotplug = a->quota = a->no_quota_excl = -2;
+	a->init_cpus = -2;
 	a->integration = -1;
 	for (unsigned int i = 0; i < cl->nr_seq; i++) {
 		const char *name = cl->cmd->opts[cl->seq[i].opt].name;
@@ -112,6 +113,9 @@ static int parse_args(const struct ctl_cmdline *cl, struct init_args *a)
 	v = ctl_val(cl, "hotplug");
 	if (v)
 		a->hotplug = mode_value(v, cpumgr_hotplug_name);
+	v = ctl_val(cl, "init-cpus");
+	if (v)
+		a->init_cpus = mode_value(v, node_init_cpus_name);
 	v = ctl_val(cl, "cpu-cfs-quota");
 	if (v) {
 		a->quota = parse_bool("cpu-cfs-quota", v);
@@ -236,6 +240,8 @@ static void fill_config(const struct init_args *a,
 		c->enforce = (uint32_t)a->enforce;
 	if (a->hotplug >= 0)
 		c->hotplug = (uint32_t)a->hotplug;
+	if (a->init_cpus >= 0)
+		c->init_cpus = (enum node_init_cpus)a->init_cpus;
 	if (a->quota >= 0)
 		c->cfs.cpu_cfs_quota = a->quota;
 	if (a->no_quota_excl >= 0)
@@ -336,11 +342,12 @@ static int cmd_init(const struct ctl_cmdline *cl)
 	if (ret)
 		return ctl_node_fail(&n, &err, "init");
 	reserved = cpuset_to_str(&n.cfg.reserved);
-	printf("policy %s reserved %s enforce %s hotplug %s cgroup-root %s\n",
+	printf("policy %s reserved %s enforce %s hotplug %s init-cpus %s cgroup-root %s\n",
 	       cpu_policy_name(n.cfg.policy),
 	       reserved && reserved[0] ? reserved : "(none)",
 	       cpumgr_enforce_name(n.cfg.enforce),
-	       cpumgr_hotplug_name(n.cfg.hotplug), n.cfg.cgroup_root);
+	       cpumgr_hotplug_name(n.cfg.hotplug),
+	       node_init_cpus_name(n.cfg.init_cpus), n.cfg.cgroup_root);
 	free(reserved);
 	node_close(&n);
 	return apply_integration(&a);
@@ -362,6 +369,7 @@ CPUMGRCTL_COMMAND(init) = {
 		{ "cgroup-mount", 0, "PATH", CTL_DIR, NULL, "where cgroup v2 is mounted, absolute (default /sys/fs/cgroup)" },
 		{ "enforce", 0, "MODE", CTL_WORD, "off audit enforce", "what the module does with a write that breaks exclusivity" },
 		{ "hotplug", 0, "MODE", CTL_WORD, "protect release", "refuse to offline an assigned CPU, or take it from its container" },
+		{ "init-cpus", 0, "MODE", CTL_WORD, "keep release", "what an init container that ran to its end keeps: its exclusive CPUs until its pod goes, as the kubelet does (keep, the default), or only those its pod's containers reuse (release)" },
 		{ "cpu-cfs-quota", 0, "BOOL", CTL_ANY, NULL, "enforce CPU limits with CFS quota (the kubelet's --cpu-cfs-quota)" },
 		{ "disable-cpu-quota-with-exclusive-cpus", 0, "BOOL", CTL_ANY, NULL, "no CFS quota for containers with exclusive CPUs" },
 		{ "force", 'f', NULL, CTL_ANY, NULL, "also over a checkpoint of another configuration" },

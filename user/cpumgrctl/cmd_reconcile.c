@@ -17,7 +17,7 @@ static int cmd_reconcile(const struct ctl_cmdline *cl)
 	struct pod_list active = { 0 };
 	struct cm_error err = { 0 };
 	struct node n;
-	int ret;
+	int ret, ended = 0;
 
 	if (pods && pod_list_load(pods, &active, &err)) {
 		ctl_err("%s", cm_error_msg(&err));
@@ -29,11 +29,15 @@ static int cmd_reconcile(const struct ctl_cmdline *cl)
 		pod_list_free(&active);
 		return ret;
 	}
-	ret = node_reconcile(&n, pods ? &active : NULL, &err);
+	ret = node_sweep_inits(&n, &err);
+	if (ret >= 0) {
+		ended = ret;
+		ret = node_reconcile(&n, pods ? &active : NULL, &err);
+	}
 	pod_list_free(&active);
 	if (ret < 0)
 		return ctl_node_fail(&n, &err, "reconcile");
-	if (!ret)
+	if (!ret && !ended)
 		printf("reconcile: nothing to change\n");
 	node_close(&n);
 	return CPUMGRCTL_EXIT_OK;

@@ -263,12 +263,13 @@ out:
 }
 
 /*
- * Release a container (or a pod's sandbox) and build the others'
+ * Release a container (or a pod's sandbox), or with stop keep a stopped
+ * one's CPUs (ctl_runtime_stop()), and build the others'
  * updates; the caller sends them its way.  A failure is logged, never
  * the runtime's error: refusing would not stop the container.
  */
 static int release(struct ctl_nri *p, const char *id, const char *pod_uid,
-		   const char *name, struct ctl_nri_updates *set)
+		   const char *name, bool stop, struct ctl_nri_updates *set)
 {
 	struct nri_reply failed = { .code = NRI_RPC_OK };
 	struct cm_error err = { 0 };
@@ -281,12 +282,14 @@ static int release(struct ctl_nri *p, const char *id, const char *pod_uid,
 			failed.message);
 		return 0;
 	}
-	if (ctl_runtime_release(&n, pod_uid, name, &err)) {
+	if ((stop ? ctl_runtime_stop : ctl_runtime_release)(&n, pod_uid, name,
+							    &err)) {
 		ctl_err("nri: release %s (%s/%s): %s", id, pod_uid, name,
 			cm_error_msg(&err));
 		cm_error_clear(&err);
 	} else {
-		node_log(&n, "nri: released %s (%s/%s)", id, pod_uid, name);
+		node_log(&n, "nri: %s %s (%s/%s)", stop ? "stopped" : "released",
+			 id, pod_uid, name);
 		ret = ctl_nri_updates_pod(p, &n, NULL, pod_uid, set);
 		ctl_nri_close(p, &n);
 		return ret;
@@ -324,7 +327,7 @@ static int stop_container(struct ctl_nri *p, const struct nri_request *req,
 	if (!in || !in->container)
 		return refuse(r, NRI_RPC_INVALID_ARGUMENT, "StopContainer: a request that does not parse"), 0;
 	if (!who(in->pod, in->container, &c))
-		ret = release(p, c.id, c.pod_uid, c.name, &set);
+		ret = release(p, c.id, c.pod_uid, c.name, true, &set);
 	out.n_update = set.nr;
 	out.update = set.ptrs;
 	if (!ret && r->code == NRI_RPC_OK)
@@ -455,7 +458,7 @@ static int state_change(struct ctl_nri *p, struct nri_conn *conn,
 			NRI__PKG__API__V1ALPHA1__EVENT__REMOVE_CONTAINER ?
 			in->container : NULL, &c))
 			break;
-		ret = release(p, c.id, c.pod_uid, c.name, &set);
+		ret = release(p, c.id, c.pod_uid, c.name, false, &set);
 		if (!ret)
 			ret = update_later(conn, &set);
 		break;

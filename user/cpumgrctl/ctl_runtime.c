@@ -157,3 +157,16 @@ int ctl_runtime_release(struct node *n, const char *pod_uid,
 		return -EINVAL;
 	return 0;
 }
+
+int ctl_runtime_stop(struct node *n, const char *pod_uid, const char *name,
+		     struct cm_error *err)
+{
+	const struct node_pod *p = node_find_pod(n, pod_uid);
+
+	if (!p || node_pod_container(p, name) < 0)
+		return ctl_runtime_release(n, pod_uid, name, err);
+	if (node_stop_container(n, pod_uid, name, err) ||
+	    node_reconcile_pod(n, pod_uid, err) < 0)
+		return -EINVAL;
+	return 0;
+}

@@ -58,4 +58,13 @@ int ctl_runtime_add(struct node *n, const struct ctl_runtime *rt,
 int ctl_runtime_release(struct node *n, const char *pod_uid,
 			const char *name, struct cm_error *err);
 
+/*
+ * The runtime stopped a container (the NRI's StopContainer): it keeps
+ * its CPUs while its pod lives, but an init container under
+ * --init-cpus release (node_stop_container()).  One the node does not
+ * know is released.
+ */
+int ctl_runtime_stop(struct node *n, const char *pod_uid, const char *name,
+		     struct cm_error *err);
+
 #endif

@@ -82,6 +82,7 @@ static int build(const struct node *n, struct view *v)
 				.container = p->pod.containers[k].name,
 				.qos = pod_qos_name(pod_qos(&p->pod)),
 				.cgroup = p->c[k].removed ? "(removed)" :
+					  p->c[k].exited ? "(exited)" :
 					  short_cgroup(n, p->c[k].cgroup),
 				.a = node_assignment(n, p->pod.uid,
 						     p->pod.containers[k].name),

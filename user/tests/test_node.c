@@ -57,6 +57,7 @@ TEST(config_round_trip)
 	c.reserved = cs("0-1");
 	c.reserved_milli = 1500;
 	c.enforce = CPUMGR_ENFORCE_AUDIT;
+	c.init_cpus = NODE_INIT_CPUS_RELEASE;
 	strcpy(c.cgroup_root, "/sys/fs/cgroup/kubepods");
 	j = node_config_to_json(&c);
 	ASSERT_TRUE(j != NULL);
@@ -72,6 +73,14 @@ TEST(config_round_trip)
 	EXPECT_EQ((uint32_t)(CPUMGR_OPT_FULL_PCPUS_ONLY | CPUMGR_OPT_STRICT_CPU_RESERVATION),
 		  node_config_option_bits(&back));
 	EXPECT_EQ(10000000000LL, back.reconcile_ns);
+	EXPECT_TRUE(back.init_cpus == NODE_INIT_CPUS_RELEASE);
+	/* a node.json from before --init-cpus: the kubelet's behaviour */
+	cJSON_DeleteItemFromObject(j, "initCpus");
+	ASSERT_EQ(0, node_config_from_json(&back, j, &err));
+	EXPECT_TRUE(back.init_cpus == NODE_INIT_CPUS_KEEP);
+	cJSON_AddStringToObject(j, "initCpus", "sometimes");
+	EXPECT_NE(0, node_config_from_json(&back, j, &err));
+	cJSON_DeleteItemFromObject(j, "initCpus");
 
 	cJSON_ReplaceItemInObject(j, "enforce", cJSON_CreateString("often"));
 	EXPECT_NE(0, node_config_from_json(&back, j, &err));

@@ -88,6 +88,7 @@ FIXTURE_SETUP(calls)
 	snprintf(ctl, sizeof(ctl), "%s/../bench/cpumgrctl-standin-tree",
 		 dirname(exe));
 	setenv("CPUMGR_STANDIN", kernel, 1);
+	setenv("CPUMGR_TEST_CTL", ctl, 1);
 	/* 1 socket, 1 NUMA node, 64 cores, 2 threads: 128 CPUs */
 	setenv("CPUMGR_STANDIN_TOPOLOGY", "1 1 64 2", 1);
 	fake_mkdir(self->dir, "cgroup/kubepods");
@@ -139,11 +140,12 @@ static int call(struct __test_metadata *_metadata, FIXTURE_DATA(calls) *self,
 	n.log = NULL;
 	n.targeted = true;
 	opens = 0;
+	/* a failure is negative: || alone would make it 1, a pass */
 	if (add)
 		ret = ctl_runtime_spec_cgroup(&n, c.cgroups_path, cgroup,
 					      sizeof(cgroup), &self->err) ||
 		      ctl_runtime_add(&n, &self->rt, &c, cgroup, true,
-				      &self->err);
+				      &self->err) ? -1 : 0;
 	else
 		ret = ctl_runtime_release(&n, c.pod_uid, c.name, &self->err);
 	*opened = opens;
@@ -327,6 +329,126 @@ TEST_F(calls, sweep_releases_what_went_untold)
 	EXPECT_NE(NULL, node_find_pod(&n, "pod-0001"));
 	ctl_nri_close(&p, &n);
 	ctl_nri_forget(&p);
+}
+
+/*
+ * The kubelet's order in one pod: an init container "setup" of 4 CPUs
+ * runs to its end (its cgroup goes, the runtime's StopContainer), then
+ * the app of 2 CPUs and a shared sidecar are added.  mode: init's
+ * --init-cpus.  Returns setup's CPUs; *app the app's.
+ */
+static void init_then_app(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(calls) *self, const char *mode,
+			  struct cpuset *setup, struct cpuset *app)
+{
+	char cmd[4 * PATH_MAX], cgroup[PATH_MAX];
+	struct oci_container c;
+	const struct cpumgr_assignment *a;
+	struct node n;
+	int k;
+
+	snprintf(cmd, sizeof(cmd),
+		 "'%s' init --cpu-manager-policy static --reserved-cpus 0-1 "
+		 "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' "
+		 "--init-cpus %s --state-dir '%s' >/dev/null", getenv("CPUMGR_TEST_CTL"),
+		 self->dir, self->dir, mode, self->state);
+	ASSERT_EQ(0, system(cmd)) TH_LOG("%s", cmd);
+	container(&c, 7, true);
+	snprintf(c.name, sizeof(c.name), "setup");
+	c.request_milli = c.limit_milli = 4000;
+	snprintf(c.cgroups_path, sizeof(c.cgroups_path),
+		 "/kubepods/pod%s/setup", c.pod_uid);
+	ASSERT_EQ(0, node_open(&n, self->state, NODE_NEED_CONFIG, &self->err));
+	n.log = NULL;
+	n.targeted = true;
+	ASSERT_EQ(0, ctl_runtime_spec_cgroup(&n, c.cgroups_path, cgroup,
+					     sizeof(cgroup), &self->err));
+	ASSERT_EQ(0, ctl_runtime_add(&n, &self->rt, &c, cgroup, true,
+				     &self->err))
+		TH_LOG("%s", cm_error_msg(&self->err));
+	a = node_assignment(&n, c.pod_uid, "setup");
+	ASSERT_TRUE(a && a->cpus);
+	ASSERT_EQ(0, cpuset_parse(setup, a->cpus, NULL));
+	ASSERT_EQ(4u, cpuset_count(setup));
+	/* it ran to its end: the runtime removes its cgroup, then stops it */
+	ASSERT_EQ(0, fake_remove_dir(cgroup)) TH_LOG("%s", cgroup);
+	ASSERT_EQ(0, ctl_runtime_stop(&n, c.pod_uid, "setup", &self->err))
+		TH_LOG("%s", cm_error_msg(&self->err));
+	/* the sweep of a gone cgroup leaves a container that ran to its end */
+	ASSERT_LE(0, node_sweep_gone(&n, &self->err));
+	a = node_assignment(&n, c.pod_uid, "setup");
+	k = node_pod_container(node_find_pod(&n, c.pod_uid), "setup");
+	ASSERT_LE(0, k);
+	EXPECT_TRUE(node_find_pod(&n, c.pod_uid)->c[k].exited);
+	EXPECT_TRUE(a && a->cpus) TH_LOG("setup lost its CPUs when it stopped");
+	node_close(&n);
+	ASSERT_EQ(0, call(_metadata, self, 7, true, true,
+			  &(unsigned long){ 0 }))
+		TH_LOG("%s", cm_error_msg(&self->err));
+	ASSERT_EQ(0, call(_metadata, self, 7, false, true,
+			  &(unsigned long){ 0 }))
+		TH_LOG("%s", cm_error_msg(&self->err));
+	ASSERT_EQ(0, node_open(&n, self->state, NODE_NEED_CONFIG, &self->err));
+	a = node_assignment(&n, c.pod_uid, "app");
+	ASSERT_TRUE(a && a->cpus);
+	ASSERT_EQ(0, cpuset_parse(app, a->cpus, NULL));
+	/* the kubelet's reuse: the app's CPUs are taken from setup's */
+	EXPECT_TRUE(cpuset_subset(app, setup)) TH_LOG("app %s", a->cpus);
+	node_close(&n);
+}
+
+/* What holds CPU cpu in the table: "" for the shared pool. */
+static const char *holder(struct node *n, int cpu)
+{
+	for (size_t i = 0; i < n->kernel.nr_as; i++) {
+		const struct cpumgr_assignment *a = &n->kernel.as[i];
+		struct cpuset s;
+
+		if (a->cpus && !cpuset_parse(&s, a->cpus, NULL) &&
+		    cpuset_test(&s, cpu))
+			return a->container;
+	}
+	return "";
+}
+
+TEST_F(calls, init_cpus_keep_holds_them_as_the_kubelet_does)
+{
+	struct cpuset setup, app;
+	struct node n;
+	int cpu;
+
+	init_then_app(_metadata, self, "keep", &setup, &app);
+	ASSERT_EQ(0, node_open(&n, self->state, NODE_NEED_CONFIG, &self->err));
+	/* kubernetes#112228: setup keeps what the app does not reuse */
+	cpuset_for_each(cpu, &setup)
+		if (!cpuset_test(&app, cpu))
+			EXPECT_STREQ("setup", holder(&n, cpu));
+	node_close(&n);
+	/* the pod goes with its app and sidecar: setup's CPUs too */
+	ASSERT_EQ(0, call(_metadata, self, 7, true, false,
+			  &(unsigned long){ 0 }));
+	ASSERT_EQ(0, call(_metadata, self, 7, false, false,
+			  &(unsigned long){ 0 }));
+	ASSERT_EQ(0, node_open(&n, self->state, NODE_NEED_CONFIG, &self->err));
+	EXPECT_EQ(NULL, node_find_pod(&n, "pod-0007"));
+	EXPECT_EQ(0u, n.kernel.nr_as);
+	node_close(&n);
+}
+
+TEST_F(calls, init_cpus_release_gives_back_what_no_container_reuses)
+{
+	struct cpuset setup, app;
+	struct node n;
+	int cpu;
+
+	init_then_app(_metadata, self, "release", &setup, &app);
+	ASSERT_EQ(0, node_open(&n, self->state, NODE_NEED_CONFIG, &self->err));
+	EXPECT_EQ(NULL, node_assignment(&n, "pod-0007", "setup"));
+	cpuset_for_each(cpu, &setup)
+		if (!cpuset_test(&app, cpu))
+			EXPECT_STREQ("", holder(&n, cpu))
+				TH_LOG("CPU %d not back in the shared pool", cpu);
+	node_close(&n);
 }
 
 TEST_HARNESS_MAIN

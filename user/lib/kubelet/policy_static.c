@@ -199,6 +199,13 @@ static void update_reuse(struct cpu_policy *p, const struct pod *pod,
 		cpuset_andnot(&p->reuse, &p->reuse, cpus);
 }
 
+void cpu_policy_set_reuse(struct cpu_policy *p, const char *uid,
+			  const struct cpuset *cpus)
+{
+	snprintf(p->reuse_pod, sizeof(p->reuse_pod), "%s", uid);
+	p->reuse = *cpus;
+}
+
 static void pod_reuse(const struct cpu_policy *p, const char *uid,
 		      struct cpuset *out)
 {

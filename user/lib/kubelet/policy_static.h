@@ -80,6 +80,14 @@ int cpu_policy_start(const struct cpu_policy *p, struct cpu_assignments *s,
 		     struct cm_error *err);
 
 /*
+ * The CPUs later containers of pod uid may reuse, as the kubelet keeps
+ * them while it admits the pod (its init containers' CPUs): for a
+ * caller that allocates one container at a time, in another process.
+ */
+void cpu_policy_set_reuse(struct cpu_policy *p, const char *uid,
+			  const struct cpuset *cpus);
+
+/*
  * Allocate() for one container.  affinity: the topology manager's NUMA
  * affinity (NULL: none).  On error nothing changes.
  */

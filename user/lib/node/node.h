@@ -49,6 +49,19 @@
 #define NODE_LOCK_TIMEOUT_MS	30000
 
 /* config.json: the node's configuration as init resolved it. */
+/*
+ * What an init container that ran to its end keeps (init --init-cpus):
+ * the kubelet keeps its exclusive CPUs until the pod goes
+ * (kubernetes#112228); release gives back those no container of its
+ * pod reuses.
+ */
+enum node_init_cpus {
+	NODE_INIT_CPUS_KEEP,
+	NODE_INIT_CPUS_RELEASE,
+};
+
+const char *node_init_cpus_name(uint32_t v);
+
 struct node_config {
 	enum cpu_policy_kind policy;
 	struct policy_options opts;
@@ -61,6 +74,7 @@ struct node_config {
 	uint32_t hotplug;		/* enum cpumgr_hotplug */
 	struct cfs_options cfs;
 	int64_t reconcile_ns;
+	enum node_init_cpus init_cpus;
 };
 
 void node_config_default(struct node_config *c);
@@ -77,6 +91,13 @@ void node_config_policy(const struct node_config *c,
 struct node_container {
 	char cgroup[PATH_MAX];		/* absolute path, "" if not attached */
 	bool removed;			/* remove UID CONTAINER ran */
+	/*
+	 * It ran to its end and keeps its CPUs: an init container under
+	 * --init-cpus keep, or a container the runtime stopped in a pod
+	 * that lives on ("exited" in the pod file).  Later containers of
+	 * its pod may reuse them.
+	 */
+	bool exited;
 	/*
 	 * The exclusive CPUs given at admission, recorded by the first
 	 * resize (until then they are what the container holds): a resize
@@ -373,6 +394,16 @@ int node_add_container(struct node *n, const cJSON *obj, const char *name,
 		       enum node_add_how how, const struct cpuset *cpus,
 		       struct cm_error *err);
 /*
+ * Container name of pod uid ran to its end, or the runtime stopped it,
+ * while its pod lives on: it keeps its CPUs (the kubelet's behaviour),
+ * but an init container under --init-cpus release, which gives them
+ * back.  Which a container the runtime stopped was shows when the next
+ * container of its pod is added (node_add_container).  0 if unknown.
+ */
+int node_stop_container(struct node *n, const char *uid, const char *name,
+			struct cm_error *err);
+
+/*
  * Remove the containers whose recorded cgroup is gone (a runtime killed
  * before its poststop hook), and pods with no container left.  Returns
  * how many were removed.
@@ -380,6 +411,12 @@ int node_add_container(struct node *n, const cJSON *obj, const char *name,
 int node_sweep_gone(struct node *n, struct cm_error *err);
 /* The same for pod uid alone when the node is targeted. */
 int node_sweep_pod(struct node *n, const char *uid, struct cm_error *err);
+/*
+ * The init containers whose cgroup is gone ran to their end: each is
+ * node_stop_container()'s (the daemon and reconcile, where pods were
+ * admitted with their init containers named).  Returns how many.
+ */
+int node_sweep_inits(struct node *n, struct cm_error *err);
 
 /*
  * Resize a container's exclusive CPUs to num (the KEP-5554 rules,

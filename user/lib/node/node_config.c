@@ -45,6 +45,13 @@ static bool opt_on(const struct policy_options *o, size_t i)
 	return *(const bool *)((const char *)o + opt_table[i].off);
 }
 
+const char *node_init_cpus_name(uint32_t v)
+{
+	static const char *const names[] = { "keep", "release" };
+
+	return v < sizeof(names) / sizeof(*names) ? names[v] : NULL;
+}
+
 void node_config_default(struct node_config *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -113,6 +120,7 @@ cJSON *node_config_to_json(const struct node_config *c)
 	ret |= add_str(j, "cgroupRoot", c->cgroup_root);
 	ret |= add_str(j, "enforce", cpumgr_enforce_name(c->enforce));
 	ret |= add_str(j, "hotplug", cpumgr_hotplug_name(c->hotplug));
+	ret |= add_str(j, "initCpus", node_init_cpus_name(c->init_cpus));
 	free(reserved);
 	if (ret || !opts || !reserved) {
 		cJSON_Delete(j);
@@ -194,6 +202,7 @@ int node_config_from_json(struct node_config *c, const cJSON *j,
 	const cJSON *opts = json_member(j, "cpuManagerPolicyOptions"), *m;
 	const char *s = "";
 	double milli = 0, period = 0, reconcile = 0;
+	uint32_t init_cpus = NODE_INIT_CPUS_KEEP;
 
 	node_config_default(c);
 	if (!cJSON_IsObject(j))
@@ -215,6 +224,11 @@ int node_config_from_json(struct node_config *c, const cJSON *j,
 	    get_enum(j, "enforce", cpumgr_enforce_name, &c->enforce, err) ||
 	    get_enum(j, "hotplug", cpumgr_hotplug_name, &c->hotplug, err))
 		goto bad;
+	/* written before the option: the kubelet's behaviour */
+	if (json_member(j, "initCpus") &&
+	    get_enum(j, "initCpus", node_init_cpus_name, &init_cpus, err))
+		goto bad;
+	c->init_cpus = init_cpus;
 	c->reserved_milli = (int64_t)milli;
 	c->cfs.period = (uint64_t)period;
 	c->reconcile_ns = (int64_t)(reconcile * NS_PER_SEC);

@@ -50,7 +50,7 @@ static void restore(struct node_pod *p, const struct kept *k,
 			if (!strcmp(k->c[j].name, p->pod.containers[i].name))
 				p->c[i] = k->c[j].c;
 		if (!strcmp(p->pod.containers[i].name, name))
-			p->c[i].removed = false;
+			p->c[i].removed = p->c[i].exited = false;
 	}
 }
 
@@ -76,10 +76,91 @@ static int assign(struct node *n, const char *uid, const char *name,
 	return 0;
 }
 
+static bool is_init(const struct node_pod *p, int k)
+{
+	return p->pod.containers[k].init && !p->pod.containers[k].restartable;
+}
+
+/* Container k of p ran to its end and keeps its CPUs. */
+static int keep_exited(struct node *n, struct node_pod *p, int k,
+		       struct cm_error *err)
+{
+	const char *name = p->pod.containers[k].name;
+	const struct cpumgr_assignment *a = node_assignment(n, p->pod.uid,
+							    name);
+
+	p->c[k].exited = true;
+	p->c[k].cgroup[0] = '\0';
+	node_log(n, "%s/%s ran to its end: it keeps CPUs %s", p->pod.uid,
+		 name, a && a->cpus && a->cpus[0] ? a->cpus : "(none)");
+	return node_save_pod(n, p, err);
+}
+
+int node_stop_container(struct node *n, const char *uid, const char *name,
+			struct cm_error *err)
+{
+	struct node_pod *p = node_find_pod(n, uid);
+	int k = p ? node_pod_container(p, name) : -1;
+
+	if (k < 0 || p->c[k].removed || p->c[k].exited)
+		return 0;
+	if (is_init(p, k) && n->cfg.init_cpus == NODE_INIT_CPUS_RELEASE)
+		return node_remove(n, uid, name, err) ? -EIO : 0;
+	return keep_exited(n, p, k, err);
+}
+
+/* The first container of pod uid other than name that ran to its end. */
+static int first_exited(const struct node_pod *p, const char *name)
+{
+	for (unsigned int k = 0; k < p->pod.nr; k++)
+		if (p->c[k].exited && !p->c[k].removed &&
+		    strcmp(p->pod.containers[k].name, name))
+			return (int)k;
+	return -1;
+}
+
+/*
+ * Before container name of pod uid gets its CPUs: the kubelet creates a
+ * container only once the init containers before it ran to their end,
+ * so the pod's other containers that did were init containers.  Under
+ * --init-cpus release their CPUs go back now (what this container takes
+ * of them is the kubelet's reuse); under keep this container may reuse
+ * the CPUs they hold that no running container of the pod has (*reuse).
+ */
+static int reuse_exited(struct node *n, const char *uid, const char *name,
+			struct cpuset *reuse, struct cm_error *err)
+{
+	struct cpuset live, cpus;
+	struct node_pod *p;
+	int k;
+
+	while (n->cfg.init_cpus == NODE_INIT_CPUS_RELEASE &&
+	       (p = node_find_pod(n, uid)) && (k = first_exited(p, name)) >= 0)
+		if (node_remove(n, uid, p->pod.containers[k].name, err))
+			return -EIO;
+	cpuset_zero(reuse);
+	cpuset_zero(&live);
+	p = node_find_pod(n, uid);
+	if (!p)
+		return 0;
+	for (unsigned int i = 0; i < p->pod.nr; i++) {
+		const struct cpumgr_assignment *a =
+			node_assignment(n, uid, p->pod.containers[i].name);
+
+		if (p->c[i].removed || !a || !a->cpus ||
+		    cpuset_parse(&cpus, a->cpus, NULL))
+			continue;
+		cpuset_or(p->c[i].exited ? reuse : &live,
+			  p->c[i].exited ? reuse : &live, &cpus);
+	}
+	cpuset_andnot(reuse, reuse, &live);
+	return 0;
+}
+
 /* The static policy's Allocate for one container, then ASSIGN. */
 static int decide(struct node *n, const struct pod *pod,
-		  const struct pod_container *c, bool *assigned,
-		  struct cm_error *err)
+		  const struct pod_container *c, const struct cpuset *reuse,
+		  bool *assigned, struct cm_error *err)
 {
 	int ret = -ESTALE;
 
@@ -91,6 +172,7 @@ static int decide(struct node *n, const struct pod *pod,
 		ret = node_try_state(n, t, &st, err);
 		if (ret)
 			return ret;
+		cpu_policy_set_reuse(&n->policy, pod->uid, reuse);
 		ret = cpu_policy_allocate(&n->policy, &st, pod, c, NULL, err);
 		got = ret ? NULL : assignments_get(&st, pod->uid, c->name);
 		if (got) {
@@ -136,7 +218,11 @@ int node_add_container(struct node *n, const cJSON *obj, const char *name,
 		}
 	} else if (how == NODE_ADD_DECIDE && !a &&
 		   n->cfg.policy == CPU_POLICY_STATIC) {
-		ret = decide(n, &pod, c, &assigned, err);
+		struct cpuset reuse;
+
+		ret = reuse_exited(n, pod.uid, name, &reuse, err);
+		if (!ret)
+			ret = decide(n, &pod, c, &reuse, &assigned, err);
 	}
 	/* the table as this change left it; unchanged, as it was read */
 	if (!ret && assigned)
@@ -168,12 +254,17 @@ static bool gone(const char *path)
 	return stat(path, &st) != 0;
 }
 
+/* Every container removed, or kept after it ran to its end. */
 static bool all_removed(const struct node_pod *p)
 {
-	for (unsigned int i = 0; i < p->pod.nr; i++)
-		if (!p->c[i].removed)
+	bool any = false;
+
+	for (unsigned int i = 0; i < p->pod.nr; i++) {
+		if (!p->c[i].removed && !p->c[i].exited)
 			return false;
-	return p->pod.nr > 0;
+		any |= p->c[i].removed;
+	}
+	return any;
 }
 
 /*
@@ -186,17 +277,23 @@ static bool sweepable(const struct node_pod *p, char *uid, char *name,
 	strcpy(uid, p->pod.uid);
 	*which = NULL;
 	for (unsigned int k = 0; k < p->pod.nr && !*which; k++)
-		if (!p->c[k].removed && p->c[k].cgroup[0] &&
-		    gone(p->c[k].cgroup))
+		if (!p->c[k].removed && !p->c[k].exited &&
+		    p->c[k].cgroup[0] && gone(p->c[k].cgroup))
 			*which = strcpy(name, p->pod.containers[k].name);
 	return *which || all_removed(p);
 }
 
+/* An init container whose cgroup is gone ran to its end: --init-cpus. */
 static int sweep(struct node *n, const char *uid, const char *which,
 		 struct cm_error *err)
 {
+	struct node_pod *p = node_find_pod(n, uid);
+	int k = p && which ? node_pod_container(p, which) : -1;
+
 	node_log(n, "%s%s%s: %s", uid, which ? "/" : "", which ? which : "",
 		 which ? "its cgroup is gone" : "no container left");
+	if (k >= 0 && is_init(p, k))
+		return node_stop_container(n, uid, which, err) ? -EIO : 0;
 	return node_remove(n, uid, which, err) ? -EIO : 0;
 }
 
@@ -219,6 +316,41 @@ int node_sweep_gone(struct node *n, struct cm_error *err)
 		}
 	}
 	return removed;
+}
+
+/* The first init container of p that ran to its end and is not marked. */
+static int ended_init(const struct node_pod *p)
+{
+	for (unsigned int k = 0; k < p->pod.nr; k++)
+		if (is_init(p, (int)k) && !p->c[k].removed &&
+		    !p->c[k].exited && p->c[k].cgroup[0] &&
+		    gone(p->c[k].cgroup))
+			return (int)k;
+	return -1;
+}
+
+int node_sweep_inits(struct node *n, struct cm_error *err)
+{
+	char uid[POD_UID_MAX + 1], name[CONTAINER_NAME_MAX + 1];
+	int ended = 0, k;
+	bool again = true;
+
+	while (again) {
+		again = false;
+		for (unsigned int i = 0; i < n->nr_pods && !again; i++) {
+			k = ended_init(&n->pods[i]);
+			if (k < 0)
+				continue;
+			strcpy(uid, n->pods[i].pod.uid);
+			strcpy(name, n->pods[i].pod.containers[k].name);
+			node_log(n, "%s/%s: its cgroup is gone", uid, name);
+			if (node_stop_container(n, uid, name, err))
+				return -EIO;
+			ended++;
+			again = true;
+		}
+	}
+	return ended;
 }
 
 int node_sweep_pod(struct node *n, const char *uid, struct cm_error *err)

@@ -136,6 +136,8 @@ static int round_once(const struct node_daemon_opts *o, unsigned int what,
 	if (ret >= 0 && (what & DAEMON_AUDIT))
 		ret = audit_fix(&n, err);
 	if (ret >= 0)
+		ret = node_sweep_inits(&n, err);
+	if (ret >= 0)
 		ret = node_reconcile(&n, o->pods ? &active : NULL, err);
 	/* whatever changed, the checkpoint follows the kernel */
 	if (ret >= 0)

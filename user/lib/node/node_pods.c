@@ -116,6 +116,7 @@ static int pod_from_record(struct node_pod *p, cJSON *rec,
 		if (path_member(c, "cgroup", p->c[i].cgroup, err))
 			goto bad;
 		p->c[i].removed = cJSON_IsTrue(json_member(c, "removed"));
+		p->c[i].exited = cJSON_IsTrue(json_member(c, "exited"));
 		if (!adm)
 			continue;
 		if (!cJSON_IsString(adm) ||
@@ -151,6 +152,8 @@ static cJSON *pod_to_record(const struct node_pod *p)
 
 		ok = c && cJSON_AddStringToObject(c, "cgroup", p->c[i].cgroup) &&
 		     cJSON_AddBoolToObject(c, "removed", p->c[i].removed);
+		if (ok && p->c[i].exited)
+			ok = cJSON_AddBoolToObject(c, "exited", true);
 		if (ok && p->c[i].has_admitted) {
 			char *t = cpuset_to_str(&p->c[i].admitted);
 

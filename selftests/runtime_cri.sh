@@ -86,7 +86,7 @@ check "containerd 1.7 with NRI: the image imports, a pod runs through the CRI" \
 if ! cri_have_plugin; then
 	for t in "decide: Guaranteed 2-CPU container on its exclusive CPUs; status names its pod" \
 		 "decide: fractional, Burstable, BestEffort on the shared pool" \
-		 "decide: multi-container pod: exclusive app, shared sidecar" \
+		 "decide: init container, app, sidecar; --init-cpus keep and release" \
 		 "decide: a pod that does not fit is refused, nothing left" \
 		 "decide: containerd restarted loses nothing" \
 		 "decide: the plugin restarted loses nothing" \
@@ -164,15 +164,48 @@ t_shared()
 	[ $ok = 0 ]
 }
 
+# init_reuse UID: guaranteed-init-reuse.json as pod UID: its init
+# container setup (4 CPUs) runs to its end, then app (2, exclusive) and
+# sidecar (500m, shared) run.  Prints setup's CPUs.
+init_reuse()
+{
+	local f
+
+	f=$(cri_pod_file "$PODS/guaranteed-init-reuse.json" "$1")
+	cri_up "$f" || { diag <"$CRI/up.err" >&2; return 1; }
+	echo "# init container setup ran on '$(cri_line setup)'" >&2
+	# the kubelet's static policy hands the init container's CPUs on
+	first_is_exclusive "$1" app >&2 && first_is_shared sidecar >&2 &&
+		rt_subset "$(cri_line app)" "$(cri_line setup)" &&
+		cri_line setup
+}
+
+# --init-cpus keep (the default, the kubelet's behaviour): setup keeps
+# the CPUs app does not reuse until its pod goes (kubernetes#112228).
+# --init-cpus release: they return to the shared pool when setup ends.
 t_multi()
 {
-	local uid=0b1e5a44-5f3c-4c55-9a0e-000000000007
+	local setup held
 
-	cri_up "$PODS/guaranteed-init-reuse.json" || { diag <"$CRI/up.err"; return 1; }
-	echo "# init container setup ran on '$(cri_line setup)'"
-	# the kubelet's static policy hands the init container's CPUs on
-	first_is_exclusive $uid app && first_is_shared sidecar &&
-		rt_subset "$(cri_line app)" "$(cri_line setup)"
+	setup=$(init_reuse init-keep) || return 1
+	held=$(rt_cpus init-keep setup)
+	echo "# keep: setup holds '$held' after it ran to its end"
+	[ -n "$held" ] && [ "$held" = "$setup" ] &&
+		rt_disjoint "$(cat $SYSFS/shared_cpus)" "$setup" &&
+		kubelet down init-keep || return 1
+	ctl init --cpu-manager-policy static --reserved-cpus 0 \
+		--cgroup-root "$CG" --enforce enforce --init-cpus release \
+		>/dev/null || return 1
+	setup=$(init_reuse init-release)
+	held=$(rt_cpus init-release setup)
+	echo "# release: setup holds '$held', shared '$(cat $SYSFS/shared_cpus)'"
+	[ -n "$setup" ] && [ -z "$held" ] &&
+		rt_subset "$(rt_cpus_minus "$setup" "$(rt_cpus init-release app)")" \
+			  "$(cat $SYSFS/shared_cpus)" &&
+		rt_subset "$(cri_line sidecar)" "$(cat $SYSFS/shared_cpus)" &&
+		kubelet down init-release &&
+		ctl init --cpu-manager-policy static --reserved-cpus 0 \
+			--cgroup-root "$CG" --enforce enforce >/dev/null
 }
 
 # refused UID: a 16-CPU pod UID is refused with the kubelet's text and
@@ -375,7 +408,7 @@ t_cycles()
 
 check "decide: Guaranteed 2-CPU container on its exclusive CPUs; status names its pod" timed t_guaranteed
 check "decide: fractional, Burstable, BestEffort on the shared pool" timed t_shared
-long_check "decide: multi-container pod: exclusive app, shared sidecar" timed t_multi
+long_check "decide: init container, app, sidecar; --init-cpus keep and release" timed t_multi
 check "decide: a pod that does not fit is refused, nothing left" timed t_no_fit
 long_check "decide: containerd restarted loses nothing" timed t_restart_containerd
 long_check "decide: the plugin restarted loses nothing" timed t_restart_plugin

@@ -327,7 +327,7 @@ rt_cpus()
 }
 
 # rt_cpus_rel OP A B: cpulists A and B share no CPU (OP disjoint), or A
-# is a subset of B (OP subset).
+# is a subset of B (OP subset); OP minus prints A without B.
 rt_cpus_rel()
 {
 	/usr/bin/python3 - "$@" <<-'EOF'
@@ -340,6 +340,9 @@ rt_cpus_rel()
 	            s.update(range(int(lo), int(hi or lo) + 1))
 	    return s
 	op, a, b = sys.argv[1], cpus(sys.argv[2]), cpus(sys.argv[3])
+	if op == "minus":
+	    print(",".join(str(c) for c in sorted(a - b)))
+	    sys.exit(0)
 	sys.exit(0 if (not (a & b) if op == "disjoint" else a <= b) else 1)
 	EOF
 }
@@ -352,6 +355,11 @@ rt_disjoint()
 rt_subset()
 {
 	rt_cpus_rel subset "$1" "$2"
+}
+
+rt_cpus_minus()
+{
+	rt_cpus_rel minus "$1" "$2"
 }
 
 # Table, checkpoint, pod files and cgroups agree; audit is clean.

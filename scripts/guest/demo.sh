@@ -72,10 +72,12 @@ step insmod "$CPUMGR_MODULE" || exit 1
 step "$ctl" topology
 
 title "The node's CPU manager: static policy, CPUs 0-1 (one core) reserved"
+# --init-cpus release: cpumgr's own, off by default (the kubelet keeps an
+# init container's CPUs until its pod goes: kubernetes#112228)
 mkdir -p $root
 echo +cpuset +cpu >/sys/fs/cgroup/cgroup.subtree_control
 step "$ctl" init --state-dir $state --cpu-manager-policy static \
-	--reserved-cpus 0-1 --cgroup-root $root || exit 1
+	--reserved-cpus 0-1 --cgroup-root $root --init-cpus release || exit 1
 
 title "Admitting the sample pods (examples/pods): 6 CPUs to hand out"
 for pod in guaranteed-2cpu.json guaranteed-init-reuse.json \
@@ -85,8 +87,25 @@ for pod in guaranteed-2cpu.json guaranteed-init-reuse.json \
 	step "$ctl" admit --state-dir $state "$pods/$pod"
 done
 
+init=$(uid_of "$pods/guaranteed-init-reuse.json")
+title "The init container setup runs to its end: what app does not reuse goes back"
+printf '  setup holds %s (app will reuse %s), the shared pool is %s\n' \
+	"$(cat /sys/kernel/cpumgr/pods/$init/setup/cpus)" \
+	"$(cat /sys/kernel/cpumgr/pods/$init/app/cpus)" \
+	"$(cat /sys/kernel/cpumgr/shared_cpus)"
+sleep 1 &
+step "$ctl" attach --state-dir $state --pod "$init" --container setup \
+	--cgroup "pod$init/setup" --pod-cgroup "pod$init" --create --pid $!
+wait
+# the runtime removes the cgroup of a container that ended
+step rmdir "$root/pod$init/setup"
+step "$ctl" reconcile --state-dir $state
+printf '  setup holds %s, the shared pool is %s (the kubelet would keep them: kubernetes#112228)\n' \
+	"$(cat /sys/kernel/cpumgr/pods/$init/setup/cpus 2>/dev/null || echo nothing)" \
+	"$(cat /sys/kernel/cpumgr/shared_cpus)"
+
 title "Starting the containers as busy loops in their cgroups"
-# The init container "setup" has run to completion: only app containers.
+# The init container "setup" has run to its end: only app containers.
 for c in guaranteed-2cpu.json:nginx guaranteed-init-reuse.json:app \
 	 guaranteed-init-reuse.json:sidecar guaranteed-fractional.json:nginx \
 	 burstable-cpu.json:nginx besteffort.json:nginx; do

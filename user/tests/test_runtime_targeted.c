@@ -451,4 +451,78 @@ TEST_F(calls, init_cpus_release_gives_back_what_no_container_reuses)
 	node_close(&n);
 }
 
+/* cpumgrctl (the stand-in's) with ARGS on the fixture's node. */
+static int ctl(FIXTURE_DATA(calls) *self, const char *args)
+{
+	char cmd[8 * PATH_MAX];
+
+	snprintf(cmd, sizeof(cmd), "'%s' %s --state-dir '%s' >/dev/null",
+		 getenv("CPUMGR_TEST_CTL"), args, self->state);
+	return system(cmd);
+}
+
+/*
+ * After admit (the pod names its init container), the init container's
+ * end is its cgroup going: the daemon's and reconcile's sweep.
+ */
+TEST_F(calls, admitted_init_container_ends_when_its_cgroup_goes)
+{
+	static const char pod[] =
+		"{\"apiVersion\": \"v1\", \"kind\": \"Pod\", \"metadata\": {\"uid\": \"u1\"}, \"spec\": {"
+		"\"initContainers\": [{\"name\": \"setup\", \"resources\": {"
+		"\"requests\": {\"cpu\": \"4\", \"memory\": \"1Mi\"},"
+		"\"limits\": {\"cpu\": \"4\", \"memory\": \"1Mi\"}}}],"
+		"\"containers\": [{\"name\": \"app\", \"resources\": {"
+		"\"requests\": {\"cpu\": \"2\", \"memory\": \"1Mi\"},"
+		"\"limits\": {\"cpu\": \"2\", \"memory\": \"1Mi\"}}}]}}";
+	char file[PATH_MAX + 16], args[4 * PATH_MAX], cgroup[PATH_MAX + 64];
+	const char *mode[] = { "keep", "release" };
+	FILE *f;
+
+	snprintf(file, sizeof(file), "%s/pod.json", self->dir);
+	f = fopen(file, "w");
+	ASSERT_TRUE(f && fputs(pod, f) >= 0 && !fclose(f));
+	snprintf(cgroup, sizeof(cgroup), "%s/cgroup/kubepods/podu1/setup",
+		 self->dir);
+	for (int i = 0; i < 2; i++) {
+		const struct cpumgr_assignment *setup, *app;
+		struct node n;
+		int k;
+
+		snprintf(args, sizeof(args),
+			 "init --cpu-manager-policy static --reserved-cpus 0-1 "
+			 "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' "
+			 "--init-cpus %s", self->dir, self->dir, mode[i]);
+		ASSERT_EQ(0, ctl(self, args)) TH_LOG("%s", args);
+		snprintf(args, sizeof(args), "admit '%s'", file);
+		ASSERT_EQ(0, ctl(self, args));
+		ASSERT_EQ(0, ctl(self, "attach --pod u1 --container setup "
+				 "--cgroup podu1/setup --pod-cgroup podu1 --create"));
+		ASSERT_EQ(0, node_open(&n, self->state, NODE_NEED_CONFIG,
+				       &self->err));
+		n.log = NULL;
+		/* still running: nothing ended */
+		EXPECT_EQ(0, node_sweep_inits(&n, &self->err));
+		ASSERT_EQ(0, fake_remove_dir(cgroup)) TH_LOG("%s", cgroup);
+		EXPECT_EQ(1, node_sweep_inits(&n, &self->err))
+			TH_LOG("%s", cm_error_msg(&self->err));
+		setup = node_assignment(&n, "u1", "setup");
+		app = node_assignment(&n, "u1", "app");
+		k = node_pod_container(node_find_pod(&n, "u1"), "setup");
+		EXPECT_TRUE(app != NULL);
+		if (i == 0) {
+			EXPECT_TRUE(setup && k >= 0 &&
+				    node_find_pod(&n, "u1")->c[k].exited)
+				TH_LOG("keep: setup lost its CPUs");
+		} else {
+			EXPECT_EQ(NULL, setup) TH_LOG("release: setup kept %s",
+						      setup->cpus);
+		}
+		/* once is enough */
+		EXPECT_EQ(0, node_sweep_inits(&n, &self->err));
+		node_close(&n);
+		ASSERT_EQ(0, ctl(self, "remove u1"));
+	}
+}
+
 TEST_HARNESS_MAIN

@@ -264,9 +264,9 @@ out:
 
 /*
  * Release a container (or a pod's sandbox), or with stop keep a stopped
- * one's CPUs (ctl_runtime_stop()), and build the others'
- * updates; the caller sends them its way.  A failure is logged, never
- * the runtime's error: refusing would not stop the container.
+ * one's CPUs (ctl_runtime_stop()), and build the others' updates in set
+ * (NULL: none); the caller sends them its way.  A failure is logged,
+ * never the runtime's error: refusing would not stop the container.
  */
 static int release(struct ctl_nri *p, const char *id, const char *pod_uid,
 		   const char *name, bool stop, struct ctl_nri_updates *set)
@@ -290,7 +290,8 @@ static int release(struct ctl_nri *p, const char *id, const char *pod_uid,
 	} else {
 		node_log(&n, "nri: %s %s (%s/%s)", stop ? "stopped" : "released",
 			 id, pod_uid, name);
-		ret = ctl_nri_updates_pod(p, &n, NULL, pod_uid, set);
+		if (set)
+			ret = ctl_nri_updates_pod(p, &n, NULL, pod_uid, set);
 		ctl_nri_close(p, &n);
 		return ret;
 	}
@@ -386,23 +387,6 @@ out:
 	return ret < 0 && r->code != NRI_RPC_OK ? 0 : ret;
 }
 
-/* Send the updates after the reply: the runtime holds its lock till then. */
-static int update_later(struct nri_conn *conn, struct ctl_nri_updates *set)
-{
-	Nri__Pkg__Api__V1alpha1__UpdateContainersRequest u =
-		NRI__PKG__API__V1ALPHA1__UPDATE_CONTAINERS_REQUEST__INIT;
-	struct cm_error err = { 0 };
-	int ret;
-
-	if (!set->nr)
-		return 0;
-	u.n_update = set->nr;
-	u.update = set->ptrs;
-	ret = nri_conn_call_after(conn, "UpdateContainers", &u.base, &err);
-	cm_error_clear(&err);
-	return ret;
-}
-
 void ctl_nri_add_sandbox(struct ctl_nri *p, struct node *n,
 			 struct oci_container *c)
 {
@@ -458,9 +442,15 @@ static int state_change(struct ctl_nri *p, struct nri_conn *conn,
 			NRI__PKG__API__V1ALPHA1__EVENT__REMOVE_CONTAINER ?
 			in->container : NULL, &c))
 			break;
-		ret = release(p, c.id, c.pod_uid, c.name, false, &set);
-		if (!ret)
-			ret = update_later(conn, &set);
+		/*
+		 * No UpdateContainers now: containerd 1.7 deadlocks when a
+		 * plugin's UpdateContainers meets the CRI calls that follow
+		 * (containerd#13733), and a release only grows the pool,
+		 * whose cgroups the node widened already.  The next answer
+		 * that may carry updates tells the runtime (ctl_nri_sweep()
+		 * leaves a pool that only grew to it too).
+		 */
+		ret = release(p, c.id, c.pod_uid, c.name, false, NULL);
 		break;
 	default:
 		break;
@@ -470,6 +460,19 @@ static int state_change(struct ctl_nri *p, struct nri_conn *conn,
 	ctl_nri_updates_free(&set);
 	FREE(state_change_event, in);
 	return ret;
+}
+
+/*
+ * Nothing swept and the pool only grew since the runtime was told (a
+ * release at an event): the next answer tells it, not a call of ours
+ * (containerd#13733, state_change()).
+ */
+static bool only_grew(const struct ctl_nri *p, struct node *n)
+{
+	struct cpuset pool;
+
+	node_shared_pool(n, &pool);
+	return p->told_pool_known && cpuset_subset(&p->told_pool, &pool);
 }
 
 int ctl_nri_sweep(struct ctl_nri *p, struct ctl_nri_updates *set)
@@ -490,7 +493,7 @@ int ctl_nri_sweep(struct ctl_nri *p, struct ctl_nri_updates *set)
 	if (ret < 0) {
 		ctl_err("nri: sweep: %s", cm_error_msg(&err));
 		cm_error_clear(&err);
-	} else {
+	} else if (!(kept && !ret && only_grew(p, &n))) {
 		ret = ctl_nri_updates(p, &n, NULL, set);
 	}
 	ctl_nri_close(p, &n);

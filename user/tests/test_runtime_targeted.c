@@ -332,6 +332,54 @@ TEST_F(calls, sweep_releases_what_went_untold)
 }
 
 /*
+ * A release at an event only grows the pool: the tick does not call the
+ * runtime for it (containerd#13733), the next answer carries it.
+ */
+TEST_F(calls, grown_pool_waits_for_the_next_answer)
+{
+	struct ctl_nri p = { .dir = self->state, .rt = self->rt };
+	struct nri_reply r = { .code = NRI_RPC_OK };
+	struct ctl_nri_updates set = { 0 };
+	struct oci_container c;
+	char cgroup[PATH_MAX];
+	struct node n;
+
+	plugin_add(_metadata, self, &p, 1);
+	container(&c, 1, false);
+	ASSERT_EQ(0, ctl_nri_open(&p, &n, &r)) TH_LOG("%s", r.message);
+	ASSERT_EQ(0, ctl_nri_cpus_of(&n, c.pod_uid, c.name, cgroup,
+				     sizeof(cgroup)));
+	ASSERT_EQ(0, ctl_nri_remember(&p, &c, cgroup));
+	ctl_nri_close(&p, &n);
+	container(&c, 2, true);
+	ASSERT_EQ(0, ctl_nri_open(&p, &n, &r)) TH_LOG("%s", r.message);
+	ASSERT_EQ(0, ctl_runtime_spec_cgroup(&n, c.cgroups_path, cgroup,
+					     sizeof(cgroup), &self->err));
+	ASSERT_EQ(0, ctl_runtime_add(&n, &self->rt, &c, cgroup, true,
+				     &self->err))
+		TH_LOG("%s", cm_error_msg(&self->err));
+	ctl_nri_close(&p, &n);
+	/* the pool shrank: the tick tells the sidecar */
+	EXPECT_EQ(1, ctl_nri_sweep(&p, &set));
+	ctl_nri_updates_free(&set);
+	/* the app goes at an event (RemoveContainer) */
+	ASSERT_EQ(0, ctl_nri_open(&p, &n, &r)) TH_LOG("%s", r.message);
+	ASSERT_EQ(0, ctl_runtime_release(&n, c.pod_uid, c.name, &self->err))
+		TH_LOG("%s", cm_error_msg(&self->err));
+	ctl_nri_close(&p, &n);
+	EXPECT_EQ(0, ctl_nri_sweep(&p, &set));
+	ctl_nri_updates_free(&set);
+	/* the next answer (here a CreateContainer's) tells the sidecar */
+	ASSERT_EQ(0, ctl_nri_open(&p, &n, &r)) TH_LOG("%s", r.message);
+	ASSERT_EQ(0, ctl_nri_updates(&p, &n, NULL, &set));
+	EXPECT_TRUE(set.nr == 1 && !strcmp(set.ptrs[0]->container_id,
+					   "pod-0001-sidecar"));
+	ctl_nri_updates_free(&set);
+	ctl_nri_close(&p, &n);
+	ctl_nri_forget(&p);
+}
+
+/*
  * The kubelet's order in one pod: an init container "setup" of 4 CPUs
  * runs to its end (its cgroup goes, the runtime's StopContainer), then
  * the app of 2 CPUs and a shared sidecar are added.  mode: init's

@@ -23,7 +23,6 @@ void nri_conn_free(struct nri_conn *c)
 {
 	nri_wire_free(&c->wire);
 	strbuf_release(&c->out);
-	strbuf_release(&c->after);
 }
 
 static int flush(struct nri_conn *c, struct cm_error *err)
@@ -88,12 +87,6 @@ int nri_conn_call(struct nri_conn *c, const char *method,
 	return ret ? ret : flush(c, err);
 }
 
-int nri_conn_call_after(struct nri_conn *c, const char *method,
-			const ProtobufCMessage *msg, struct cm_error *err)
-{
-	return queue_call(c, &c->after, method, msg, err);
-}
-
 static int serve_call(struct nri_conn *c, const struct nri_handler *h,
 		      const struct nri_msg *m, struct cm_error *err)
 {
@@ -132,15 +125,6 @@ static int serve_call(struct nri_conn *c, const struct nri_handler *h,
 		ret = nri_wire_put(&c->out, &out, err);
 	}
 	strbuf_release(&rsp);
-	/* the reply first, then what the handler wants sent after it */
-	if (!ret && c->after.len) {
-		strbuf_add(&c->out, c->after.buf, c->after.len);
-		c->after.len = 0;
-		if (c->out.oom) {
-			cm_errorf(err, "out of memory");
-			ret = -ENOMEM;
-		}
-	}
 	return ret ? ret : flush(c, err);
 }
 

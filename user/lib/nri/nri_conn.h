@@ -5,10 +5,9 @@
  * to the runtime (connection 2: RegisterPlugin, UpdateContainers) sent
  * without waiting, their responses matched by stream id when they come.
  *
- * One thread, no locks: a reply goes out before anything the handler
- * asked to send after it (nri_conn_call_after()), so the runtime, which
- * may hold its own locks while it waits for our reply, is never kept
- * waiting on a call of ours.
+ * One thread, no locks: a call of ours is never sent from within a
+ * handler, so the runtime, which may hold its own locks while it waits
+ * for our reply, is never kept waiting on a call of ours.
  */
 #ifndef CPUMGR_NRI_CONN_H
 #define CPUMGR_NRI_CONN_H
@@ -49,7 +48,6 @@ struct nri_conn {
 	int fd;
 	struct nri_wire wire;
 	struct strbuf out;		/* framed, not yet written */
-	struct strbuf after;		/* calls to send after the reply */
 	uint32_t next_stream;
 	struct {
 		uint32_t stream;
@@ -68,9 +66,6 @@ void nri_conn_free(struct nri_conn *c);
 /* Call the runtime's method with msg; sent at once. */
 int nri_conn_call(struct nri_conn *c, const char *method,
 		  const ProtobufCMessage *msg, struct cm_error *err);
-/* The same, sent after the reply the handler is building. */
-int nri_conn_call_after(struct nri_conn *c, const char *method,
-			const ProtobufCMessage *msg, struct cm_error *err);
 
 /*
  * Serve until the runtime closes the connection (0) or something fails

@@ -525,11 +525,16 @@ TEST_F(calls, admitted_init_container_ends_when_its_cgroup_goes)
 		"\"limits\": {\"cpu\": \"2\", \"memory\": \"1Mi\"}}}]}}";
 	char file[PATH_MAX + 16], args[4 * PATH_MAX], cgroup[PATH_MAX + 64];
 	const char *mode[] = { "keep", "release" };
+	bool written = false;
 	FILE *f;
 
 	snprintf(file, sizeof(file), "%s/pod.json", self->dir);
 	f = fopen(file, "w");
-	ASSERT_TRUE(f && fputs(pod, f) >= 0 && !fclose(f));
+	if (f) {
+		written = fputs(pod, f) >= 0;
+		written &= !fclose(f);
+	}
+	ASSERT_TRUE(written) TH_LOG("%s", file);
 	snprintf(cgroup, sizeof(cgroup), "%s/cgroup/kubepods/podu1/setup",
 		 self->dir);
 	for (int i = 0; i < 2; i++) {

@@ -92,6 +92,10 @@ MATRIX=(
 "managed root: below it, checked                |enforce|pb/c1    |.                 |C2,4-5  |EBUSY|4-5    |1 0|write:refused:cpuset.cpus:2                 |.              |."
 "managed root: a fresh cgroup below it          |enforce|pb/new   |mk pb/new         |T       |EBUSY|ALL    |1 0|attach:refused:cgroup.procs:2-3             |.              |."
 "managed root: it may not drop a container's CPUs|enforce|pb     |task pb/c1        |C2-3    |EBUSY|ALL    |1 0|write:refused:cpuset.cpus:4-5               |eff:pb/c1=4-5  |untask"
+"managed root: no partition below it, own CPUs |enforce|pb/c1    |.                 |Proot   |EBUSY|4-5    |1 0|partition:refused:cpuset.cpus.partition:4-5|part=member    |."
+"audit: a partition below it                   |audit  |pb/c1    |.                 |Proot   |0    |.      |1 0|partition:audited:cpuset.cpus.partition:4-5|part=root      |echo member >\$BASE/pb/c1/cpuset.cpus.partition"
+"managed root: no exclusive CPUs below it      |enforce|pb/c1    |xw . 4-5; xw pb 4-5|X4-5   |EBUSY|4-5    |1 0|write:refused:cpuset.cpus.exclusive:4-5     |.              |xw pb ''; xw . ''"
+"managed root: the root itself may hold them   |enforce|pb       |xw . 4-5          |X4-5    |0    |ALL    |0 0|.                                           |.              |xw pb ''; xw . ''"
 
 "@group partition"
 "partition: the pods' common ancestor takes 2-5 |enforce|.        |cw . 2-5          |Proot   |0    |2-5    |0 0|.                                           |part=root,eff:../mxout=ALL~2-5|."

@@ -215,11 +215,17 @@ static bool cpumgr_resmask_refused(struct kernfs_open_file *of,
 
 	if (cpumgr_rules_check(view, css->cgroup, arg, arg, bad, s))
 		goto report;
-	/* Exclusive CPUs are a partition's to take, from everyone else. */
+	/*
+	 * Exclusive CPUs are a partition's to take, from everyone else, and
+	 * what it holds once it is one (cpuset.cpus aside, 6.7 on): the
+	 * containers bound below it keep their CPUs only if it names them.
+	 */
 	if (!cpus) {
 		if (!cpumgr_rules_check_partition(view, css->cgroup, arg, bad,
-						  s))
-			cpumgr_rules_check_take(view, css->cgroup, arg, bad, s);
+						  s) &&
+		    !cpumgr_rules_check_take(view, css->cgroup, arg, bad, s) &&
+		    !cpumask_empty(arg))
+			cpumgr_rules_check_keep(view, css->cgroup, arg, bad, s);
 		goto report;
 	}
 	/* What the cpuset, and what inherits from it, would get. */

@@ -24,7 +24,7 @@
 #     top cpuset, past the checks, to a task in a new cgroup beside the
 #     pod; the pod cgroup made a partition on other CPUs (4,5 exclusive,
 #     root) moves c1 there.  Kubernetes makes no partition there: every
-#     step is refused;
+#     step is refused.  The managed root may be one, on c1's CPUs;
 #   - in release-mode hotplug, a CPU an offline took from c1 named in
 #     another container's cpuset.cpus while it is offline (cgroup2
 #     accepts offline CPUs there): c1's cgroup still names it and gets
@@ -154,7 +154,7 @@ undo_partitions()
 {
 	local d
 
-	for d in "$C1" "$ROOT/pa"; do
+	for d in "$C1" "$ROOT/pa" "$ROOT"; do
 		[ -e "$d/cpuset.cpus.partition" ] &&
 			echo member >"$d/cpuset.cpus.partition" 2>/dev/null
 	done
@@ -207,11 +207,29 @@ pod_partition_elsewhere()
 	local ret=0
 
 	if [ -e "$ROOT/cpuset.cpus.exclusive" ]; then
-		echo 4,5 >"$ROOT/cpuset.cpus.exclusive" || return 1
+		echo 2-5 >"$ROOT/cpuset.cpus.exclusive" || return 1
 		refused 4,5 "$ROOT/pa/cpuset.cpus.exclusive" || ret=1
 	fi
 	refused root "$ROOT/pa/cpuset.cpus.partition" || ret=1
 	c1_keeps_its_cpus || ret=1
+	undo_partitions
+	return $ret
+}
+
+# The same at the managed root, which may be a partition (it is outside
+# the scope), but not on CPUs that leave c1's out: cpuset.cpus.exclusive
+# is what it would hold.
+root_partition_elsewhere()
+{
+	local ret=0
+
+	if [ -e "$ROOT/cpuset.cpus.exclusive" ]; then
+		refused 4,5 "$ROOT/cpuset.cpus.exclusive" || ret=1
+		echo 2-5 >"$ROOT/cpuset.cpus.exclusive" || ret=1
+	fi
+	echo root >"$ROOT/cpuset.cpus.partition" || ret=1
+	c1_keeps_its_cpus || ret=1
+	echo member >"$ROOT/cpuset.cpus.partition" || ret=1
 	undo_partitions
 	return $ret
 }
@@ -307,7 +325,7 @@ mark()
 	MARK=$(($(dmesg | wc -l) + 1))
 }
 
-ktap_plan 12
+ktap_plan 13
 check "set-up: c1 bound to 2-3 with a task" setup
 check "a partition outside the managed root may not take c1's CPU" partition_outside_scope
 check "one on CPUs nobody holds may" partition_outside_scope_of_free_cpus
@@ -315,6 +333,7 @@ check "nor may cpuset.cpus.exclusive outside it (6.12)" exclusive_outside_scope
 check "the managed root may not drop c1's CPUs" managed_root_drops_cpus
 check "no partition below the managed root: c1's, made and dissolved" container_partition_dissolved
 check "nor its pod cgroup's on other CPUs" pod_partition_elsewhere
+check "the managed root's may not leave c1's CPUs out" root_partition_elsewhere
 check "a pinned sibling may not fall back onto c1's CPUs: an offline CPU written" sibling_written_with_offline_cpu
 check "nor its last CPU taken offline" sibling_last_cpu_offline
 check "nor cpuset turned off in the pod cgroup" pod_subtree_drops_cpuset

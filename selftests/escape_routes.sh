@@ -200,36 +200,24 @@ container_partition_dissolved()
 	return $ret
 }
 
-# Item 5, step 2: the pod cgroup made a partition on other CPUs (4,5
-# exclusive, root) would move c1 there.
-pod_partition_elsewhere()
+# Item 5, step 2: DIR made a partition on other CPUs (4,5 exclusive,
+# root) would move c1 there.  The pod cgroup may not be a partition at
+# all; the managed root (outside the scope) may, but on CPUs that hold
+# c1's: cpuset.cpus.exclusive is what it would hold.
+partition_on_other_cpus()
 {
-	local ret=0
+	local dir=$1 ret=0
 
 	if [ -e "$ROOT/cpuset.cpus.exclusive" ]; then
 		echo 2-5 >"$ROOT/cpuset.cpus.exclusive" || return 1
-		refused 4,5 "$ROOT/pa/cpuset.cpus.exclusive" || ret=1
+		refused 4,5 "$dir/cpuset.cpus.exclusive" || ret=1
 	fi
-	refused root "$ROOT/pa/cpuset.cpus.partition" || ret=1
-	c1_keeps_its_cpus || ret=1
-	undo_partitions
-	return $ret
-}
-
-# The same at the managed root, which may be a partition (it is outside
-# the scope), but not on CPUs that leave c1's out: cpuset.cpus.exclusive
-# is what it would hold.
-root_partition_elsewhere()
-{
-	local ret=0
-
-	if [ -e "$ROOT/cpuset.cpus.exclusive" ]; then
-		refused 4,5 "$ROOT/cpuset.cpus.exclusive" || ret=1
-		echo 2-5 >"$ROOT/cpuset.cpus.exclusive" || ret=1
+	if [ "$dir" = "$ROOT" ]; then
+		echo root >"$dir/cpuset.cpus.partition" || ret=1
+	else
+		refused root "$dir/cpuset.cpus.partition" || ret=1
 	fi
-	echo root >"$ROOT/cpuset.cpus.partition" || ret=1
 	c1_keeps_its_cpus || ret=1
-	echo member >"$ROOT/cpuset.cpus.partition" || ret=1
 	undo_partitions
 	return $ret
 }
@@ -332,8 +320,8 @@ check "one on CPUs nobody holds may" partition_outside_scope_of_free_cpus
 check "nor may cpuset.cpus.exclusive outside it (6.12)" exclusive_outside_scope
 check "the managed root may not drop c1's CPUs" managed_root_drops_cpus
 check "no partition below the managed root: c1's, made and dissolved" container_partition_dissolved
-check "nor its pod cgroup's on other CPUs" pod_partition_elsewhere
-check "the managed root's may not leave c1's CPUs out" root_partition_elsewhere
+check "nor its pod cgroup's on other CPUs" partition_on_other_cpus "$ROOT/pa"
+check "the managed root's may not leave c1's CPUs out" partition_on_other_cpus "$ROOT"
 check "a pinned sibling may not fall back onto c1's CPUs: an offline CPU written" sibling_written_with_offline_cpu
 check "nor its last CPU taken offline" sibling_last_cpu_offline
 check "nor cpuset turned off in the pod cgroup" pod_subtree_drops_cpuset

@@ -370,6 +370,10 @@ bool cpumgr_rules_reaches_scope(const struct cpumgr_view *view,
 bool cpumgr_rules_check_take(const struct cpumgr_view *view,
 			     struct cgroup *cgrp, const struct cpumask *cpus,
 			     struct cpumask *bad, struct cpumgr_scratch *s);
+bool cpumgr_rules_check_partition(const struct cpumgr_view *view,
+				  struct cgroup *cgrp,
+				  const struct cpumask *cpus,
+				  struct cpumask *bad, struct cpumgr_scratch *s);
 bool cpumgr_rules_check_keep(const struct cpumgr_view *view,
 			     struct cgroup *cgrp, const struct cpumask *cpus,
 			     struct cpumask *bad, struct cpumgr_scratch *s);

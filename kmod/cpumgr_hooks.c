@@ -215,9 +215,17 @@ static bool cpumgr_resmask_refused(struct kernfs_open_file *of,
 
 	if (cpumgr_rules_check(view, css->cgroup, arg, arg, bad, s))
 		goto report;
-	/* Exclusive CPUs are a partition's to take, from everyone else. */
+	/*
+	 * Exclusive CPUs are a partition's to take, from everyone else, and
+	 * what it holds once it is one (cpuset.cpus aside, 6.7 on): the
+	 * containers bound below it keep their CPUs only if it names them.
+	 */
 	if (!cpus) {
-		cpumgr_rules_check_take(view, css->cgroup, arg, bad, s);
+		if (!cpumgr_rules_check_partition(view, css->cgroup, arg, bad,
+						  s) &&
+		    !cpumgr_rules_check_take(view, css->cgroup, arg, bad, s) &&
+		    !cpumask_empty(arg))
+			cpumgr_rules_check_keep(view, css->cgroup, arg, bad, s);
 		goto report;
 	}
 	/* What the cpuset, and what inherits from it, would get. */
@@ -263,9 +271,13 @@ static bool cpumgr_partition_refused(struct kernfs_open_file *of,
 		   cpumgr_cpuset_effective(css));
 	if (cpumgr_rules_check(view, css->cgroup, eff, NULL, bad, s))
 		goto report;
-	/* A partition takes its CPUs from the rest of the hierarchy. */
+	/*
+	 * A partition takes its CPUs from the rest of the hierarchy, and
+	 * none is made below the managed root.
+	 */
 	if ((sysfs_streq(buf, "root") || sysfs_streq(buf, "isolated")) &&
-	    cpumgr_rules_check_take(view, css->cgroup, eff, bad, s))
+	    (cpumgr_rules_check_partition(view, css->cgroup, eff, bad, s) ||
+	     cpumgr_rules_check_take(view, css->cgroup, eff, bad, s)))
 		goto report;
 	/* A partition holds CPUs its parent has not: they go back. */
 	if (parent && sysfs_streq(buf, "member") &&

@@ -69,6 +69,8 @@ struct cpumgr_scratch {
 	cpumask_var_t masks[CPUMGR_SCRATCH_MASKS];
 	/* whose CPUs the last check found first: view indexes, -1 none */
 	int whose_pod, whose_container;
+	/* or: a partition below the managed root was refused */
+	bool partition;
 	u64 chain[CPUMGR_CGROUP_DEPTH_MAX];
 	struct cgroup_subsys_state *csses[CPUMGR_CGROUP_DEPTH_MAX];
 	struct cpumgr_log_buf log;
@@ -97,6 +99,7 @@ static struct cpumgr_scratch *cpumgr_scratch_reset(struct cpumgr_scratch *s)
 {
 	s->whose_pod = -1;
 	s->whose_container = -1;
+	s->partition = false;
 	return s;
 }
 
@@ -433,6 +436,43 @@ bool cpumgr_rules_check_take(const struct cpumgr_view *view,
 }
 
 /**
+ * cpumgr_rules_check_partition - a partition below the managed root
+ * @view: the table
+ * @cgrp: a cgroup about to hold @cpus as a partition (cpuset.cpus.partition
+ *	  root or isolated, or cpuset.cpus.exclusive)
+ * @cpus: those CPUs
+ * @bad: where @cpus are added when it may not
+ * @s: this CPU's scratch space
+ *
+ * Kubernetes makes no partition below its cgroup root, and a partition
+ * there moves CPUs outside what the other checks follow: made on a pod
+ * cgroup, it takes its containers off their CPUs; made remote on a
+ * container (cpuset.cpus.exclusive on its ancestors, 6.7 on) and dissolved,
+ * it hands its CPUs back to the top cpuset, and on to every cgroup that
+ * inherits them.  So no cgroup strictly below the managed root (every
+ * cgroup, once it was removed) may become one while there is anything to
+ * check, nor name exclusive CPUs.  Without a managed root the scope is
+ * every cgroup, the system's own partitions included: not refused then.
+ * The caller is in an RCU read-side section.  Return: whether @cpus were
+ * added to @bad.
+ */
+bool cpumgr_rules_check_partition(const struct cpumgr_view *view,
+				  struct cgroup *cgrp,
+				  const struct cpumask *cpus,
+				  struct cpumask *bad, struct cpumgr_scratch *s)
+{
+	bool v1 = !cpumgr_cgroup_on_dfl(cgrp), whole = true;
+	unsigned int nr = cpumgr_chain(cgrp, s->chain, &whole);
+
+	if (!nr || !view->root.id || cpumask_empty(cpus) ||
+	    !cpumgr_in_scope(view, s->chain, nr, whole, v1))
+		return false;
+	cpumask_or(bad, bad, cpus);
+	s->partition = true;
+	return true;
+}
+
+/**
  * cpumgr_rules_check_keep - what bound containers would lose
  * @view: the table
  * @cgrp: a cgroup about to get the effective CPUs @cpus
@@ -511,6 +551,9 @@ struct cgroup *cpumgr_rules_check_offline(const struct cpumgr_view *view,
 int cpumgr_rules_whose(const struct cpumgr_view *view,
 		       const struct cpumgr_scratch *s, char *buf, size_t len)
 {
+	if (s->partition)
+		return scnprintf(buf, len,
+				 "below the managed root, where no partition is made");
 	if (s->whose_pod < 0 || s->whose_pod >= view->nr_pods ||
 	    s->whose_container < 0 ||
 	    s->whose_container >= view->nr_containers)

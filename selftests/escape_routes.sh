@@ -18,6 +18,13 @@
 #     the pod cgroup's subtree_control.  The same-pod rule is for a
 #     cgroup that names no CPU yet (between a runtime's task move and its
 #     first cpuset write), not for one pinned already;
+#   - a partition below the managed root (issue 22, item 5): c1 made a
+#     partition and dissolved again (remote on 6.12 on, with
+#     cpuset.cpus.exclusive on its ancestors) hands its CPUs back to the
+#     top cpuset, past the checks, to a task in a new cgroup beside the
+#     pod; the pod cgroup made a partition on other CPUs (4,5 exclusive,
+#     root) moves c1 there.  Kubernetes makes no partition there: every
+#     step is refused.  The managed root may be one, on c1's CPUs;
 #   - in release-mode hotplug, a CPU an offline took from c1 named in
 #     another container's cpuset.cpus while it is offline (cgroup2
 #     accepts offline CPUs there): c1's cgroup still names it and gets
@@ -36,6 +43,7 @@ C1=$ROOT/pa/c1
 C2=$ROOT/pa/c2
 PID=
 PID2=
+PID3=
 CPU=/sys/devices/system/cpu
 
 cleanup()
@@ -47,10 +55,12 @@ cleanup()
 	done
 	[ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null
 	[ -n "$PID2" ] && kill "$PID2" 2>/dev/null && wait "$PID2" 2>/dev/null
+	[ -n "$PID3" ] && kill "$PID3" 2>/dev/null && wait "$PID3" 2>/dev/null
+	undo_partitions
 	"$CTL" reset >/dev/null 2>&1
 	[ -e "$OUTSIDE/cpuset.cpus.partition" ] &&
 		echo member >"$OUTSIDE/cpuset.cpus.partition" 2>/dev/null
-	for d in "$OUTSIDE" "$C1" "$C2" "$ROOT/pa" "$ROOT"; do
+	for d in "$OUTSIDE" "$ROOT/new" "$C1" "$C2" "$ROOT/pa" "$ROOT"; do
 		[ -d "$d" ] && rmdir "$d"
 	done
 }
@@ -136,6 +146,80 @@ exclusive_outside_scope()
 	fi
 	refused 2 "$OUTSIDE/cpuset.cpus.exclusive" &&
 	c1_keeps_its_cpus
+}
+
+# What the partition cases may have left, whatever they found: no
+# partition, no exclusive CPUs, c1's task not moved elsewhere.
+undo_partitions()
+{
+	local d
+
+	for d in "$C1" "$ROOT/pa" "$ROOT"; do
+		[ -e "$d/cpuset.cpus.partition" ] &&
+			echo member >"$d/cpuset.cpus.partition" 2>/dev/null
+	done
+	for d in "$C1" "$ROOT/pa" "$ROOT"; do
+		[ -e "$d/cpuset.cpus.exclusive" ] &&
+			echo >"$d/cpuset.cpus.exclusive" 2>/dev/null
+	done
+	[ -n "$PID3" ] && kill "$PID3" 2>/dev/null && wait "$PID3" 2>/dev/null
+	PID3=
+	[ -d "$ROOT/new" ] && rmdir "$ROOT/new"
+	return 0
+}
+
+# Item 5, step 1: the ancestors hold 2-3 as exclusive CPUs, c1 becomes a
+# (remote) partition, a task enters a new cgroup under the managed root
+# (it gets what the partition left: 0-1,4-7), c1 dissolves: 2-3 go back
+# to the top cpuset and on to the new cgroup's task.
+container_partition_dissolved()
+{
+	local ret=0 allowed
+
+	if [ -e "$ROOT/cpuset.cpus.exclusive" ]; then
+		echo 2-3 >"$ROOT/cpuset.cpus.exclusive" || return 1
+		refused 2-3 "$ROOT/pa/cpuset.cpus.exclusive" || ret=1
+	fi
+	refused root "$C1/cpuset.cpus.partition" || ret=1
+	mkdir "$ROOT/new" || return 1
+	sleep 1000 &
+	PID3=$!
+	# refused when the new cgroup inherits 2-3: the task stays out
+	echo "$PID3" >"$ROOT/new/cgroup.procs" 2>/dev/null
+	echo member >"$C1/cpuset.cpus.partition" || ret=1
+	if grep -qx "$PID3" "$ROOT/new/cgroup.procs"; then
+		allowed=$(sed -n 's/^Cpus_allowed_list:\t//p' \
+			"/proc/$PID3/status")
+		case $allowed in
+		0-1,4-7|0-1,4-5|0,4-7) ;;
+		*) echo "# the new cgroup's task allowed on '$allowed'"; ret=1 ;;
+		esac
+	fi
+	c1_keeps_its_cpus || ret=1
+	undo_partitions
+	return $ret
+}
+
+# Item 5, step 2: DIR made a partition on other CPUs (4,5 exclusive,
+# root) would move c1 there.  The pod cgroup may not be a partition at
+# all; the managed root (outside the scope) may, but on CPUs that hold
+# c1's: cpuset.cpus.exclusive is what it would hold.
+partition_on_other_cpus()
+{
+	local dir=$1 ret=0
+
+	if [ -e "$ROOT/cpuset.cpus.exclusive" ]; then
+		echo 2-5 >"$ROOT/cpuset.cpus.exclusive" || return 1
+		refused 4,5 "$dir/cpuset.cpus.exclusive" || ret=1
+	fi
+	if [ "$dir" = "$ROOT" ]; then
+		echo root >"$dir/cpuset.cpus.partition" || ret=1
+	else
+		refused root "$dir/cpuset.cpus.partition" || ret=1
+	fi
+	c1_keeps_its_cpus || ret=1
+	undo_partitions
+	return $ret
 }
 
 managed_root_drops_cpus()
@@ -229,12 +313,15 @@ mark()
 	MARK=$(($(dmesg | wc -l) + 1))
 }
 
-ktap_plan 10
+ktap_plan 13
 check "set-up: c1 bound to 2-3 with a task" setup
 check "a partition outside the managed root may not take c1's CPU" partition_outside_scope
 check "one on CPUs nobody holds may" partition_outside_scope_of_free_cpus
 check "nor may cpuset.cpus.exclusive outside it (6.12)" exclusive_outside_scope
 check "the managed root may not drop c1's CPUs" managed_root_drops_cpus
+check "no partition below the managed root: c1's, made and dissolved" container_partition_dissolved
+check "nor its pod cgroup's on other CPUs" partition_on_other_cpus "$ROOT/pa"
+check "the managed root's may not leave c1's CPUs out" partition_on_other_cpus "$ROOT"
 check "a pinned sibling may not fall back onto c1's CPUs: an offline CPU written" sibling_written_with_offline_cpu
 check "nor its last CPU taken offline" sibling_last_cpu_offline
 check "nor cpuset turned off in the pod cgroup" pod_subtree_drops_cpuset

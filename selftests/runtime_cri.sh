@@ -32,9 +32,9 @@
 # - afterwards the table, the checkpoint, the pod files and the cgroups
 #   agree and audit is clean.
 # The plugin's checks report SKIP when this cpumgrctl has no `nri`;
-# CPUMGR_CRI_SHORT=1 (the debug kernel) leaves out the multi-container
-# pod, the restarts, the shared CPUs on request (the controller's logic
-# alone), guard's shared container and the cycles.
+# CPUMGR_CRI_SHORT=1 (the debug kernel, 6.12-rt) leaves out the
+# multi-container pod, the restarts, the shared CPUs on request (the
+# controller's logic alone), guard's shared container and the cycles.
 # smt8 preset: 8 CPUs, CPU 0 reserved.
 
 . "$CPUMGR_TOP/selftests/cri_lib.sh"

@@ -14,8 +14,9 @@
 #     (+pedantic): the hook file and the units name the packaged
 #     cpumgrctl, no live hooks.d file, the postinst leaves the NRI unit
 #     alone, `pkg-config --libs cpumgr` links a program;
-#   - `dkms build` of cpumgr-dkms's source against the cached 6.1 and
-#     6.12 kernels, in a private DKMS tree, kept as binaries-only DKMS
+#   - `dkms build` of cpumgr-dkms's source against the cached 6.1, 6.12
+#     and 6.12-rt kernels (built with the host's gcc-12 as Debian built
+#     them), in a private DKMS tree, kept as binaries-only DKMS
 #     tarballs (build/check-host/dkms-binaries-SERIES.tar.gz);
 #   - cpumgr-dkms's dkms.conf builds on the series of the module's table
 #     only, and on kernels with what it needs: DKMS skips (exit 77)
@@ -389,6 +390,7 @@ main()
 	run packages packages
 	run dkms-6.1 dkms_build 6.1
 	run dkms-6.12 dkms_build 6.12
+	run dkms-6.12-rt dkms_build 6.12-rt
 	run dkms-exclusive dkms_exclusive
 	run install install_like_packages
 	run install-local install_local

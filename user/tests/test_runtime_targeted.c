@@ -281,6 +281,34 @@ TEST_F(calls, kept_node_until_the_table_moves)
 }
 
 /*
+ * Pod 1's sidecar, the runtime told of its cpuset at its creation, then
+ * pod 2's app added in the plugin's node (left open in *n): c is the
+ * app, cgroup its cgroup.
+ */
+static void sidecar_then_app(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(calls) *self, struct ctl_nri *p,
+			     struct node *n, struct oci_container *c,
+			     char *cgroup)
+{
+	struct nri_reply r = { .code = NRI_RPC_OK };
+
+	plugin_add(_metadata, self, p, 1);
+	container(c, 1, false);
+	ASSERT_EQ(0, ctl_nri_open(p, n, &r)) TH_LOG("%s", r.message);
+	ASSERT_EQ(0, ctl_nri_cpus_of(n, c->pod_uid, c->name, cgroup,
+				     PATH_MAX));
+	ASSERT_EQ(0, ctl_nri_remember(p, c, cgroup));
+	ctl_nri_close(p, n);
+	container(c, 2, true);
+	ASSERT_EQ(0, ctl_nri_open(p, n, &r)) TH_LOG("%s", r.message);
+	ASSERT_EQ(0, ctl_runtime_spec_cgroup(n, c->cgroups_path, cgroup,
+					     PATH_MAX, &self->err));
+	ASSERT_EQ(0, ctl_runtime_add(n, &self->rt, c, cgroup, true,
+				     &self->err))
+		TH_LOG("%s", cm_error_msg(&self->err));
+}
+
+/*
  * A container whose cgroup went while nothing told the plugin (a plugin
  * the runtime launched gets no Synchronize): the sweep of every
  * --sweep-period releases it, its CPUs back to the pool, and the shared
@@ -295,21 +323,7 @@ TEST_F(calls, sweep_releases_what_went_untold)
 	char cgroup[PATH_MAX];
 	struct node n;
 
-	plugin_add(_metadata, self, &p, 1);
-	/* told of the sidecar's cpuset as the runtime was at its creation */
-	container(&c, 1, false);
-	ASSERT_EQ(0, ctl_nri_open(&p, &n, &r)) TH_LOG("%s", r.message);
-	ASSERT_EQ(0, ctl_nri_cpus_of(&n, c.pod_uid, c.name, cgroup,
-				     sizeof(cgroup)));
-	ASSERT_EQ(0, ctl_nri_remember(&p, &c, cgroup));
-	ctl_nri_close(&p, &n);
-	container(&c, 2, true);
-	ASSERT_EQ(0, ctl_nri_open(&p, &n, &r)) TH_LOG("%s", r.message);
-	ASSERT_EQ(0, ctl_runtime_spec_cgroup(&n, c.cgroups_path, cgroup,
-					     sizeof(cgroup), &self->err));
-	ASSERT_EQ(0, ctl_runtime_add(&n, &self->rt, &c, cgroup, true,
-				     &self->err))
-		TH_LOG("%s", cm_error_msg(&self->err));
+	sidecar_then_app(_metadata, self, &p, &n, &c, cgroup);
 	ASSERT_NE(NULL, node_assignment(&n, "pod-0002", "app"));
 	ctl_nri_close(&p, &n);
 	/* the app's CPUs left the pool: the sidecar is told, once */
@@ -344,20 +358,7 @@ TEST_F(calls, grown_pool_waits_for_the_next_answer)
 	char cgroup[PATH_MAX];
 	struct node n;
 
-	plugin_add(_metadata, self, &p, 1);
-	container(&c, 1, false);
-	ASSERT_EQ(0, ctl_nri_open(&p, &n, &r)) TH_LOG("%s", r.message);
-	ASSERT_EQ(0, ctl_nri_cpus_of(&n, c.pod_uid, c.name, cgroup,
-				     sizeof(cgroup)));
-	ASSERT_EQ(0, ctl_nri_remember(&p, &c, cgroup));
-	ctl_nri_close(&p, &n);
-	container(&c, 2, true);
-	ASSERT_EQ(0, ctl_nri_open(&p, &n, &r)) TH_LOG("%s", r.message);
-	ASSERT_EQ(0, ctl_runtime_spec_cgroup(&n, c.cgroups_path, cgroup,
-					     sizeof(cgroup), &self->err));
-	ASSERT_EQ(0, ctl_runtime_add(&n, &self->rt, &c, cgroup, true,
-				     &self->err))
-		TH_LOG("%s", cm_error_msg(&self->err));
+	sidecar_then_app(_metadata, self, &p, &n, &c, cgroup);
 	ctl_nri_close(&p, &n);
 	/* the pool shrank: the tick tells the sidecar */
 	EXPECT_EQ(1, ctl_nri_sweep(&p, &set));

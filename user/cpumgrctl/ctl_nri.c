@@ -114,9 +114,13 @@ void ctl_nri_close(struct ctl_nri *p, struct node *n)
 	n->files.store.dir_fd = n->files.store.lock_fd = -1;
 }
 
-/* ctl_nri_open(); *kept: the node was the kept one, not swept. */
+/*
+ * ctl_nri_open(); *kept: the node was the kept one, not swept.  !sweep:
+ * not swept either way (StopContainer: the stopped container's cgroup
+ * may be gone already, and the sweep would release what it keeps).
+ */
 static int open_node(struct ctl_nri *p, struct node *n, struct nri_reply *r,
-		     bool *kept)
+		     bool *kept, bool sweep)
 {
 	struct cm_error err = { 0 };
 
@@ -140,7 +144,7 @@ static int open_node(struct ctl_nri *p, struct node *n, struct nri_reply *r,
 	n->log = p->log;
 	/* one container a call: its pod, and the others when the pool moved */
 	n->targeted = true;
-	if (node_sweep_gone(n, &err) < 0) {
+	if (sweep && node_sweep_gone(n, &err) < 0) {
 		refuse(r, NRI_RPC_INTERNAL, "cpumgr: %s", cm_error_msg(&err));
 		cm_error_clear(&err);
 		node_close(n);
@@ -153,7 +157,7 @@ int ctl_nri_open(struct ctl_nri *p, struct node *n, struct nri_reply *r)
 {
 	bool kept;
 
-	return open_node(p, n, r, &kept);
+	return open_node(p, n, r, &kept, true);
 }
 
 static int pack(struct nri_reply *r, const ProtobufCMessage *m)
@@ -274,10 +278,11 @@ static int release(struct ctl_nri *p, const char *id, const char *pod_uid,
 	struct nri_reply failed = { .code = NRI_RPC_OK };
 	struct cm_error err = { 0 };
 	struct node n;
+	bool kept;
 	int ret = 0;
 
 	ctl_nri_forget_id(p, id);
-	if (ctl_nri_open(p, &n, &failed)) {
+	if (open_node(p, &n, &failed, &kept, !stop)) {
 		ctl_err("nri: release %s (%s/%s): %s", id, pod_uid, name,
 			failed.message);
 		return 0;
@@ -483,7 +488,7 @@ int ctl_nri_sweep(struct ctl_nri *p, struct ctl_nri_updates *set)
 	bool kept;
 	int ret = 0;
 
-	if (open_node(p, &n, &failed, &kept)) {
+	if (open_node(p, &n, &failed, &kept, true)) {
 		ctl_err("nri: sweep: %s", failed.message);
 		return 0;
 	}

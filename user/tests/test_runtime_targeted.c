@@ -34,6 +34,7 @@
 #include "ctl_nri.h"
 #include "ctl_nri_update.h"
 #include "ctl_runtime.h"
+#include "nri_spec.h"
 #include "fake_cgroup.h"
 #include "node.h"
 
@@ -342,6 +343,57 @@ TEST_F(calls, sweep_releases_what_went_untold)
 	EXPECT_EQ(NULL, node_assignment(&n, "pod-0002", "app"));
 	EXPECT_NE(NULL, node_find_pod(&n, "pod-0001"));
 	ctl_nri_close(&p, &n);
+	ctl_nri_forget(&p);
+}
+
+/*
+ * StopContainer on a node read afresh (another writer held the lock):
+ * the stopped container's cgroup is gone already, and a sweep first
+ * would release the CPUs the stop keeps.
+ */
+TEST_F(calls, stop_on_a_node_read_afresh_keeps_the_cpus)
+{
+	struct ctl_nri p = { .dir = self->state, .rt = self->rt };
+	Nri__Pkg__Api__V1alpha1__StopContainerRequest in =
+		NRI__PKG__API__V1ALPHA1__STOP_CONTAINER_REQUEST__INIT;
+	Nri__Pkg__Api__V1alpha1__LinuxContainer lnx =
+		NRI__PKG__API__V1ALPHA1__LINUX_CONTAINER__INIT;
+	NriPod pod = NRI__PKG__API__V1ALPHA1__POD_SANDBOX__INIT;
+	NriContainer ctr = NRI__PKG__API__V1ALPHA1__CONTAINER__INIT;
+	struct nri_reply r = { .code = NRI_RPC_OK };
+	struct nri_request req = { .method = "StopContainer" };
+	struct oci_container c;
+	char cgroup[PATH_MAX];
+	struct node n;
+	int k;
+
+	sidecar_then_app(_metadata, self, &p, &n, &c, cgroup);
+	ctl_nri_close(&p, &n);
+	ASSERT_EQ(0, node_open(&n, self->state, NODE_NEED_CONFIG, &self->err));
+	node_close(&n);
+	ASSERT_EQ(0, fake_remove_dir(cgroup)) TH_LOG("%s", cgroup);
+	pod.uid = c.pod_uid;
+	pod.name = c.pod_uid;
+	pod.namespace_ = "default";
+	ctr.id = c.id;
+	ctr.name = c.name;
+	lnx.cgroups_path = c.cgroups_path;
+	ctr.linux = &lnx;
+	in.pod = &pod;
+	in.container = &ctr;
+	req.payload.len = protobuf_c_message_get_packed_size(&in.base);
+	req.payload.data = malloc(req.payload.len);
+	ASSERT_NE(NULL, req.payload.data);
+	protobuf_c_message_pack(&in.base, req.payload.data);
+	EXPECT_EQ(0, ctl_nri_call(&p, NULL, &req, &r));
+	EXPECT_EQ(NRI_RPC_OK, r.code) TH_LOG("%s", r.message);
+	free(req.payload.data);
+	strbuf_release(&r.payload);
+	ASSERT_EQ(0, node_open(&n, self->state, NODE_NEED_CONFIG, &self->err));
+	k = node_pod_container(node_find_pod(&n, c.pod_uid), c.name);
+	EXPECT_NE(NULL, node_assignment(&n, c.pod_uid, c.name));
+	EXPECT_TRUE(k >= 0 && node_find_pod(&n, c.pod_uid)->c[k].exited);
+	node_close(&n);
 	ctl_nri_forget(&p);
 }
 

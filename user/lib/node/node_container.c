@@ -270,17 +270,19 @@ static bool all_removed(const struct node_pod *p)
 /*
  * Pod p, if a container's cgroup is gone or none is left: its UID and
  * which container (NULL: the pod) to remove; false if neither.
+ * inits: its init containers' cgroups alone.
  */
-static bool sweepable(const struct node_pod *p, char *uid, char *name,
-		      const char **which)
+static bool sweepable(const struct node_pod *p, bool inits, char *uid,
+		      char *name, const char **which)
 {
 	strcpy(uid, p->pod.uid);
 	*which = NULL;
 	for (unsigned int k = 0; k < p->pod.nr && !*which; k++)
-		if (!p->c[k].removed && !p->c[k].exited &&
-		    p->c[k].cgroup[0] && gone(p->c[k].cgroup))
+		if ((!inits || is_init(p, (int)k)) && !p->c[k].removed &&
+		    !p->c[k].exited && p->c[k].cgroup[0] &&
+		    gone(p->c[k].cgroup))
 			*which = strcpy(name, p->pod.containers[k].name);
-	return *which || all_removed(p);
+	return *which || (!inits && all_removed(p));
 }
 
 /* An init container whose cgroup is gone ran to its end: --init-cpus. */
@@ -297,7 +299,7 @@ static int sweep(struct node *n, const char *uid, const char *which,
 	return node_remove(n, uid, which, err) ? -EIO : 0;
 }
 
-int node_sweep_gone(struct node *n, struct cm_error *err)
+static int sweep_all(struct node *n, bool inits, struct cm_error *err)
 {
 	char uid[POD_UID_MAX + 1], name[CONTAINER_NAME_MAX + 1];
 	const char *which;
@@ -307,7 +309,7 @@ int node_sweep_gone(struct node *n, struct cm_error *err)
 	while (again) {
 		again = false;
 		for (unsigned int i = 0; i < n->nr_pods && !again; i++) {
-			if (!sweepable(&n->pods[i], uid, name, &which))
+			if (!sweepable(&n->pods[i], inits, uid, name, &which))
 				continue;
 			if (sweep(n, uid, which, err))
 				return -EIO;
@@ -318,39 +320,14 @@ int node_sweep_gone(struct node *n, struct cm_error *err)
 	return removed;
 }
 
-/* The first init container of p that ran to its end and is not marked. */
-static int ended_init(const struct node_pod *p)
+int node_sweep_gone(struct node *n, struct cm_error *err)
 {
-	for (unsigned int k = 0; k < p->pod.nr; k++)
-		if (is_init(p, (int)k) && !p->c[k].removed &&
-		    !p->c[k].exited && p->c[k].cgroup[0] &&
-		    gone(p->c[k].cgroup))
-			return (int)k;
-	return -1;
+	return sweep_all(n, false, err);
 }
 
 int node_sweep_inits(struct node *n, struct cm_error *err)
 {
-	char uid[POD_UID_MAX + 1], name[CONTAINER_NAME_MAX + 1];
-	int ended = 0, k;
-	bool again = true;
-
-	while (again) {
-		again = false;
-		for (unsigned int i = 0; i < n->nr_pods && !again; i++) {
-			k = ended_init(&n->pods[i]);
-			if (k < 0)
-				continue;
-			strcpy(uid, n->pods[i].pod.uid);
-			strcpy(name, n->pods[i].pod.containers[k].name);
-			node_log(n, "%s/%s: its cgroup is gone", uid, name);
-			if (node_stop_container(n, uid, name, err))
-				return -EIO;
-			ended++;
-			again = true;
-		}
-	}
-	return ended;
+	return sweep_all(n, true, err);
 }
 
 int node_sweep_pod(struct node *n, const char *uid, struct cm_error *err)
@@ -362,7 +339,8 @@ int node_sweep_pod(struct node *n, const char *uid, struct cm_error *err)
 
 	if (!n->targeted)
 		return node_sweep_gone(n, err);
-	while ((p = node_find_pod(n, uid)) && sweepable(p, id, name, &which)) {
+	while ((p = node_find_pod(n, uid)) &&
+	       sweepable(p, false, id, name, &which)) {
 		if (sweep(n, id, which, err))
 			return -EIO;
 		removed++;

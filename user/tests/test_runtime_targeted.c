@@ -76,30 +76,45 @@ FIXTURE(calls) {
 	struct cm_error err;
 };
 
+/* cpumgrctl (the stand-in's) with ARGS on the fixture's node. */
+static int ctl(FIXTURE_DATA(calls) *self, const char *args)
+{
+	char cmd[8 * PATH_MAX];
+
+	snprintf(cmd, sizeof(cmd), "'%s' %s --state-dir '%s' >/dev/null",
+		 getenv("CPUMGR_TEST_CTL"), args, self->state);
+	return system(cmd);
+}
+
+/* init on the fixture's tree, with --init-cpus mode (NULL: not given). */
+static int init_node(FIXTURE_DATA(calls) *self, const char *mode)
+{
+	char args[4 * PATH_MAX];
+
+	snprintf(args, sizeof(args),
+		 "init --cpu-manager-policy static --reserved-cpus 0-1 "
+		 "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods'%s%s",
+		 self->dir, self->dir, mode ? " --init-cpus " : "",
+		 mode ? mode : "");
+	return ctl(self, args);
+}
+
 FIXTURE_SETUP(calls)
 {
-	char ctl[PATH_MAX + 32], exe[PATH_MAX], kernel[PATH_MAX + 8],
-	     cmd[8 * PATH_MAX];
-	int status;
+	char prog[PATH_MAX + 32], exe[PATH_MAX], kernel[PATH_MAX + 8];
 
 	fake_tree_new(self->dir, sizeof(self->dir));
 	snprintf(self->state, sizeof(self->state), "%s/state", self->dir);
 	snprintf(kernel, sizeof(kernel), "%s/kernel", self->dir);
 	ASSERT_NE(NULL, realpath("/proc/self/exe", exe));
-	snprintf(ctl, sizeof(ctl), "%s/../bench/cpumgrctl-standin-tree",
+	snprintf(prog, sizeof(prog), "%s/../bench/cpumgrctl-standin-tree",
 		 dirname(exe));
 	setenv("CPUMGR_STANDIN", kernel, 1);
-	setenv("CPUMGR_TEST_CTL", ctl, 1);
+	setenv("CPUMGR_TEST_CTL", prog, 1);
 	/* 1 socket, 1 NUMA node, 64 cores, 2 threads: 128 CPUs */
 	setenv("CPUMGR_STANDIN_TOPOLOGY", "1 1 64 2", 1);
 	fake_mkdir(self->dir, "cgroup/kubepods");
-	snprintf(cmd, sizeof(cmd),
-		 "'%s' init --cpu-manager-policy static --reserved-cpus 0-1 "
-		 "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' "
-		 "--state-dir '%s' >/dev/null", ctl, self->dir, self->dir,
-		 self->state);
-	status = system(cmd);
-	ASSERT_EQ(0, status) TH_LOG("%s", cmd);
+	ASSERT_EQ(0, init_node(self, NULL));
 	self->rt.mode = CTL_MODE_DECIDE;
 	memset(&self->err, 0, sizeof(self->err));
 }
@@ -442,18 +457,13 @@ static void init_then_app(struct __test_metadata *_metadata,
 			  FIXTURE_DATA(calls) *self, const char *mode,
 			  struct cpuset *setup, struct cpuset *app)
 {
-	char cmd[4 * PATH_MAX], cgroup[PATH_MAX];
+	char cgroup[PATH_MAX];
 	struct oci_container c;
 	const struct cpumgr_assignment *a;
 	struct node n;
 	int k;
 
-	snprintf(cmd, sizeof(cmd),
-		 "'%s' init --cpu-manager-policy static --reserved-cpus 0-1 "
-		 "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' "
-		 "--init-cpus %s --state-dir '%s' >/dev/null", getenv("CPUMGR_TEST_CTL"),
-		 self->dir, self->dir, mode, self->state);
-	ASSERT_EQ(0, system(cmd)) TH_LOG("%s", cmd);
+	ASSERT_EQ(0, init_node(self, mode)) TH_LOG("--init-cpus %s", mode);
 	container(&c, 7, true);
 	snprintf(c.name, sizeof(c.name), "setup");
 	c.request_milli = c.limit_milli = 4000;
@@ -552,16 +562,6 @@ TEST_F(calls, init_cpus_release_gives_back_what_no_container_reuses)
 	node_close(&n);
 }
 
-/* cpumgrctl (the stand-in's) with ARGS on the fixture's node. */
-static int ctl(FIXTURE_DATA(calls) *self, const char *args)
-{
-	char cmd[8 * PATH_MAX];
-
-	snprintf(cmd, sizeof(cmd), "'%s' %s --state-dir '%s' >/dev/null",
-		 getenv("CPUMGR_TEST_CTL"), args, self->state);
-	return system(cmd);
-}
-
 /*
  * After admit (the pod names its init container), the init container's
  * end is its cgroup going: the daemon's and reconcile's sweep.
@@ -595,11 +595,7 @@ TEST_F(calls, admitted_init_container_ends_when_its_cgroup_goes)
 		struct node n;
 		int k;
 
-		snprintf(args, sizeof(args),
-			 "init --cpu-manager-policy static --reserved-cpus 0-1 "
-			 "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' "
-			 "--init-cpus %s", self->dir, self->dir, mode[i]);
-		ASSERT_EQ(0, ctl(self, args)) TH_LOG("%s", args);
+		ASSERT_EQ(0, init_node(self, mode[i])) TH_LOG("%s", mode[i]);
 		snprintf(args, sizeof(args), "admit '%s'", file);
 		ASSERT_EQ(0, ctl(self, args));
 		ASSERT_EQ(0, ctl(self, "attach --pod u1 --container setup "

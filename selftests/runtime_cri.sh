@@ -193,9 +193,7 @@ t_multi()
 	[ -n "$held" ] && [ "$held" = "$setup" ] &&
 		rt_disjoint "$(cat $SYSFS/shared_cpus)" "$setup" &&
 		kubelet down init-keep || return 1
-	ctl init --cpu-manager-policy static --reserved-cpus 0 \
-		--cgroup-root "$CG" --enforce enforce --init-cpus release \
-		>/dev/null || return 1
+	rt_configure enforce --init-cpus release || return 1
 	setup=$(init_reuse init-release)
 	held=$(rt_cpus init-release setup)
 	echo "# release: setup holds '$held', shared '$(cat $SYSFS/shared_cpus)'"
@@ -203,9 +201,7 @@ t_multi()
 		rt_subset "$(rt_cpus_minus "$setup" "$(rt_cpus init-release app)")" \
 			  "$(cat $SYSFS/shared_cpus)" &&
 		rt_subset "$(cri_line sidecar)" "$(cat $SYSFS/shared_cpus)" &&
-		kubelet down init-release &&
-		ctl init --cpu-manager-policy static --reserved-cpus 0 \
-			--cgroup-root "$CG" --enforce enforce >/dev/null
+		kubelet down init-release && rt_configure enforce
 }
 
 # refused UID: a 16-CPU pod UID is refused with the kubelet's text and

@@ -71,13 +71,23 @@ rt_rootfs()
 }
 
 # The node: static policy, CPU 0 reserved, enforce, the managed root.
+# rt_configure MODE [INIT-FLAG...]: the node's init, as rt_init made it,
+# with those flags on top (a node set up again keeps its pods).
+rt_configure()
+{
+	local mode=$1
+
+	shift
+	ctl init --cpu-manager-policy static --reserved-cpus 0 \
+		--cgroup-root "$CG" --enforce "$mode" "$@" >/dev/null
+}
+
 rt_init()
 {
 	local mode=${1:-enforce}
 
 	echo "+cpuset +cpu" >/sys/fs/cgroup/cgroup.subtree_control
-	ctl init --cpu-manager-policy static --reserved-cpus 0 \
-		--cgroup-root "$CG" --enforce "$mode" >/dev/null || return 1
+	rt_configure "$mode" || return 1
 	echo "+cpuset +cpu" >"$CG/cgroup.subtree_control"
 	# RT_DAEMON=1: the controller's daemon narrows new pod cgroups
 	if [ "${RT_DAEMON:-1}" = 1 ] && [ -z "$RT_DAEMON_PID" ]; then

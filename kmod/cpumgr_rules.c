@@ -34,13 +34,16 @@
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/printk.h>
+#include <linux/rculist.h>
 
 #include "cpumgr.h"
 
 /*
- * cpusets the inherit check visits below one cpuset at most: the walk runs
- * with preemption off (but on PREEMPT_RT).  A parameter, so that a node with a deep delegated
- * tree in scope can raise it and the selftests can reach it cheaply.
+ * cpusets with tasks the inherit check visits below one cpuset, and the
+ * offline check in the whole hierarchy, at most: the walks run with
+ * preemption off (but the inherit check's on PREEMPT_RT).  A parameter,
+ * so that a node with a deep delegated tree in scope can raise it and
+ * the selftests can reach it cheaply.
  */
 static unsigned int cpumgr_inherit_walk_max = 10000;
 
@@ -56,7 +59,7 @@ static const struct kernel_param_ops cpumgr_walk_max_ops = {
 module_param_cb(inherit_walk_max, &cpumgr_walk_max_ops,
 		&cpumgr_inherit_walk_max, 0644);
 MODULE_PARM_DESC(inherit_walk_max,
-		 "cpusets the inherit check visits below a written one before it refuses the pods' CPUs unchecked (1-1000000, default 10000)");
+		 "cpusets with tasks the inherit and offline checks visit before they refuse the pods' CPUs unchecked (1-1000000, default 10000)");
 
 enum {
 	CPUMGR_SCRATCH_HOOK_MASKS = 3,	/* for the hooks: ARG, BAD, EFF */
@@ -496,6 +499,57 @@ bool cpumgr_rules_check_keep(const struct cpumgr_view *view,
 	return cpumgr_containers_lose(view, cgrp, cpus, true, bad, s);
 }
 
+/*
+ * The cpuset after @pos and its subtree in a pre-order walk of @root's
+ * subtree, or NULL at its end: the skip of css_rightmost_descendant(),
+ * which modules cannot call.  Under rcu_read_lock(), where a sibling
+ * removed meanwhile still leads on to the next one (list_del_rcu()).
+ */
+static struct cgroup_subsys_state *
+cpumgr_walk_skip(struct cgroup_subsys_state *pos,
+		 struct cgroup_subsys_state *root)
+{
+	struct cgroup_subsys_state *parent;
+	struct list_head *next;
+
+	for (; pos != root; pos = parent) {
+		parent = pos->parent;
+		next = rcu_dereference(list_next_rcu(&pos->sibling));
+		if (next != &parent->children)
+			return list_entry(next, struct cgroup_subsys_state,
+					  sibling);
+	}
+	return NULL;
+}
+
+/* The next cpuset of the walk below @root, after @pos's subtree if @skip. */
+static struct cgroup_subsys_state *
+cpumgr_walk_next(struct cgroup_subsys_state *pos,
+		 struct cgroup_subsys_state *root, bool skip)
+{
+	return skip ? cpumgr_walk_skip(pos, root) :
+		      css_next_descendant_pre(pos, root);
+}
+
+/*
+ * A walk visited more than @max cpusets below @css: it stops there, and
+ * every CPU of @cpus that a container holds or is owed is added to @bad,
+ * unchecked (@tmp is scratch).  Return: true.
+ */
+static bool cpumgr_walk_stop(const struct cpumgr_view *view,
+			     struct cgroup_subsys_state *css, unsigned int max,
+			     const struct cpumask *cpus, struct cpumask *bad,
+			     struct cpumask *tmp)
+{
+	pr_warn_ratelimited("more than %u cpusets with tasks below cgroup %llu: pods' CPUs refused there unchecked\n",
+			    max, cgroup_id(css->cgroup));
+	cpumask_and(tmp, cpus, view->exclusive);
+	cpumask_or(bad, bad, tmp);
+	cpumask_and(tmp, cpus, view->owed);
+	cpumask_or(bad, bad, tmp);
+	return true;
+}
+
 /**
  * cpumgr_rules_check_offline - what tasks would fall back onto
  * @view: the table
@@ -507,9 +561,12 @@ bool cpumgr_rules_check_keep(const struct cpumgr_view *view,
  * A cpuset whose last online CPU goes away does not keep its tasks
  * there: on cgroup2 it takes its parent's CPUs, on v1 its tasks move to
  * the nearest ancestor with CPUs left.  Every such cpuset with tasks is
- * checked against where they would go, as if inherited.  The caller is in
- * an RCU read-side section.  Return: the cgroup of the first one found
- * with CPUs it may not hold, or NULL.
+ * checked against where they would go, as if inherited.  Subtrees with
+ * no task are skipped; the walk runs with preemption off, so after
+ * inherit_walk_max cpusets with tasks it stops and refuses every
+ * assigned CPU, unchecked.  The caller is in an RCU read-side section.
+ * Return: the cgroup of the first one found with CPUs it may not hold
+ * (@top's when the walk stopped), or NULL.
  */
 struct cgroup *cpumgr_rules_check_offline(const struct cpumgr_view *view,
 					  struct cgroup_subsys_state *top,
@@ -517,12 +574,22 @@ struct cgroup *cpumgr_rules_check_offline(const struct cpumgr_view *view,
 					  struct cpumgr_scratch *s)
 {
 	struct cpumask *dest = s->masks[CPUMGR_SCRATCH_INHERIT];
+	unsigned int visited = 0, max = READ_ONCE(cpumgr_inherit_walk_max);
 	struct cgroup_subsys_state *pos, *a;
 	struct cgroup *found = NULL;
+	bool skip = false;
 
-	css_for_each_descendant_pre(pos, top) {
+	for (pos = top; pos; pos = cpumgr_walk_next(pos, top, skip)) {
 		const struct cpumask *eff = cpumgr_cpuset_effective(pos);
 
+		skip = !cgroup_is_populated(pos->cgroup);
+		if (skip)
+			continue;
+		if (++visited > max) {
+			cpumgr_walk_stop(view, top, max, cpu_possible_mask,
+					 bad, dest);
+			return top->cgroup;
+		}
 		if (!cpumask_test_cpu(cpu, eff) || cpumask_weight(eff) != 1 ||
 		    !cpumgr_cpuset_has_tasks(pos))
 			continue;
@@ -578,10 +645,13 @@ int cpumgr_rules_whose(const struct cpumgr_view *view,
  * Every cpuset of the subtree, @css included, that tasks run under is
  * checked against what it would then get.  (Partitions, which take CPUs
  * out of that flow, are not modelled: the result errs towards refusing.)
- * The walk runs with preemption off (but on PREEMPT_RT), so it stops after
- * inherit_walk_max cpusets and then refuses every CPU the subtree
- * could get that another pod holds: that many cgroups below one cpuset
- * is no node's tree.  The caller is in an RCU read-side section.
+ * Subtrees with no task are skipped, and so are those below a cpuset
+ * whose effective CPUs stay as they are: nothing below it changes.  The
+ * walk runs with preemption off (but on PREEMPT_RT), so it stops after
+ * inherit_walk_max of the others and then refuses every CPU the subtree
+ * could get that another pod holds: that many cgroups with tasks below
+ * one cpuset is no node's tree.  The caller is in an RCU read-side
+ * section.
  */
 bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 				struct cgroup_subsys_state *css,
@@ -593,20 +663,14 @@ bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 	struct cgroup_subsys_state *pos, *a;
 	unsigned int nr, visited = 0, max = READ_ONCE(cpumgr_inherit_walk_max);
 	const struct cpumask *allowed;
-	bool found = false;
+	bool found = false, skip = false;
 
-	css_for_each_descendant_pre(pos, css) {
-		if (++visited > max) {
-			pr_warn_ratelimited("more than %u cpusets below cgroup %llu: pods' CPUs refused there unchecked\n",
-					    max, cgroup_id(css->cgroup));
-			cpumask_and(eff, cpus, view->exclusive);
-			cpumask_or(bad, bad, eff);
-			cpumask_and(eff, cpus, view->owed);
-			cpumask_or(bad, bad, eff);
-			return true;
-		}
-		if (!cpumgr_cpuset_has_tasks(pos))
+	for (pos = css; pos; pos = cpumgr_walk_next(pos, css, skip)) {
+		skip = !cgroup_is_populated(pos->cgroup);
+		if (skip)
 			continue;
+		if (++visited > max)
+			return cpumgr_walk_stop(view, css, max, cpus, bad, eff);
 		nr = 0;
 		for (a = pos; a != css && nr < CPUMGR_CGROUP_DEPTH_MAX;
 		     a = a->parent)
@@ -620,9 +684,13 @@ bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 					cpumask_and(eff, eff, allowed);
 			}
 		}
-		found |= cpumgr_rules_check(view, pos->cgroup, eff,
-					    pos == css ? own :
-					    cpumgr_cpuset_allowed(pos), bad, s);
+		if (cpumgr_cpuset_has_tasks(pos))
+			found |= cpumgr_rules_check(view, pos->cgroup, eff,
+						    pos == css ? own :
+						    cpumgr_cpuset_allowed(pos),
+						    bad, s);
+		/* Below a cpuset that keeps its CPUs nothing changes. */
+		skip = cpumask_equal(eff, cpumgr_cpuset_effective(pos));
 	}
 	return found;
 }

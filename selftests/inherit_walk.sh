@@ -8,8 +8,16 @@
 #   - it is skipped below cgroups whose subtree cannot reach the managed
 #     root: a delegated tree outside the scope costs nothing and is not
 #     refused for its size;
-#   - it stops after inherit_walk_max cpusets (a module parameter) and
-#     then refuses every assigned CPU the subtree could get.
+#   - it skips subtrees with no task, and those below a cpuset whose
+#     effective CPUs the write leaves as they are (issue 22: a tenant's
+#     empty or untouched cgroups cannot make the controller's writes
+#     fail);
+#   - it stops after inherit_walk_max cpusets with tasks (a module
+#     parameter) and then refuses every assigned CPU the subtree could
+#     get.
+# The offline check (the last CPU of a cpuset with tasks) walks the
+# whole hierarchy with preemption off: bounded the same way, it refuses
+# the offline (protect mode) when there are more.
 # Set here to WALK (20) cpusets with WALK + 10 of them in each subtree.
 # Written for the smt8 preset.  Leaves the module RESET.
 
@@ -20,6 +28,7 @@ OUTSIDE=/sys/fs/cgroup/walkdeleg
 PARAM=/sys/module/cpumgr/parameters/inherit_walk_max
 WALK=20
 OLD_MAX=
+SLEEPERS=
 OUT=$(mktemp -d)
 
 # remove a tree, leaves first
@@ -32,6 +41,8 @@ rmtree()
 cleanup()
 {
 	[ -n "$OLD_MAX" ] && echo "$OLD_MAX" >"$PARAM"
+	[ -n "$SLEEPERS" ] && kill $SLEEPERS 2>/dev/null && wait 2>/dev/null
+	echo 1 >/sys/devices/system/cpu/cpu7/online 2>/dev/null
 	"$CTL" reset >/dev/null 2>&1
 	rmtree "$ROOT"
 	rmtree "$OUTSIDE"
@@ -89,23 +100,56 @@ outside_not_walked()
 	[ "$(<"$OUTSIDE/cpuset.cpus.effective")" = 0-7 ]
 }
 
+# LINE: the kernel log has LINE since the count T0 of its lines
+logged_since()
+{
+	dmesg | tail -n +"$(($1 + 1))" | grep -q "$2" || {
+		echo "# no log line: $2"
+		return 1
+	}
+}
+
+# In scope, cpusets with no task: not walked, so more of them than the
+# bound do not refuse the pod's write.
+empty_not_walked()
+{
+	write "$ROOT/poda/cpuset.cpus" 2-7 || { diag <"$OUT/err"; return 1; }
+	[ "$(<"$ROOT/poda/c$WALK/cpuset.cpus.effective")" = 2-7 ]
+}
+
+# A task in every child but c0 (the bound container, kept empty).
+populate()
+{
+	local i
+
+	for ((i = 1; i < WALK + 10; i++)); do
+		sleep 1000 &
+		SLEEPERS="$SLEEPERS $!"
+		echo $! >"$ROOT/poda/c$i/cgroup.procs" || return 1
+	done
+}
+
 # In scope, the pod's own cgroup: its children may inherit its CPUs,
-# but more than the bound below it cannot be checked, so they are
-# refused; the log says why.
+# but more than the bound below it with tasks cannot be checked, so
+# they are refused; the log says why.
 inside_bounded()
 {
 	local t0
 
 	t0=$(dmesg | wc -l)
-	if write "$ROOT/poda/cpuset.cpus" 2-7; then
+	if write "$ROOT/poda/cpuset.cpus" 2-6; then
 		echo "# a write over the bound was let through"
 		return 1
 	fi
-	dmesg | tail -n +"$((t0 + 1))" |
-		grep -q "more than $WALK cpusets below cgroup" || {
-		echo "# no log line for the bound"
-		return 1
-	}
+	logged_since "$t0" "more than $WALK cpusets with tasks below cgroup"
+}
+
+# A write above the pod that leaves its effective CPUs as they are
+# (the pod names 2-7 itself) changes nothing below it: not walked.
+unchanged_not_walked()
+{
+	write "$ROOT/cpuset.cpus" 1-7 || { diag <"$OUT/err"; return 1; }
+	[ "$(<"$ROOT/poda/cpuset.cpus.effective")" = 2-7 ]
 }
 
 # The same write with the bound raised is checked and allowed: it was
@@ -113,14 +157,37 @@ inside_bounded()
 inside_checked()
 {
 	echo 10000 >"$PARAM" || return 1
-	write "$ROOT/poda/cpuset.cpus" 2-7 || { diag <"$OUT/err"; return 1; }
-	[ "$(<"$ROOT/poda/cpuset.cpus")" = 2-7 ]
+	write "$ROOT/poda/cpuset.cpus" 2-6 || { diag <"$OUT/err"; return 1; }
+	[ "$(<"$ROOT/poda/cpuset.cpus")" = 2-6 ]
 }
 
-ktap_plan 5
+# The offline check, over the bound: CPU 7 (no container's) may not go
+# offline unchecked; with the bound raised it goes.
+offline_bounded()
+{
+	local t0 online=/sys/devices/system/cpu/cpu7/online
+
+	echo "$WALK" >"$PARAM" || return 1
+	t0=$(dmesg | wc -l)
+	if write "$online" 0; then
+		echo "# an offline over the bound was let through"
+		return 1
+	fi
+	logged_since "$t0" "more than $WALK cpusets with tasks below cgroup 1:" &&
+	[ "$(<"$online")" = 1 ] &&
+	echo 10000 >"$PARAM" &&
+	write "$online" 0 && [ "$(<"$online")" = 0 ] &&
+	write "$online" 1
+}
+
+ktap_plan 9
 check "set-up: a pod with $((WALK + 10)) child cpusets, a delegated tree as big, inherit_walk_max $WALK" setup
 check "inherit_walk_max refuses 0, 1000001 and a word" param_bounds
 check "a subtree outside the scope is not walked, whatever its size" outside_not_walked
-check "more cpusets than the bound below a pod's cgroup: its CPUs refused, logged" inside_bounded
+check "cpusets with no task are not walked: more than the bound of them let the write through" empty_not_walked
+check "a task in $((WALK + 9)) of the pod's children" populate
+check "more cpusets with tasks than the bound below a pod's cgroup: its CPUs refused, logged" inside_bounded
+check "a write that leaves the pod's effective CPUs as they are is not walked below it" unchanged_not_walked
 check "with the bound raised the same write is checked and allowed" inside_checked
+check "the offline check is bounded too: refused over the bound, logged, let through under it" offline_bounded
 ktap_exit

@@ -2,11 +2,15 @@
 /*
  * cpumgrctl nri: Synchronize.  After the plugin or the runtime
  * restarted, the runtime lists its pods and containers; the node's state
- * follows them: what is recorded and no longer there is released, what
- * runs and is not recorded is added and bound (an existing container
- * cannot be refused: when it cannot get its CPUs it is left as it is,
- * with a warning), and every managed container whose cpuset differs from
- * the runtime's gets an update.
+ * follows them: what is recorded and no longer listed is released, what
+ * has stopped is stopped as StopContainer would have (its CPUs kept
+ * while its pod lives, or released under --init-cpus release for an
+ * init container), what runs and is not recorded is added and bound (an
+ * existing container cannot be refused: when it cannot get its CPUs it
+ * is left as it is, with a warning), and every managed container whose
+ * cpuset differs from the runtime's gets an update.  A container in an
+ * unknown state (containerd recovering its task after a restart) is
+ * left as it is: it may well run.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -34,7 +38,7 @@ static const NriPod *pod_of(const NriSync *in, const NriContainer *c)
 	return NULL;
 }
 
-/* The runtime still has this container (the sandbox: the pod). */
+/* The runtime lists this container, in any state (the sandbox: the pod). */
 static bool runtime_has(const NriSync *in, const struct oci_container *cs,
 			size_t nr, const char *uid, const char *name)
 {
@@ -86,6 +90,34 @@ static void release_gone(struct ctl_nri *p, struct node *n, const NriSync *in,
 	}
 }
 
+/* What the runtime lists as stopped stops here too, once. */
+static void stop_exited(struct node *n, const struct oci_container *cs,
+			const NriContainer **ctrs, size_t nr)
+{
+	struct cm_error err = { 0 };
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct oci_container *c = &cs[i];
+		const struct node_pod *pod;
+		int k;
+
+		if (ctrs[i]->state !=
+		    NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_STOPPED)
+			continue;
+		pod = node_find_pod(n, c->pod_uid);
+		k = pod ? node_pod_container(pod, c->name) : -1;
+		if (k < 0 || pod->c[k].removed || pod->c[k].exited)
+			continue;
+		if (ctl_runtime_stop(n, c->pod_uid, c->name, &err))
+			node_log_sev(n, NODE_LOG_WARNING, "nri: sync: %s/%s: %s",
+				     c->pod_uid, c->name, cm_error_msg(&err));
+		else
+			node_log(n, "nri: sync: stopped %s/%s", c->pod_uid,
+				 c->name);
+		cm_error_clear(&err);
+	}
+}
+
 static bool attached(struct node *n, const struct oci_container *c)
 {
 	char cpus[256];
@@ -129,6 +161,8 @@ static void add_running(struct ctl_nri *p, struct node *n, const NriSync *in,
 	for (size_t i = 0; i < nr; i++) {
 		struct oci_container *c = &cs[i];
 
+		if (!alive(ctrs[i]))
+			continue;
 		if (!attached(n, c) &&
 		    (ctl_runtime_spec_cgroup(n, c->cgroups_path, cgroup,
 					     sizeof(cgroup), &err) ||
@@ -173,14 +207,13 @@ int ctl_nri_synchronize(struct ctl_nri *p, const struct nri_request *req,
 	for (size_t i = 0; i < in->n_containers; i++) {
 		const NriContainer *ctr = in->containers[i];
 
-		if (!alive(ctr) ||
-		    nri_spec_container(pod_of(in, ctr), ctr, &cs[nr], &err) ||
+		if (nri_spec_container(pod_of(in, ctr), ctr, &cs[nr], &err) ||
 		    cs[nr].kind == OCI_UNMANAGED) {
 			cm_error_clear(&err);
 			continue;
 		}
 		/* running already: its pod's request as far as it reads */
-		if (nri_spec_shared_cpus(pod_of(in, ctr), &cs[nr], &err)) {
+		if (alive(ctr) && nri_spec_shared_cpus(pod_of(in, ctr), &cs[nr], &err)) {
 			fprintf(stderr, "cpumgrctl: nri: sync: %s (%s/%s): %s\n",
 				ctr->id, cs[nr].pod_uid, cs[nr].name,
 				cm_error_msg(&err));
@@ -196,6 +229,7 @@ int ctl_nri_synchronize(struct ctl_nri *p, const struct nri_request *req,
 	/* and every cgroup */
 	n.targeted = false;
 	release_gone(p, &n, in, cs, nr);
+	stop_exited(&n, cs, ctrs, nr);
 	add_running(p, &n, in, cs, ctrs, nr);
 	ret = ctl_nri_updates(p, &n, NULL, &set);
 	fprintf(stderr, "cpumgrctl: nri: synchronized: %zu pod%s, %zu container%s, %zu managed, %zu update%s\n",

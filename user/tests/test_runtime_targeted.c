@@ -413,6 +413,105 @@ TEST_F(calls, stop_on_a_node_read_afresh_keeps_the_cpus)
 }
 
 /*
+ * Synchronize listing pod 2's app in state (NULL: not at all), pod 1's
+ * sidecar running, through ctl_nri_call() as the runtime sends it.
+ */
+static void sync_app_in(struct __test_metadata *_metadata,
+			struct ctl_nri *p, const struct oci_container *app,
+			const int *state)
+{
+	Nri__Pkg__Api__V1alpha1__SynchronizeRequest in =
+		NRI__PKG__API__V1ALPHA1__SYNCHRONIZE_REQUEST__INIT;
+	Nri__Pkg__Api__V1alpha1__LinuxContainer lnx[2] = {
+		NRI__PKG__API__V1ALPHA1__LINUX_CONTAINER__INIT,
+		NRI__PKG__API__V1ALPHA1__LINUX_CONTAINER__INIT,
+	};
+	NriPod pod[2] = {
+		NRI__PKG__API__V1ALPHA1__POD_SANDBOX__INIT,
+		NRI__PKG__API__V1ALPHA1__POD_SANDBOX__INIT,
+	};
+	NriContainer ctr[2] = {
+		NRI__PKG__API__V1ALPHA1__CONTAINER__INIT,
+		NRI__PKG__API__V1ALPHA1__CONTAINER__INIT,
+	};
+	NriPod *pods[2] = { &pod[0], &pod[1] };
+	NriContainer *ctrs[2] = { &ctr[0], &ctr[1] };
+	struct nri_reply r = { .code = NRI_RPC_OK };
+	struct nri_request req = { .method = "Synchronize" };
+	struct oci_container side;
+
+	container(&side, 1, false);
+	for (int i = 0; i < 2; i++) {
+		const struct oci_container *c = i ? app : &side;
+
+		pod[i].id = i ? "sandbox-2" : "sandbox-1";
+		pod[i].uid = (char *)c->pod_uid;
+		pod[i].name = (char *)c->pod_uid;
+		pod[i].namespace_ = "default";
+		ctr[i].id = (char *)c->id;
+		ctr[i].pod_sandbox_id = pod[i].id;
+		ctr[i].name = (char *)c->name;
+		ctr[i].state = i ? (state ? *state : 0) :
+			NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_RUNNING;
+		lnx[i].cgroups_path = (char *)c->cgroups_path;
+		ctr[i].linux = &lnx[i];
+	}
+	in.n_pods = 2;
+	in.pods = pods;
+	in.n_containers = state ? 2 : 1;
+	in.containers = ctrs;
+	req.payload.len = protobuf_c_message_get_packed_size(&in.base);
+	req.payload.data = malloc(req.payload.len);
+	ASSERT_NE(NULL, req.payload.data);
+	protobuf_c_message_pack(&in.base, req.payload.data);
+	EXPECT_EQ(0, ctl_nri_call(p, NULL, &req, &r));
+	EXPECT_EQ(NRI_RPC_OK, r.code) TH_LOG("%s", r.message);
+	free(req.payload.data);
+	strbuf_release(&r.payload);
+}
+
+/*
+ * Synchronize after a runtime's restart (issue 22, item 12): a container
+ * the runtime lists in an unknown state (containerd recovering its task)
+ * may well run and keeps its CPUs; one it lists as stopped is stopped as
+ * StopContainer would have (kept while its pod lives, --init-cpus keep);
+ * only one it no longer lists is released.
+ */
+TEST_F(calls, sync_releases_only_what_the_runtime_no_longer_lists)
+{
+	const int unknown =
+		NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_UNKNOWN;
+	const int stopped =
+		NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_STOPPED;
+	struct ctl_nri p = { .dir = self->state, .rt = self->rt };
+	struct oci_container c;
+	char cgroup[PATH_MAX];
+	struct node n;
+	int k;
+
+	sidecar_then_app(_metadata, self, &p, &n, &c, cgroup);
+	ctl_nri_close(&p, &n);
+	sync_app_in(_metadata, &p, &c, &unknown);
+	ASSERT_EQ(0, node_open(&n, self->state, NODE_NEED_CONFIG, &self->err));
+	EXPECT_NE(NULL, node_assignment(&n, c.pod_uid, c.name));
+	node_close(&n);
+
+	sync_app_in(_metadata, &p, &c, &stopped);
+	ASSERT_EQ(0, node_open(&n, self->state, NODE_NEED_CONFIG, &self->err));
+	k = node_pod_container(node_find_pod(&n, c.pod_uid), c.name);
+	EXPECT_NE(NULL, node_assignment(&n, c.pod_uid, c.name));
+	EXPECT_TRUE(k >= 0 && node_find_pod(&n, c.pod_uid)->c[k].exited);
+	node_close(&n);
+
+	sync_app_in(_metadata, &p, &c, NULL);
+	ASSERT_EQ(0, node_open(&n, self->state, NODE_NEED_CONFIG, &self->err));
+	EXPECT_EQ(NULL, node_assignment(&n, c.pod_uid, c.name));
+	EXPECT_NE(NULL, node_find_pod(&n, "pod-0001"));
+	node_close(&n);
+	ctl_nri_forget(&p);
+}
+
+/*
  * A release at an event only grows the pool: the tick does not call the
  * runtime for it (containerd#13733), the next answer carries it.
  */

@@ -4,8 +4,9 @@
 # How long the hooks keep preemption off (issue 19), during a storm of
 # cpuset writes: a pod's cgroup with CHILDREN child cpusets, tasks in
 # TASKS of them, WRITES cpuset.cpus writes to the pod's cgroup (each
-# checked against every child: the inherit walk), cgroup.procs moves
-# and cpuset.cpus.partition writes.  The kernel's function_graph tracer
+# checked against every child: the inherit walk), cgroup.procs moves,
+# cpuset.cpus.partition writes, and a shared CPU taken offline and
+# back every 30 writes.  The kernel's function_graph tracer
 # times each hook function: the kprobe handlers run with preemption off
 # for all of their time, and the cpuset write check with preemption off
 # where it disables it.  Prints the longest and the median time per
@@ -19,6 +20,7 @@
 ROOT=/sys/fs/cgroup/preemptpods
 POD=$ROOT/poda
 TR=/sys/kernel/tracing
+CPU7=/sys/devices/system/cpu/cpu7
 CHILDREN=${CPUMGR_PREEMPT_CHILDREN:-200}
 TASKS=${CPUMGR_PREEMPT_TASKS:-20}
 WRITES=${CPUMGR_PREEMPT_WRITES:-300}
@@ -38,6 +40,7 @@ cleanup()
 		echo 1 >"$TR/tracing_on" && echo 0 >"$TR/options/latency-format" &&
 		echo 0 >"$TR/options/funcgraph-tail"
 	[ -d "$TR" ] && : >"$TR/set_graph_function" 2>/dev/null
+	echo 1 >"$CPU7/online" 2>/dev/null
 	kill "${pids[@]}" 2>/dev/null
 	wait 2>/dev/null
 	"$CTL" reset >/dev/null 2>&1
@@ -101,6 +104,11 @@ storm()
 		echo "${pids[0]}" >"$POD/c$((1 + i % 2))/cgroup.procs" || bad=1
 		[ $((i % 10)) = 0 ] &&
 			(echo member >"$POD/c5/cpuset.cpus.partition") 2>>"$OUT/err"
+		# the offline check walks every cpuset with tasks
+		if [ $((i % 30)) = 15 ]; then
+			echo 0 >"$CPU7/online" && echo 1 >"$CPU7/online" ||
+				bad=1
+		fi
 	done
 	# stopped, not switched to nop: that would empty the buffer
 	echo 0 >"$TR/tracing_on"

@@ -7,7 +7,11 @@
 # between and return before the write lands, after which the controller
 # would act on a tree the write then changes.  cpumgr's changes wait for
 # the writes checked against an older table.  selftests/kmod's
-# cpumgr_slow_write.ko holds one checked write until it is released; an
+# cpumgr_slow_write.ko holds one checked write until it is released (at
+# most 10 minutes: a busy host slows a guest's vCPUs, one of which spins
+# while the write is held, and a hold of 60 s that runs out before the
+# ASSIGN has started lets it return at once: the likely cause of the
+# failures on 6.1 under make check's load); an
 # ASSIGN made meanwhile must be waiting inside its sendmsg() (where
 # genetlink runs it) a second after it got there, and must
 # return only once the released write has landed.
@@ -38,7 +42,7 @@ setup()
 	echo +cpuset >"$CG/cgroup.subtree_control" &&
 	"$CTL" configure --policy static >/dev/null &&
 	"$CTL" assign p0 c0 7 >/dev/null &&
-	insmod "$SLOW" cgroup=slow delay_ms=60000
+	insmod "$SLOW" cgroup=slow delay_ms=600000
 }
 
 # Process $1 is blocked in sendmsg() or sendto() (x86-64 numbers).
@@ -52,7 +56,7 @@ in_sendmsg()
 
 assign_waits()
 {
-	local i cpus held=0 assign writer
+	local i cpus held=0 assign writer t0
 
 	(echo 2-3 >"$CG/slow/cpuset.cpus") &
 	writer=$!
@@ -62,6 +66,7 @@ assign_waits()
 		[ "$held" = 1 ] && break
 		sleep 0.1
 	done
+	t0=$SECONDS
 	cpus=$(<"$CG/slow/cpuset.cpus")
 	if [ "$held" != 1 ] || [ -n "$cpus" ]; then
 		echo "# the write was not held (waiting '$held', cpuset.cpus '$cpus')"
@@ -72,7 +77,7 @@ assign_waits()
 	# until the ASSIGN is in the kernel: genetlink runs it inside the
 	# sendmsg() that sends it (a program takes most of a second to start
 	# under TCG, so a second alive alone would prove nothing)
-	for ((i = 0; i < 300; i++)); do
+	for ((i = 0; i < 1200; i++)); do
 		in_sendmsg "$assign" && break
 		kill -0 "$assign" 2>/dev/null || break
 		sleep 0.1
@@ -84,6 +89,8 @@ assign_waits()
 		else
 			echo "# the ASSIGN returned while the checked write was held"
 		fi
+		# a hold that ran out (delay_ms) lets both go: a slow host
+		echo "# $((SECONDS - t0)) s after the hold began: write held $(<"$PARAMS/waiting"), cpuset.cpus '$(<"$CG/slow/cpuset.cpus")'"
 		# where the write is held, and the probes at the function
 		sed 's/^/# writer: /' "/proc/$writer/stack" 2>/dev/null
 		grep -s cpuset_write_resmask /sys/kernel/debug/kprobes/list | sed 's/^/# kprobe: /' 

@@ -22,6 +22,7 @@
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
 #include <linux/version.h>
 
 /*
@@ -58,6 +59,7 @@ static int slow_write_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct kernfs_open_file *of = (void *)regs_get_kernel_argument(regs, 0);
 	struct kernfs_node *kn = of->kn;
+	u64 deadline;
 
 	if (strcmp(kn_name(kn), "cpuset.cpus") || !kn_parent(kn) ||
 	    strcmp(kn_name(kn_parent(kn)), cgroup))
@@ -69,7 +71,9 @@ static int slow_write_pre(struct kprobe *kp, struct pt_regs *regs)
 	WRITE_ONCE(entered, NULL);
 	WRITE_ONCE(release, 0);
 	WRITE_ONCE(waiting, 1);
-	for (unsigned int ms = 0; ms < delay_ms && !READ_ONCE(release); ms++)
+	/* delay_ms of the clock's time, however long each mdelay() took */
+	deadline = ktime_get_mono_fast_ns() + (u64)delay_ms * NSEC_PER_MSEC;
+	while (!READ_ONCE(release) && ktime_get_mono_fast_ns() < deadline)
 		mdelay(1);
 	WRITE_ONCE(waiting, 0);
 	return 0;

@@ -250,6 +250,26 @@ report:
 }
 
 /*
+ * What the cpusets with tasks below @to would inherit if partition @css,
+ * dissolving, handed its CPUs back to @to; added to @bad.
+ */
+static bool cpumgr_partition_dissolves(const struct cpumgr_view *view,
+				       struct cgroup_subsys_state *to,
+				       struct cgroup_subsys_state *css,
+				       struct cpumask *bad,
+				       struct cpumgr_scratch *s)
+{
+	struct cpumask *eff = cpumgr_scratch_mask(s, CPUMGR_EFF);
+
+	if (!cpumgr_rules_reaches_scope(view, to->cgroup, s))
+		return false;
+	cpumask_or(eff, cpumgr_cpuset_effective(to),
+		   cpumgr_cpuset_effective(css));
+	return cpumgr_rules_check_inherit(view, to, eff,
+					  cpumgr_cpuset_allowed(to), bad, s);
+}
+
+/*
  * cpuset.cpus.partition: a cgroup may not change how it holds CPUs it
  * should not hold at all, and a partition may not dissolve when the CPUs
  * it hands back to its parent would flow on to cgroups with tasks that
@@ -262,6 +282,7 @@ static bool cpumgr_partition_refused(struct kernfs_open_file *of,
 {
 	enum cpumgr_violation kind = CPUMGR_VIOLATION_PARTITION;
 	struct cgroup_subsys_state *css = of_css(of), *parent = css->parent;
+	struct cgroup_subsys_state *top = cpumgr_cpuset_top();
 	struct cpumask *eff, *bad;
 
 	eff = cpumgr_scratch_mask(s, CPUMGR_EFF);
@@ -279,16 +300,19 @@ static bool cpumgr_partition_refused(struct kernfs_open_file *of,
 	    (cpumgr_rules_check_partition(view, css->cgroup, eff, bad, s) ||
 	     cpumgr_rules_check_take(view, css->cgroup, eff, bad, s)))
 		goto report;
-	/* A partition holds CPUs its parent has not: they go back. */
+	/*
+	 * A partition holds CPUs its parent has not: they go back, to the
+	 * parent, or for a remote partition (6.7 on, its parent none) to
+	 * the top cpuset and on to whatever inherits from it.  Which of
+	 * the two it is, cpuset keeps private: both ways are checked.
+	 */
 	if (parent && sysfs_streq(buf, "member") &&
 	    !cpumask_subset(cpumgr_cpuset_effective(css),
-			    cpumgr_cpuset_effective(parent)) &&
-	    cpumgr_rules_reaches_scope(view, parent->cgroup, s)) {
-		cpumask_or(eff, cpumgr_cpuset_effective(parent),
-			   cpumgr_cpuset_effective(css));
-		if (cpumgr_rules_check_inherit(view, parent, eff,
-					       cpumgr_cpuset_allowed(parent),
-					       bad, s))
+			    cpumgr_cpuset_effective(parent))) {
+		if (cpumgr_partition_dissolves(view, parent, css, bad, s))
+			kind = CPUMGR_VIOLATION_INHERIT;
+		if (parent != top &&
+		    cpumgr_partition_dissolves(view, top, css, bad, s))
 			kind = CPUMGR_VIOLATION_INHERIT;
 	}
 report:

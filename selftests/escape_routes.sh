@@ -25,6 +25,10 @@
 #     pod; the pod cgroup made a partition on other CPUs (4,5 exclusive,
 #     root) moves c1 there.  Kubernetes makes no partition there: every
 #     step is refused.  The managed root may be one, on c1's CPUs;
+#   - with no managed root (every cgroup checked, partitions allowed),
+#     c1 made a remote partition (6.7 on) and dissolved hands its CPUs
+#     to the top cpuset, and on to a task in a cgroup that inherits from
+#     it: refused;
 #   - in release-mode hotplug, a CPU an offline took from c1 named in
 #     another container's cpuset.cpus while it is offline (cgroup2
 #     accepts offline CPUs there): c1's cgroup still names it and gets
@@ -39,6 +43,7 @@
 CG=/sys/fs/cgroup
 ROOT=$CG/erpods
 OUTSIDE=$CG/erx
+INHERITS=$CG/erinh
 C1=$ROOT/pa/c1
 C2=$ROOT/pa/c2
 PID=
@@ -60,7 +65,7 @@ cleanup()
 	"$CTL" reset >/dev/null 2>&1
 	[ -e "$OUTSIDE/cpuset.cpus.partition" ] &&
 		echo member >"$OUTSIDE/cpuset.cpus.partition" 2>/dev/null
-	for d in "$OUTSIDE" "$ROOT/new" "$C1" "$C2" "$ROOT/pa" "$ROOT"; do
+	for d in "$OUTSIDE" "$INHERITS" "$ROOT/new" "$C1" "$C2" "$ROOT/pa" "$ROOT"; do
 		[ -d "$d" ] && rmdir "$d"
 	done
 }
@@ -288,6 +293,44 @@ pod_subtree_drops_cpuset()
 	c2_stays_off_c1 && c1_keeps_its_cpus
 }
 
+# With no managed root, c1 a remote partition on 2-3 (its ancestors
+# hold them in cpuset.cpus.exclusive, none is a partition), a task in a
+# cgroup beside them that inherits from the top cpuset: c1 dissolving
+# would hand 2-3 to the top cpuset, and so to that task.
+remote_partition_without_root()
+{
+	local ret=0 allowed
+
+	if [ ! -e "$ROOT/cpuset.cpus.exclusive" ]; then
+		echo "# no remote partitions on this kernel"
+		return 0
+	fi
+	"$CTL" configure --policy static --reserved 0 --cgroup-root "" \
+		>/dev/null &&
+	echo 2-3 >"$ROOT/cpuset.cpus.exclusive" &&
+	echo 2-3 >"$ROOT/pa/cpuset.cpus.exclusive" &&
+	echo root >"$C1/cpuset.cpus.partition" &&
+	grep -q "^root" "$C1/cpuset.cpus.partition" || ret=1
+	mkdir "$INHERITS" || ret=1
+	sleep 1000 &
+	PID3=$!
+	echo "$PID3" >"$INHERITS/cgroup.procs" || ret=1
+	refused member "$C1/cpuset.cpus.partition" || ret=1
+	allowed=$(sed -n 's/^Cpus_allowed_list:\t//p' "/proc/$PID3/status")
+	case $allowed in
+	0-1,4-7) ;;
+	*) echo "# the inheriting cgroup's task allowed on '$allowed'"; ret=1 ;;
+	esac
+	kill "$PID3" && wait "$PID3" 2>/dev/null
+	PID3=
+	rmdir "$INHERITS"
+	undo_partitions
+	"$CTL" configure --policy static --reserved 0 --cgroup-root "$ROOT" \
+		>/dev/null || ret=1
+	c1_keeps_its_cpus || ret=1
+	return $ret
+}
+
 # Last: it takes the tree down.  c1 stays assigned (and bound to a cgroup
 # that is gone); the root is made again by path, as a kubelet would.
 managed_root_made_again()
@@ -313,7 +356,7 @@ mark()
 	MARK=$(($(dmesg | wc -l) + 1))
 }
 
-ktap_plan 13
+ktap_plan 14
 check "set-up: c1 bound to 2-3 with a task" setup
 check "a partition outside the managed root may not take c1's CPU" partition_outside_scope
 check "one on CPUs nobody holds may" partition_outside_scope_of_free_cpus
@@ -326,5 +369,6 @@ check "a pinned sibling may not fall back onto c1's CPUs: an offline CPU written
 check "nor its last CPU taken offline" sibling_last_cpu_offline
 check "nor cpuset turned off in the pod cgroup" pod_subtree_drops_cpuset
 check "release mode: a CPU offline while owed to c1 may not be named elsewhere" release_owed_cpu_named_elsewhere
+check "without a managed root, c1's remote partition may not dissolve onto the top cpuset's inheritors" remote_partition_without_root
 check "a managed root removed and made again is checked (fail closed)" managed_root_made_again
 ktap_exit

@@ -361,6 +361,47 @@ TEST_F(calls, sweep_releases_what_went_untold)
 	ctl_nri_forget(&p);
 }
 
+/* msg sent to the plugin as the runtime sends method. */
+static void runtime_sends(struct __test_metadata *_metadata,
+			  struct ctl_nri *p, const char *method,
+			  const ProtobufCMessage *msg)
+{
+	struct nri_reply r = { .code = NRI_RPC_OK };
+	struct nri_request req = { .method = (char *)method };
+
+	req.payload.len = protobuf_c_message_get_packed_size(msg);
+	req.payload.data = malloc(req.payload.len);
+	ASSERT_NE(NULL, req.payload.data);
+	protobuf_c_message_pack(msg, req.payload.data);
+	EXPECT_EQ(0, ctl_nri_call(p, NULL, &req, &r));
+	EXPECT_EQ(NRI_RPC_OK, r.code) TH_LOG("%s", r.message);
+	free(req.payload.data);
+	strbuf_release(&r.payload);
+}
+
+/* Whether the node at dir keeps c's CPUs for it, marked exited. */
+static bool kept_exited(struct __test_metadata *_metadata, const char *dir,
+			const struct oci_container *c)
+{
+	struct cm_error err = { 0 };
+	const struct node_pod *pod;
+	struct node n;
+	bool kept;
+	int k;
+
+	if (node_open(&n, dir, NODE_NEED_CONFIG, &err)) {
+		TH_LOG("%s", cm_error_msg(&err));
+		cm_error_clear(&err);
+		return false;
+	}
+	pod = node_find_pod(&n, c->pod_uid);
+	k = pod ? node_pod_container(pod, c->name) : -1;
+	kept = k >= 0 && pod->c[k].exited &&
+	       node_assignment(&n, c->pod_uid, c->name);
+	node_close(&n);
+	return kept;
+}
+
 /*
  * StopContainer on a node read afresh (another writer held the lock):
  * the stopped container's cgroup is gone already, and a sweep first
@@ -375,12 +416,9 @@ TEST_F(calls, stop_on_a_node_read_afresh_keeps_the_cpus)
 		NRI__PKG__API__V1ALPHA1__LINUX_CONTAINER__INIT;
 	NriPod pod = NRI__PKG__API__V1ALPHA1__POD_SANDBOX__INIT;
 	NriContainer ctr = NRI__PKG__API__V1ALPHA1__CONTAINER__INIT;
-	struct nri_reply r = { .code = NRI_RPC_OK };
-	struct nri_request req = { .method = "StopContainer" };
 	struct oci_container c;
 	char cgroup[PATH_MAX];
 	struct node n;
-	int k;
 
 	sidecar_then_app(_metadata, self, &p, &n, &c, cgroup);
 	ctl_nri_close(&p, &n);
@@ -396,19 +434,8 @@ TEST_F(calls, stop_on_a_node_read_afresh_keeps_the_cpus)
 	ctr.linux = &lnx;
 	in.pod = &pod;
 	in.container = &ctr;
-	req.payload.len = protobuf_c_message_get_packed_size(&in.base);
-	req.payload.data = malloc(req.payload.len);
-	ASSERT_NE(NULL, req.payload.data);
-	protobuf_c_message_pack(&in.base, req.payload.data);
-	EXPECT_EQ(0, ctl_nri_call(&p, NULL, &req, &r));
-	EXPECT_EQ(NRI_RPC_OK, r.code) TH_LOG("%s", r.message);
-	free(req.payload.data);
-	strbuf_release(&r.payload);
-	ASSERT_EQ(0, node_open(&n, self->state, NODE_NEED_CONFIG, &self->err));
-	k = node_pod_container(node_find_pod(&n, c.pod_uid), c.name);
-	EXPECT_NE(NULL, node_assignment(&n, c.pod_uid, c.name));
-	EXPECT_TRUE(k >= 0 && node_find_pod(&n, c.pod_uid)->c[k].exited);
-	node_close(&n);
+	runtime_sends(_metadata, &p, "StopContainer", &in.base);
+	EXPECT_TRUE(kept_exited(_metadata, self->state, &c));
 	ctl_nri_forget(&p);
 }
 
@@ -436,8 +463,6 @@ static void sync_app_in(struct __test_metadata *_metadata,
 	};
 	NriPod *pods[2] = { &pod[0], &pod[1] };
 	NriContainer *ctrs[2] = { &ctr[0], &ctr[1] };
-	struct nri_reply r = { .code = NRI_RPC_OK };
-	struct nri_request req = { .method = "Synchronize" };
 	struct oci_container side;
 
 	container(&side, 1, false);
@@ -460,14 +485,7 @@ static void sync_app_in(struct __test_metadata *_metadata,
 	in.pods = pods;
 	in.n_containers = state ? 2 : 1;
 	in.containers = ctrs;
-	req.payload.len = protobuf_c_message_get_packed_size(&in.base);
-	req.payload.data = malloc(req.payload.len);
-	ASSERT_NE(NULL, req.payload.data);
-	protobuf_c_message_pack(&in.base, req.payload.data);
-	EXPECT_EQ(0, ctl_nri_call(p, NULL, &req, &r));
-	EXPECT_EQ(NRI_RPC_OK, r.code) TH_LOG("%s", r.message);
-	free(req.payload.data);
-	strbuf_release(&r.payload);
+	runtime_sends(_metadata, p, "Synchronize", &in.base);
 }
 
 /*
@@ -487,7 +505,6 @@ TEST_F(calls, sync_releases_only_what_the_runtime_no_longer_lists)
 	struct oci_container c;
 	char cgroup[PATH_MAX];
 	struct node n;
-	int k;
 
 	sidecar_then_app(_metadata, self, &p, &n, &c, cgroup);
 	ctl_nri_close(&p, &n);
@@ -497,11 +514,7 @@ TEST_F(calls, sync_releases_only_what_the_runtime_no_longer_lists)
 	node_close(&n);
 
 	sync_app_in(_metadata, &p, &c, &stopped);
-	ASSERT_EQ(0, node_open(&n, self->state, NODE_NEED_CONFIG, &self->err));
-	k = node_pod_container(node_find_pod(&n, c.pod_uid), c.name);
-	EXPECT_NE(NULL, node_assignment(&n, c.pod_uid, c.name));
-	EXPECT_TRUE(k >= 0 && node_find_pod(&n, c.pod_uid)->c[k].exited);
-	node_close(&n);
+	EXPECT_TRUE(kept_exited(_metadata, self->state, &c));
 
 	sync_app_in(_metadata, &p, &c, NULL);
 	ASSERT_EQ(0, node_open(&n, self->state, NODE_NEED_CONFIG, &self->err));

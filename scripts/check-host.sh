@@ -16,7 +16,9 @@
 #     alone, `pkg-config --libs cpumgr` links a program;
 #   - `dkms build` of cpumgr-dkms's source against the cached 6.1, 6.12
 #     and 6.12-rt kernels (built with the host's gcc-12 as Debian built
-#     them), in a private DKMS tree, kept as binaries-only DKMS
+#     them), and 7.3 and 7.3-rt by Debian 13's dkms and gcc-14 in its
+#     build root, in private DKMS trees, each module checked for the
+#     kernel's vermagic and compiler, kept as binaries-only DKMS
 #     tarballs (build/check-host/dkms-binaries-SERIES.tar.gz);
 #   - cpumgr-dkms's dkms.conf builds on the series of the module's table
 #     only, and on kernels with what it needs: DKMS skips (exit 77)

@@ -20,8 +20,8 @@ name=${1:?usage: build-module.sh NAME KDIR}
 kdir=${2:?usage: build-module.sh NAME KDIR}
 dest=$CPUMGR_OUT/kmod/$name
 
-suite=$(cat "$(dirname "$kdir")/suite" 2>/dev/null) || suite=
 kernel_top=$(readlink -f "$(dirname "$kdir")")
+suite=$(kernel_root_suite "$kernel_top")
 [ -e "$kdir/Makefile" ] ||
 	die "no kernel build tree at $kdir (scripts/setup.sh sets up the Debian kernels, scripts/build-debug-kernel.sh debug)"
 # A different kernel tree (a rebuilt debug kernel) means a clean build.
@@ -34,7 +34,7 @@ fi
 # make, on the host or in the kernel's build root
 kmake()
 {
-	if [ -z "$suite" ] || [ "$suite" = "$(. /etc/os-release && echo "$VERSION_CODENAME")" ]; then
+	if [ -z "$suite" ]; then
 		make "$@"
 	else
 		"$CPUMGR_TOP/scripts/build-root.sh" run "$suite" "$kernel_top" "$dest" -- make "$@"

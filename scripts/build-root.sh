@@ -27,8 +27,10 @@ set -euo pipefail
 # What a module build needs: the compiler the kernel's headers name
 # (gcc-14-for-host: x86_64-linux-gnu-gcc-14) and the assembler it runs
 # (binutils: as), make, and the libraries
-# and tools of linux-kbuild's dependencies.
-ROOT_PACKAGES="gcc-14-for-host binutils make libc6-dev libelf1t64 libssl3t64 zlib1g pahole kmod"
+# and tools of linux-kbuild's dependencies; and Debian 13's own DKMS,
+# which builds cpumgr-dkms's prebuilt modules for these kernels as a
+# Debian 13 node would (scripts/check-host.sh).
+ROOT_PACKAGES="gcc-14-for-host binutils make libc6-dev libelf1t64 libssl3t64 zlib1g pahole kmod dkms"
 
 usage()
 {
@@ -100,7 +102,7 @@ run_in_root()
 		done
 		shift
 		exec chroot "$root" /usr/bin/env -i \
-			PATH=/usr/local/bin:/usr/bin:/bin HOME=/root LANG=C.UTF-8 \
+			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
 			/bin/sh -c "cd \"\$0\" && exec \"\$@\"" "$cwd" "$@"
 	' build-root "$root" "$PWD" "${dirs[@]}" -- "$@"
 }

@@ -16,7 +16,9 @@
 #     alone, `pkg-config --libs cpumgr` links a program;
 #   - `dkms build` of cpumgr-dkms's source against the cached 6.1, 6.12
 #     and 6.12-rt kernels (built with the host's gcc-12 as Debian built
-#     them), in a private DKMS tree, kept as binaries-only DKMS
+#     them), and 7.3 and 7.3-rt by Debian 13's dkms and gcc-14 in its
+#     build root, in private DKMS trees, each module checked for the
+#     kernel's vermagic and compiler, kept as binaries-only DKMS
 #     tarballs (build/check-host/dkms-binaries-SERIES.tar.gz);
 #   - cpumgr-dkms's dkms.conf builds on the series of the module's table
 #     only, and on kernels with what it needs: DKMS skips (exit 77)
@@ -199,28 +201,47 @@ pc_consumer()
 
 # dkms add + build of the packaged source for one cached kernel, in a
 # private DKMS tree: nothing under /var/lib/dkms or /lib/modules, and no
-# signing (sign_file points nowhere, so no MOK key is made).
+# signing (sign_file points nowhere, so no MOK key is made).  A kernel
+# Debian built on another release (7.3: Debian 13, gcc-14) is built for
+# by that release's DKMS in its build root (scripts/build-root.sh), as a
+# node of that release builds it, in a tree of its own; the module must
+# then name the kernel's compiler.
 dkms_build()
 {
-	local series=$1 tree=$logs/dkms krel
+	local series=$1 tree=$logs/dkms kdir krel suite ko cc
+	local -a dkms=(env sign_file=/nonexistent dkms)
 
-	krel=$(cat "$CPUMGR_CACHE/kernels/$series/release") || return 1
+	kdir=$(kernel_dir "$series") && krel=$(cat "$kdir/release") || return 1
+	suite=$(kernel_root_suite "$kdir")
+	if [ -n "$suite" ]; then
+		"$CPUMGR_TOP/scripts/build-root.sh" make "$suite" || return 1
+		tree=$logs/dkms-$suite
+		mkdir -p "$tree"
+		dkms=("$CPUMGR_TOP/scripts/build-root.sh" run "$suite" "$logs" "$kdir" -- "${dkms[@]}")
+	fi
 	if [ ! -e "$tree/root" ]; then
 		mkdir -p "$tree/root" "$tree/dkms" "$tree/install"
 		dpkg-deb -x "$CPUMGR_OUT"/deb/cpumgr-dkms_*.deb "$tree/root" &&
-		sign_file=/nonexistent dkms add -m cpumgr -v "$version" \
+		"${dkms[@]}" add -m cpumgr -v "$version" \
 			--dkmstree "$tree/dkms" --sourcetree "$tree/root/usr/src" \
 			--installtree "$tree/install" || return 1
 	fi
-	sign_file=/nonexistent dkms build -j 1 -m cpumgr -v "$version" -k "$krel" \
-		--kernelsourcedir "$CPUMGR_CACHE/kernels/$series/build" \
+	"${dkms[@]}" --version
+	"${dkms[@]}" build -j 1 -m cpumgr -v "$version" -k "$krel" \
+		--kernelsourcedir "$kdir/build" \
 		--dkmstree "$tree/dkms" --sourcetree "$tree/root/usr/src" \
 		--installtree "$tree/install" || return 1
-	[ "$(modinfo -F vermagic "$tree/dkms/cpumgr/$version/$krel/x86_64/module/cpumgr.ko" |
-		cut -d' ' -f1)" = "$krel" ] || return 1
+	ko=$tree/dkms/cpumgr/$version/$krel/x86_64/module/cpumgr.ko
+	[ "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" = "$krel" ] || return 1
+	# the compiler the kernel was built with (its CONFIG_CC_VERSION_TEXT,
+	# "x86_64-linux-gnu-gcc-14 (Debian 14.2.0-19) 14.2.0") built the module
+	cc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="[^ ]* \(.*\)"$/GCC: \1/p' "$kdir/build/.config")
+	echo "kernel: $cc"
+	[ "$(readelf -p .comment "$ko" | grep -o 'GCC: .*' | sort -u)" = "$cc" ] ||
+		{ readelf -p .comment "$ko"; echo "$ko: not all built by $cc"; return 1; }
 	# the build as DKMS ships prebuilt modules, for make check's packages
 	# guest (scripts/guest/packages.sh prebuilt)
-	sign_file=/nonexistent dkms mktarball -m cpumgr -v "$version" -k "$krel" \
+	"${dkms[@]}" mktarball -m cpumgr -v "$version" -k "$krel" \
 		--binaries-only --dkmstree "$tree/dkms" --sourcetree "$tree/root/usr/src" \
 		--installtree "$tree/install" --archive "$logs/dkms-binaries-$series.tar.gz"
 }
@@ -391,6 +412,8 @@ main()
 	run dkms-6.1 dkms_build 6.1
 	run dkms-6.12 dkms_build 6.12
 	run dkms-6.12-rt dkms_build 6.12-rt
+	run dkms-7.3 dkms_build 7.3
+	run dkms-7.3-rt dkms_build 7.3-rt
 	run dkms-exclusive dkms_exclusive
 	run install install_like_packages
 	run install-local install_local

@@ -51,3 +51,14 @@ kernel_dir()
 	[ -e "$link/ready" ] || return 1
 	readlink -f "$link"
 }
+
+# The Debian suite whose build root (scripts/build-root.sh) builds modules
+# for the kernel in DIR (a kernel_dir): the suite fetch-kernel.sh says
+# Debian built it on, when that is not the host's; nothing otherwise.
+kernel_root_suite()
+{
+	local suite
+
+	suite=$(cat "$1/suite" 2>/dev/null) || return 0
+	[ "$suite" = "$(. /etc/os-release && echo "$VERSION_CODENAME")" ] || echo "$suite"
+}

@@ -34,7 +34,9 @@ prebuilt=
 # SERIES: that cached kernel appears installed as linux-image and
 # linux-headers leave one: /lib/modules/RELEASE (written through the
 # overlay, e.g. by depmod) and /usr/src/linux-headers-RELEASE, which
-# /lib/modules/RELEASE/build names.
+# /lib/modules/RELEASE/build names.  Where fetch-kernel.sh's modules and
+# build links lead: /lib/modules in Debian 12's packages, /usr/lib/modules
+# in Debian 13's.
 kernel_appears()
 {
 	local dir rel
@@ -42,8 +44,9 @@ kernel_appears()
 	dir=$(readlink -f "$CPUMGR_CACHE/kernels/$1") || return 1
 	rel=$(cat "$dir/release") || return 1
 	mkdir -p /lib/modules /usr/src
-	ln -sfn "$dir/root/lib/modules/$rel" "/lib/modules/$rel"
-	ln -sfn "$dir/root/usr/src/linux-headers-$rel" "/usr/src/linux-headers-$rel"
+	ln -sfn "$(readlink -f "$dir/modules")" "/lib/modules/$rel" &&
+		ln -sfn "$(readlink -f "$dir/build")" "/usr/src/linux-headers-$rel" &&
+		[ -e "/lib/modules/$rel/modules.dep" ] && [ -e "/usr/src/linux-headers-$rel/Makefile" ]
 }
 
 # RELEASE: DKMS built and installed cpumgr for it, in updates/dkms,

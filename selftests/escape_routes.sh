@@ -71,14 +71,20 @@ cleanup()
 }
 trap cleanup EXIT
 
+# ROOT: the module configured as setup does, with ROOT managed ("": none)
+configure_root()
+{
+	"$CTL" configure --policy static --reserved 0 --cgroup-root "$1" \
+		>/dev/null
+}
+
 setup()
 {
 	echo +cpuset >"$CG/cgroup.subtree_control" &&
 	mkdir -p "$C1" "$C2" "$OUTSIDE" &&
 	echo +cpuset >"$ROOT/cgroup.subtree_control" &&
 	echo +cpuset >"$ROOT/pa/cgroup.subtree_control" &&
-	"$CTL" configure --policy static --reserved 0 --cgroup-root "$ROOT" \
-		>/dev/null &&
+	configure_root "$ROOT" &&
 	"$CTL" assign pa c1 2-3 >/dev/null &&
 	"$CTL" bind pa c1 --cgroup "$C1" --pod-cgroup "$ROOT/pa" >/dev/null &&
 	echo 2-3 >"$C1/cpuset.cpus" || return 1
@@ -305,8 +311,7 @@ remote_partition_without_root()
 		echo "# no remote partitions on this kernel"
 		return 0
 	fi
-	"$CTL" configure --policy static --reserved 0 --cgroup-root "" \
-		>/dev/null &&
+	configure_root "" &&
 	echo 2-3 >"$ROOT/cpuset.cpus.exclusive" &&
 	echo 2-3 >"$ROOT/pa/cpuset.cpus.exclusive" &&
 	echo root >"$C1/cpuset.cpus.partition" &&
@@ -325,8 +330,7 @@ remote_partition_without_root()
 	PID3=
 	rmdir "$INHERITS"
 	undo_partitions
-	"$CTL" configure --policy static --reserved 0 --cgroup-root "$ROOT" \
-		>/dev/null || ret=1
+	configure_root "$ROOT" || ret=1
 	c1_keeps_its_cpus || ret=1
 	return $ret
 }

@@ -220,24 +220,33 @@ TEST_F(calls, release_moves_the_pool_for_its_members_alone)
 	EXPECT_GE(app + 4ul, released);
 }
 
-/* The plugin's open, one sidecar added, and its close. */
-static void plugin_add(struct __test_metadata *_metadata,
-		       FIXTURE_DATA(calls) *self, struct ctl_nri *p, int i)
+/* The plugin's open, container c added, and its close. */
+static void plugin_add_container(struct __test_metadata *_metadata,
+				 FIXTURE_DATA(calls) *self, struct ctl_nri *p,
+				 struct oci_container *c)
 {
 	struct nri_reply r = { .code = NRI_RPC_OK };
-	struct oci_container c;
 	char cgroup[PATH_MAX];
 	struct node n;
 
-	container(&c, i, false);
 	ASSERT_EQ(0, ctl_nri_open(p, &n, &r)) TH_LOG("%s", r.message);
-	EXPECT_EQ(0, ctl_runtime_spec_cgroup(&n, c.cgroups_path, cgroup,
+	EXPECT_EQ(0, ctl_runtime_spec_cgroup(&n, c->cgroups_path, cgroup,
 					     sizeof(cgroup), &self->err));
-	EXPECT_EQ(0, ctl_runtime_add(&n, &self->rt, &c, cgroup, true,
+	EXPECT_EQ(0, ctl_runtime_add(&n, &self->rt, c, cgroup, true,
 				     &self->err))
 		TH_LOG("%s", cm_error_msg(&self->err));
 	ctl_nri_close(p, &n);
 	EXPECT_TRUE(p->cached);
+}
+
+/* The plugin's open, pod i's sidecar added, and its close. */
+static void plugin_add(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(calls) *self, struct ctl_nri *p, int i)
+{
+	struct oci_container c;
+
+	container(&c, i, false);
+	plugin_add_container(_metadata, self, p, &c);
 }
 
 /* Whether the plugin's next open has pod i (and closes again). */
@@ -439,53 +448,106 @@ TEST_F(calls, stop_on_a_node_read_afresh_keeps_the_cpus)
 	ctl_nri_forget(&p);
 }
 
+#define LISTED_MAX	4
+
+/* A container as a Synchronize lists it, its CPU resources the kubelet's. */
+struct listed {
+	NriContainer ctr;
+	Nri__Pkg__Api__V1alpha1__LinuxContainer lnx;
+	Nri__Pkg__Api__V1alpha1__LinuxResources res;
+	Nri__Pkg__Api__V1alpha1__LinuxCPU cpu;
+	Nri__Pkg__Api__V1alpha1__OptionalUInt64 shares, period;
+	Nri__Pkg__Api__V1alpha1__OptionalInt64 quota;
+};
+
+static void list_container(struct listed *l, const struct oci_container *c,
+			   const char *sandbox, int state)
+{
+	static const struct listed init = {
+		.ctr = NRI__PKG__API__V1ALPHA1__CONTAINER__INIT,
+		.lnx = NRI__PKG__API__V1ALPHA1__LINUX_CONTAINER__INIT,
+		.res = NRI__PKG__API__V1ALPHA1__LINUX_RESOURCES__INIT,
+		.cpu = NRI__PKG__API__V1ALPHA1__LINUX_CPU__INIT,
+		.shares = NRI__PKG__API__V1ALPHA1__OPTIONAL_UINT64__INIT,
+		.period = NRI__PKG__API__V1ALPHA1__OPTIONAL_UINT64__INIT,
+		.quota = NRI__PKG__API__V1ALPHA1__OPTIONAL_INT64__INIT,
+	};
+
+	*l = init;
+	l->ctr.id = (char *)c->id;
+	l->ctr.pod_sandbox_id = (char *)sandbox;
+	l->ctr.name = (char *)c->name;
+	l->ctr.state = state;
+	l->lnx.cgroups_path = (char *)c->cgroups_path;
+	l->ctr.linux = &l->lnx;
+	/* the kubelet's shares and quota for the request and limit */
+	l->shares.value = (uint64_t)c->request_milli * 1024 / 1000;
+	l->quota.value = c->limit_milli * 100;
+	l->period.value = 100000;
+	l->cpu.shares = &l->shares;
+	l->cpu.quota = &l->quota;
+	l->cpu.period = &l->period;
+	l->res.cpu = &l->cpu;
+	l->lnx.resources = &l->res;
+}
+
 /*
- * Synchronize listing pod 2's app in state (NULL: not at all), pod 1's
- * sidecar running, through ctl_nri_call() as the runtime sends it.
+ * Synchronize, through ctl_nri_call() as the runtime sends it, listing
+ * cs[i] in states[i] and their pods; a state < 0 lists its pod alone.
  */
-static void sync_app_in(struct __test_metadata *_metadata,
-			struct ctl_nri *p, const struct oci_container *app,
-			const int *state)
+static void sync_lists(struct __test_metadata *_metadata, struct ctl_nri *p,
+		       const struct oci_container *cs, const int *states,
+		       size_t nr)
 {
 	Nri__Pkg__Api__V1alpha1__SynchronizeRequest in =
 		NRI__PKG__API__V1ALPHA1__SYNCHRONIZE_REQUEST__INIT;
-	Nri__Pkg__Api__V1alpha1__LinuxContainer lnx[2] = {
-		NRI__PKG__API__V1ALPHA1__LINUX_CONTAINER__INIT,
-		NRI__PKG__API__V1ALPHA1__LINUX_CONTAINER__INIT,
-	};
-	NriPod pod[2] = {
-		NRI__PKG__API__V1ALPHA1__POD_SANDBOX__INIT,
-		NRI__PKG__API__V1ALPHA1__POD_SANDBOX__INIT,
-	};
-	NriContainer ctr[2] = {
-		NRI__PKG__API__V1ALPHA1__CONTAINER__INIT,
-		NRI__PKG__API__V1ALPHA1__CONTAINER__INIT,
-	};
-	NriPod *pods[2] = { &pod[0], &pod[1] };
-	NriContainer *ctrs[2] = { &ctr[0], &ctr[1] };
-	struct oci_container side;
+	NriPod pod[LISTED_MAX], *pods[LISTED_MAX];
+	char sandbox[LISTED_MAX][OCI_ID_MAX + 1];
+	NriContainer *ctrs[LISTED_MAX];
+	struct listed l[LISTED_MAX];
 
-	container(&side, 1, false);
-	for (int i = 0; i < 2; i++) {
-		const struct oci_container *c = i ? app : &side;
+	ASSERT_GE(LISTED_MAX, nr);
+	for (size_t i = 0; i < nr; i++) {
+		size_t k = 0;
 
-		pod[i].id = i ? "sandbox-2" : "sandbox-1";
-		pod[i].uid = (char *)c->pod_uid;
-		pod[i].name = (char *)c->pod_uid;
-		pod[i].namespace_ = "default";
-		ctr[i].id = (char *)c->id;
-		ctr[i].pod_sandbox_id = pod[i].id;
-		ctr[i].name = (char *)c->name;
-		ctr[i].state = i ? (state ? *state : 0) :
-			NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_RUNNING;
-		lnx[i].cgroups_path = (char *)c->cgroups_path;
-		ctr[i].linux = &lnx[i];
+		while (k < in.n_pods && strcmp(pod[k].uid, cs[i].pod_uid))
+			k++;
+		if (k == in.n_pods) {
+			nri__pkg__api__v1alpha1__pod_sandbox__init(&pod[k]);
+			snprintf(sandbox[k], sizeof(sandbox[k]), "sandbox-%s",
+				 cs[i].pod_uid);
+			pod[k].id = sandbox[k];
+			pod[k].uid = (char *)cs[i].pod_uid;
+			pod[k].name = (char *)cs[i].pod_uid;
+			pod[k].namespace_ = "default";
+			pods[in.n_pods++] = &pod[k];
+		}
+		if (states[i] < 0)
+			continue;
+		list_container(&l[in.n_containers], &cs[i], sandbox[k],
+			       states[i]);
+		ctrs[in.n_containers] = &l[in.n_containers].ctr;
+		in.n_containers++;
 	}
-	in.n_pods = 2;
 	in.pods = pods;
-	in.n_containers = state ? 2 : 1;
 	in.containers = ctrs;
 	runtime_sends(_metadata, p, "Synchronize", &in.base);
+}
+
+/* Synchronize: pod 1's sidecar running, pod 2's app in state (< 0: not listed). */
+static void sync_app_in(struct __test_metadata *_metadata,
+			struct ctl_nri *p, const struct oci_container *app,
+			int state)
+{
+	struct oci_container cs[2];
+	const int states[2] = {
+		NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_RUNNING,
+		state,
+	};
+
+	container(&cs[0], 1, false);
+	cs[1] = *app;
+	sync_lists(_metadata, p, cs, states, 2);
 }
 
 /*
@@ -508,15 +570,15 @@ TEST_F(calls, sync_releases_only_what_the_runtime_no_longer_lists)
 
 	sidecar_then_app(_metadata, self, &p, &n, &c, cgroup);
 	ctl_nri_close(&p, &n);
-	sync_app_in(_metadata, &p, &c, &unknown);
+	sync_app_in(_metadata, &p, &c, unknown);
 	ASSERT_EQ(0, node_open(&n, self->state, NODE_NEED_CONFIG, &self->err));
 	EXPECT_NE(NULL, node_assignment(&n, c.pod_uid, c.name));
 	node_close(&n);
 
-	sync_app_in(_metadata, &p, &c, &stopped);
+	sync_app_in(_metadata, &p, &c, stopped);
 	EXPECT_TRUE(kept_exited(_metadata, self->state, &c));
 
-	sync_app_in(_metadata, &p, &c, NULL);
+	sync_app_in(_metadata, &p, &c, -1);
 	ASSERT_EQ(0, node_open(&n, self->state, NODE_NEED_CONFIG, &self->err));
 	EXPECT_EQ(NULL, node_assignment(&n, c.pod_uid, c.name));
 	EXPECT_NE(NULL, node_find_pod(&n, "pod-0001"));

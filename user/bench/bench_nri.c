@@ -54,6 +54,7 @@
 #include <linux/magic.h>
 
 #include "api.pb-c.h"
+#include "nri_msg.h"
 #include "nri_rpc.h"
 #include "nri_wire.h"
 #include "request.pb-c.h"
@@ -261,11 +262,7 @@ struct pod_msg {
 
 struct ctr_msg {
 	Ctr c;
-	Nri__Pkg__Api__V1alpha1__LinuxContainer lnx;
-	Nri__Pkg__Api__V1alpha1__LinuxResources res;
-	Nri__Pkg__Api__V1alpha1__LinuxCPU cpu;
-	Nri__Pkg__Api__V1alpha1__OptionalUInt64 shares, period;
-	Nri__Pkg__Api__V1alpha1__OptionalInt64 quota;
+	struct nri_msg_linux lx;
 	Nri__Pkg__Api__V1alpha1__Container__AnnotationsEntry a[3];
 	Nri__Pkg__Api__V1alpha1__Container__AnnotationsEntry *ap[3];
 };
@@ -290,15 +287,11 @@ static void ctr_msg(struct ctr_msg *m, struct ctr *c)
 {
 	static const Nri__Pkg__Api__V1alpha1__Container__AnnotationsEntry init =
 		NRI__PKG__API__V1ALPHA1__CONTAINER__ANNOTATIONS_ENTRY__INIT;
+	/* the app APP_CPUS CPUs, the sidecar 250m, requests as limits */
+	const int64_t milli = c->app ? APP_CPUS * 1000 : 250;
 
 	*m = (struct ctr_msg){
 		.c = NRI__PKG__API__V1ALPHA1__CONTAINER__INIT,
-		.lnx = NRI__PKG__API__V1ALPHA1__LINUX_CONTAINER__INIT,
-		.res = NRI__PKG__API__V1ALPHA1__LINUX_RESOURCES__INIT,
-		.cpu = NRI__PKG__API__V1ALPHA1__LINUX_CPU__INIT,
-		.shares = NRI__PKG__API__V1ALPHA1__OPTIONAL_UINT64__INIT,
-		.period = NRI__PKG__API__V1ALPHA1__OPTIONAL_UINT64__INIT,
-		.quota = NRI__PKG__API__V1ALPHA1__OPTIONAL_INT64__INIT,
 	};
 	for (int i = 0; i < 3; i++) {
 		m->a[i] = init;
@@ -316,17 +309,7 @@ static void ctr_msg(struct ctr_msg *m, struct ctr *c)
 	m->c.pod_sandbox_id = c->pod_id;
 	m->c.name = c->name;
 	m->c.state = NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_CREATED;
-	m->c.linux = &m->lnx;
-	m->lnx.cgroups_path = c->cgroup;
-	m->lnx.resources = &m->res;
-	m->res.cpu = &m->cpu;
-	m->cpu.shares = &m->shares;
-	m->cpu.quota = &m->quota;
-	m->cpu.period = &m->period;
-	m->period.value = 100000;
-	/* the kubelet's formulas: 1024 shares and 100000 us a CPU */
-	m->shares.value = c->app ? APP_CPUS * 1024 : 256;
-	m->quota.value = c->app ? APP_CPUS * 100000 : 25000;
+	nri_msg_linux(&m->lx, &m->c, c->cgroup, milli, milli);
 }
 
 /* ---- the node ---- */
@@ -516,7 +499,7 @@ static void update_all(struct runtime *rt, struct ctr *c, int nr, double *t)
 		ctr_msg(&cm, &c[i]);
 		req.pod = &pm.pod;
 		req.container = &cm.c;
-		req.linux_resources = &cm.res;
+		req.linux_resources = &cm.lx.res;
 		t[i] = timed(rt, "UpdateContainer", &req.base, &pm.pod);
 	}
 	row("UpdateContainer", t, nr, rt->updates - u0);

@@ -34,6 +34,7 @@
 #include "ctl_nri.h"
 #include "ctl_nri_update.h"
 #include "ctl_runtime.h"
+#include "nri_msg.h"
 #include "nri_spec.h"
 #include "fake_cgroup.h"
 #include "node.h"
@@ -448,47 +449,24 @@ TEST_F(calls, stop_on_a_node_read_afresh_keeps_the_cpus)
 	ctl_nri_forget(&p);
 }
 
-#define LISTED_MAX	4
+#define LISTED_MAX	4u
 
 /* A container as a Synchronize lists it, its CPU resources the kubelet's. */
 struct listed {
 	NriContainer ctr;
-	Nri__Pkg__Api__V1alpha1__LinuxContainer lnx;
-	Nri__Pkg__Api__V1alpha1__LinuxResources res;
-	Nri__Pkg__Api__V1alpha1__LinuxCPU cpu;
-	Nri__Pkg__Api__V1alpha1__OptionalUInt64 shares, period;
-	Nri__Pkg__Api__V1alpha1__OptionalInt64 quota;
+	struct nri_msg_linux lx;
 };
 
 static void list_container(struct listed *l, const struct oci_container *c,
 			   const char *sandbox, int state)
 {
-	static const struct listed init = {
-		.ctr = NRI__PKG__API__V1ALPHA1__CONTAINER__INIT,
-		.lnx = NRI__PKG__API__V1ALPHA1__LINUX_CONTAINER__INIT,
-		.res = NRI__PKG__API__V1ALPHA1__LINUX_RESOURCES__INIT,
-		.cpu = NRI__PKG__API__V1ALPHA1__LINUX_CPU__INIT,
-		.shares = NRI__PKG__API__V1ALPHA1__OPTIONAL_UINT64__INIT,
-		.period = NRI__PKG__API__V1ALPHA1__OPTIONAL_UINT64__INIT,
-		.quota = NRI__PKG__API__V1ALPHA1__OPTIONAL_INT64__INIT,
-	};
-
-	*l = init;
+	nri__pkg__api__v1alpha1__container__init(&l->ctr);
 	l->ctr.id = (char *)c->id;
 	l->ctr.pod_sandbox_id = (char *)sandbox;
 	l->ctr.name = (char *)c->name;
 	l->ctr.state = state;
-	l->lnx.cgroups_path = (char *)c->cgroups_path;
-	l->ctr.linux = &l->lnx;
-	/* the kubelet's shares and quota for the request and limit */
-	l->shares.value = (uint64_t)c->request_milli * 1024 / 1000;
-	l->quota.value = c->limit_milli * 100;
-	l->period.value = 100000;
-	l->cpu.shares = &l->shares;
-	l->cpu.quota = &l->quota;
-	l->cpu.period = &l->period;
-	l->res.cpu = &l->cpu;
-	l->lnx.resources = &l->res;
+	nri_msg_linux(&l->lx, &l->ctr, c->cgroups_path, c->request_milli,
+		      c->limit_milli);
 }
 
 /*

@@ -5,12 +5,14 @@
  * follows them: what is recorded and no longer listed is released, what
  * has stopped is stopped as StopContainer would have (its CPUs kept
  * while its pod lives, or released under --init-cpus release for an
- * init container), what runs and is not recorded is added and bound (an
- * existing container cannot be refused: when it cannot get its CPUs it
- * is left as it is, with a warning), and every managed container whose
- * cpuset differs from the runtime's gets an update.  A container in an
- * unknown state (containerd recovering its task after a restart) is
- * left as it is: it may well run.
+ * init container) unless it restarted in its pod (the runtime lists it
+ * alive too: the stopped one is an earlier instance), what runs and is
+ * not recorded is added and bound (an existing container cannot be
+ * refused: when it cannot get its CPUs it is left as it is, with a
+ * warning), and every managed container whose cpuset differs from the
+ * runtime's gets an update.  A container in an unknown state
+ * (containerd recovering its task after a restart) is left as it is: it
+ * may well run.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -90,7 +92,30 @@ static void release_gone(struct ctl_nri *p, struct node *n, const NriSync *in,
 	}
 }
 
-/* What the runtime lists as stopped stops here too, once. */
+/*
+ * The runtime lists another instance of cs[i] (its pod, its name) that
+ * is alive: the container restarted in its pod, and cs[i] is the
+ * earlier instance the runtime keeps.
+ */
+static bool restarted(const struct oci_container *cs,
+		      const NriContainer **ctrs, size_t nr, size_t i)
+{
+	for (size_t j = 0; j < nr; j++)
+		if (j != i && alive(ctrs[j]) &&
+		    !strcmp(cs[j].pod_uid, cs[i].pod_uid) &&
+		    !strcmp(cs[j].name, cs[i].name))
+			return true;
+	return false;
+}
+
+/*
+ * What the runtime lists as stopped stops here too, once; not the
+ * earlier instance of a container that restarted: the name's record is
+ * the one that runs.  A stop would make it an ended container until
+ * add_running() takes it up again, and under --init-cpus release a
+ * container of its pod added first would give its CPUs back as an init
+ * container's (its own then decided anew).
+ */
 static void stop_exited(struct node *n, const struct oci_container *cs,
 			const NriContainer **ctrs, size_t nr)
 {
@@ -102,7 +127,8 @@ static void stop_exited(struct node *n, const struct oci_container *cs,
 		int k;
 
 		if (ctrs[i]->state !=
-		    NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_STOPPED)
+		    NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_STOPPED ||
+		    restarted(cs, ctrs, nr, i))
 			continue;
 		pod = node_find_pod(n, c->pod_uid);
 		k = pod ? node_pod_container(pod, c->name) : -1;

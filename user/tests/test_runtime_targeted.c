@@ -564,6 +564,102 @@ TEST_F(calls, sync_releases_only_what_the_runtime_no_longer_lists)
 	ctl_nri_forget(&p);
 }
 
+/* The CPUs the node at dir holds for uid/name into out ("": none). */
+static void held_cpus(const char *dir, const char *uid, const char *name,
+		      char *out, size_t len)
+{
+	struct cm_error err = { 0 };
+	const struct cpumgr_assignment *a;
+	struct node n;
+
+	out[0] = '\0';
+	if (node_open(&n, dir, NODE_NEED_CONFIG, &err)) {
+		cm_error_clear(&err);
+		return;
+	}
+	a = node_assignment(&n, uid, name);
+	snprintf(out, len, "%s", a && a->cpus ? a->cpus : "");
+	node_close(&n);
+}
+
+/* Pod i's sidecar with 2 CPUs of its own, as the plugin added it. */
+static void own_sidecar(struct __test_metadata *_metadata,
+			FIXTURE_DATA(calls) *self, struct ctl_nri *p, int i,
+			struct oci_container *c)
+{
+	container(c, i, false);
+	c->request_milli = c->limit_milli = 2000;
+	plugin_add_container(_metadata, self, p, c);
+}
+
+/*
+ * A container that restarted in its pod (restartPolicy): the runtime
+ * lists its earlier instance, stopped, beside the one that runs, under
+ * the same name.  The stopped one is not a stop of the name: nothing
+ * about the container changes.  A stop would mark it ended and the add
+ * take it up again; under --init-cpus release, the next container of
+ * its pod the plugin adds (an app created while the plugin was away)
+ * would then give its CPUs back as an init container's, take them, and
+ * the restarted sidecar's CPUs would be decided anew.  The same name
+ * running in another pod is no restart: a stopped one is stopped.
+ */
+TEST_F(calls, sync_leaves_a_restarted_container_as_it_is)
+{
+	const int running =
+		NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_RUNNING;
+	const int stopped =
+		NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_STOPPED;
+	struct ctl_nri p = { .dir = self->state, .rt = self->rt };
+	char before[256], after[256], app[256];
+	/* pod 8's sidecar's earlier instance, its app, its sidecar now;
+	 * pod 9's sidecar */
+	struct oci_container cs[4];
+	const int first[3] = { stopped, running, running },
+		  then[4] = { stopped, running, running, stopped };
+	struct cpuset side, got;
+	size_t len = 0;
+	char *log = NULL;
+
+	ASSERT_EQ(0, init_node(self, "release"));
+	p.log = open_memstream(&log, &len);
+	ASSERT_NE(NULL, p.log);
+	own_sidecar(_metadata, self, &p, 8, &cs[2]);
+	own_sidecar(_metadata, self, &p, 9, &cs[3]);
+	held_cpus(self->state, "pod-0008", "sidecar", before, sizeof(before));
+	ASSERT_EQ(0, cpuset_parse(&side, before, NULL)) TH_LOG("%s", before);
+	ASSERT_EQ(2u, cpuset_count(&side));
+	cs[0] = cs[2];
+	strcpy(cs[0].id, "pod-0008-sidecar-earlier");
+
+	/* the restart alone (both pods run): no stop, nothing taken up */
+	cs[1] = cs[0];
+	sync_lists(_metadata, &p, cs + 1, first, 3);
+	fflush(p.log);
+	EXPECT_EQ(NULL, strstr(log, "stopped pod-0008/sidecar"))
+		TH_LOG("%s", log);
+	held_cpus(self->state, "pod-0008", "sidecar", after, sizeof(after));
+	EXPECT_STREQ(before, after);
+	EXPECT_FALSE(kept_exited(_metadata, self->state, &cs[2]));
+
+	/* the app the runtime created while the plugin was away, listed
+	 * before the sidecar; pod 9's sidecar stopped */
+	container(&cs[1], 8, true);
+	fake_mkdir(self->dir, "cgroup/kubepods/podpod-0008/app");
+	sync_lists(_metadata, &p, cs, then, 4);
+	held_cpus(self->state, "pod-0008", "sidecar", after, sizeof(after));
+	EXPECT_STREQ(before, after)
+		TH_LOG("the sidecar's CPUs were decided anew");
+	held_cpus(self->state, "pod-0008", "app", app, sizeof(app));
+	ASSERT_EQ(0, cpuset_parse(&got, app, NULL)) TH_LOG("app: \"%s\"", app);
+	EXPECT_EQ(2u, cpuset_count(&got));
+	EXPECT_FALSE(cpuset_intersects(&got, &side)) TH_LOG("app %s", app);
+	/* the same name in another pod is no restart */
+	EXPECT_TRUE(kept_exited(_metadata, self->state, &cs[3]));
+	fclose(p.log);
+	free(log);
+	ctl_nri_forget(&p);
+}
+
 /*
  * A release at an event only grows the pool: the tick does not call the
  * runtime for it (containerd#13733), the next answer carries it.

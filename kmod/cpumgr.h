@@ -342,6 +342,12 @@ bool cpumgr_cpuset_has_tasks(struct cgroup_subsys_state *css);
 
 /* cpumgr_rules.c: what a cgroup may hold */
 struct cpumgr_scratch;
+/* A task on its way into @dst, whose cpuset is @css (cpumgr_inflight.c). */
+struct cpumgr_inflight_entry {
+	struct cgroup *dst;
+	struct cgroup_subsys_state *css;
+};
+
 int cpumgr_rules_init(void);
 void cpumgr_rules_exit(void);
 /* This CPU's scratch space; the caller cannot be preempted. */
@@ -360,10 +366,15 @@ bool cpumgr_rules_active(const struct cpumgr_view *view);
 bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
 			const struct cpumask *cpus, const struct cpumask *own,
 			struct cpumask *bad, struct cpumgr_scratch *s);
+void cpumgr_rules_inherited(struct cgroup_subsys_state *pos,
+			    struct cgroup_subsys_state *from,
+			    const struct cpumask *cpus, struct cpumask *eff,
+			    struct cpumgr_scratch *s);
 bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 				struct cgroup_subsys_state *css,
 				const struct cpumask *cpus,
 				const struct cpumask *own,
+				const struct cpumgr_inflight_entry *entry,
 				struct cpumask *bad, struct cpumgr_scratch *s);
 bool cpumgr_rules_reaches_scope(const struct cpumgr_view *view,
 				struct cgroup *cgrp, struct cpumgr_scratch *s);
@@ -405,6 +416,23 @@ bool cpumgr_offline_begin(unsigned int cpu);
 void cpumgr_offline_end(void);
 unsigned int cpumgr_offline_claim(const struct cpumask *cpus);
 void cpumgr_offline_unclaim(void);
+
+/* cpumgr_inflight.c: task entries and cpuset.cpus writes under way */
+struct cpumgr_inflight_write;
+int cpumgr_inflight_init(void);
+void cpumgr_inflight_exit(void);
+struct cpumgr_inflight_write *cpumgr_inflight_write_get(void);
+void cpumgr_inflight_write_begin(struct cpumgr_inflight_write *w,
+				 struct cgroup_subsys_state *css,
+				 const struct cpumask *eff,
+				 const struct cpumask *own,
+				 struct cpumgr_inflight_entry *entry);
+void cpumgr_inflight_write_put(struct cpumgr_inflight_write *w);
+bool cpumgr_inflight_enter(const struct cpumgr_view *view, struct cgroup *dst,
+			   struct cgroup_subsys_state *css,
+			   struct cpumask *eff, struct cpumask *bad,
+			   struct cpumgr_scratch *s);
+void cpumgr_inflight_leave(void);
 
 /* cpumgr_hotplug.c */
 int cpumgr_hotplug_init(void);

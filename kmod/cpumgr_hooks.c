@@ -197,12 +197,14 @@ void cpumgr_hooks_sync_writes(void)
  */
 static bool cpumgr_resmask_refused(struct kernfs_open_file *of,
 				   const char *buf, bool cpus,
+				   struct cpumgr_inflight_write *w,
 				   const struct cpumgr_view *view,
 				   struct cpumgr_scratch *s)
 {
 	struct cgroup_subsys_state *css = of_css(of);
 	const char *file = cpus ? "cpuset.cpus" : "cpuset.cpus.exclusive";
 	enum cpumgr_violation kind = CPUMGR_VIOLATION_WRITE;
+	struct cpumgr_inflight_entry entry;
 	struct cpumask *arg, *bad, *eff;
 
 	arg = cpumgr_scratch_mask(s, CPUMGR_ARG);
@@ -240,9 +242,12 @@ static bool cpumgr_resmask_refused(struct kernfs_open_file *of,
 	}
 	if (cpumgr_rules_check_keep(view, css->cgroup, eff, bad, s))
 		goto report;
-	if (cpumgr_cpuset_v2_mode(css->cgroup) && css->parent &&
-	    cpumgr_rules_reaches_scope(view, css->cgroup, s) &&
-	    cpumgr_rules_check_inherit(view, css, eff, arg, bad, s))
+	if (!cpumgr_cpuset_v2_mode(css->cgroup) || !css->parent ||
+	    !cpumgr_rules_reaches_scope(view, css->cgroup, s))
+		goto report;
+	/* A task entering below meanwhile is counted, or counts this. */
+	cpumgr_inflight_write_begin(w, css, eff, arg, &entry);
+	if (cpumgr_rules_check_inherit(view, css, eff, arg, &entry, bad, s))
 		kind = CPUMGR_VIOLATION_INHERIT;
 report:
 	return !cpumask_empty(bad) &&
@@ -260,13 +265,15 @@ static bool cpumgr_partition_dissolves(const struct cpumgr_view *view,
 				       struct cpumgr_scratch *s)
 {
 	struct cpumask *eff = cpumgr_scratch_mask(s, CPUMGR_EFF);
+	static const struct cpumgr_inflight_entry none;
 
 	if (!cpumgr_rules_reaches_scope(view, to->cgroup, s))
 		return false;
 	cpumask_or(eff, cpumgr_cpuset_effective(to),
 		   cpumgr_cpuset_effective(css));
 	return cpumgr_rules_check_inherit(view, to, eff,
-					  cpumgr_cpuset_allowed(to), bad, s);
+					  cpumgr_cpuset_allowed(to), &none,
+					  bad, s);
 }
 
 /*
@@ -381,45 +388,66 @@ static bool cpumgr_subtree_refused(struct kernfs_open_file *of,
 				"cgroup.subtree_control", bad, s);
 }
 
-/*
- * Whether a write of @buf to the file of @of is refused, by the file:
- * the checks of the three redirected writers.  They run where they may
- * be preempted, with this CPU's locked scratch space (preemption off but
- * on PREEMPT_RT) and the view for the whole check.
- */
-static bool cpumgr_file_refused(struct kernfs_open_file *of, const char *buf)
+/* The files whose writers are redirected (cpuset.mems is not checked). */
+enum cpumgr_file {
+	CPUMGR_FILE_OTHER,
+	CPUMGR_FILE_CPUS,
+	CPUMGR_FILE_EXCLUSIVE,
+	CPUMGR_FILE_PARTITION,
+	CPUMGR_FILE_SUBTREE,
+};
+
+static enum cpumgr_file cpumgr_file_of(struct kernfs_open_file *of)
 {
 	const char *name = of_cft(of)->name;
-	const struct cpumgr_view *view;
-	struct cpumgr_scratch *s;
-	enum { CPUS, EXCLUSIVE, PARTITION, SUBTREE } file;
-	bool refuse = false;
 
 	if (!strcmp(name, "cpus"))
-		file = CPUS;
-	else if (!strcmp(name, "cpus.exclusive"))
-		file = EXCLUSIVE;
-	else if (!strcmp(name, "cpus.partition"))
-		file = PARTITION;
-	else if (!strcmp(name, "cgroup.subtree_control"))
-		file = SUBTREE;
-	else
-		return false;	/* cpuset.mems */
+		return CPUMGR_FILE_CPUS;
+	if (!strcmp(name, "cpus.exclusive"))
+		return CPUMGR_FILE_EXCLUSIVE;
+	if (!strcmp(name, "cpus.partition"))
+		return CPUMGR_FILE_PARTITION;
+	if (!strcmp(name, "cgroup.subtree_control"))
+		return CPUMGR_FILE_SUBTREE;
+	return CPUMGR_FILE_OTHER;
+}
+
+/*
+ * Whether a write of @buf to @file of @of is refused: the checks of the
+ * three redirected writers (@w, a cpuset.cpus write's in-flight slot).
+ * They run where they may be preempted, with this CPU's locked scratch
+ * space (preemption off but on PREEMPT_RT) and the view for the whole
+ * check.
+ */
+static bool cpumgr_file_refused(struct kernfs_open_file *of, const char *buf,
+				enum cpumgr_file file,
+				struct cpumgr_inflight_write *w)
+{
+	const struct cpumgr_view *view;
+	struct cpumgr_scratch *s;
+	bool refuse = false;
+
+	if (file == CPUMGR_FILE_OTHER)
+		return false;
 	s = cpumgr_scratch_lock();
 	rcu_read_lock();
 	view = cpumgr_view_get();
 	if (!cpumgr_rules_active(view))
 		goto out;
 	switch (file) {
-	case CPUS:
-	case EXCLUSIVE:
-		refuse = cpumgr_resmask_refused(of, buf, file == CPUS, view, s);
+	case CPUMGR_FILE_CPUS:
+	case CPUMGR_FILE_EXCLUSIVE:
+		refuse = cpumgr_resmask_refused(of, buf,
+						file == CPUMGR_FILE_CPUS, w,
+						view, s);
 		break;
-	case PARTITION:
+	case CPUMGR_FILE_PARTITION:
 		refuse = cpumgr_partition_refused(of, buf, view, s);
 		break;
-	case SUBTREE:
+	case CPUMGR_FILE_SUBTREE:
 		refuse = cpumgr_subtree_refused(of, buf, view, s);
+		break;
+	case CPUMGR_FILE_OTHER:
 		break;
 	}
 out:
@@ -433,19 +461,30 @@ out:
  * cpuset.cpus.exclusive, cpuset.cpus.partition and cgroup.subtree_control
  * are sent: checked, then made by calling the file's write method (the
  * probed function itself, whose probe lets a call from here through),
- * inside cpumgr_writes.  Unlike the probe, this may sleep.
+ * inside cpumgr_writes.  A cpuset.cpus write holds an in-flight slot
+ * (cpumgr_inflight.c) until the kernel returns from it.  Unlike the
+ * probe, this may sleep.
  */
 static ssize_t cpumgr_file_checked(struct kernfs_open_file *of, char *buf,
 				   size_t nbytes, loff_t off)
 {
+	enum cpumgr_file file = cpumgr_file_of(of);
+	struct cpumgr_inflight_write *w = NULL;
 	ssize_t ret;
 	int idx;
 
+	if (file == CPUMGR_FILE_CPUS) {
+		w = cpumgr_inflight_write_get();
+		if (IS_ERR(w))
+			return PTR_ERR(w);
+	}
 	idx = srcu_read_lock(&cpumgr_writes);
-	if (cpumgr_file_refused(of, buf))
+	if (cpumgr_file_refused(of, buf, file, w))
 		ret = -EBUSY;
 	else
 		ret = of_cft(of)->write(of, buf, nbytes, off);
+	if (w)
+		cpumgr_inflight_write_put(w);
 	srcu_read_unlock(&cpumgr_writes, idx);
 	return ret;
 }
@@ -470,27 +509,47 @@ static int cpumgr_redirect_pre(struct kprobe *kp, struct pt_regs *regs)
 	return 1;
 }
 
-/* A task entering @dst would run on the effective CPUs of its cpuset. */
+/*
+ * A task entering @dst would run on the effective CPUs of its cpuset, or
+ * on what a cpuset.cpus write under way gives it.  The entry is in flight
+ * (cpumgr_inflight.c) from here until its task is in, even when nothing
+ * is to be checked now: a write checked later must count it.
+ */
 static int cpumgr_check_entry(struct pt_regs *regs, struct cgroup *dst,
 			      struct cgroup_subsys_state *css,
 			      enum cpumgr_violation kind, const char *file)
 {
 	const struct cpumgr_view *view = cpumgr_view_get();
+	struct cpumgr_scratch *s = cpumgr_scratch_get();
+	struct cpumask *bad = cpumgr_scratch_mask(s, CPUMGR_BAD);
+	bool active = cpumgr_rules_active(view), found;
 	const struct cpumask *own;
-	struct cpumgr_scratch *s;
-	struct cpumask *bad;
 
-	if (!cpumgr_rules_active(view))
-		return 0;
-	s = cpumgr_scratch_get();
-	bad = cpumgr_scratch_mask(s, CPUMGR_BAD);
 	cpumask_clear(bad);
+	found = cpumgr_inflight_enter(active ? view : NULL, dst, css,
+				      cpumgr_scratch_mask(s, CPUMGR_EFF),
+				      bad, s);
+	if (!active)
+		return 0;
 	/* Without a cpuset of its own, @dst names none of its CPUs. */
 	own = css->cgroup == dst ? cpumgr_cpuset_allowed(css) : cpu_none_mask;
-	if (cpumgr_rules_check(view, dst, cpumgr_cpuset_effective(css), own,
-			       bad, s) &&
-	    cpumgr_violation(view, kind, dst, file, bad, s))
-		return cpumgr_refuse(regs);
+	found |= cpumgr_rules_check(view, dst, cpumgr_cpuset_effective(css),
+				    own, bad, s);
+	if (!found || !cpumgr_violation(view, kind, dst, file, bad, s))
+		return 0;
+	/* A refused entry never reaches the end of one. */
+	cpumgr_inflight_leave();
+	return cpumgr_refuse(regs);
+}
+
+/*
+ * cpuset_fork(task) and cpuset_cancel_fork(task, cset), every fork's:
+ * a clone3(CLONE_INTO_CGROUP) checked at cpuset_can_fork() is over, its
+ * child in the cgroup (cpuset_fork() comes after that) or not started.
+ */
+static int cpumgr_fork_end_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	cpumgr_inflight_leave();
 	return 0;
 }
 
@@ -643,6 +702,10 @@ static void cpumgr_post(struct kprobe *kp, struct pt_regs *regs,
 #define CPUMGR_PROBE(hook, handler)					\
 	[hook] = { .pre_handler = handler, .post_handler = cpumgr_post }
 
+/* A probe that only watches: it changes nothing and may be a jump. */
+#define CPUMGR_WATCH(hook, handler)					\
+	[hook] = { .pre_handler = handler }
+
 static struct kprobe cpumgr_probes[CPUMGR_NR_HOOKS] = {
 	CPUMGR_PROBE(CPUMGR_HOOK_WRITE, cpumgr_redirect_pre),
 	CPUMGR_PROBE(CPUMGR_HOOK_PARTITION, cpumgr_redirect_pre),
@@ -651,6 +714,8 @@ static struct kprobe cpumgr_probes[CPUMGR_NR_HOOKS] = {
 	CPUMGR_PROBE(CPUMGR_HOOK_FORK, cpumgr_fork_pre),
 	CPUMGR_PROBE(CPUMGR_HOOK_OFFLINE, cpumgr_offline_pre),
 	CPUMGR_PROBE(CPUMGR_HOOK_SMT_OFF, cpumgr_smt_off_pre),
+	CPUMGR_WATCH(CPUMGR_HOOK_FORK_END, cpumgr_fork_end_pre),
+	CPUMGR_WATCH(CPUMGR_HOOK_FORK_CANCEL, cpumgr_fork_end_pre),
 };
 
 static struct kprobe *cpumgr_probe_list[ARRAY_SIZE(cpumgr_probes)];
@@ -681,6 +746,31 @@ static struct kretprobe cpumgr_offline_kret = {
 };
 
 /*
+ * cgroup_attach_task() returned: the task entry its probe let go is over
+ * (its task in, or not moved).  Entries are serialized by cgroup_mutex.
+ */
+static int cpumgr_attach_ret(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	cpumgr_inflight_leave();
+	return 0;
+}
+
+static struct kretprobe cpumgr_attach_kret = {
+	.handler = cpumgr_attach_ret,
+	.maxactive = 4,
+};
+
+/* The returns probed, at the function of a hook each. */
+static struct {
+	struct kretprobe *rp;
+	enum cpumgr_hook hook;
+} cpumgr_krets[] = {
+	{ &cpumgr_offline_kret, CPUMGR_HOOK_OFFLINE },
+	{ &cpumgr_attach_kret, CPUMGR_HOOK_ATTACH },
+};
+
+/*
  * Whether @kp, registered without an error, was dropped all the same.
  * 7.3's __register_kprobe() takes a probe it could not arm (the function
  * has another IPMODIFY owner: a livepatch, another tool) off its table
@@ -704,7 +794,7 @@ static int cpumgr_register_probe(struct kprobe *kp)
 
 int cpumgr_hooks_init(void)
 {
-	unsigned int i;
+	unsigned int i, k = 0;
 	int err;
 
 	for (i = 0; i < ARRAY_SIZE(cpumgr_probes); i++) {
@@ -721,20 +811,26 @@ int cpumgr_hooks_init(void)
 		}
 		cpumgr_probe_list[i] = &cpumgr_probes[i];
 	}
-	cpumgr_offline_kret.kp.symbol_name =
-		cpumgr_series->site[CPUMGR_HOOK_OFFLINE].symbol;
-	err = register_kretprobe(&cpumgr_offline_kret);
-	if (!err && cpumgr_probe_dropped(&cpumgr_offline_kret.kp)) {
-		unregister_kretprobe(&cpumgr_offline_kret);
-		err = -EBUSY;
-	}
-	if (err) {
-		pr_err("cannot probe the return of %s (%d)\n",
-		       cpumgr_offline_kret.kp.symbol_name, err);
-		goto err;
+	for (k = 0; k < ARRAY_SIZE(cpumgr_krets); k++) {
+		struct kretprobe *rp = cpumgr_krets[k].rp;
+
+		rp->kp.symbol_name =
+			cpumgr_series->site[cpumgr_krets[k].hook].symbol;
+		err = register_kretprobe(rp);
+		if (!err && cpumgr_probe_dropped(&rp->kp)) {
+			unregister_kretprobe(rp);
+			err = -EBUSY;
+		}
+		if (err) {
+			pr_err("cannot probe the return of %s (%d)\n",
+			       rp->kp.symbol_name, err);
+			goto err;
+		}
 	}
 	return 0;
 err:
+	while (k--)
+		unregister_kretprobe(cpumgr_krets[k].rp);
 	if (i)
 		unregister_kprobes(cpumgr_probe_list, i);
 	/* Calls redirected so far must have left cpumgr_refused. */
@@ -749,8 +845,10 @@ u64 cpumgr_hooks_missed(void)
 
 	for (i = 0; i < ARRAY_SIZE(cpumgr_probes); i++)
 		missed += READ_ONCE(cpumgr_probes[i].nmissed);
-	missed += READ_ONCE(cpumgr_offline_kret.kp.nmissed);
-	return missed + READ_ONCE(cpumgr_offline_kret.nmissed);
+	for (i = 0; i < ARRAY_SIZE(cpumgr_krets); i++)
+		missed += READ_ONCE(cpumgr_krets[i].rp->kp.nmissed) +
+			  READ_ONCE(cpumgr_krets[i].rp->nmissed);
+	return missed;
 }
 
 bool cpumgr_hooks_disabled(void)
@@ -760,12 +858,18 @@ bool cpumgr_hooks_disabled(void)
 	for (i = 0; i < ARRAY_SIZE(cpumgr_probes); i++)
 		if (kprobe_disabled(&cpumgr_probes[i]))
 			return true;
-	return kprobe_disabled(&cpumgr_offline_kret.kp);
+	for (i = 0; i < ARRAY_SIZE(cpumgr_krets); i++)
+		if (kprobe_disabled(&cpumgr_krets[i].rp->kp))
+			return true;
+	return false;
 }
 
 void cpumgr_hooks_exit(void)
 {
-	unregister_kretprobe(&cpumgr_offline_kret);
+	unsigned int k;
+
+	for (k = 0; k < ARRAY_SIZE(cpumgr_krets); k++)
+		unregister_kretprobe(cpumgr_krets[k].rp);
 	unregister_kprobes(cpumgr_probe_list, ARRAY_SIZE(cpumgr_probe_list));
 	/* Calls sent to cpumgr_write_checked() or cpumgr_refused() leave. */
 	synchronize_srcu(&cpumgr_writes);

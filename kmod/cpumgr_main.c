@@ -100,9 +100,12 @@ static int __init cpumgr_init(void)
 	err = cpumgr_hotplug_init();
 	if (err)
 		goto err_rules;
-	err = cpumgr_hooks_init();
+	err = cpumgr_inflight_init();
 	if (err)
 		goto err_hotplug;
+	err = cpumgr_hooks_init();
+	if (err)
+		goto err_inflight;
 	err = cpumgr_armed_init();
 	if (err)
 		goto err_hooks;
@@ -120,6 +123,8 @@ err_armed:
 	cpumgr_armed_exit();
 err_hooks:
 	cpumgr_hooks_exit();
+err_inflight:
+	cpumgr_inflight_exit();
 err_hotplug:
 	cpumgr_hotplug_exit();
 err_rules:
@@ -141,6 +146,7 @@ static void __exit cpumgr_exit(void)
 	cpumgr_netlink_exit();
 	cpumgr_armed_exit();
 	cpumgr_hooks_exit();
+	cpumgr_inflight_exit();
 	cpumgr_hotplug_exit();
 	cpumgr_rules_exit();
 	cpumgr_events_exit();

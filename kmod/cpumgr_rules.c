@@ -631,20 +631,64 @@ int cpumgr_rules_whose(const struct cpumgr_view *view,
 }
 
 /**
+ * cpumgr_rules_inherited - what a cgroup2 cpuset would get from above
+ * @pos: the cpuset
+ * @from: @pos or an ancestor of it, about to get the effective CPUs @cpus
+ * @cpus: those CPUs
+ * @eff: where what @pos would get goes
+ * @s: this CPU's scratch space
+ *
+ * A cgroup2 cpuset's effective CPUs are its configured ones within its
+ * parent's, or all of its parent's when it has none (or none of those):
+ * new effective CPUs of @from flow down to @pos that way.  Below
+ * CPUMGR_CGROUP_DEPTH_MAX levels it is too deep to follow, and @pos
+ * might get them all.  (Partitions, which take CPUs out of that flow, are
+ * not modelled: the result errs towards refusing.)  The caller is in an
+ * RCU read-side section.
+ */
+void cpumgr_rules_inherited(struct cgroup_subsys_state *pos,
+			    struct cgroup_subsys_state *from,
+			    const struct cpumask *cpus, struct cpumask *eff,
+			    struct cpumgr_scratch *s)
+{
+	const struct cpumask *allowed;
+	struct cgroup_subsys_state *a;
+	unsigned int nr = 0;
+
+	for (a = pos; a != from && nr < CPUMGR_CGROUP_DEPTH_MAX; a = a->parent)
+		s->csses[nr++] = a;
+	cpumask_copy(eff, cpus);
+	if (a != from)
+		return;
+	while (nr--) {
+		allowed = cpumgr_cpuset_allowed(s->csses[nr]);
+		if (cpumask_intersects(allowed, eff))
+			cpumask_and(eff, eff, allowed);
+	}
+}
+
+/* Whether @pos is @entry's cpuset or above it: a task is on its way. */
+static bool cpumgr_entering_below(struct cgroup_subsys_state *pos,
+				  const struct cpumgr_inflight_entry *entry)
+{
+	return entry->css && (entry->css == pos ||
+			      cgroup_is_descendant(entry->css->cgroup,
+						   pos->cgroup));
+}
+
+/**
  * cpumgr_rules_check_inherit - what populated cpusets would inherit
  * @view: the table
  * @css: a cgroup2 cpuset about to get the effective CPUs @cpus
  * @cpus: those CPUs
  * @own: the CPUs @css is about to name itself
+ * @entry: the task entry under way (cpumgr_inflight.c), its css NULL
+ *	   when none: its destination counts as populated
  * @bad: where the CPUs some cpuset with tasks may not hold are added
  * @s: this CPU's scratch space
  *
- * A cgroup2 cpuset's effective CPUs are its configured ones within its
- * parent's, or all of its parent's when it has none (or none of those):
- * new effective CPUs of @css flow down to its descendants that way.
  * Every cpuset of the subtree, @css included, that tasks run under is
- * checked against what it would then get.  (Partitions, which take CPUs
- * out of that flow, are not modelled: the result errs towards refusing.)
+ * checked against what it would then get (cpumgr_rules_inherited()).
  * Subtrees with no task are skipped, and so are those below a cpuset
  * whose effective CPUs stay as they are: nothing below it changes.  The
  * walk runs with preemption off (but on PREEMPT_RT), so it stops after
@@ -657,37 +701,32 @@ bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 				struct cgroup_subsys_state *css,
 				const struct cpumask *cpus,
 				const struct cpumask *own,
+				const struct cpumgr_inflight_entry *entry,
 				struct cpumask *bad, struct cpumgr_scratch *s)
 {
 	struct cpumask *eff = s->masks[CPUMGR_SCRATCH_INHERIT];
-	struct cgroup_subsys_state *pos, *a;
-	unsigned int nr, visited = 0, max = READ_ONCE(cpumgr_inherit_walk_max);
-	const struct cpumask *allowed;
+	unsigned int visited = 0, max = READ_ONCE(cpumgr_inherit_walk_max);
+	const struct cpumask *named;
+	struct cgroup_subsys_state *pos;
 	bool found = false, skip = false;
 
 	for (pos = css; pos; pos = cpumgr_walk_next(pos, css, skip)) {
-		skip = !cgroup_is_populated(pos->cgroup);
+		skip = !cgroup_is_populated(pos->cgroup) &&
+		       !cpumgr_entering_below(pos, entry);
 		if (skip)
 			continue;
 		if (++visited > max)
 			return cpumgr_walk_stop(view, css, max, cpus, bad, eff);
-		nr = 0;
-		for (a = pos; a != css && nr < CPUMGR_CGROUP_DEPTH_MAX;
-		     a = a->parent)
-			s->csses[nr++] = a;
-		cpumask_copy(eff, cpus);
-		/* Unless too deep to follow, then it might get them all. */
-		if (a == css) {
-			while (nr--) {
-				allowed = cpumgr_cpuset_allowed(s->csses[nr]);
-				if (cpumask_intersects(allowed, eff))
-					cpumask_and(eff, eff, allowed);
-			}
-		}
+		cpumgr_rules_inherited(pos, css, cpus, eff, s);
+		named = pos == css ? own : cpumgr_cpuset_allowed(pos);
 		if (cpumgr_cpuset_has_tasks(pos))
 			found |= cpumgr_rules_check(view, pos->cgroup, eff,
-						    pos == css ? own :
-						    cpumgr_cpuset_allowed(pos),
+						    named, bad, s);
+		/* the entering task's own cgroup, whose cpuset this is */
+		if (pos == entry->css)
+			found |= cpumgr_rules_check(view, entry->dst, eff,
+						    entry->dst == pos->cgroup ?
+						    named : cpu_none_mask,
 						    bad, s);
 		/* Below a cpuset that keeps its CPUs nothing changes. */
 		skip = cpumask_equal(eff, cpumgr_cpuset_effective(pos));

@@ -57,6 +57,9 @@
 #define CPUMGR_SITE_SMT_OFF	{ "cpuhp_smt_disable",			\
 	.arg = { [CPUMGR_ARG_CTRLVAL] = CPUMGR_AT(0) } }
 #define CPUMGR_SITE_PARTITION(sym) { sym }
+/* cpuset's fork callbacks, which end a clone3 into a cgroup */
+#define CPUMGR_SITE_FORK_END	{ "cpuset_fork" }
+#define CPUMGR_SITE_FORK_CANCEL	{ "cpuset_cancel_fork" }
 
 /*
  * A series' sites: what differs is the partition file's writer, and
@@ -70,6 +73,8 @@
 	[CPUMGR_HOOK_FORK] = CPUMGR_SITE_FORK,				\
 	[CPUMGR_HOOK_OFFLINE] = offline,				\
 	[CPUMGR_HOOK_SMT_OFF] = CPUMGR_SITE_SMT_OFF,			\
+	[CPUMGR_HOOK_FORK_END] = CPUMGR_SITE_FORK_END,			\
+	[CPUMGR_HOOK_FORK_CANCEL] = CPUMGR_SITE_FORK_CANCEL,		\
 }
 
 static const struct cpumgr_series cpumgr_series_table[] = {

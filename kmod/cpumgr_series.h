@@ -19,6 +19,8 @@ enum cpumgr_hook {
 	CPUMGR_HOOK_FORK,	/* clone3(CLONE_INTO_CGROUP) */
 	CPUMGR_HOOK_OFFLINE,	/* a CPU going offline */
 	CPUMGR_HOOK_SMT_OFF,	/* smt/control off */
+	CPUMGR_HOOK_FORK_END,	/* a clone3 into a cgroup done */
+	CPUMGR_HOOK_FORK_CANCEL,	/* or failed */
 	CPUMGR_NR_HOOKS,
 };
 

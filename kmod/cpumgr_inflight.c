@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Task entries and cpuset.cpus writes in flight, against each other.
+ *
+ * A cgroup2 cpuset.cpus write is checked (cpumgr_hooks.c) before
+ * cpuset_write_resmask() commits it, and a task entering a cgroup
+ * (cgroup_attach_task(), or clone3(CLONE_INTO_CGROUP) at
+ * cpuset_can_fork()) before the kernel moves it.  Between check and
+ * commit the other side may come: a write that widens a parent's CPUs
+ * walks its children while a task is on its way into an empty one, or a
+ * task is checked against the CPUs a parent has just before a write gives
+ * it others.  Either way the task ends up inheriting CPUs it may not hold.
+ * The kernel serializes task entries with cgroup_mutex, which a module
+ * cannot take (it is not exported), and a cpuset write may not hold it
+ * (6.1 flushes the hotplug work there, which takes it).
+ *
+ * So the two sides meet under one raw spinlock.  A write registers its
+ * cpuset and the effective CPUs it will give it before its walk, and
+ * reads which task entry is under way: the walk counts that one's
+ * destination as populated.  A task entry registers its destination and
+ * checks it against every write under way above it, as the walk would,
+ * before it reads the CPUs its cpuset has now.  Whichever comes second
+ * sees the other.  A write stays registered until the kernel returns
+ * from it, an entry until its task is in the cgroup (or the entry
+ * failed).  Entries are serialized by cgroup_mutex: one is under way at
+ * most.  Writes are not: CPUMGR_INFLIGHT_WRITES at a time, the others
+ * wait for a slot, so that the entry's check, with preemption off, stays
+ * short.
+ */
+#include <linux/bitmap.h>
+#include <linux/cgroup.h>
+#include <linux/cpumask.h>
+#include <linux/sched.h>
+#include <linux/semaphore.h>
+#include <linux/spinlock.h>
+
+#include "cpumgr.h"
+
+#define CPUMGR_INFLIGHT_WRITES 16
+
+struct cpumgr_inflight_write {
+	struct cgroup_subsys_state *css;	/* NULL: not registered */
+	cpumask_var_t eff;	/* what the write gives its cpuset */
+	cpumask_var_t own;	/* what it names */
+};
+
+static DEFINE_RAW_SPINLOCK(cpumgr_inflight_lock);
+static struct semaphore cpumgr_inflight_slots =
+	__SEMAPHORE_INITIALIZER(cpumgr_inflight_slots, CPUMGR_INFLIGHT_WRITES);
+static DECLARE_BITMAP(cpumgr_inflight_used, CPUMGR_INFLIGHT_WRITES);
+static struct cpumgr_inflight_write cpumgr_inflight_writes[CPUMGR_INFLIGHT_WRITES];
+/* the task entry under way: references held on both */
+static struct cpumgr_inflight_entry cpumgr_inflight_entry;
+static struct task_struct *cpumgr_inflight_task;
+
+/*
+ * cpumgr_inflight_write_get - a slot for a cpuset.cpus write
+ *
+ * Sleeps while CPUMGR_INFLIGHT_WRITES writes hold one.  Return: the
+ * slot, or ERR_PTR(-EINTR) when the writer was killed meanwhile.
+ */
+struct cpumgr_inflight_write *cpumgr_inflight_write_get(void)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	if (down_killable(&cpumgr_inflight_slots))
+		return ERR_PTR(-EINTR);
+	raw_spin_lock_irqsave(&cpumgr_inflight_lock, flags);
+	i = find_first_zero_bit(cpumgr_inflight_used, CPUMGR_INFLIGHT_WRITES);
+	__set_bit(i, cpumgr_inflight_used);
+	raw_spin_unlock_irqrestore(&cpumgr_inflight_lock, flags);
+	return &cpumgr_inflight_writes[i];
+}
+
+/*
+ * cpumgr_inflight_write_begin - a checked write is about to walk
+ * @w: its slot
+ * @css: the cpuset written
+ * @eff: the effective CPUs the write gives it
+ * @own: the CPUs it names
+ * @entry: where the task entry under way goes (its css NULL when none)
+ *
+ * The caller is in an RCU read-side section, which keeps @entry's
+ * cgroups as long as it lasts.
+ */
+void cpumgr_inflight_write_begin(struct cpumgr_inflight_write *w,
+				 struct cgroup_subsys_state *css,
+				 const struct cpumask *eff,
+				 const struct cpumask *own,
+				 struct cpumgr_inflight_entry *entry)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&cpumgr_inflight_lock, flags);
+	cpumask_copy(w->eff, eff);
+	cpumask_copy(w->own, own);
+	w->css = css;
+	*entry = cpumgr_inflight_entry;
+	raw_spin_unlock_irqrestore(&cpumgr_inflight_lock, flags);
+}
+
+/* The kernel returned from the write (or it was refused): the slot goes. */
+void cpumgr_inflight_write_put(struct cpumgr_inflight_write *w)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&cpumgr_inflight_lock, flags);
+	w->css = NULL;
+	__clear_bit(w - cpumgr_inflight_writes, cpumgr_inflight_used);
+	raw_spin_unlock_irqrestore(&cpumgr_inflight_lock, flags);
+	up(&cpumgr_inflight_slots);
+}
+
+static void cpumgr_inflight_entry_put(void)
+{
+	if (!cpumgr_inflight_entry.css)
+		return;
+	css_put(&cpumgr_inflight_entry.dst->self);
+	css_put(cpumgr_inflight_entry.css);
+	cpumgr_inflight_entry.dst = NULL;
+	cpumgr_inflight_entry.css = NULL;
+	cpumgr_inflight_task = NULL;
+}
+
+/*
+ * What @dst, whose cpuset is @css, would get from write @w, if @w is on
+ * @css or above it (the inherit model of cpumgr_rules_check_inherit());
+ * added to @bad.
+ */
+static bool cpumgr_inflight_check(const struct cpumgr_view *view,
+				  const struct cpumgr_inflight_write *w,
+				  struct cgroup *dst,
+				  struct cgroup_subsys_state *css,
+				  struct cpumask *eff, struct cpumask *bad,
+				  struct cpumgr_scratch *s)
+{
+	const struct cpumask *own = cpu_none_mask;
+
+	if (w->css != css &&
+	    (!cpumgr_cpuset_v2_mode(css->cgroup) ||
+	     !cgroup_is_descendant(css->cgroup, w->css->cgroup)))
+		return false;
+	cpumgr_rules_inherited(css, w->css, w->eff, eff, s);
+	if (css->cgroup == dst)
+		own = w->css == css ? w->own : cpumgr_cpuset_allowed(css);
+	return cpumgr_rules_check(view, dst, eff, own, bad, s);
+}
+
+/**
+ * cpumgr_inflight_enter - a task entry begins
+ * @view: the table, NULL when nothing is to be checked
+ * @dst: the cgroup the task enters
+ * @css: its cpuset
+ * @eff: scratch
+ * @bad: where the CPUs it would get from a write under way, and may not
+ *	 hold, are added
+ * @s: this CPU's scratch space
+ *
+ * Called with cgroup_mutex held (entries are serialized) and preemption
+ * off, in an RCU read-side section.  Until cpumgr_inflight_leave() by
+ * the same task, the writes count @dst as populated.  Return: whether
+ * any CPU was added to @bad.
+ */
+bool cpumgr_inflight_enter(const struct cpumgr_view *view, struct cgroup *dst,
+			   struct cgroup_subsys_state *css,
+			   struct cpumask *eff, struct cpumask *bad,
+			   struct cpumgr_scratch *s)
+{
+	unsigned long flags;
+	bool found = false;
+	unsigned int i;
+
+	raw_spin_lock_irqsave(&cpumgr_inflight_lock, flags);
+	/* One left by an entry whose end was missed goes. */
+	cpumgr_inflight_entry_put();
+	css_get(&dst->self);
+	css_get(css);
+	cpumgr_inflight_entry.dst = dst;
+	cpumgr_inflight_entry.css = css;
+	cpumgr_inflight_task = current;
+	for (i = 0; view && i < CPUMGR_INFLIGHT_WRITES; i++) {
+		const struct cpumgr_inflight_write *w =
+			&cpumgr_inflight_writes[i];
+
+		if (w->css)
+			found |= cpumgr_inflight_check(view, w, dst, css, eff,
+						       bad, s);
+	}
+	raw_spin_unlock_irqrestore(&cpumgr_inflight_lock, flags);
+	return found;
+}
+
+/* The entry current began is over: its task is in, or it failed. */
+void cpumgr_inflight_leave(void)
+{
+	unsigned long flags;
+
+	if (READ_ONCE(cpumgr_inflight_task) != current)
+		return;
+	raw_spin_lock_irqsave(&cpumgr_inflight_lock, flags);
+	if (cpumgr_inflight_task == current)
+		cpumgr_inflight_entry_put();
+	raw_spin_unlock_irqrestore(&cpumgr_inflight_lock, flags);
+}
+
+int cpumgr_inflight_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < CPUMGR_INFLIGHT_WRITES; i++) {
+		if (!zalloc_cpumask_var(&cpumgr_inflight_writes[i].eff,
+					GFP_KERNEL) ||
+		    !zalloc_cpumask_var(&cpumgr_inflight_writes[i].own,
+					GFP_KERNEL)) {
+			cpumgr_inflight_exit();
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* After the probes are gone: no write or entry is under way. */
+void cpumgr_inflight_exit(void)
+{
+	unsigned int i;
+
+	cpumgr_inflight_entry_put();
+	for (i = 0; i < CPUMGR_INFLIGHT_WRITES; i++) {
+		free_cpumask_var(cpumgr_inflight_writes[i].eff);
+		free_cpumask_var(cpumgr_inflight_writes[i].own);
+	}
+}

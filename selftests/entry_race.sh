@@ -1,0 +1,287 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Checked, not yet done (issue 22, item 10): a cpuset.cpus write of a
+# parent is checked against the children that have tasks, and a task
+# entering a child against what the child has now; neither waits for
+# the other.  A write that gives the parent a container's CPU, checked
+# while the child is still empty, must not land after a task entered the
+# child, and a task checked before the write must not enter after it:
+# either way the task inherits the container's CPU.  cpumgr counts the
+# task entry under way in the write's walk, and the write under way in
+# the entry's check (kmod/cpumgr_inflight.c).
+#
+# selftests/kmod's cpumgr_cpuset_park.ko parks another cgroup's
+# cpuset.cpus write with cpuset's locks held: the write or the task
+# entry made next is checked and then waits for those locks, until the
+# test has brought the other side.  A task move that waits there holds
+# the lock every fork takes: the shell then waits with builtins only.
+#
+# Pod p0's container c0 holds CPU 7, bound at erace/c0; erace has 0-6;
+# erace/q is empty and inherits.  The write gives erace 0-7 (its own
+# cpuset.cpus may name 7: it is above c0).  Each case checks that the
+# side that came second is refused, and that no task runs on 7 in q.
+# Leaves the module RESET.
+
+. "$CPUMGR_TOP/selftests/sftest_lib.sh"
+
+PARK=${CPUMGR_MODULE%/kmod/cpumgr.ko}/testmod/cpumgr_cpuset_park.ko
+CLONE=$CPUMGR_OUT/selftests/clone_into_cgroup
+PARAMS=/sys/module/cpumgr_cpuset_park/parameters
+CG=/sys/fs/cgroup/erace
+BLK=/sys/fs/cgroup/epark
+OUT=$(mktemp -d)
+TASK=
+BG=()
+
+cleanup()
+{
+	echo 1 2>/dev/null >"$PARAMS/release"
+	[ -n "$TASK" ] && kill "$TASK" 2>/dev/null
+	wait
+	rmmod cpumgr_cpuset_park 2>/dev/null
+	"$CTL" reset >/dev/null 2>&1
+	rmdir "$CG/q" "$CG/c0" "$CG" "$BLK" 2>/dev/null
+	rm -rf "$OUT"
+}
+trap cleanup EXIT
+
+# A fifth of a second's wait without a fork (a parked task move blocks forks).
+nap()
+{
+	read -r -t 0.2 2>/dev/null <>"$OUT/never"
+	return 0
+}
+
+# The starting point of every case: erace on 0-6, c0 assigned 7 and
+# bound, the task outside erace.
+arm()
+{
+	"$CTL" reset >/dev/null &&
+	"$CTL" configure --policy static >/dev/null &&
+	echo "$TASK" >/sys/fs/cgroup/cgroup.procs &&
+	echo 0-6 >"$CG/cpuset.cpus" &&
+	echo 7 >"$CG/c0/cpuset.cpus" &&
+	"$CTL" assign p0 c0 7 >/dev/null &&
+	"$CTL" bind p0 c0 --cgroup "$CG/c0" >/dev/null &&
+	rm -f "$OUT"/status.* &&
+	echo 2 >"$BLK/cpuset.cpus"
+}
+
+setup()
+{
+	mkfifo "$OUT/never" "$OUT/go.write" "$OUT/go.entry" &&
+	echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control &&
+	mkdir -p "$CG/c0" "$CG/q" "$BLK" &&
+	echo +cpuset >"$CG/cgroup.subtree_control" || return 1
+	sleep 1000 &
+	TASK=$!
+}
+
+# Park a write of epark: cpuset's locks are held until release.
+park()
+{
+	local i held
+
+	insmod "$PARK" cgroup=epark || return 1
+	(echo 1 >"$BLK/cpuset.cpus") &
+	BG=($!)
+	for ((i = 0; i < 300; i++)); do
+		read -r held <"$PARAMS/waiting"
+		[ "$held" = 1 ] && return 0
+		nap
+	done
+	echo "# the write of epark was not parked"
+	return 1
+}
+
+unpark()
+{
+	echo 1 >"$PARAMS/release"
+	wait "${BG[@]}"
+	rmmod cpumgr_cpuset_park
+}
+
+# Whether process $1, or a child of it, waits in the kernel in function
+# $2 (builtins only; not every kernel has /proc/PID/task/TID/children).
+waits_in()
+{
+	local line stat pid ppid
+
+	for stat in /proc/[0-9]*/stat; do
+		# pid (comm) state ppid ...
+		read -r pid _ _ ppid _ 2>/dev/null <"$stat" || continue
+		[ "$pid" = "$1" ] || [ "$ppid" = "$1" ] || continue
+		while read -r line; do
+			case $line in
+			*"$2"*) return 0 ;;
+			esac
+		done 2>/dev/null <"/proc/$pid/stack"
+	done
+	return 1
+}
+
+# Until process $1 waits in $2 or has written status file $3: 0 when it
+# waits, 1 when it finished first or neither came (60 s).
+until_waits()
+{
+	local i
+
+	for ((i = 0; i < 300; i++)); do
+		[ -s "$OUT/status.$3" ] && return 1
+		waits_in "$1" "$2" && return 0
+		nap
+	done
+	return 1
+}
+
+# Until status file $1 is written (60 s); no fork.
+until_done()
+{
+	local i
+
+	for ((i = 0; i < 300; i++)); do
+		[ -s "$OUT/status.$1" ] && return 0
+		nap
+	done
+	return 1
+}
+
+status_of()
+{
+	local s
+
+	read -r s 2>/dev/null <"$OUT/status.$1"
+	echo "${s:-none}"
+}
+
+# In the background, once "$OUT/go.entry" is written to: the entry ($1:
+# move or clone), its exit status into status.entry.
+entry_later()
+{
+	(
+		read -r _ <"$OUT/go.entry"
+		case $1 in
+		move) echo "$TASK" >"$CG/q/cgroup.procs" ;;
+		clone) "$CLONE" "$CG/q" ;;
+		esac 2>"$OUT/entry.err"
+		echo $? >"$OUT/status.entry"
+	) &
+	BG+=($!)
+}
+
+# Once "$OUT/go.write" is written to: the write, status into status.write.
+write_later()
+{
+	(
+		read -r _ <"$OUT/go.write"
+		if echo 0-7 2>"$OUT/write.err" >"$CG/cpuset.cpus"; then
+			echo 0
+		else
+			echo 1
+		fi >"$OUT/status.write"
+	) &
+	BG+=($!)
+}
+
+# Let side $1 go (no fork).
+go()
+{
+	echo go >"$OUT/go.$1"
+}
+
+# Whether CPU list $1 (as the kernel prints it) holds CPU $2.
+holds_cpu()
+{
+	local range lo hi
+
+	for range in ${1//,/ }; do
+		lo=${range%-*}
+		hi=${range#*-}
+		((lo <= $2 && $2 <= hi)) && return 0
+	done
+	return 1
+}
+
+# No task in q runs on CPU 7.
+q_off_7()
+{
+	local eff procs
+
+	procs=$(<"$CG/q/cgroup.procs")
+	eff=$(<"$CG/q/cpuset.cpus.effective")
+	[ -z "$procs" ] || ! holds_cpu "$eff" 7 && return 0
+	echo "# tasks $procs in q, which has CPUs $eff"
+	return 1
+}
+
+# The write is checked and waits (parked); the entry ($1) comes.
+write_then_entry()
+{
+	local ok=0 writer
+
+	arm && park || return 1
+	write_later
+	writer=$!
+	entry_later "$1"
+	go write
+	if ! until_waits "$writer" cpuset_write_resmask write; then
+		echo "# the write did not wait: status $(status_of write)"
+		ok=1
+	fi
+	go entry
+	# refused at once, or waiting for cpuset's locks (no fork now)
+	until_done entry
+	unpark
+	if [ "$(status_of entry)" = 0 ]; then
+		echo "# the $1 into q got through while the write was under way"
+		ok=1
+	else
+		grep -q busy "$OUT/entry.err" ||
+			{ diag <"$OUT/entry.err"; ok=1; }
+	fi
+	[ "$(status_of write)" = 0 ] && [ "$(<"$CG/cpuset.cpus")" = 0-7 ] ||
+		{ echo "# the write: $(status_of write)"; diag <"$OUT/write.err"; ok=1; }
+	q_off_7 || ok=1
+	return $ok
+}
+
+# The entry ($1) is checked and waits (parked); the write comes.
+entry_then_write()
+{
+	local ok=0 pid
+
+	arm && park || return 1
+	entry_later "$1"
+	pid=$!
+	write_later
+	go entry
+	# a move waits in cpuset_can_attach(), a clone3 in cpuset_can_fork()
+	if ! until_waits "$pid" cpuset_can_ entry; then
+		echo "# the $1 did not wait: status $(status_of entry)"
+		ok=1
+	fi
+	go write
+	# refused at once, or waiting for cpuset's locks (no fork now)
+	until_done write
+	unpark
+	if [ "$(status_of write)" = 0 ]; then
+		echo "# the write got through while the $1 was under way"
+		ok=1
+	else
+		grep -q busy "$OUT/write.err" ||
+			{ diag <"$OUT/write.err"; ok=1; }
+	fi
+	[ "$(status_of entry)" = 0 ] ||
+		{ echo "# the $1: $(status_of entry)"; diag <"$OUT/entry.err"; ok=1; }
+	q_off_7 || ok=1
+	return $ok
+}
+
+ktap_plan 5
+check "set-up: c0 on 7, erace on 0-6, q empty" setup
+check "a task move into q while a write giving erace 7 is under way: refused" write_then_entry move
+check "a clone3 into q while a write giving erace 7 is under way: refused" write_then_entry clone
+check "a write giving erace 7 while a task move into q is under way: refused" entry_then_write move
+check "a write giving erace 7 while a clone3 into q is under way: refused" entry_then_write clone
+ktap_exit

@@ -660,6 +660,125 @@ TEST_F(calls, sync_leaves_a_restarted_container_as_it_is)
 	ctl_nri_forget(&p);
 }
 
+/* ctr as an NRI message names container c of its pod, cgroups path and all. */
+static void nri_names(NriPod *pod, NriContainer *ctr,
+		      Nri__Pkg__Api__V1alpha1__LinuxContainer *lnx,
+		      const struct oci_container *c)
+{
+	nri__pkg__api__v1alpha1__pod_sandbox__init(pod);
+	nri__pkg__api__v1alpha1__container__init(ctr);
+	nri__pkg__api__v1alpha1__linux_container__init(lnx);
+	pod->uid = (char *)c->pod_uid;
+	pod->name = (char *)c->pod_uid;
+	pod->namespace_ = "default";
+	ctr->id = (char *)c->id;
+	ctr->name = (char *)c->name;
+	lnx->cgroups_path = (char *)c->cgroups_path;
+	ctr->linux = lnx;
+}
+
+/* The runtime's StopContainer, or its RemoveContainer event, for c. */
+static void runtime_ends(struct __test_metadata *_metadata, struct ctl_nri *p,
+			 const struct oci_container *c, bool remove)
+{
+	Nri__Pkg__Api__V1alpha1__StopContainerRequest stop =
+		NRI__PKG__API__V1ALPHA1__STOP_CONTAINER_REQUEST__INIT;
+	Nri__Pkg__Api__V1alpha1__StateChangeEvent ev =
+		NRI__PKG__API__V1ALPHA1__STATE_CHANGE_EVENT__INIT;
+	Nri__Pkg__Api__V1alpha1__LinuxContainer lnx;
+	NriContainer ctr;
+	NriPod pod;
+
+	nri_names(&pod, &ctr, &lnx, c);
+	if (remove) {
+		ev.event = NRI__PKG__API__V1ALPHA1__EVENT__REMOVE_CONTAINER;
+		ev.pod = &pod;
+		ev.container = &ctr;
+		runtime_sends(_metadata, p, "StateChange", &ev.base);
+	} else {
+		stop.pod = &pod;
+		stop.container = &ctr;
+		runtime_sends(_metadata, p, "StopContainer", &stop.base);
+	}
+}
+
+/* Pod 5's app of 2 CPUs, its instance tag (the runtime's id, its cgroup). */
+static void app_instance(struct oci_container *c, const char *tag)
+{
+	container(c, 5, true);
+	snprintf(c->id, sizeof(c->id), "pod-0005-app-%s", tag);
+	snprintf(c->cgroups_path, sizeof(c->cgroups_path),
+		 "/kubepods/podpod-0005/%s", tag);
+}
+
+/*
+ * A container that restarted in its pod (restartPolicy): instance A
+ * ended and B runs, with A's CPUs.  The kubelet's garbage collection
+ * then removes A: containerd's RemoveContainer (and a StopContainer may
+ * come late) names A, of the same pod and name.  The node's record
+ * follows B (its cgroup): an event for another instance leaves it
+ * alone, B keeps its CPUs, bound, and nothing goes back to the pool
+ * for the next pod to take.  B's own events are what they always were.
+ */
+TEST_F(calls, an_earlier_instance_ending_leaves_the_running_one_alone)
+{
+	struct ctl_nri p = { .dir = self->state, .rt = self->rt };
+	char first[256], now[256], path[2 * PATH_MAX];
+	const struct cpumgr_assignment *as;
+	struct oci_container a, b;
+	struct cpuset cpus;
+	struct node n;
+	size_t len = 0;
+	char *log = NULL;
+
+	p.log = open_memstream(&log, &len);
+	ASSERT_NE(NULL, p.log);
+	app_instance(&a, "a");
+	plugin_add_container(_metadata, self, &p, &a);
+	held_cpus(self->state, a.pod_uid, a.name, first, sizeof(first));
+	ASSERT_EQ(0, cpuset_parse(&cpus, first, NULL)) TH_LOG("\"%s\"", first);
+	ASSERT_EQ(2u, cpuset_count(&cpus));
+	/* A ends: its cgroup goes, the runtime stops it */
+	snprintf(path, sizeof(path), "%s/cgroup/kubepods/podpod-0005/a",
+		 self->dir);
+	ASSERT_EQ(0, fake_remove_dir(path)) TH_LOG("%s", path);
+	runtime_ends(_metadata, &p, &a, false);
+	EXPECT_TRUE(kept_exited(_metadata, self->state, &a));
+	/* B, the restart, takes A's CPUs up again */
+	app_instance(&b, "b");
+	plugin_add_container(_metadata, self, &p, &b);
+	held_cpus(self->state, b.pod_uid, b.name, now, sizeof(now));
+	ASSERT_STREQ(first, now);
+
+	/* the kubelet's garbage collection removes A; a late stop of A */
+	runtime_ends(_metadata, &p, &a, true);
+	runtime_ends(_metadata, &p, &a, false);
+	held_cpus(self->state, b.pod_uid, b.name, now, sizeof(now));
+	EXPECT_STREQ(first, now) TH_LOG("B lost its CPUs to A's removal");
+	EXPECT_FALSE(kept_exited(_metadata, self->state, &b))
+		TH_LOG("B marked ended by A's stop");
+	fflush(p.log);
+	EXPECT_EQ(NULL, strstr(log, "released pod-0005-app-a"))
+		TH_LOG("%s", log);
+	/* and the table still binds B's cgroup to them */
+	ASSERT_EQ(0, node_open(&n, self->state, NODE_NEED_CONFIG, &self->err));
+	as = node_assignment(&n, b.pod_uid, b.name);
+	EXPECT_TRUE(as && as->cgroup_path &&
+		    !strcmp(strrchr(as->cgroup_path, '/'), "/b"))
+		TH_LOG("bound to %s", as ? as->cgroup_path : "nothing");
+	node_close(&n);
+
+	/* B's own: stopped keeps the CPUs, removed gives them back */
+	runtime_ends(_metadata, &p, &b, false);
+	EXPECT_TRUE(kept_exited(_metadata, self->state, &b));
+	runtime_ends(_metadata, &p, &b, true);
+	held_cpus(self->state, b.pod_uid, b.name, now, sizeof(now));
+	EXPECT_STREQ("", now);
+	fclose(p.log);
+	free(log);
+	ctl_nri_forget(&p);
+}
+
 /*
  * A release at an event only grows the pool: the tick does not call the
  * runtime for it (containerd#13733), the next answer carries it.

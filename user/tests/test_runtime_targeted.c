@@ -660,6 +660,27 @@ TEST_F(calls, sync_leaves_a_restarted_container_as_it_is)
 	ctl_nri_forget(&p);
 }
 
+/* Whether the table binds uid/name to a cgroup whose last part is leaf. */
+static bool bound_to(const char *dir, const char *uid, const char *name,
+		     const char *leaf)
+{
+	struct cm_error err = { 0 };
+	const struct cpumgr_assignment *a;
+	const char *last;
+	struct node n;
+	bool bound;
+
+	if (node_open(&n, dir, NODE_NEED_CONFIG, &err)) {
+		cm_error_clear(&err);
+		return false;
+	}
+	a = node_assignment(&n, uid, name);
+	last = a && a->cgroup_path ? strrchr(a->cgroup_path, '/') : NULL;
+	bound = last && !strcmp(last + 1, leaf);
+	node_close(&n);
+	return bound;
+}
+
 /* ctr as an NRI message names container c of its pod, cgroups path and all. */
 static void nri_names(NriPod *pod, NriContainer *ctr,
 		      Nri__Pkg__Api__V1alpha1__LinuxContainer *lnx,
@@ -724,10 +745,8 @@ TEST_F(calls, an_earlier_instance_ending_leaves_the_running_one_alone)
 {
 	struct ctl_nri p = { .dir = self->state, .rt = self->rt };
 	char first[256], now[256], path[2 * PATH_MAX];
-	const struct cpumgr_assignment *as;
 	struct oci_container a, b;
 	struct cpuset cpus;
-	struct node n;
 	size_t len = 0;
 	char *log = NULL;
 
@@ -761,12 +780,7 @@ TEST_F(calls, an_earlier_instance_ending_leaves_the_running_one_alone)
 	EXPECT_EQ(NULL, strstr(log, "released pod-0005-app-a"))
 		TH_LOG("%s", log);
 	/* and the table still binds B's cgroup to them */
-	ASSERT_EQ(0, node_open(&n, self->state, NODE_NEED_CONFIG, &self->err));
-	as = node_assignment(&n, b.pod_uid, b.name);
-	EXPECT_TRUE(as && as->cgroup_path &&
-		    !strcmp(strrchr(as->cgroup_path, '/'), "/b"))
-		TH_LOG("bound to %s", as ? as->cgroup_path : "nothing");
-	node_close(&n);
+	EXPECT_TRUE(bound_to(self->state, b.pod_uid, b.name, "b"));
 
 	/* B's own: stopped keeps the CPUs, removed gives them back */
 	runtime_ends(_metadata, &p, &b, false);
@@ -776,6 +790,82 @@ TEST_F(calls, an_earlier_instance_ending_leaves_the_running_one_alone)
 	EXPECT_STREQ("", now);
 	fclose(p.log);
 	free(log);
+	ctl_nri_forget(&p);
+}
+
+/*
+ * Synchronize (containerd restarted) after pod 5's app restarted: the
+ * record follows B.  The runtime lists A stopped and B in an unknown
+ * state (containerd recovering its task: it may well run): A's stop is
+ * none of B's, which keeps its CPUs, not ended.  Then the runtime lists
+ * A alone: the instance recorded is gone, released.
+ */
+TEST_F(calls, sync_stops_and_releases_the_instance_recorded)
+{
+	const int stopped =
+		NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_STOPPED;
+	const int states[2] = {
+		stopped, NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_UNKNOWN,
+	};
+	struct ctl_nri p = { .dir = self->state, .rt = self->rt };
+	char first[256], now[256], path[2 * PATH_MAX];
+	struct oci_container cs[2];
+
+	app_instance(&cs[0], "a");
+	plugin_add_container(_metadata, self, &p, &cs[0]);
+	held_cpus(self->state, "pod-0005", "app", first, sizeof(first));
+	snprintf(path, sizeof(path), "%s/cgroup/kubepods/podpod-0005/a",
+		 self->dir);
+	ASSERT_EQ(0, fake_remove_dir(path)) TH_LOG("%s", path);
+	runtime_ends(_metadata, &p, &cs[0], false);
+	app_instance(&cs[1], "b");
+	plugin_add_container(_metadata, self, &p, &cs[1]);
+
+	sync_lists(_metadata, &p, cs, states, 2);
+	EXPECT_FALSE(kept_exited(_metadata, self->state, &cs[1]))
+		TH_LOG("B marked ended by A's stop");
+	held_cpus(self->state, "pod-0005", "app", now, sizeof(now));
+	EXPECT_STREQ(first, now);
+	EXPECT_TRUE(bound_to(self->state, "pod-0005", "app", "b"));
+
+	sync_lists(_metadata, &p, cs, states, 1);
+	held_cpus(self->state, "pod-0005", "app", now, sizeof(now));
+	EXPECT_STREQ("", now) TH_LOG("B, gone, kept its CPUs");
+	ctl_nri_forget(&p);
+}
+
+/*
+ * The app restarted while the plugin was away: the record follows A,
+ * whose cgroup is still there; the runtime lists A stopped and B
+ * running.  B is bound with A's CPUs (the table must let B's cgroup
+ * hold them), and A's later removal leaves B alone.
+ */
+TEST_F(calls, sync_binds_the_instance_that_runs)
+{
+	const int states[2] = {
+		NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_STOPPED,
+		NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_RUNNING,
+	};
+	struct ctl_nri p = { .dir = self->state, .rt = self->rt };
+	char first[256], now[256];
+	struct oci_container cs[2];
+
+	app_instance(&cs[0], "a");
+	plugin_add_container(_metadata, self, &p, &cs[0]);
+	held_cpus(self->state, "pod-0005", "app", first, sizeof(first));
+	app_instance(&cs[1], "b");
+	fake_mkdir(self->dir, "cgroup/kubepods/podpod-0005/b");
+
+	sync_lists(_metadata, &p, cs, states, 2);
+	held_cpus(self->state, "pod-0005", "app", now, sizeof(now));
+	EXPECT_STREQ(first, now);
+	EXPECT_TRUE(bound_to(self->state, "pod-0005", "app", "b"))
+		TH_LOG("the table binds A's cgroup, B runs");
+	EXPECT_FALSE(kept_exited(_metadata, self->state, &cs[1]));
+
+	runtime_ends(_metadata, &p, &cs[0], true);
+	held_cpus(self->state, "pod-0005", "app", now, sizeof(now));
+	EXPECT_STREQ(first, now) TH_LOG("B lost its CPUs to A's removal");
 	ctl_nri_forget(&p);
 }
 

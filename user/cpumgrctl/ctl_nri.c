@@ -27,6 +27,10 @@
  * and, every --sweep-period, whatever the runtime says or not: release
  * what is recorded and whose cgroup is gone (a plugin the runtime
  * launched gets no Synchronize), the others' updates sent.
+ *
+ * A container's events act on the instance the node's record follows
+ * (its cgroup): after a restart in its pod, an earlier instance's
+ * removal or stop changes nothing (release()).
  */
 #include <errno.h>
 #include <stdarg.h>

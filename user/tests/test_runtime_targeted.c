@@ -869,6 +869,84 @@ TEST_F(calls, sync_binds_the_instance_that_runs)
 	ctl_nri_forget(&p);
 }
 
+/* The runtime's StateChange event for pod 6's sandbox of id, its cgroup tag. */
+static void sandbox_event(struct __test_metadata *_metadata, struct ctl_nri *p,
+			  int event, const char *id)
+{
+	Nri__Pkg__Api__V1alpha1__StateChangeEvent ev =
+		NRI__PKG__API__V1ALPHA1__STATE_CHANGE_EVENT__INIT;
+	Nri__Pkg__Api__V1alpha1__LinuxPodSandbox lnx =
+		NRI__PKG__API__V1ALPHA1__LINUX_POD_SANDBOX__INIT;
+	NriPod pod = NRI__PKG__API__V1ALPHA1__POD_SANDBOX__INIT;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/kubepods/podpod-0006/%s", id);
+	pod.id = (char *)id;
+	pod.uid = "pod-0006";
+	pod.name = "pod-0006";
+	pod.namespace_ = "default";
+	lnx.cgroups_path = path;
+	pod.linux = &lnx;
+	ev.event = event;
+	ev.pod = &pod;
+	runtime_sends(_metadata, p, "StateChange", &ev.base);
+}
+
+/* The cgroup leaf pod 6's sandbox record is attached to ("": none). */
+static void sandbox_leaf(const char *dir, char *out, size_t len)
+{
+	struct cm_error err = { 0 };
+	const struct node_pod *pod;
+	const char *last;
+	struct node n;
+	int k;
+
+	out[0] = '\0';
+	if (node_open(&n, dir, NODE_NEED_CONFIG, &err)) {
+		cm_error_clear(&err);
+		return;
+	}
+	pod = node_find_pod(&n, "pod-0006");
+	k = pod ? node_pod_container(pod, OCI_SANDBOX_NAME) : -1;
+	last = k >= 0 && !pod->c[k].removed ? strrchr(pod->c[k].cgroup, '/') :
+	       NULL;
+	snprintf(out, len, "%s", last ? last + 1 : "");
+	node_close(&n);
+}
+
+/*
+ * The same for a pod's sandbox: the kubelet recreates a dead sandbox
+ * (same pod UID, a new id and cgroup) after stopping the old one, and
+ * removes the old one later.  That StopPodSandbox or RemovePodSandbox
+ * leaves the new sandbox recorded; the new one's own releases it.
+ */
+TEST_F(calls, an_earlier_sandbox_ending_leaves_the_new_one_alone)
+{
+	const int run = NRI__PKG__API__V1ALPHA1__EVENT__RUN_POD_SANDBOX,
+		  stop = NRI__PKG__API__V1ALPHA1__EVENT__STOP_POD_SANDBOX,
+		  remove = NRI__PKG__API__V1ALPHA1__EVENT__REMOVE_POD_SANDBOX;
+	struct ctl_nri p = { .dir = self->state, .rt = self->rt };
+	char leaf[PATH_MAX];
+
+	/* the runtime makes the sandbox's cgroup before RunPodSandbox */
+	fake_mkdir(self->dir, "cgroup/kubepods/podpod-0006/s1");
+	fake_mkdir(self->dir, "cgroup/kubepods/podpod-0006/s2");
+	sandbox_event(_metadata, &p, run, "s1");
+	sandbox_leaf(self->state, leaf, sizeof(leaf));
+	ASSERT_STREQ("s1", leaf);
+	sandbox_event(_metadata, &p, run, "s2");
+	sandbox_leaf(self->state, leaf, sizeof(leaf));
+	ASSERT_STREQ("s2", leaf);
+	sandbox_event(_metadata, &p, stop, "s1");
+	sandbox_event(_metadata, &p, remove, "s1");
+	sandbox_leaf(self->state, leaf, sizeof(leaf));
+	EXPECT_STREQ("s2", leaf) TH_LOG("the old sandbox's end released the new one");
+	sandbox_event(_metadata, &p, stop, "s2");
+	sandbox_leaf(self->state, leaf, sizeof(leaf));
+	EXPECT_STREQ("", leaf);
+	ctl_nri_forget(&p);
+}
+
 /*
  * A release at an event only grows the pool: the tick does not call the
  * runtime for it (containerd#13733), the next answer carries it.

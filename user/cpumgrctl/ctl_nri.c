@@ -27,6 +27,10 @@
  * and, every --sweep-period, whatever the runtime says or not: release
  * what is recorded and whose cgroup is gone (a plugin the runtime
  * launched gets no Synchronize), the others' updates sent.
+ *
+ * A container's events act on the instance the node's record follows
+ * (its cgroup): after a restart in its pod, an earlier instance's
+ * removal or stop changes nothing (release()).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -271,11 +275,18 @@ out:
  * one's CPUs (ctl_runtime_stop()), and build the others' updates in set
  * (NULL: none); the caller sends them its way.  A failure is logged,
  * never the runtime's error: refusing would not stop the container.
+ *
+ * Only the instance the node's record follows: after a restart in its
+ * pod, the end of an earlier instance of the name (its removal by the
+ * kubelet's garbage collection, a late stop) would release or stop the
+ * one that runs, its exclusive CPUs back to the pool while it runs on
+ * them.  Nothing of that instance is the record's: left alone.
  */
-static int release(struct ctl_nri *p, const char *id, const char *pod_uid,
-		   const char *name, bool stop, struct ctl_nri_updates *set)
+static int release(struct ctl_nri *p, const struct oci_container *c,
+		   bool stop, struct ctl_nri_updates *set)
 {
 	struct nri_reply failed = { .code = NRI_RPC_OK };
+	const char *id = c->id, *pod_uid = c->pod_uid, *name = c->name;
 	struct cm_error err = { 0 };
 	struct node n;
 	bool kept;
@@ -285,6 +296,12 @@ static int release(struct ctl_nri *p, const char *id, const char *pod_uid,
 	if (open_node(p, &n, &failed, &kept, !stop)) {
 		ctl_err("nri: release %s (%s/%s): %s", id, pod_uid, name,
 			failed.message);
+		return 0;
+	}
+	if (!ctl_runtime_follows(&n, pod_uid, name, c->cgroups_path)) {
+		node_log(&n, "nri: %s %s (%s/%s) left alone: an earlier instance, not the one recorded",
+			 stop ? "stop" : "removal", id, pod_uid, name);
+		ctl_nri_close(p, &n);
 		return 0;
 	}
 	if ((stop ? ctl_runtime_stop : ctl_runtime_release)(&n, pod_uid, name,
@@ -333,7 +350,7 @@ static int stop_container(struct ctl_nri *p, const struct nri_request *req,
 	if (!in || !in->container)
 		return refuse(r, NRI_RPC_INVALID_ARGUMENT, "StopContainer: a request that does not parse"), 0;
 	if (!who(in->pod, in->container, &c))
-		ret = release(p, c.id, c.pod_uid, c.name, true, &set);
+		ret = release(p, &c, true, &set);
 	out.n_update = set.nr;
 	out.update = set.ptrs;
 	if (!ret && r->code == NRI_RPC_OK)
@@ -455,7 +472,7 @@ static int state_change(struct ctl_nri *p, struct nri_conn *conn,
 		 * that may carry updates tells the runtime (ctl_nri_sweep()
 		 * leaves a pool that only grew to it too).
 		 */
-		ret = release(p, c.id, c.pod_uid, c.name, false, NULL);
+		ret = release(p, &c, false, NULL);
 		break;
 	default:
 		break;

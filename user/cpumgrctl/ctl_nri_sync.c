@@ -2,12 +2,14 @@
 /*
  * cpumgrctl nri: Synchronize.  After the plugin or the runtime
  * restarted, the runtime lists its pods and containers; the node's state
- * follows them: what is recorded and no longer listed is released, what
- * has stopped is stopped as StopContainer would have (its CPUs kept
- * while its pod lives, or released under --init-cpus release for an
- * init container) unless it restarted in its pod (the runtime lists it
- * alive too: the stopped one is an earlier instance), what runs and is
- * not recorded is added and bound (an existing container cannot be
+ * follows them: what is recorded and no longer listed is released (the
+ * instance the record follows, ctl_runtime_follows()), what has stopped
+ * is stopped as StopContainer would have (its CPUs kept while its pod
+ * lives, or released under --init-cpus release for an init container)
+ * unless it restarted in its pod (the runtime lists it alive too: the
+ * stopped one is an earlier instance) or is not the instance recorded,
+ * what runs and is not recorded, or recorded as an earlier instance, is
+ * added and bound (an existing container cannot be
  * refused: when it cannot get its CPUs it is left as it is, with a
  * warning), and every managed container whose cpuset differs from the
  * runtime's gets an update.  A container in an unknown state
@@ -40,9 +42,14 @@ static const NriPod *pod_of(const NriSync *in, const NriContainer *c)
 	return NULL;
 }
 
-/* The runtime lists this container, in any state (the sandbox: the pod). */
-static bool runtime_has(const NriSync *in, const struct oci_container *cs,
-			size_t nr, const char *uid, const char *name)
+/*
+ * The runtime lists this container, in any state (the sandbox: the
+ * pod): the instance the node's record follows, not an earlier one of
+ * the name (ctl_runtime_follows()).
+ */
+static bool runtime_has(struct node *n, const NriSync *in,
+			const struct oci_container *cs, size_t nr,
+			const char *uid, const char *name)
 {
 	if (!strcmp(name, OCI_SANDBOX_NAME)) {
 		for (size_t i = 0; i < in->n_pods; i++)
@@ -51,7 +58,8 @@ static bool runtime_has(const NriSync *in, const struct oci_container *cs,
 		return false;
 	}
 	for (size_t i = 0; i < nr; i++)
-		if (!strcmp(cs[i].pod_uid, uid) && !strcmp(cs[i].name, name))
+		if (!strcmp(cs[i].pod_uid, uid) && !strcmp(cs[i].name, name) &&
+		    ctl_runtime_follows(n, uid, name, cs[i].cgroups_path))
 			return true;
 	return false;
 }
@@ -73,7 +81,7 @@ static void release_gone(struct ctl_nri *p, struct node *n, const NriSync *in,
 				     name[CONTAINER_NAME_MAX + 1];
 
 				if (pod->c[k].removed ||
-				    runtime_has(in, cs, nr, pod->pod.uid,
+				    runtime_has(n, in, cs, nr, pod->pod.uid,
 						pod->pod.containers[k].name))
 					continue;
 				strcpy(uid, pod->pod.uid);
@@ -114,7 +122,9 @@ static bool restarted(const struct oci_container *cs,
  * the one that runs.  A stop would make it an ended container until
  * add_running() takes it up again, and under --init-cpus release a
  * container of its pod added first would give its CPUs back as an init
- * container's (its own then decided anew).
+ * container's (its own then decided anew).  Nor a stopped instance the
+ * record does not follow when the one it follows is listed in an
+ * unknown state (containerd recovering it: it may well run).
  */
 static void stop_exited(struct node *n, const struct oci_container *cs,
 			const NriContainer **ctrs, size_t nr)
@@ -132,7 +142,9 @@ static void stop_exited(struct node *n, const struct oci_container *cs,
 			continue;
 		pod = node_find_pod(n, c->pod_uid);
 		k = pod ? node_pod_container(pod, c->name) : -1;
-		if (k < 0 || pod->c[k].removed || pod->c[k].exited)
+		if (k < 0 || pod->c[k].removed || pod->c[k].exited ||
+		    !ctl_runtime_follows(n, c->pod_uid, c->name,
+					 c->cgroups_path))
 			continue;
 		if (ctl_runtime_stop(n, c->pod_uid, c->name, &err))
 			node_log_sev(n, NODE_LOG_WARNING, "nri: sync: %s/%s: %s",
@@ -189,7 +201,10 @@ static void add_running(struct ctl_nri *p, struct node *n, const NriSync *in,
 
 		if (!alive(ctrs[i]))
 			continue;
-		if (!attached(n, c) &&
+		/* recorded as an earlier instance: its CPUs, bound anew */
+		if ((!attached(n, c) ||
+		     !ctl_runtime_follows(n, c->pod_uid, c->name,
+					  c->cgroups_path)) &&
 		    (ctl_runtime_spec_cgroup(n, c->cgroups_path, cgroup,
 					     sizeof(cgroup), &err) ||
 		     ctl_runtime_add(n, &p->rt, c, cgroup, false, &err))) {

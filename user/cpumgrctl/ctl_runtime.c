@@ -170,3 +170,24 @@ int ctl_runtime_stop(struct node *n, const char *pod_uid, const char *name,
 		return -EINVAL;
 	return 0;
 }
+
+bool ctl_runtime_follows(struct node *n, const char *pod_uid,
+			 const char *name, const char *cgroups_path)
+{
+	const struct node_pod *p = node_find_pod(n, pod_uid);
+	int k = p ? node_pod_container(p, name) : -1;
+	char given[PATH_MAX], theirs[PATH_MAX], ours[PATH_MAX];
+	struct cm_error err = { 0 };
+	bool same = true;
+
+	if (k < 0 || !p->c[k].cgroup[0] || !cgroups_path || !*cgroups_path)
+		return true;
+	/* as cgroup names: the same cgroup however its path was spelt */
+	if (!ctl_runtime_spec_cgroup(n, cgroups_path, given, sizeof(given),
+				     &err) &&
+	    !node_cgroup_name(n, given, theirs, sizeof(theirs), &err) &&
+	    !node_cgroup_name(n, p->c[k].cgroup, ours, sizeof(ours), &err))
+		same = !strcmp(theirs, ours);
+	cm_error_clear(&err);
+	return same;
+}

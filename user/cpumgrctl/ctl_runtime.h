@@ -59,6 +59,19 @@ int ctl_runtime_release(struct node *n, const char *pod_uid,
 			const char *name, struct cm_error *err);
 
 /*
+ * Whether the node's record of pod_uid/name follows the runtime's
+ * container instance whose linux.cgroupsPath is cgroups_path: the
+ * runtime makes each instance's cgroup of its id, and the record keeps
+ * the cgroup its last add attached.  After a restart in its pod the
+ * record follows the instance that runs; an event for an earlier one
+ * (the kubelet's garbage collection removing it) is none of the
+ * record's.  True when either cgroup is unknown (no record, not
+ * attached, no path): as by name.
+ */
+bool ctl_runtime_follows(struct node *n, const char *pod_uid,
+			 const char *name, const char *cgroups_path);
+
+/*
  * The runtime stopped a container (the NRI's StopContainer): it keeps
  * its CPUs while its pod lives, but an init container under
  * --init-cpus release (node_stop_container()).  One the node does not

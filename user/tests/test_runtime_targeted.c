@@ -660,6 +660,293 @@ TEST_F(calls, sync_leaves_a_restarted_container_as_it_is)
 	ctl_nri_forget(&p);
 }
 
+/* Whether the table binds uid/name to a cgroup whose last part is leaf. */
+static bool bound_to(const char *dir, const char *uid, const char *name,
+		     const char *leaf)
+{
+	struct cm_error err = { 0 };
+	const struct cpumgr_assignment *a;
+	const char *last;
+	struct node n;
+	bool bound;
+
+	if (node_open(&n, dir, NODE_NEED_CONFIG, &err)) {
+		cm_error_clear(&err);
+		return false;
+	}
+	a = node_assignment(&n, uid, name);
+	last = a && a->cgroup_path ? strrchr(a->cgroup_path, '/') : NULL;
+	bound = last && !strcmp(last + 1, leaf);
+	node_close(&n);
+	return bound;
+}
+
+/* ctr as an NRI message names container c of its pod, cgroups path and all. */
+static void nri_names(NriPod *pod, NriContainer *ctr,
+		      Nri__Pkg__Api__V1alpha1__LinuxContainer *lnx,
+		      const struct oci_container *c)
+{
+	nri__pkg__api__v1alpha1__pod_sandbox__init(pod);
+	nri__pkg__api__v1alpha1__container__init(ctr);
+	nri__pkg__api__v1alpha1__linux_container__init(lnx);
+	pod->uid = (char *)c->pod_uid;
+	pod->name = (char *)c->pod_uid;
+	pod->namespace_ = "default";
+	ctr->id = (char *)c->id;
+	ctr->name = (char *)c->name;
+	lnx->cgroups_path = (char *)c->cgroups_path;
+	ctr->linux = lnx;
+}
+
+/* The runtime's StopContainer, or its RemoveContainer event, for c. */
+static void runtime_ends(struct __test_metadata *_metadata, struct ctl_nri *p,
+			 const struct oci_container *c, bool remove)
+{
+	Nri__Pkg__Api__V1alpha1__StopContainerRequest stop =
+		NRI__PKG__API__V1ALPHA1__STOP_CONTAINER_REQUEST__INIT;
+	Nri__Pkg__Api__V1alpha1__StateChangeEvent ev =
+		NRI__PKG__API__V1ALPHA1__STATE_CHANGE_EVENT__INIT;
+	Nri__Pkg__Api__V1alpha1__LinuxContainer lnx;
+	NriContainer ctr;
+	NriPod pod;
+
+	nri_names(&pod, &ctr, &lnx, c);
+	if (remove) {
+		ev.event = NRI__PKG__API__V1ALPHA1__EVENT__REMOVE_CONTAINER;
+		ev.pod = &pod;
+		ev.container = &ctr;
+		runtime_sends(_metadata, p, "StateChange", &ev.base);
+	} else {
+		stop.pod = &pod;
+		stop.container = &ctr;
+		runtime_sends(_metadata, p, "StopContainer", &stop.base);
+	}
+}
+
+/* Pod 5's app of 2 CPUs, its instance tag (the runtime's id, its cgroup). */
+static void app_instance(struct oci_container *c, const char *tag)
+{
+	container(c, 5, true);
+	snprintf(c->id, sizeof(c->id), "pod-0005-app-%s", tag);
+	snprintf(c->cgroups_path, sizeof(c->cgroups_path),
+		 "/kubepods/podpod-0005/%s", tag);
+}
+
+/*
+ * A container that restarted in its pod (restartPolicy): instance A
+ * ended and B runs, with A's CPUs.  The kubelet's garbage collection
+ * then removes A: containerd's RemoveContainer (and a StopContainer may
+ * come late) names A, of the same pod and name.  The node's record
+ * follows B (its cgroup): an event for another instance leaves it
+ * alone, B keeps its CPUs, bound, and nothing goes back to the pool
+ * for the next pod to take.  B's own events are what they always were.
+ */
+TEST_F(calls, an_earlier_instance_ending_leaves_the_running_one_alone)
+{
+	struct ctl_nri p = { .dir = self->state, .rt = self->rt };
+	char first[256], now[256], path[2 * PATH_MAX];
+	struct oci_container a, b;
+	struct cpuset cpus;
+	size_t len = 0;
+	char *log = NULL;
+
+	p.log = open_memstream(&log, &len);
+	ASSERT_NE(NULL, p.log);
+	app_instance(&a, "a");
+	plugin_add_container(_metadata, self, &p, &a);
+	held_cpus(self->state, a.pod_uid, a.name, first, sizeof(first));
+	ASSERT_EQ(0, cpuset_parse(&cpus, first, NULL)) TH_LOG("\"%s\"", first);
+	ASSERT_EQ(2u, cpuset_count(&cpus));
+	/* A ends: its cgroup goes, the runtime stops it */
+	snprintf(path, sizeof(path), "%s/cgroup/kubepods/podpod-0005/a",
+		 self->dir);
+	ASSERT_EQ(0, fake_remove_dir(path)) TH_LOG("%s", path);
+	runtime_ends(_metadata, &p, &a, false);
+	EXPECT_TRUE(kept_exited(_metadata, self->state, &a));
+	/* B, the restart, takes A's CPUs up again */
+	app_instance(&b, "b");
+	plugin_add_container(_metadata, self, &p, &b);
+	held_cpus(self->state, b.pod_uid, b.name, now, sizeof(now));
+	ASSERT_STREQ(first, now);
+
+	/* the kubelet's garbage collection removes A; a late stop of A */
+	runtime_ends(_metadata, &p, &a, true);
+	runtime_ends(_metadata, &p, &a, false);
+	held_cpus(self->state, b.pod_uid, b.name, now, sizeof(now));
+	EXPECT_STREQ(first, now) TH_LOG("B lost its CPUs to A's removal");
+	EXPECT_FALSE(kept_exited(_metadata, self->state, &b))
+		TH_LOG("B marked ended by A's stop");
+	fflush(p.log);
+	EXPECT_EQ(NULL, strstr(log, "released pod-0005-app-a"))
+		TH_LOG("%s", log);
+	/* and the table still binds B's cgroup to them */
+	EXPECT_TRUE(bound_to(self->state, b.pod_uid, b.name, "b"));
+
+	/* B's own: stopped keeps the CPUs, removed gives them back */
+	runtime_ends(_metadata, &p, &b, false);
+	EXPECT_TRUE(kept_exited(_metadata, self->state, &b));
+	runtime_ends(_metadata, &p, &b, true);
+	held_cpus(self->state, b.pod_uid, b.name, now, sizeof(now));
+	EXPECT_STREQ("", now);
+	fclose(p.log);
+	free(log);
+	ctl_nri_forget(&p);
+}
+
+/*
+ * Synchronize (containerd restarted) after pod 5's app restarted: the
+ * record follows B.  The runtime lists A stopped and B in an unknown
+ * state (containerd recovering its task: it may well run): A's stop is
+ * none of B's, which keeps its CPUs, not ended.  Then the runtime lists
+ * A alone: the instance recorded is gone, released.
+ */
+TEST_F(calls, sync_stops_and_releases_the_instance_recorded)
+{
+	const int stopped =
+		NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_STOPPED;
+	const int states[2] = {
+		stopped, NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_UNKNOWN,
+	};
+	struct ctl_nri p = { .dir = self->state, .rt = self->rt };
+	char first[256], now[256], path[2 * PATH_MAX];
+	struct oci_container cs[2];
+
+	app_instance(&cs[0], "a");
+	plugin_add_container(_metadata, self, &p, &cs[0]);
+	held_cpus(self->state, "pod-0005", "app", first, sizeof(first));
+	snprintf(path, sizeof(path), "%s/cgroup/kubepods/podpod-0005/a",
+		 self->dir);
+	ASSERT_EQ(0, fake_remove_dir(path)) TH_LOG("%s", path);
+	runtime_ends(_metadata, &p, &cs[0], false);
+	app_instance(&cs[1], "b");
+	plugin_add_container(_metadata, self, &p, &cs[1]);
+
+	sync_lists(_metadata, &p, cs, states, 2);
+	EXPECT_FALSE(kept_exited(_metadata, self->state, &cs[1]))
+		TH_LOG("B marked ended by A's stop");
+	held_cpus(self->state, "pod-0005", "app", now, sizeof(now));
+	EXPECT_STREQ(first, now);
+	EXPECT_TRUE(bound_to(self->state, "pod-0005", "app", "b"));
+
+	sync_lists(_metadata, &p, cs, states, 1);
+	held_cpus(self->state, "pod-0005", "app", now, sizeof(now));
+	EXPECT_STREQ("", now) TH_LOG("B, gone, kept its CPUs");
+	ctl_nri_forget(&p);
+}
+
+/*
+ * The app restarted while the plugin was away: the record follows A,
+ * whose cgroup is still there; the runtime lists A stopped and B
+ * running.  B is bound with A's CPUs (the table must let B's cgroup
+ * hold them), and A's later removal leaves B alone.
+ */
+TEST_F(calls, sync_binds_the_instance_that_runs)
+{
+	const int states[2] = {
+		NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_STOPPED,
+		NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_RUNNING,
+	};
+	struct ctl_nri p = { .dir = self->state, .rt = self->rt };
+	char first[256], now[256];
+	struct oci_container cs[2];
+
+	app_instance(&cs[0], "a");
+	plugin_add_container(_metadata, self, &p, &cs[0]);
+	held_cpus(self->state, "pod-0005", "app", first, sizeof(first));
+	app_instance(&cs[1], "b");
+	fake_mkdir(self->dir, "cgroup/kubepods/podpod-0005/b");
+
+	sync_lists(_metadata, &p, cs, states, 2);
+	held_cpus(self->state, "pod-0005", "app", now, sizeof(now));
+	EXPECT_STREQ(first, now);
+	EXPECT_TRUE(bound_to(self->state, "pod-0005", "app", "b"))
+		TH_LOG("the table binds A's cgroup, B runs");
+	EXPECT_FALSE(kept_exited(_metadata, self->state, &cs[1]));
+
+	runtime_ends(_metadata, &p, &cs[0], true);
+	held_cpus(self->state, "pod-0005", "app", now, sizeof(now));
+	EXPECT_STREQ(first, now) TH_LOG("B lost its CPUs to A's removal");
+	ctl_nri_forget(&p);
+}
+
+/* The runtime's StateChange event for pod 6's sandbox of id, its cgroup tag. */
+static void sandbox_event(struct __test_metadata *_metadata, struct ctl_nri *p,
+			  int event, const char *id)
+{
+	Nri__Pkg__Api__V1alpha1__StateChangeEvent ev =
+		NRI__PKG__API__V1ALPHA1__STATE_CHANGE_EVENT__INIT;
+	Nri__Pkg__Api__V1alpha1__LinuxPodSandbox lnx =
+		NRI__PKG__API__V1ALPHA1__LINUX_POD_SANDBOX__INIT;
+	NriPod pod = NRI__PKG__API__V1ALPHA1__POD_SANDBOX__INIT;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/kubepods/podpod-0006/%s", id);
+	pod.id = (char *)id;
+	pod.uid = "pod-0006";
+	pod.name = "pod-0006";
+	pod.namespace_ = "default";
+	lnx.cgroups_path = path;
+	pod.linux = &lnx;
+	ev.event = event;
+	ev.pod = &pod;
+	runtime_sends(_metadata, p, "StateChange", &ev.base);
+}
+
+/* The cgroup leaf pod 6's sandbox record is attached to ("": none). */
+static void sandbox_leaf(const char *dir, char *out, size_t len)
+{
+	struct cm_error err = { 0 };
+	const struct node_pod *pod;
+	const char *last;
+	struct node n;
+	int k;
+
+	out[0] = '\0';
+	if (node_open(&n, dir, NODE_NEED_CONFIG, &err)) {
+		cm_error_clear(&err);
+		return;
+	}
+	pod = node_find_pod(&n, "pod-0006");
+	k = pod ? node_pod_container(pod, OCI_SANDBOX_NAME) : -1;
+	last = k >= 0 && !pod->c[k].removed ? strrchr(pod->c[k].cgroup, '/') :
+	       NULL;
+	snprintf(out, len, "%s", last ? last + 1 : "");
+	node_close(&n);
+}
+
+/*
+ * The same for a pod's sandbox: the kubelet recreates a dead sandbox
+ * (same pod UID, a new id and cgroup) after stopping the old one, and
+ * removes the old one later.  That StopPodSandbox or RemovePodSandbox
+ * leaves the new sandbox recorded; the new one's own releases it.
+ */
+TEST_F(calls, an_earlier_sandbox_ending_leaves_the_new_one_alone)
+{
+	const int run = NRI__PKG__API__V1ALPHA1__EVENT__RUN_POD_SANDBOX,
+		  stop = NRI__PKG__API__V1ALPHA1__EVENT__STOP_POD_SANDBOX,
+		  remove = NRI__PKG__API__V1ALPHA1__EVENT__REMOVE_POD_SANDBOX;
+	struct ctl_nri p = { .dir = self->state, .rt = self->rt };
+	char leaf[PATH_MAX];
+
+	/* the runtime makes the sandbox's cgroup before RunPodSandbox */
+	fake_mkdir(self->dir, "cgroup/kubepods/podpod-0006/s1");
+	fake_mkdir(self->dir, "cgroup/kubepods/podpod-0006/s2");
+	sandbox_event(_metadata, &p, run, "s1");
+	sandbox_leaf(self->state, leaf, sizeof(leaf));
+	ASSERT_STREQ("s1", leaf);
+	sandbox_event(_metadata, &p, run, "s2");
+	sandbox_leaf(self->state, leaf, sizeof(leaf));
+	ASSERT_STREQ("s2", leaf);
+	sandbox_event(_metadata, &p, stop, "s1");
+	sandbox_event(_metadata, &p, remove, "s1");
+	sandbox_leaf(self->state, leaf, sizeof(leaf));
+	EXPECT_STREQ("s2", leaf) TH_LOG("the old sandbox's end released the new one");
+	sandbox_event(_metadata, &p, stop, "s2");
+	sandbox_leaf(self->state, leaf, sizeof(leaf));
+	EXPECT_STREQ("", leaf);
+	ctl_nri_forget(&p);
+}
+
 /*
  * A release at an event only grows the pool: the tick does not call the
  * runtime for it (containerd#13733), the next answer carries it.

@@ -363,6 +363,7 @@ struct cpumask *cpumgr_scratch_mask(struct cpumgr_scratch *s, unsigned int i);
 /* The scratch space's buffers for a cgroup's path (cpumgr_events.c) */
 struct cpumgr_log_buf *cpumgr_scratch_log(struct cpumgr_scratch *s);
 bool cpumgr_rules_active(const struct cpumgr_view *view);
+unsigned int cpumgr_rules_walk_max(void);
 bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
 			const struct cpumask *cpus, const struct cpumask *own,
 			struct cpumask *bad, struct cpumgr_scratch *s);

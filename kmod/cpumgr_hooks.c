@@ -192,6 +192,68 @@ void cpumgr_hooks_sync_writes(void)
 }
 
 /*
+ * What the cpusets with tasks below @to would inherit if partition @css,
+ * dissolving, handed its CPUs back to @to; added to @bad.
+ */
+static bool cpumgr_partition_dissolves(const struct cpumgr_view *view,
+				       struct cgroup_subsys_state *to,
+				       struct cgroup_subsys_state *css,
+				       struct cpumask *bad,
+				       struct cpumgr_scratch *s)
+{
+	struct cpumask *eff = cpumgr_scratch_mask(s, CPUMGR_EFF);
+	static const struct cpumgr_inflight_entry none;
+
+	if (!cpumgr_rules_reaches_scope(view, to->cgroup, s))
+		return false;
+	cpumask_or(eff, cpumgr_cpuset_effective(to),
+		   cpumgr_cpuset_effective(css));
+	return cpumgr_rules_check_inherit(view, to, eff,
+					  cpumgr_cpuset_allowed(to), &none,
+					  bad, s);
+}
+
+/*
+ * An empty cpuset.cpus.exclusive: the partitions at or below @css that
+ * hold CPUs through it may dissolve (on 7.3 a remote partition whose
+ * ancestor's exclusive CPUs are gone does; whether one falls back on its
+ * cpuset.cpus is cpuset's private state), handing their CPUs back.  Each
+ * that holds a container's CPUs is checked as if dissolved, both ways.
+ * Partitions are found by what they hold that their parent has not,
+ * whether tasks run there or not; after inherit_walk_max cpusets the
+ * walk stops and every container's CPU is refused.
+ */
+static bool cpumgr_exclusive_emptied(const struct cpumgr_view *view,
+				     struct cgroup_subsys_state *css,
+				     struct cpumask *bad,
+				     struct cpumgr_scratch *s)
+{
+	struct cgroup_subsys_state *top = cpumgr_cpuset_top(), *pos;
+	unsigned int visited = 0, max = cpumgr_rules_walk_max();
+	bool found = false;
+
+	css_for_each_descendant_pre(pos, css) {
+		const struct cpumask *eff = cpumgr_cpuset_effective(pos);
+
+		if (++visited > max) {
+			pr_warn_ratelimited("more than %u cpusets below cgroup %llu: its cpuset.cpus.exclusive may not be emptied\n",
+					    max, cgroup_id(css->cgroup));
+			cpumask_or(bad, bad, view->exclusive);
+			return true;
+		}
+		if (!pos->parent || !cpumask_intersects(eff, view->exclusive) ||
+		    cpumask_subset(eff, cpumgr_cpuset_effective(pos->parent)))
+			continue;
+		found |= cpumgr_partition_dissolves(view, pos->parent, pos, bad,
+						    s);
+		if (pos->parent != top)
+			found |= cpumgr_partition_dissolves(view, top, pos, bad,
+							    s);
+	}
+	return found;
+}
+
+/*
  * Whether a write of @buf to cpuset.cpus or cpuset.cpus.exclusive (@cpus
  * false) of @of's cpuset is refused.
  */
@@ -222,11 +284,15 @@ static bool cpumgr_resmask_refused(struct kernfs_open_file *of,
 	 * what it holds once it is one (cpuset.cpus aside, 6.7 on): the
 	 * containers bound below it keep their CPUs only if it names them.
 	 */
+	if (!cpus && cpumask_empty(arg)) {
+		if (cpumgr_exclusive_emptied(view, css, bad, s))
+			kind = CPUMGR_VIOLATION_INHERIT;
+		goto report;
+	}
 	if (!cpus) {
 		if (!cpumgr_rules_check_partition(view, css->cgroup, arg, bad,
 						  s) &&
-		    !cpumgr_rules_check_take(view, css->cgroup, arg, bad, s) &&
-		    !cpumask_empty(arg))
+		    !cpumgr_rules_check_take(view, css->cgroup, arg, bad, s))
 			cpumgr_rules_check_keep(view, css->cgroup, arg, bad, s);
 		goto report;
 	}
@@ -252,28 +318,6 @@ static bool cpumgr_resmask_refused(struct kernfs_open_file *of,
 report:
 	return !cpumask_empty(bad) &&
 	       cpumgr_violation(view, kind, css->cgroup, file, bad, s);
-}
-
-/*
- * What the cpusets with tasks below @to would inherit if partition @css,
- * dissolving, handed its CPUs back to @to; added to @bad.
- */
-static bool cpumgr_partition_dissolves(const struct cpumgr_view *view,
-				       struct cgroup_subsys_state *to,
-				       struct cgroup_subsys_state *css,
-				       struct cpumask *bad,
-				       struct cpumgr_scratch *s)
-{
-	struct cpumask *eff = cpumgr_scratch_mask(s, CPUMGR_EFF);
-	static const struct cpumgr_inflight_entry none;
-
-	if (!cpumgr_rules_reaches_scope(view, to->cgroup, s))
-		return false;
-	cpumask_or(eff, cpumgr_cpuset_effective(to),
-		   cpumgr_cpuset_effective(css));
-	return cpumgr_rules_check_inherit(view, to, eff,
-					  cpumgr_cpuset_allowed(to), &none,
-					  bad, s);
 }
 
 /*

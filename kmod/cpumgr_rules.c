@@ -61,6 +61,12 @@ module_param_cb(inherit_walk_max, &cpumgr_walk_max_ops,
 MODULE_PARM_DESC(inherit_walk_max,
 		 "cpusets with tasks the inherit and offline checks visit before they refuse the pods' CPUs unchecked (1-1000000, default 10000)");
 
+/* The bound of the walks of cpusets, for those outside this file. */
+unsigned int cpumgr_rules_walk_max(void)
+{
+	return READ_ONCE(cpumgr_inherit_walk_max);
+}
+
 enum {
 	CPUMGR_SCRATCH_HOOK_MASKS = 3,	/* for the hooks: ARG, BAD, EFF */
 	CPUMGR_SCRATCH_OTHERS,		/* rules: what the pod allows */

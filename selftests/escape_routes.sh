@@ -302,7 +302,9 @@ pod_subtree_drops_cpuset()
 # With no managed root, c1 a remote partition on 2-3 (its ancestors
 # hold them in cpuset.cpus.exclusive, none is a partition), a task in a
 # cgroup beside them that inherits from the top cpuset: c1 dissolving
-# would hand 2-3 to the top cpuset, and so to that task.
+# would hand 2-3 to the top cpuset, and so to that task.  It dissolves
+# by "member" ($1 partition), by its own cpuset.cpus.exclusive emptied
+# ($1 own) or by its parent's emptied ($1 parent).
 remote_partition_without_root()
 {
 	local ret=0 allowed
@@ -320,7 +322,11 @@ remote_partition_without_root()
 	sleep 1000 &
 	PID3=$!
 	echo "$PID3" >"$INHERITS/cgroup.procs" || ret=1
-	refused member "$C1/cpuset.cpus.partition" || ret=1
+	case $1 in
+	partition) refused member "$C1/cpuset.cpus.partition" ;;
+	own) refused "" "$C1/cpuset.cpus.exclusive" ;;
+	parent) refused "" "$ROOT/pa/cpuset.cpus.exclusive" ;;
+	esac || ret=1
 	allowed=$(sed -n 's/^Cpus_allowed_list:\t//p' "/proc/$PID3/status")
 	case $allowed in
 	0-1,4-7) ;;
@@ -360,7 +366,7 @@ mark()
 	MARK=$(($(dmesg | wc -l) + 1))
 }
 
-ktap_plan 14
+ktap_plan 16
 check "set-up: c1 bound to 2-3 with a task" setup
 check "a partition outside the managed root may not take c1's CPU" partition_outside_scope
 check "one on CPUs nobody holds may" partition_outside_scope_of_free_cpus
@@ -373,6 +379,8 @@ check "a pinned sibling may not fall back onto c1's CPUs: an offline CPU written
 check "nor its last CPU taken offline" sibling_last_cpu_offline
 check "nor cpuset turned off in the pod cgroup" pod_subtree_drops_cpuset
 check "release mode: a CPU offline while owed to c1 may not be named elsewhere" release_owed_cpu_named_elsewhere
-check "without a managed root, c1's remote partition may not dissolve onto the top cpuset's inheritors" remote_partition_without_root
+check "without a managed root, c1's remote partition may not dissolve onto the top cpuset's inheritors" remote_partition_without_root partition
+check "without a managed root, nor by emptying its cpuset.cpus.exclusive" remote_partition_without_root own
+check "without a managed root, nor by emptying its parent's cpuset.cpus.exclusive" remote_partition_without_root parent
 check "a managed root removed and made again is checked (fail closed)" managed_root_made_again
 ktap_exit

@@ -367,15 +367,18 @@ unsigned int cpumgr_rules_walk_max(void);
 bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
 			const struct cpumask *cpus, const struct cpumask *own,
 			struct cpumask *bad, struct cpumgr_scratch *s);
+struct cpumgr_inflight_write;
 void cpumgr_rules_inherited(struct cgroup_subsys_state *pos,
 			    struct cgroup_subsys_state *from,
 			    const struct cpumask *cpus, struct cpumask *eff,
+			    const struct cpumgr_inflight_write *w,
 			    struct cpumgr_scratch *s);
 bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 				struct cgroup_subsys_state *css,
 				const struct cpumask *cpus,
 				const struct cpumask *own,
 				const struct cpumgr_inflight_entry *entry,
+				const struct cpumgr_inflight_write *w,
 				struct cpumask *bad, struct cpumgr_scratch *s);
 bool cpumgr_rules_reaches_scope(const struct cpumgr_view *view,
 				struct cgroup *cgrp, struct cpumgr_scratch *s);
@@ -419,7 +422,6 @@ unsigned int cpumgr_offline_claim(const struct cpumask *cpus);
 void cpumgr_offline_unclaim(void);
 
 /* cpumgr_inflight.c: task entries and cpuset.cpus writes under way */
-struct cpumgr_inflight_write;
 int cpumgr_inflight_init(void);
 void cpumgr_inflight_exit(void);
 struct cpumgr_inflight_write *cpumgr_inflight_write_get(void);
@@ -429,6 +431,15 @@ void cpumgr_inflight_write_begin(struct cpumgr_inflight_write *w,
 				 const struct cpumask *own,
 				 struct cpumgr_inflight_entry *entry);
 void cpumgr_inflight_write_put(struct cpumgr_inflight_write *w);
+const struct cpumask *
+cpumgr_inflight_allowed(const struct cpumgr_inflight_write *w,
+			struct cgroup_subsys_state *css);
+bool cpumgr_inflight_below(const struct cpumgr_inflight_write *w);
+bool cpumgr_inflight_check_above(const struct cpumgr_view *view,
+				 const struct cpumgr_inflight_write *w,
+				 const struct cpumgr_inflight_entry *entry,
+				 struct cpumask *eff, struct cpumask *bad,
+				 struct cpumgr_scratch *s);
 bool cpumgr_inflight_enter(const struct cpumgr_view *view, struct cgroup *dst,
 			   struct cgroup_subsys_state *css,
 			   struct cpumask *eff, struct cpumask *bad,

@@ -210,7 +210,7 @@ static bool cpumgr_partition_dissolves(const struct cpumgr_view *view,
 		   cpumgr_cpuset_effective(css));
 	return cpumgr_rules_check_inherit(view, to, eff,
 					  cpumgr_cpuset_allowed(to), &none,
-					  bad, s);
+					  NULL, bad, s);
 }
 
 /*
@@ -268,6 +268,7 @@ static bool cpumgr_resmask_refused(struct kernfs_open_file *of,
 	enum cpumgr_violation kind = CPUMGR_VIOLATION_WRITE;
 	struct cpumgr_inflight_entry entry;
 	struct cpumask *arg, *bad, *eff;
+	bool found;
 
 	arg = cpumgr_scratch_mask(s, CPUMGR_ARG);
 	bad = cpumgr_scratch_mask(s, CPUMGR_BAD);
@@ -311,9 +312,16 @@ static bool cpumgr_resmask_refused(struct kernfs_open_file *of,
 	if (!cpumgr_cpuset_v2_mode(css->cgroup) || !css->parent ||
 	    !cpumgr_rules_reaches_scope(view, css->cgroup, s))
 		goto report;
-	/* A task entering below meanwhile is counted, or counts this. */
+	/*
+	 * A task entering below meanwhile is counted, or counts this; so
+	 * are the writes under way above and below.
+	 */
 	cpumgr_inflight_write_begin(w, css, eff, arg, &entry);
-	if (cpumgr_rules_check_inherit(view, css, eff, arg, &entry, bad, s))
+	found = cpumgr_rules_check_inherit(view, css, eff, arg, &entry, w, bad,
+					   s);
+	/* eff is scratch from here */
+	found |= cpumgr_inflight_check_above(view, w, &entry, eff, bad, s);
+	if (found)
 		kind = CPUMGR_VIOLATION_INHERIT;
 report:
 	return !cpumask_empty(bad) &&

@@ -17,15 +17,18 @@
  * So the two sides meet under one raw spinlock.  A write registers its
  * cpuset and the effective CPUs it will give it before its walk, and
  * reads which task entry is under way: the walk counts that one's
- * destination as populated.  A task entry registers its destination and
- * checks it against every write under way above it, as the walk would,
- * before it reads the CPUs its cpuset has now.  Whichever comes second
- * sees the other.  A write stays registered until the kernel returns
- * from it, an entry until its task is in the cgroup (or the entry
- * failed).  Entries are serialized by cgroup_mutex: one is under way at
- * most.  Writes are not: CPUMGR_INFLIGHT_WRITES at a time, the others
- * wait for a slot, so that the entry's check, with preemption off, stays
- * short.
+ * destination as populated.  It also copies the other writes under way
+ * on cpusets above and below its own: its walk takes what those below
+ * will name, and walks again with what each above will give.  A task
+ * entry registers its destination and checks it against every write
+ * under way above it, as the walk would, before it reads the CPUs its
+ * cpuset has now.  Whichever comes second sees the other (writes are
+ * checked in pairs: with three or more under way on one branch, each
+ * pair is).  A write stays registered until the kernel returns from it,
+ * an entry until its task is in the cgroup (or the entry failed).
+ * Entries are serialized by cgroup_mutex: one is under way at most.
+ * Writes are not: CPUMGR_INFLIGHT_WRITES at a time, the others wait for
+ * a slot, so that the entry's check, with preemption off, stays short.
  */
 #include <linux/bitmap.h>
 #include <linux/cgroup.h>
@@ -38,10 +41,22 @@
 
 #define CPUMGR_INFLIGHT_WRITES 16
 
+#define CPUMGR_INFLIGHT_OTHERS (CPUMGR_INFLIGHT_WRITES - 1)
+
 struct cpumgr_inflight_write {
 	struct cgroup_subsys_state *css;	/* NULL: not registered */
 	cpumask_var_t eff;	/* what the write gives its cpuset */
 	cpumask_var_t own;	/* what it names */
+	/*
+	 * The other writes under way when it began, on cpusets above and
+	 * below its own: their cpusets, and what they give (above) or name
+	 * (below), copied while they were registered.
+	 */
+	unsigned int nr_above, nr_below;
+	struct cgroup_subsys_state *above[CPUMGR_INFLIGHT_OTHERS];
+	struct cgroup_subsys_state *below[CPUMGR_INFLIGHT_OTHERS];
+	cpumask_var_t above_eff[CPUMGR_INFLIGHT_OTHERS];
+	cpumask_var_t below_own[CPUMGR_INFLIGHT_OTHERS];
 };
 
 static DEFINE_RAW_SPINLOCK(cpumgr_inflight_lock);
@@ -73,16 +88,23 @@ struct cpumgr_inflight_write *cpumgr_inflight_write_get(void)
 	return &cpumgr_inflight_writes[i];
 }
 
+/* @x is a write under way on a cpuset strictly above @css, or below. */
+static bool cpumgr_inflight_above(const struct cpumgr_inflight_write *x,
+				  struct cgroup_subsys_state *css)
+{
+	return x->css != css && cgroup_is_descendant(css->cgroup, x->css->cgroup);
+}
+
 /*
  * cpumgr_inflight_write_begin - a checked write is about to walk
  * @w: its slot
- * @css: the cpuset written
+ * @css: the cgroup2 cpuset written
  * @eff: the effective CPUs the write gives it
  * @own: the CPUs it names
  * @entry: where the task entry under way goes (its css NULL when none)
  *
  * The caller is in an RCU read-side section, which keeps @entry's
- * cgroups as long as it lasts.
+ * cgroups, and those of the writes copied, as long as it lasts.
  */
 void cpumgr_inflight_write_begin(struct cpumgr_inflight_write *w,
 				 struct cgroup_subsys_state *css,
@@ -91,13 +113,91 @@ void cpumgr_inflight_write_begin(struct cpumgr_inflight_write *w,
 				 struct cpumgr_inflight_entry *entry)
 {
 	unsigned long flags;
+	unsigned int i;
 
 	raw_spin_lock_irqsave(&cpumgr_inflight_lock, flags);
 	cpumask_copy(w->eff, eff);
 	cpumask_copy(w->own, own);
 	w->css = css;
+	w->nr_above = 0;
+	w->nr_below = 0;
+	for (i = 0; i < CPUMGR_INFLIGHT_WRITES; i++) {
+		const struct cpumgr_inflight_write *x =
+			&cpumgr_inflight_writes[i];
+
+		if (x == w || !x->css)
+			continue;
+		if (cpumgr_inflight_above(x, css)) {
+			w->above[w->nr_above] = x->css;
+			cpumask_copy(w->above_eff[w->nr_above++], x->eff);
+		} else if (cpumgr_inflight_above(w, x->css)) {
+			w->below[w->nr_below] = x->css;
+			cpumask_copy(w->below_own[w->nr_below++], x->own);
+		}
+	}
 	*entry = cpumgr_inflight_entry;
 	raw_spin_unlock_irqrestore(&cpumgr_inflight_lock, flags);
+}
+
+/**
+ * cpumgr_inflight_allowed - what a cpuset names, for a write's walk
+ * @w: the write walking, or NULL
+ * @css: a cpuset below the one @w writes
+ *
+ * What a write under way below @w's cpuset, copied at @w's start, will
+ * make @css name; else what it names now.
+ */
+const struct cpumask *
+cpumgr_inflight_allowed(const struct cpumgr_inflight_write *w,
+			struct cgroup_subsys_state *css)
+{
+	unsigned int i;
+
+	for (i = 0; w && i < w->nr_below; i++)
+		if (w->below[i] == css)
+			return w->below_own[i];
+	return cpumgr_cpuset_allowed(css);
+}
+
+/* Whether writes under way below @w's cpuset change what its walk sees. */
+bool cpumgr_inflight_below(const struct cpumgr_inflight_write *w)
+{
+	return w && w->nr_below;
+}
+
+/**
+ * cpumgr_inflight_check_above - a write against the writes above it
+ * @view: the table
+ * @w: the write, begun (cpumgr_inflight_write_begin())
+ * @entry: the task entry under way it read
+ * @eff: scratch
+ * @bad: where the CPUs the cpusets with tasks below @w's would get, once
+ *	 a write under way above it has landed too, and may not hold, go
+ * @s: this CPU's scratch space
+ *
+ * Each write above gives @w's cpuset another parent's CPUs than it has
+ * now: the walk is made again with what @w's cpuset then gets.  The
+ * caller is in the RCU read-side section of its begin.  Return: whether
+ * any CPU was added to @bad.
+ */
+bool cpumgr_inflight_check_above(const struct cpumgr_view *view,
+				 const struct cpumgr_inflight_write *w,
+				 const struct cpumgr_inflight_entry *entry,
+				 struct cpumask *eff, struct cpumask *bad,
+				 struct cpumgr_scratch *s)
+{
+	bool found = false;
+	unsigned int i;
+
+	for (i = 0; i < w->nr_above; i++) {
+		cpumgr_rules_inherited(w->css->parent, w->above[i],
+				       w->above_eff[i], eff, NULL, s);
+		if (cpumask_intersects(eff, w->own))
+			cpumask_and(eff, eff, w->own);
+		found |= cpumgr_rules_check_inherit(view, w->css, eff, w->own,
+						    entry, w, bad, s);
+	}
+	return found;
 }
 
 /* The kernel returned from the write (or it was refused): the slot goes. */
@@ -141,7 +241,7 @@ static bool cpumgr_inflight_check(const struct cpumgr_view *view,
 	    (!cpumgr_cpuset_v2_mode(css->cgroup) ||
 	     !cgroup_is_descendant(css->cgroup, w->css->cgroup)))
 		return false;
-	cpumgr_rules_inherited(css, w->css, w->eff, eff, s);
+	cpumgr_rules_inherited(css, w->css, w->eff, eff, NULL, s);
 	if (css->cgroup == dst)
 		own = w->css == css ? w->own : cpumgr_cpuset_allowed(css);
 	return cpumgr_rules_check(view, dst, eff, own, bad, s);
@@ -204,15 +304,38 @@ void cpumgr_inflight_leave(void)
 	raw_spin_unlock_irqrestore(&cpumgr_inflight_lock, flags);
 }
 
+static bool cpumgr_inflight_alloc(struct cpumgr_inflight_write *w)
+{
+	unsigned int i;
+
+	if (!zalloc_cpumask_var(&w->eff, GFP_KERNEL) ||
+	    !zalloc_cpumask_var(&w->own, GFP_KERNEL))
+		return false;
+	for (i = 0; i < CPUMGR_INFLIGHT_OTHERS; i++)
+		if (!zalloc_cpumask_var(&w->above_eff[i], GFP_KERNEL) ||
+		    !zalloc_cpumask_var(&w->below_own[i], GFP_KERNEL))
+			return false;
+	return true;
+}
+
+static void cpumgr_inflight_free(struct cpumgr_inflight_write *w)
+{
+	unsigned int i;
+
+	free_cpumask_var(w->eff);
+	free_cpumask_var(w->own);
+	for (i = 0; i < CPUMGR_INFLIGHT_OTHERS; i++) {
+		free_cpumask_var(w->above_eff[i]);
+		free_cpumask_var(w->below_own[i]);
+	}
+}
+
 int cpumgr_inflight_init(void)
 {
 	unsigned int i;
 
 	for (i = 0; i < CPUMGR_INFLIGHT_WRITES; i++) {
-		if (!zalloc_cpumask_var(&cpumgr_inflight_writes[i].eff,
-					GFP_KERNEL) ||
-		    !zalloc_cpumask_var(&cpumgr_inflight_writes[i].own,
-					GFP_KERNEL)) {
+		if (!cpumgr_inflight_alloc(&cpumgr_inflight_writes[i])) {
 			cpumgr_inflight_exit();
 			return -ENOMEM;
 		}
@@ -226,8 +349,6 @@ void cpumgr_inflight_exit(void)
 	unsigned int i;
 
 	cpumgr_inflight_entry_put();
-	for (i = 0; i < CPUMGR_INFLIGHT_WRITES; i++) {
-		free_cpumask_var(cpumgr_inflight_writes[i].eff);
-		free_cpumask_var(cpumgr_inflight_writes[i].own);
-	}
+	for (i = 0; i < CPUMGR_INFLIGHT_WRITES; i++)
+		cpumgr_inflight_free(&cpumgr_inflight_writes[i]);
 }

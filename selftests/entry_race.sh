@@ -9,7 +9,9 @@
 # child, and a task checked before the write must not enter after it:
 # either way the task inherits the container's CPU.  cpumgr counts the
 # task entry under way in the write's walk, and the write under way in
-# the entry's check (kmod/cpumgr_inflight.c).
+# the entry's check (kmod/cpumgr_inflight.c).  Two writes under way are
+# the same race: erace given 7 while q, with a task, is emptied (so that
+# it inherits); each write counts the other.
 #
 # selftests/kmod's cpumgr_cpuset_park.ko parks another cgroup's
 # cpuset.cpus write with cpuset's locks held: the write or the task
@@ -61,6 +63,7 @@ arm()
 	"$CTL" configure --policy static >/dev/null &&
 	echo "$TASK" >/sys/fs/cgroup/cgroup.procs &&
 	echo 0-6 >"$CG/cpuset.cpus" &&
+	echo >"$CG/q/cpuset.cpus" &&
 	echo 7 >"$CG/c0/cpuset.cpus" &&
 	"$CTL" assign p0 c0 7 >/dev/null &&
 	"$CTL" bind p0 c0 --cgroup "$CG/c0" >/dev/null &&
@@ -70,7 +73,8 @@ arm()
 
 setup()
 {
-	mkfifo "$OUT/never" "$OUT/go.write" "$OUT/go.entry" &&
+	mkfifo "$OUT/never" "$OUT/go.write" "$OUT/go.entry" \
+		"$OUT/go.first" "$OUT/go.second" &&
 	echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control &&
 	mkdir -p "$CG/c0" "$CG/q" "$BLK" &&
 	echo +cpuset >"$CG/cgroup.subtree_control" || return 1
@@ -170,16 +174,17 @@ entry_later()
 	BG+=($!)
 }
 
-# Once "$OUT/go.write" is written to: the write, status into status.write.
+# Once "$OUT/go.$1" is written to: a write of $2 into file $3 (default
+# erace given 0-7), status into status.$1, its errors into $1.err.
 write_later()
 {
 	(
-		read -r _ <"$OUT/go.write"
-		if echo 0-7 2>"$OUT/write.err" >"$CG/cpuset.cpus"; then
+		read -r _ <"$OUT/go.$1"
+		if echo "${2-0-7}" 2>"$OUT/$1.err" >"${3-$CG/cpuset.cpus}"; then
 			echo 0
 		else
 			echo 1
-		fi >"$OUT/status.write"
+		fi >"$OUT/status.$1"
 	) &
 	BG+=($!)
 }
@@ -221,7 +226,7 @@ write_then_entry()
 	local ok=0 writer
 
 	arm && park || return 1
-	write_later
+	write_later write
 	writer=$!
 	entry_later "$1"
 	go write
@@ -254,7 +259,7 @@ entry_then_write()
 	arm && park || return 1
 	entry_later "$1"
 	pid=$!
-	write_later
+	write_later write
 	go entry
 	# a move waits in cpuset_can_attach(), a clone3 in cpuset_can_fork()
 	if ! until_waits "$pid" cpuset_can_ entry; then
@@ -278,10 +283,56 @@ entry_then_write()
 	return $ok
 }
 
-ktap_plan 5
+# The write $1 (erace given 7, or q emptied) is checked and waits
+# (parked); the other comes, and is refused.  q has a task and 0-1.
+write_then_write()
+{
+	local ok=0 first give=(0-7 "$CG/cpuset.cpus") empty=("" "$CG/q/cpuset.cpus")
+	local -a one other
+
+	case $1 in
+	erace) one=("${give[@]}") other=("${empty[@]}") ;;
+	q) one=("${empty[@]}") other=("${give[@]}") ;;
+	esac
+
+	arm && echo 0-1 >"$CG/q/cpuset.cpus" &&
+	echo "$TASK" >"$CG/q/cgroup.procs" || return 1
+	# 6.1 refuses to empty a cpuset with tasks itself (ENOSPC)
+	if ! echo 2>/dev/null >"$CG/q/cpuset.cpus"; then
+		echo "# this kernel does not empty a cpuset with tasks: no race"
+		return 0
+	fi
+	echo 0-1 >"$CG/q/cpuset.cpus" && park || return 1
+	write_later first "${one[@]}"
+	first=$!
+	write_later second "${other[@]}"
+	go first
+	if ! until_waits "$first" cpuset_write_resmask first; then
+		echo "# the first write did not wait: status $(status_of first)"
+		ok=1
+	fi
+	go second
+	until_done second
+	unpark
+	if [ "$(status_of second)" = 0 ]; then
+		echo "# the second write got through while the first was under way"
+		ok=1
+	else
+		grep -q busy "$OUT/second.err" ||
+			{ diag <"$OUT/second.err"; ok=1; }
+	fi
+	[ "$(status_of first)" = 0 ] ||
+		{ echo "# the first write: $(status_of first)"; diag <"$OUT/first.err"; ok=1; }
+	q_off_7 || ok=1
+	return $ok
+}
+
+ktap_plan 7
 check "set-up: c0 on 7, erace on 0-6, q empty" setup
 check "a task move into q while a write giving erace 7 is under way: refused" write_then_entry move
 check "a clone3 into q while a write giving erace 7 is under way: refused" write_then_entry clone
 check "a write giving erace 7 while a task move into q is under way: refused" entry_then_write move
 check "a write giving erace 7 while a clone3 into q is under way: refused" entry_then_write clone
+check "q emptied while a write giving erace 7 is under way: refused" write_then_write erace
+check "a write giving erace 7 while q is being emptied: refused" write_then_write q
 ktap_exit

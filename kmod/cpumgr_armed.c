@@ -15,7 +15,11 @@
  * holds ftrace on while loaded: an ftrace_ops marked permanent, as
  * livepatch marks its own, makes the kernel refuse
  * kernel.ftrace_enabled=0 (EBUSY; 7.3 refuses it anyway) and refuse the
- * load while ftrace is off.  kprobes/enabled=0 has no such lock.
+ * load while ftrace is off.  kprobes/enabled=0 has no such lock, but
+ * the writer of that file is probed (its probe fires before it disarms
+ * every kprobe): a write of 0 is counted, and the next check reports a
+ * disarm, however short, and then the guarantee armed again, so that
+ * what slipped in meanwhile is audited.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -25,6 +29,9 @@
 #include <linux/kprobes.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/ptrace.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
 #include <linux/workqueue.h>
 
 #include "cpumgr.h"
@@ -92,11 +99,39 @@ static void cpumgr_unpin_ftrace(void)
 	ftrace_free_filter(&cpumgr_pin_ops);
 }
 
+static atomic_t cpumgr_disarm_writes;
+
+/*
+ * write_enabled_file_bool(file, user_buf, count, ppos), the writer of
+ * /sys/kernel/debug/kprobes/enabled: a false value disarms every kprobe.
+ */
+static int cpumgr_enabled_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	const char __user *buf =
+		(const char __user *)regs_get_kernel_argument(regs, 1);
+	size_t count = regs_get_kernel_argument(regs, 2);
+	char val[4] = "";
+	bool on;
+
+	/* What cannot be read here, the writer cannot read either. */
+	if (copy_from_user_nofault(val, buf, min(count, sizeof(val) - 1)))
+		return 0;
+	if (!kstrtobool(val, &on) && !on)
+		atomic_inc(&cpumgr_disarm_writes);
+	return 0;
+}
+
+static struct kprobe cpumgr_enabled_probe = {
+	.symbol_name = "write_enabled_file_bool",
+	.pre_handler = cpumgr_enabled_pre,
+};
+
 static struct {
 	struct mutex lock;		/* the canary, and what was reported */
 	struct delayed_work work;
 	bool armed;
 	u64 missed;
+	int disarms;			/* cpumgr_disarm_writes seen */
 } cpumgr_armed_state;
 
 /**
@@ -134,6 +169,7 @@ static void cpumgr_armed_schedule(void)
 
 static void cpumgr_armed_work(struct work_struct *work)
 {
+	int disarms = atomic_read(&cpumgr_disarm_writes);
 	u64 missed = cpumgr_hooks_missed();
 	const char *why;
 	bool armed;
@@ -142,8 +178,19 @@ static void cpumgr_armed_work(struct work_struct *work)
 		goto out;
 	armed = cpumgr_armed(&why);
 	if (armed == cpumgr_armed_state.armed &&
-	    missed == cpumgr_armed_state.missed)
+	    missed == cpumgr_armed_state.missed &&
+	    disarms == cpumgr_armed_state.disarms)
 		goto out;
+	/* off and on again between two checks: both are reported */
+	if (disarms != cpumgr_armed_state.disarms && armed &&
+	    cpumgr_armed_state.armed) {
+		pr_err("the guarantee was not armed for a while since the last check: kprobes/enabled=0 was written\n");
+		cpumgr_notify_armed(false,
+				    "kprobes did not fire for a while (kprobes/enabled=0)",
+				    missed);
+		cpumgr_armed_state.armed = false;
+	}
+	cpumgr_armed_state.disarms = disarms;
 	if (!armed && cpumgr_armed_state.armed)
 		pr_err("the guarantee is not armed: %s\n", why);
 	else if (armed && !cpumgr_armed_state.armed)
@@ -173,6 +220,11 @@ int cpumgr_armed_init(void)
 		cpumgr_unpin_ftrace();
 		return err;
 	}
+	/* Without debugfs there is no such file, and nothing to watch. */
+	if (register_kprobe(&cpumgr_enabled_probe)) {
+		pr_warn("cannot probe kprobes/enabled's writer: a disarm shorter than armed_check_ms through it would go unseen\n");
+		cpumgr_enabled_probe.addr = NULL;
+	}
 	cpumgr_armed_state.armed = true;
 	cpumgr_armed_schedule();
 	return 0;
@@ -181,6 +233,8 @@ int cpumgr_armed_init(void)
 void cpumgr_armed_exit(void)
 {
 	cancel_delayed_work_sync(&cpumgr_armed_state.work);
+	if (cpumgr_enabled_probe.addr)
+		unregister_kprobe(&cpumgr_enabled_probe);
 	unregister_kprobe(&cpumgr_canary_probe);
 	cpumgr_unpin_ftrace();
 }

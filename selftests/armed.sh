@@ -11,7 +11,10 @@
 # the armed check takes to see it (issue 22): the module holds ftrace on
 # (a permanent ftrace_ops), so the kernel refuses that sysctl while it is
 # loaded, and refuses the load while ftrace is off (before 7.x; 7.x
-# refuses the sysctl itself).  Leaves the module RESET.
+# refuses the sysctl itself).  kprobes/enabled has no such lock: a
+# write of 0 there and 1 right after, shorter than the armed check, must
+# still be reported (its writer is probed), disarmed and armed again, so
+# that the daemon audits.  Leaves the module RESET.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
 
@@ -157,11 +160,34 @@ load_refused()
 	return $ok
 }
 
-ktap_plan 5
+# kprobes/enabled off and on again at once, between two armed checks
+# (armed_check_ms 3000): the next check reports both.
+short_disarm()
+{
+	local ok=0
+
+	for f in events daemon; do
+		cat "$OUT/$f" >>"$OUT/$f.old"
+		: >"$OUT/$f"
+	done
+	echo 3000 >"$PARAM" && sleep 0.5 || return 1
+	echo 0 >"$KPROBES" && echo 1 >"$KPROBES" || ok=1
+	wait_for "$OUT/events" '"armed":false' || ok=1
+	wait_for "$OUT/events" '"armed":true' || ok=1
+	wait_for "$OUT/daemon" "^<3>.*guarantee is NOT ARMED: kprobes did not fire for a while" || ok=1
+	wait_for "$OUT/daemon" "guarantee is armed again" || ok=1
+	dmesg | grep -q "cpumgr: the guarantee was not armed for a while" || ok=1
+	echo 100 >"$PARAM"
+	armed_now || ok=1
+	return $ok
+}
+
+ktap_plan 6
 check "set-up: a pod, a listener, a daemon" setup
 check "armed: sysfs, state, status, metrics" armed_now
 check "kernel.ftrace_enabled=0 is refused: the probes keep firing" ftrace_refused
 check "kprobes/enabled=0: reported, and armed again" disarmed_by "$KPROBES"
+check "kprobes/enabled=0 and 1 at once, between two checks: reported" short_disarm
 if [ "$(uname -r | cut -d. -f1)" -ge 7 ]; then
 	ktap_result ok "the module does not load with ftrace off # SKIP 7.x cannot turn ftrace off"
 else

@@ -52,7 +52,6 @@ import json
 import os
 import shlex
 import shutil
-import subprocess
 import sys
 import time
 import traceback

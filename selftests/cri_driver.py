@@ -303,24 +303,30 @@ class Kubelet:
         shutil.rmtree(rec["logs"], ignore_errors=True)
         os.unlink(os.path.join(self.pods_dir, uid + ".json"))
 
+    def container_of(self, what, pod, name):
+        """The driver's record of the pod and container NAME of the pod
+        file, for command WHAT on a container that is up."""
+        rec = self.load(pod["metadata"]["uid"])
+        if rec is None or name not in rec["containers"]:
+            raise BadInput("%s: no container %s in pod %s" %
+                           (what, name, pod["metadata"]["uid"]))
+        c = [c for c in pod["spec"]["containers"] if c["name"] == name]
+        if not c:
+            raise BadInput("%s: the pod file has no container %s" % (what, name))
+        return rec, c[0]
+
     def restart(self, pod, name):
         """The kubelet's restart of an exited container in its pod
         (restartPolicy Always): the next attempt, a new container; the
         earlier instance stays until the container GC removes it."""
-        rec = self.load(pod["metadata"]["uid"])
-        if rec is None or name not in rec["containers"]:
-            raise BadInput("restart: no container %s in pod %s" %
-                           (name, pod["metadata"]["uid"]))
-        c = [c for c in pod["spec"]["containers"] if c["name"] == name]
-        if not c:
-            raise BadInput("restart: the pod file has no container %s" % name)
+        rec, c = self.container_of("restart", pod, name)
         old = rec["containers"][name]
         self.wait_exited(old)
         attempt = rec.setdefault("attempts", {}).get(name, 0) + 1
         try:
             cid = self.rt.CreateContainer(self.pb.CreateContainerRequest(
                 pod_sandbox_id=rec["sandbox"],
-                config=self.container_config(pod, c[0], False, attempt),
+                config=self.container_config(pod, c, False, attempt),
                 sandbox_config=self.sandbox_config(pod, rec["logs"]))).container_id
         except self.grpc.RpcError as e:
             raise Refused(e.details())
@@ -357,14 +363,8 @@ class Kubelet:
             self.save(rec)
 
     def resize(self, pod, name, cpu):
-        rec = self.load(pod["metadata"]["uid"])
-        if rec is None or name not in rec["containers"]:
-            raise BadInput("resize: no container %s in pod %s" %
-                           (name, pod["metadata"]["uid"]))
-        c = [c for c in pod["spec"]["containers"] if c["name"] == name]
-        if not c:
-            raise BadInput("resize: the pod file has no container %s" % name)
-        c = json.loads(json.dumps(c[0]))
+        rec, c = self.container_of("resize", pod, name)
+        c = json.loads(json.dumps(c))
         for k in ("requests", "limits"):
             c.setdefault("resources", {}).setdefault(k, {})["cpu"] = cpu
         res = kl.container_resources(c)

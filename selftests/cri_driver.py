@@ -22,6 +22,16 @@
 #       fresh UIDs; each container's first line must be its exclusive
 #       CPUs (sysfs) or within the shared pool and off every exclusive
 #       CPU.  Prints one line per cycle that is not; exit 1 then.
+#   up ... --exits NAME  container NAME prints its first line and exits
+#       (status 1): under restartPolicy Always the kubelet restarts it.
+#   restart POD.json NAME  the kubelet's restart of container NAME in its
+#       pod: once its instance has exited, CreateContainer with the next
+#       attempt (a new container ID), StartContainer; the new instance
+#       runs on; prints "NAME ID FIRST-LINE".
+#   earlier UID NAME stop|remove  StopContainer (a stop arriving late)
+#       or RemoveContainer (the kubelet's container garbage collection)
+#       of the earlier, exited instances of container NAME; removed ones
+#       leave the record.  Refused: "refused: TEXT" on stderr, exit 3.
 #   resize POD.json NAME CPU  UpdateContainerResources for container
 #       NAME of the pod (its record gives the container's ID) with its
 #       CPU request and limit set to CPU, as the kubelet resizes a pod in
@@ -42,7 +52,6 @@ import json
 import os
 import shlex
 import shutil
-import subprocess
 import sys
 import time
 import traceback
@@ -174,16 +183,16 @@ class Kubelet:
                 resources=pb.LinuxContainerResources(
                     **kl.sandbox_resources(pod))))
 
-    def container_config(self, pod, c, init):
+    def container_config(self, pod, c, init, attempt=0, exits=False):
         pb, md = self.pb, pod["metadata"]
         res = kl.container_resources(c)
         res["oom_score_adj"] = kl.oom_score_adj(pod, c)
         if self.policy:
             res["cpuset_cpus"] = self.policy.cpuset(md["uid"], c["name"])
-        cmd = FIRST_LINE + ("" if init else KEEP_RUNNING)
+        cmd = FIRST_LINE + ("" if init else "; exit 1" if exits else KEEP_RUNNING)
         ns = pb.NamespaceOption(network=pb.NODE, pid=pb.CONTAINER, ipc=pb.POD)
         return pb.ContainerConfig(
-            metadata=pb.ContainerMetadata(name=c["name"], attempt=0),
+            metadata=pb.ContainerMetadata(name=c["name"], attempt=attempt),
             image=pb.ImageSpec(image=IMAGE),
             command=["/bin/busybox", "sh", "-c", cmd],
             envs=[pb.KeyValue(key="PATH", value="/bin")],
@@ -193,11 +202,11 @@ class Kubelet:
                     "io.kubernetes.pod.uid": md["uid"]},
             annotations={
                 "io.kubernetes.container.hash": "%08x" % zlib.crc32(c["name"].encode()),
-                "io.kubernetes.container.restartCount": "0",
+                "io.kubernetes.container.restartCount": str(attempt),
                 "io.kubernetes.container.terminationMessagePath": "/dev/termination-log",
                 "io.kubernetes.container.terminationMessagePolicy": "File",
                 "io.kubernetes.pod.terminationGracePeriod": str(STOP_TIMEOUT)},
-            log_path="%s/0.log" % c["name"],
+            log_path="%s/%d.log" % (c["name"], attempt),
             linux=pb.LinuxContainerConfig(
                 resources=pb.LinuxContainerResources(**res),
                 security_context=pb.LinuxContainerSecurityContext(
@@ -229,7 +238,7 @@ class Kubelet:
                 return
             time.sleep(0.2)
 
-    def up(self, pod):
+    def up(self, pod, exits=()):
         md = pod["metadata"]
         uid = md["uid"]
         rec = {"uid": uid, "cgroup": kl.cgroup_parent(pod), "containers": {}}
@@ -253,7 +262,8 @@ class Kubelet:
                            [(False, c) for c in pod["spec"]["containers"]]:
                 cid = self.rt.CreateContainer(self.pb.CreateContainerRequest(
                     pod_sandbox_id=rec["sandbox"],
-                    config=self.container_config(pod, c, init),
+                    config=self.container_config(pod, c, init,
+                                                 exits=c["name"] in exits),
                     sandbox_config=sb_config)).container_id
                 rec["containers"][c["name"]] = cid
                 self.save(rec)
@@ -281,7 +291,8 @@ class Kubelet:
         if rec.get("sandbox"):
             self.quietly(self.rt.StopPodSandbox, pb.StopPodSandboxRequest(
                 pod_sandbox_id=rec["sandbox"]))
-        for cid in rec["containers"].values():
+        for cid in list(rec["containers"].values()) + \
+                [e for ids in rec.get("earlier", {}).values() for e in ids]:
             self.quietly(self.rt.RemoveContainer, pb.RemoveContainerRequest(
                 container_id=cid))
         if rec.get("sandbox"):
@@ -292,15 +303,68 @@ class Kubelet:
         shutil.rmtree(rec["logs"], ignore_errors=True)
         os.unlink(os.path.join(self.pods_dir, uid + ".json"))
 
-    def resize(self, pod, name, cpu):
+    def container_of(self, what, pod, name):
+        """The driver's record of the pod and container NAME of the pod
+        file, for command WHAT on a container that is up."""
         rec = self.load(pod["metadata"]["uid"])
         if rec is None or name not in rec["containers"]:
-            raise BadInput("resize: no container %s in pod %s" %
-                           (name, pod["metadata"]["uid"]))
+            raise BadInput("%s: no container %s in pod %s" %
+                           (what, name, pod["metadata"]["uid"]))
         c = [c for c in pod["spec"]["containers"] if c["name"] == name]
         if not c:
-            raise BadInput("resize: the pod file has no container %s" % name)
-        c = json.loads(json.dumps(c[0]))
+            raise BadInput("%s: the pod file has no container %s" % (what, name))
+        return rec, c[0]
+
+    def restart(self, pod, name):
+        """The kubelet's restart of an exited container in its pod
+        (restartPolicy Always): the next attempt, a new container; the
+        earlier instance stays until the container GC removes it."""
+        rec, c = self.container_of("restart", pod, name)
+        old = rec["containers"][name]
+        self.wait_exited(old)
+        attempt = rec.setdefault("attempts", {}).get(name, 0) + 1
+        try:
+            cid = self.rt.CreateContainer(self.pb.CreateContainerRequest(
+                pod_sandbox_id=rec["sandbox"],
+                config=self.container_config(pod, c, False, attempt),
+                sandbox_config=self.sandbox_config(pod, rec["logs"]))).container_id
+        except self.grpc.RpcError as e:
+            raise Refused(e.details())
+        rec.setdefault("earlier", {}).setdefault(name, []).append(old)
+        rec["containers"][name] = cid
+        rec["attempts"][name] = attempt
+        self.save(rec)
+        try:
+            self.rt.StartContainer(self.pb.StartContainerRequest(container_id=cid))
+        except self.grpc.RpcError as e:
+            raise Refused(e.details())
+        line = self.first_line(os.path.join(rec["logs"], name,
+                                            "%d.log" % attempt))
+        return "%s %s %s" % (name, cid, line)
+
+    def earlier(self, uid, name, what):
+        """StopContainer or RemoveContainer of the earlier instances."""
+        rec = self.load(uid)
+        ids = (rec or {}).get("earlier", {}).get(name)
+        if not ids:
+            raise BadInput("earlier: no earlier instance of %s in pod %s" %
+                           (name, uid))
+        for cid in list(ids):
+            try:
+                if what == "stop":
+                    self.rt.StopContainer(self.pb.StopContainerRequest(
+                        container_id=cid, timeout=STOP_TIMEOUT))
+                    continue
+                self.rt.RemoveContainer(self.pb.RemoveContainerRequest(
+                    container_id=cid))
+            except self.grpc.RpcError as e:
+                raise Refused(e.details())
+            ids.remove(cid)
+            self.save(rec)
+
+    def resize(self, pod, name, cpu):
+        rec, c = self.container_of("resize", pod, name)
+        c = json.loads(json.dumps(c))
         for k in ("requests", "limits"):
             c.setdefault("resources", {}).setdefault(k, {})["cpu"] = cpu
         res = kl.container_resources(c)
@@ -418,9 +482,10 @@ def command(k, argv):
     """One command: its exit status."""
     p = argparse.ArgumentParser(prog="cri_driver.py COMMAND")
     p.add_argument("command", choices=("up", "down", "cycles", "wait",
-                                       "resize"))
+                                       "resize", "restart", "earlier"))
     p.add_argument("args", nargs="*")
     p.add_argument("--uid")
+    p.add_argument("--exits", action="append", default=[])
     p.add_argument("--mode", choices=("decide", "guard"))
     a = p.parse_args(argv)
     if a.mode:
@@ -442,6 +507,11 @@ def run_command(k, a):
             load_pod(path)
     if a.command == "resize" and len(a.args) != 3:
         raise BadInput("resize: POD.json NAME CPU")
+    if a.command == "restart" and len(a.args) != 2:
+        raise BadInput("restart: POD.json NAME")
+    if a.command == "earlier" and (len(a.args) != 3 or
+                                   a.args[2] not in ("stop", "remove")):
+        raise BadInput("earlier: UID NAME stop|remove")
     if a.command == "wait":
         print(k.wait().runtime_version)
     elif a.command == "resize":
@@ -450,10 +520,15 @@ def run_command(k, a):
         except Refused as e:
             print("refused: %s" % e, file=sys.stderr)
             return 3
-    elif a.command == "up":
+    elif a.command in ("up", "restart", "earlier"):
         try:
-            for line in k.up(load_pod(a.args[0], a.uid)):
-                print(line)
+            if a.command == "up":
+                for line in k.up(load_pod(a.args[0], a.uid), a.exits):
+                    print(line)
+            elif a.command == "restart":
+                print(k.restart(load_pod(a.args[0]), a.args[1]))
+            else:
+                k.earlier(a.args[0], a.args[1], a.args[2])
         except Refused as e:
             print("refused: %s" % e, file=sys.stderr)
             return 3

@@ -25,6 +25,12 @@
 #   admission CPUs, never shares one with a Burstable container running
 #   beside it, audit clean after each step; shrinking below the
 #   admission set is refused with nothing changed;
+#   a container that restarts in its pod (its program exits, the
+#   kubelet creates attempt 1, a new container ID): the new instance
+#   runs on its exclusive CPUs, and a late StopContainer and the
+#   RemoveContainer of the dead instance (the kubelet's container GC)
+#   leave them its, bound to its cgroup; the pod's deletion returns
+#   them;
 #   CPUMGR_CRI_CYCLES (default 30) pod create/delete cycles;
 # - guard mode (kubelet with the static policy: its decision in
 #   cpuset_cpus and in its checkpoint): exactly the kubelet's CPUs; a
@@ -33,7 +39,8 @@
 #   agree and audit is clean.
 # The plugin's checks report SKIP when this cpumgrctl has no `nri`;
 # CPUMGR_CRI_SHORT=1 (the debug kernel, 6.12-rt) leaves out the
-# multi-container pod, the restarts, the shared CPUs on request (the
+# multi-container pod, the restarts (containerd's, the plugin's, a
+# container's in its pod), the shared CPUs on request (the
 # controller's logic alone), guard's shared container and the cycles.
 # smt8 preset: 8 CPUs, CPU 0 reserved.
 
@@ -45,7 +52,7 @@ cri_need
 
 CYCLES=${CPUMGR_CRI_CYCLES:-30}
 G2=0b1e5a44-5f3c-4c55-9a0e-000000000004
-ktap_plan 19
+ktap_plan 20
 
 rt_init enforce && cri_config && cri_start_containerd || {
 	echo "# set-up failed"
@@ -94,6 +101,7 @@ if ! cri_have_plugin; then
 		 "decide: shared CPUs on request: the annotated agent shared, app exclusive" \
 		 "decide: a bad prefer-shared-cpus annotation refuses the pod, nothing left" \
 		 "decide: a running container resized 2 -> 4 -> 3 -> 2 CPUs, 1 refused" \
+		 "decide: a container restarted in its pod keeps its CPUs when its dead instance goes" \
 		 "decide: pod create/delete cycles" \
 		 "decide: table, checkpoint, cgroups agree" \
 		 "guard: the kubelet's CPUs, assigned and bound" \
@@ -391,6 +399,80 @@ t_resize()
 	rt_agree && kubelet down $uid $buid
 }
 
+# cid_cgroup ID: the cgroup directory of container ID.
+cid_cgroup()
+{
+	find "$CG" -type d -name "$1" | head -n 1
+}
+
+# held UID NAME CID ADM: the record holds ADM for container ID, bound to
+# its cgroup, its task on ADM, in the table and in status.
+held()
+{
+	local mine cg bound got
+
+	mine=$(rt_cpus "$1" "$2")
+	cg=$(cid_cgroup "$3")
+	bound=$(cat "$SYSFS/pods/$1/$2/cgroup" 2>/dev/null)
+	got=$(task_cpus "$1" "$2")
+	echo "# exclusive '$mine', bound '$bound', its task '$got'"
+	[ -n "$4" ] && [ "$mine" = "$4" ] && [ "$got" = "$4" ] &&
+		[ -n "$cg" ] && [ "$bound" = "$cg" ] &&
+		rt_disjoint "$4" "$(cat "$SYSFS/shared_cpus")" || return 1
+	"$CTL" status --json --state-dir "$S" >"$CRI/status.json" &&
+		grep -Eq "\"cpus\":[[:space:]]*\"$4\"" "$CRI/status.json" &&
+		grep -Eq "\"cgroupPath\":[[:space:]]*\"[^\"]*$3\"" "$CRI/status.json" ||
+		{ diag <"$CRI/status.json"; return 1; }
+}
+
+# A container restarts in its pod (restartPolicy Always): its program
+# exits, the kubelet creates attempt 1 (a new container ID, its own
+# cgroup) and later removes the dead attempt 0 (its container GC); a
+# StopContainer of attempt 0 may come late.  The end of attempt 0 is
+# none of attempt 1's: its CPUs stay its own.
+restart_in_pod()
+{
+	local uid=$1 f adm a b from
+
+	f=$(cri_pod_file "$PODS/guaranteed-2cpu.json" "$uid")
+	from=$(cri_log_lines)
+	kubelet up "$f" --exits nginx >"$CRI/up.out" 2>"$CRI/up.err" ||
+		{ diag <"$CRI/up.err"; return 1; }
+	first_is_exclusive "$uid" nginx || return 1
+	adm=$(rt_cpus "$uid" nginx)
+	a=$(awk '$1 == "nginx" { print $2 }' "$CRI/up.out")
+	kubelet restart "$f" nginx >"$CRI/up.out" 2>"$CRI/up.err" ||
+		{ diag <"$CRI/up.err"; return 1; }
+	b=$(awk '$1 == "nginx" { print $2 }' "$CRI/up.out")
+	echo "# attempt 0 ${a:0:12} ran on '$adm', attempt 1 ${b:0:12}"
+	[ -n "$b" ] && [ "$b" != "$a" ] && first_is_exclusive "$uid" nginx &&
+		held "$uid" nginx "$b" "$adm" || return 1
+	kubelet earlier "$uid" nginx stop >"$CRI/earlier.out" 2>&1 ||
+		{ diag <"$CRI/earlier.out"; return 1; }
+	echo "# attempt 0 stopped late"
+	held "$uid" nginx "$b" "$adm" || return 1
+	kubelet earlier "$uid" nginx remove >"$CRI/earlier.out" 2>&1 ||
+		{ diag <"$CRI/earlier.out"; return 1; }
+	echo "# attempt 0 removed"
+	# what the plugin made of each instance's events: the removal
+	# reached it (containerd forwards no second stop of an instance)
+	tail -n +"$((from + 1))" "$CRI/nri.log" | grep -F -e "$a" -e "$b" |
+		tee "$CRI/restart.log" | diag
+	grep -Eq "nri: (removal|released) $a" "$CRI/restart.log" &&
+		held "$uid" nginx "$b" "$adm" && rt_agree || return 1
+	kubelet down "$uid" || return 1
+	echo "# deleted: exclusive '$(cat "$SYSFS/exclusive_cpus")', shared '$(cat "$SYSFS/shared_cpus")'"
+	[ ! -e "$SYSFS/pods/$uid" ] && rt_subset "$adm" "$(cat "$SYSFS/shared_cpus")"
+}
+
+t_restart_in_pod()
+{
+	restart_in_pod restart-g && return 0
+	# nothing left behind for the checks after it
+	kubelet down restart-g >/dev/null 2>&1
+	return 1
+}
+
 t_cycles()
 {
 	kubelet cycles "$1" "$PODS/guaranteed-2cpu.json" \
@@ -412,6 +494,7 @@ check "decide: deleting the pods returns their CPUs" timed t_delete
 long_check "decide: shared CPUs on request: the annotated agent shared, app exclusive" timed t_shared_on_request
 long_check "decide: a bad prefer-shared-cpus annotation refuses the pod, nothing left" timed t_shared_bad
 check "decide: a running container resized 2 -> 4 -> 3 -> 2 CPUs, 1 refused" timed t_resize
+long_check "decide: a container restarted in its pod keeps its CPUs when its dead instance goes" timed t_restart_in_pod
 long_check "decide: $CYCLES pod create/delete cycles" timed t_cycles "$CYCLES"
 check "decide: table, checkpoint, cgroups agree" timed rt_agree
 

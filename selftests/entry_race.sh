@@ -125,27 +125,15 @@ waits_in()
 	return 1
 }
 
-# Until process $1 waits in $2 or has written status file $3: 0 when it
-# waits, 1 when it finished first or neither came (60 s).
-until_waits()
-{
-	local i
-
-	for ((i = 0; i < 300; i++)); do
-		[ -s "$OUT/status.$3" ] && return 1
-		waits_in "$1" "$2" && return 0
-		nap
-	done
-	return 1
-}
-
-# Until status file $1 is written (60 s); no fork.
-until_done()
+# Until status file $1 is written (0), or process $2 waits in the
+# kernel in function $3 (2); 1 after 60 s.  No fork.
+until_status()
 {
 	local i
 
 	for ((i = 0; i < 300; i++)); do
 		[ -s "$OUT/status.$1" ] && return 0
+		[ -n "$2" ] && waits_in "$2" "$3" && return 2
 		nap
 	done
 	return 1
@@ -230,13 +218,14 @@ write_then_entry()
 	writer=$!
 	entry_later "$1"
 	go write
-	if ! until_waits "$writer" cpuset_write_resmask write; then
+	until_status write "$writer" cpuset_write_resmask
+	if [ $? != 2 ]; then
 		echo "# the write did not wait: status $(status_of write)"
 		ok=1
 	fi
 	go entry
 	# refused at once, or waiting for cpuset's locks (no fork now)
-	until_done entry
+	until_status entry
 	unpark
 	if [ "$(status_of entry)" = 0 ]; then
 		echo "# the $1 into q got through while the write was under way"
@@ -262,13 +251,14 @@ entry_then_write()
 	write_later write
 	go entry
 	# a move waits in cpuset_can_attach(), a clone3 in cpuset_can_fork()
-	if ! until_waits "$pid" cpuset_can_ entry; then
+	until_status entry "$pid" cpuset_can_
+	if [ $? != 2 ]; then
 		echo "# the $1 did not wait: status $(status_of entry)"
 		ok=1
 	fi
 	go write
 	# refused at once, or waiting for cpuset's locks (no fork now)
-	until_done write
+	until_status write
 	unpark
 	if [ "$(status_of write)" = 0 ]; then
 		echo "# the write got through while the $1 was under way"
@@ -307,12 +297,13 @@ write_then_write()
 	first=$!
 	write_later second "${other[@]}"
 	go first
-	if ! until_waits "$first" cpuset_write_resmask first; then
+	until_status first "$first" cpuset_write_resmask
+	if [ $? != 2 ]; then
 		echo "# the first write did not wait: status $(status_of first)"
 		ok=1
 	fi
 	go second
-	until_done second
+	until_status second
 	unpark
 	if [ "$(status_of second)" = 0 ]; then
 		echo "# the second write got through while the first was under way"

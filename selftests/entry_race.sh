@@ -208,83 +208,71 @@ q_off_7()
 	return 1
 }
 
+# Side $1 (as entry_later or write_later named it, its process $2) goes
+# first and must wait in the kernel in function $3 (parked); side $4
+# comes and must be refused, and $1 land.
+race()
+{
+	local ok=0
+
+	go "$1"
+	until_status "$1" "$2" "$3"
+	if [ $? != 2 ]; then
+		echo "# the $1 did not wait: status $(status_of "$1")"
+		ok=1
+	fi
+	go "$4"
+	# refused at once, or waiting for cpuset's locks (no fork now)
+	until_status "$4"
+	unpark
+	if [ "$(status_of "$4")" = 0 ]; then
+		echo "# the $4 got through while the $1 was under way"
+		ok=1
+	else
+		grep -q busy "$OUT/$4.err" || { diag <"$OUT/$4.err"; ok=1; }
+	fi
+	[ "$(status_of "$1")" = 0 ] ||
+		{ echo "# the $1: $(status_of "$1")"; diag <"$OUT/$1.err"; ok=1; }
+	q_off_7 || ok=1
+	return $ok
+}
+
 # The write is checked and waits (parked); the entry ($1) comes.
 write_then_entry()
 {
-	local ok=0 writer
+	local writer
 
 	arm && park || return 1
 	write_later write
 	writer=$!
 	entry_later "$1"
-	go write
-	until_status write "$writer" cpuset_write_resmask
-	if [ $? != 2 ]; then
-		echo "# the write did not wait: status $(status_of write)"
-		ok=1
-	fi
-	go entry
-	# refused at once, or waiting for cpuset's locks (no fork now)
-	until_status entry
-	unpark
-	if [ "$(status_of entry)" = 0 ]; then
-		echo "# the $1 into q got through while the write was under way"
-		ok=1
-	else
-		grep -q busy "$OUT/entry.err" ||
-			{ diag <"$OUT/entry.err"; ok=1; }
-	fi
-	[ "$(status_of write)" = 0 ] && [ "$(<"$CG/cpuset.cpus")" = 0-7 ] ||
-		{ echo "# the write: $(status_of write)"; diag <"$OUT/write.err"; ok=1; }
-	q_off_7 || ok=1
-	return $ok
+	race write "$writer" cpuset_write_resmask entry
 }
 
-# The entry ($1) is checked and waits (parked); the write comes.
+# The entry ($1) is checked and waits (parked); the write comes.  A move
+# waits in cpuset_can_attach(), a clone3 in cpuset_can_fork().
 entry_then_write()
 {
-	local ok=0 pid
+	local pid
 
 	arm && park || return 1
 	entry_later "$1"
 	pid=$!
 	write_later write
-	go entry
-	# a move waits in cpuset_can_attach(), a clone3 in cpuset_can_fork()
-	until_status entry "$pid" cpuset_can_
-	if [ $? != 2 ]; then
-		echo "# the $1 did not wait: status $(status_of entry)"
-		ok=1
-	fi
-	go write
-	# refused at once, or waiting for cpuset's locks (no fork now)
-	until_status write
-	unpark
-	if [ "$(status_of write)" = 0 ]; then
-		echo "# the write got through while the $1 was under way"
-		ok=1
-	else
-		grep -q busy "$OUT/write.err" ||
-			{ diag <"$OUT/write.err"; ok=1; }
-	fi
-	[ "$(status_of entry)" = 0 ] ||
-		{ echo "# the $1: $(status_of entry)"; diag <"$OUT/entry.err"; ok=1; }
-	q_off_7 || ok=1
-	return $ok
+	race entry "$pid" cpuset_can_ write
 }
 
 # The write $1 (erace given 7, or q emptied) is checked and waits
 # (parked); the other comes, and is refused.  q has a task and 0-1.
 write_then_write()
 {
-	local ok=0 first give=(0-7 "$CG/cpuset.cpus") empty=("" "$CG/q/cpuset.cpus")
+	local first give=(0-7 "$CG/cpuset.cpus") empty=("" "$CG/q/cpuset.cpus")
 	local -a one other
 
 	case $1 in
 	erace) one=("${give[@]}") other=("${empty[@]}") ;;
 	q) one=("${empty[@]}") other=("${give[@]}") ;;
 	esac
-
 	arm && echo 0-1 >"$CG/q/cpuset.cpus" &&
 	echo "$TASK" >"$CG/q/cgroup.procs" || return 1
 	# 6.1 refuses to empty a cpuset with tasks itself (ENOSPC)
@@ -296,26 +284,7 @@ write_then_write()
 	write_later first "${one[@]}"
 	first=$!
 	write_later second "${other[@]}"
-	go first
-	until_status first "$first" cpuset_write_resmask
-	if [ $? != 2 ]; then
-		echo "# the first write did not wait: status $(status_of first)"
-		ok=1
-	fi
-	go second
-	until_status second
-	unpark
-	if [ "$(status_of second)" = 0 ]; then
-		echo "# the second write got through while the first was under way"
-		ok=1
-	else
-		grep -q busy "$OUT/second.err" ||
-			{ diag <"$OUT/second.err"; ok=1; }
-	fi
-	[ "$(status_of first)" = 0 ] ||
-		{ echo "# the first write: $(status_of first)"; diag <"$OUT/first.err"; ok=1; }
-	q_off_7 || ok=1
-	return $ok
+	race first "$first" cpuset_write_resmask second
 }
 
 ktap_plan 7

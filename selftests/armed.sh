@@ -164,19 +164,24 @@ load_refused()
 # (armed_check_ms 3000): the next check reports both.
 short_disarm()
 {
-	local ok=0
+	local ok=0 mark
 
 	for f in events daemon; do
 		cat "$OUT/$f" >>"$OUT/$f.old"
 		: >"$OUT/$f"
 	done
 	echo 3000 >"$PARAM" && sleep 0.5 || return 1
+	mark=$(dmesg | wc -l)
 	echo 0 >"$KPROBES" && echo 1 >"$KPROBES" || ok=1
 	wait_for "$OUT/events" '"armed":false' || ok=1
 	wait_for "$OUT/events" '"armed":true' || ok=1
-	wait_for "$OUT/daemon" "^<3>.*guarantee is NOT ARMED: kprobes did not fire for a while" || ok=1
+	# (a check that falls within the disarm, on a slow guest, reports
+	# it as any disarm: "kprobes do not fire")
+	wait_for "$OUT/daemon" "^<3>.*guarantee is NOT ARMED: kprobes d" || ok=1
 	wait_for "$OUT/daemon" "guarantee is armed again" || ok=1
-	dmesg | grep -q "cpumgr: the guarantee was not armed for a while" || ok=1
+	dmesg | tail -n +"$((mark + 1))" |
+		grep -Eq "cpumgr: the guarantee (was not armed for a while|is not armed)" ||
+		{ echo "# no disarm in the kernel log"; ok=1; }
 	echo 100 >"$PARAM"
 	armed_now || ok=1
 	return $ok

@@ -195,11 +195,10 @@ void cpumgr_hooks_sync_writes(void)
  * What the cpusets with tasks below @to would inherit if partition @css,
  * dissolving, handed its CPUs back to @to; added to @bad.
  */
-static bool cpumgr_partition_dissolves(const struct cpumgr_view *view,
-				       struct cgroup_subsys_state *to,
-				       struct cgroup_subsys_state *css,
-				       struct cpumask *bad,
-				       struct cpumgr_scratch *s)
+static bool cpumgr_dissolves_onto(const struct cpumgr_view *view,
+				  struct cgroup_subsys_state *to,
+				  struct cgroup_subsys_state *css,
+				  struct cpumask *bad, struct cpumgr_scratch *s)
 {
 	struct cpumask *eff = cpumgr_scratch_mask(s, CPUMGR_EFF);
 	static const struct cpumgr_inflight_entry none;
@@ -211,6 +210,33 @@ static bool cpumgr_partition_dissolves(const struct cpumgr_view *view,
 	return cpumgr_rules_check_inherit(view, to, eff,
 					  cpumgr_cpuset_allowed(to), &none,
 					  NULL, bad, s);
+}
+
+/*
+ * Whether partition @css, dissolving, would hand CPUs on to cgroups with
+ * tasks that may not hold them; added to @bad.  A partition holds CPUs
+ * its parent has not: they go back, to the parent, or for a remote
+ * partition (6.7 on, its parent none) to the top cpuset and on to
+ * whatever inherits from it.  Which of the two it is, cpuset keeps
+ * private: both ways are checked.  A cpuset that holds nothing its
+ * parent has not is no partition: false.
+ */
+static bool cpumgr_partition_dissolves(const struct cpumgr_view *view,
+				       struct cgroup_subsys_state *css,
+				       struct cpumask *bad,
+				       struct cpumgr_scratch *s)
+{
+	struct cgroup_subsys_state *parent = css->parent;
+	struct cgroup_subsys_state *top = cpumgr_cpuset_top();
+	bool found;
+
+	if (!parent || cpumask_subset(cpumgr_cpuset_effective(css),
+				      cpumgr_cpuset_effective(parent)))
+		return false;
+	found = cpumgr_dissolves_onto(view, parent, css, bad, s);
+	if (parent != top)
+		found |= cpumgr_dissolves_onto(view, top, css, bad, s);
+	return found;
 }
 
 /*
@@ -228,27 +254,20 @@ static bool cpumgr_exclusive_emptied(const struct cpumgr_view *view,
 				     struct cpumask *bad,
 				     struct cpumgr_scratch *s)
 {
-	struct cgroup_subsys_state *top = cpumgr_cpuset_top(), *pos;
 	unsigned int visited = 0, max = cpumgr_rules_walk_max();
+	struct cgroup_subsys_state *pos;
 	bool found = false;
 
 	css_for_each_descendant_pre(pos, css) {
-		const struct cpumask *eff = cpumgr_cpuset_effective(pos);
-
 		if (++visited > max) {
 			pr_warn_ratelimited("more than %u cpusets below cgroup %llu: its cpuset.cpus.exclusive may not be emptied\n",
 					    max, cgroup_id(css->cgroup));
 			cpumask_or(bad, bad, view->exclusive);
 			return true;
 		}
-		if (!pos->parent || !cpumask_intersects(eff, view->exclusive) ||
-		    cpumask_subset(eff, cpumgr_cpuset_effective(pos->parent)))
-			continue;
-		found |= cpumgr_partition_dissolves(view, pos->parent, pos, bad,
-						    s);
-		if (pos->parent != top)
-			found |= cpumgr_partition_dissolves(view, top, pos, bad,
-							    s);
+		if (cpumask_intersects(cpumgr_cpuset_effective(pos),
+				       view->exclusive))
+			found |= cpumgr_partition_dissolves(view, pos, bad, s);
 	}
 	return found;
 }
@@ -340,8 +359,7 @@ static bool cpumgr_partition_refused(struct kernfs_open_file *of,
 				     struct cpumgr_scratch *s)
 {
 	enum cpumgr_violation kind = CPUMGR_VIOLATION_PARTITION;
-	struct cgroup_subsys_state *css = of_css(of), *parent = css->parent;
-	struct cgroup_subsys_state *top = cpumgr_cpuset_top();
+	struct cgroup_subsys_state *css = of_css(of);
 	struct cpumask *eff, *bad;
 
 	eff = cpumgr_scratch_mask(s, CPUMGR_EFF);
@@ -359,21 +377,9 @@ static bool cpumgr_partition_refused(struct kernfs_open_file *of,
 	    (cpumgr_rules_check_partition(view, css->cgroup, eff, bad, s) ||
 	     cpumgr_rules_check_take(view, css->cgroup, eff, bad, s)))
 		goto report;
-	/*
-	 * A partition holds CPUs its parent has not: they go back, to the
-	 * parent, or for a remote partition (6.7 on, its parent none) to
-	 * the top cpuset and on to whatever inherits from it.  Which of
-	 * the two it is, cpuset keeps private: both ways are checked.
-	 */
-	if (parent && sysfs_streq(buf, "member") &&
-	    !cpumask_subset(cpumgr_cpuset_effective(css),
-			    cpumgr_cpuset_effective(parent))) {
-		if (cpumgr_partition_dissolves(view, parent, css, bad, s))
-			kind = CPUMGR_VIOLATION_INHERIT;
-		if (parent != top &&
-		    cpumgr_partition_dissolves(view, top, css, bad, s))
-			kind = CPUMGR_VIOLATION_INHERIT;
-	}
+	if (sysfs_streq(buf, "member") &&
+	    cpumgr_partition_dissolves(view, css, bad, s))
+		kind = CPUMGR_VIOLATION_INHERIT;
 report:
 	return !cpumask_empty(bad) &&
 	       cpumgr_violation(view, kind, css->cgroup,

@@ -237,9 +237,8 @@ static bool cpumgr_inflight_check(const struct cpumgr_view *view,
 {
 	const struct cpumask *own = cpu_none_mask;
 
-	if (w->css != css &&
-	    (!cpumgr_cpuset_v2_mode(css->cgroup) ||
-	     !cgroup_is_descendant(css->cgroup, w->css->cgroup)))
+	if (w->css != css && (!cpumgr_cpuset_v2_mode(css->cgroup) ||
+			      !cpumgr_inflight_above(w, css)))
 		return false;
 	cpumgr_rules_inherited(css, w->css, w->eff, eff, NULL, s);
 	if (css->cgroup == dst)

@@ -680,9 +680,8 @@ void cpumgr_rules_inherited(struct cgroup_subsys_state *pos,
 static bool cpumgr_entering_below(struct cgroup_subsys_state *pos,
 				  const struct cpumgr_inflight_entry *entry)
 {
-	return entry->css && (entry->css == pos ||
-			      cgroup_is_descendant(entry->css->cgroup,
-						   pos->cgroup));
+	return entry->css &&
+	       cgroup_is_descendant(entry->css->cgroup, pos->cgroup);
 }
 
 /**

@@ -76,7 +76,7 @@ fi
 # build/kmod/NAME/testmod/.
 [ -e "$CPUMGR_TOP/selftests/kmod/Kbuild" ] || exit 0
 mkdir -p "$dest/testmod"
-cp -p "$CPUMGR_TOP"/selftests/kmod/Kbuild "$CPUMGR_TOP"/selftests/kmod/*.c \
+cp -p "$CPUMGR_TOP"/selftests/kmod/Kbuild "$CPUMGR_TOP"/selftests/kmod/*.[ch] \
 	"$dest/testmod/"
 if ! kmake -C "$kdir" M="$dest/testmod" modules >"$dest/testmod.log" 2>&1; then
 	cat "$dest/testmod.log" >&2

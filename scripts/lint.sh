@@ -25,7 +25,7 @@ checkpatch=$CPUMGR_CACHE/src/6.1/scripts/checkpatch.pl
 #   has to ask.
 if ! perl "$checkpatch" --strict --no-tree --quiet --show-types \
 	--ignore FILE_PATH_CHANGES,LINUX_VERSION_CODE \
-	-f kmod/*.c kmod/*.h selftests/kmod/*.c \
+	-f kmod/*.c kmod/*.h selftests/kmod/*.c selftests/kmod/*.h \
 	$(ls include/uapi/linux/*.h 2>/dev/null); then
 	status=1
 fi

@@ -28,14 +28,8 @@
 #include <linux/module.h>
 #include <linux/ptrace.h>
 #include <linux/string.h>
-#include <linux/version.h>
 
-/* A cgroup directory's name: RCU-managed from 6.15, never renamed here. */
-#if KERNEL_VERSION(6, 15, 0) <= LINUX_VERSION_CODE
-#define kn_name(kn) rcu_dereference_raw((kn)->name)
-#else
-#define kn_name(kn) ((kn)->name)
-#endif
+#include "testmod_kernfs.h"
 
 static char *cgroup = "park";
 module_param(cgroup, charp, 0444);

@@ -23,19 +23,8 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
-#include <linux/version.h>
 
-/*
- * A kernfs node's name and parent: RCU-managed from 6.15, and stable for
- * a cgroup's file and directory, which are never renamed or moved.
- */
-#if KERNEL_VERSION(6, 15, 0) <= LINUX_VERSION_CODE
-#define kn_name(kn) rcu_dereference_raw((kn)->name)
-#define kn_parent(kn) rcu_dereference_raw((kn)->__parent)
-#else
-#define kn_name(kn) ((kn)->name)
-#define kn_parent(kn) ((kn)->parent)
-#endif
+#include "testmod_kernfs.h"
 
 static char *cgroup = "slow";
 module_param(cgroup, charp, 0444);

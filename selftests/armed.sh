@@ -80,6 +80,19 @@ setup()
 	wait_for "$OUT/daemon" "daemon: started"
 }
 
+# The listener's and the daemon's lines so far are set aside: the next
+# round must see its own lines, not these (both writers append, so
+# emptying the files in place is safe).
+fresh_logs()
+{
+	local f
+
+	for f in events daemon; do
+		cat "$OUT/$f" >>"$OUT/$f.old"
+		: >"$OUT/$f"
+	done
+}
+
 armed_now()
 {
 	[ "$(<"$SYSFS/armed")" = 1 ] &&
@@ -112,12 +125,7 @@ disarmed_by()
 	# armed again: refused again
 	! echo 2-3 >"$CG/other/cpuset.cpus" 2>/dev/null || ok=1
 	echo >"$CG/other/cpuset.cpus"
-	# the next round must see its own lines, not these (both writers
-	# append, so emptying the files in place is safe)
-	for f in events daemon; do
-		cat "$OUT/$f" >>"$OUT/$f.old"
-		: >"$OUT/$f"
-	done
+	fresh_logs
 	return $ok
 }
 
@@ -166,10 +174,7 @@ short_disarm()
 {
 	local ok=0 mark
 
-	for f in events daemon; do
-		cat "$OUT/$f" >>"$OUT/$f.old"
-		: >"$OUT/$f"
-	done
+	fresh_logs
 	echo 3000 >"$PARAM" && sleep 0.5 || return 1
 	mark=$(dmesg | wc -l)
 	echo 0 >"$KPROBES" && echo 1 >"$KPROBES" || ok=1

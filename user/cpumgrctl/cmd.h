@@ -126,6 +126,11 @@ void ctl_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 int ctl_parse(const struct cpumgrctl_cmd *cmd, int argc, char **argv,
 	      bool json, struct ctl_cmdline *cl);
+/*
+ * --state-dir's value, before or after the command: true, or false after
+ * a usage message (NULL: none given; "": empty).
+ */
+bool ctl_state_dir_arg(const char *dir);
 /* The value of the option called name (NULL when not given). */
 const char *ctl_val(const struct ctl_cmdline *cl, const char *name);
 /* Was the flag (or option) called name given? */

@@ -14,6 +14,9 @@
 #     (+pedantic): the hook file and the units name the packaged
 #     cpumgrctl, no live hooks.d file, the postinst leaves the NRI unit
 #     alone, `pkg-config --libs cpumgr` links a program;
+#   - the packages build from a clone of HEAD in a Debian 12 chroot with
+#     only the Build-Depends and no network, unit tests included, and
+#     hold what make deb's hold (scripts/deb-chroot.sh);
 #   - `dkms build` of cpumgr-dkms's source against the cached 6.1, 6.12
 #     and 6.12-rt kernels (built with the host's gcc-12 as Debian built
 #     them), and 7.3 and 7.3-rt by Debian 13's dkms and gcc-14 in its
@@ -409,6 +412,7 @@ main()
 	run readme bash "$CPUMGR_TOP/scripts/tests/readme.sh"
 	version=$(sed -n 's/^#define CPUMGR_VERSION "\(.*\)"/\1/p' "$CPUMGR_TOP/kmod/cpumgr.h")
 	run packages packages
+	run deb-chroot "$CPUMGR_TOP/scripts/deb-chroot.sh"
 	run dkms-6.1 dkms_build 6.1
 	run dkms-6.12 dkms_build 6.12
 	run dkms-6.12-rt dkms_build 6.12-rt

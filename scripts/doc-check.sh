@@ -80,9 +80,10 @@ for o in $(grep -o -- '\*--[a-z][a-z-]*\*' "$page" | tr -d '*' | sort -u); do
 	fi
 done
 # every JSON member a command prints or plan reads is in doc/json-names.md
-# (ctl_integration.c reads an OCI hook file, whose names are oci-hooks(5)'s)
+# (ctl_integration.c and ctl_containerd.c read OCI hook files and
+# runtime specs, whose names are oci-hooks(5)'s and the OCI spec's)
 python3 scripts/json-names-check.py doc/json-names.md \
-	$(ls user/cpumgrctl/*.c | grep -v '/ctl_integration\.c$') \
+	$(ls user/cpumgrctl/*.c | grep -Ev '/ctl_(integration|containerd)\.c$') \
 	user/lib/node/node_admit.c user/lib/host/plan.c \
 	user/lib/host/topology_json.c || status=1
 need cpumgr.4 "module parameter" \

@@ -13,7 +13,9 @@
 
 #include "cmd.h"
 #include "ctl_integration.h"
+#include "ctl_kubelet.h"
 #include "ctl_node.h"
+#include "ctl_runtime.h"
 #include "go_strconv.h"
 #include "kubeletconfig.h"
 #include "strbuf.h"
@@ -28,6 +30,7 @@ static const char *const kubelet_flags[] = {
 
 struct init_args {
 	const char *state_dir, *config, *root, *mount;
+	const char *kubelet_config, *kubelet_state;	/* the kubelet's own */
 	int enforce, hotplug, quota, no_quota_excl, init_cpus;
 	bool force, dry_run, strict;
 	/* --integration: -1 leaves the node's as it is */
@@ -104,6 +107,8 @@ static int parse_args(const struct ctl_cmdline *cl, struct init_args *a)
 	a->config = ctl_val(cl, "config");
 	a->root = ctl_val(cl, "cgroup-root");
 	a->mount = ctl_val(cl, "cgroup-mount");
+	a->kubelet_config = ctl_val(cl, "kubelet-config") ?: CTL_KUBELET_CONFIG;
+	a->kubelet_state = ctl_val(cl, "kubelet-state") ?: CTL_KUBELET_STATE;
 	a->force = ctl_flag(cl, "force");
 	a->dry_run = ctl_flag(cl, "dry-run");
 	a->strict = ctl_flag(cl, "strict");
@@ -290,6 +295,45 @@ static int run(struct node *n, const struct init_args *a,
 	return ret;
 }
 
+/*
+ * One decider: where cpumgr would decide (nri-decide, oci-hook) while the
+ * kubelet runs static, refused with the ways out; nri-follow becomes
+ * nri-guard or nri-decide by what the kubelet runs.
+ */
+static int one_decider(struct init_args *a)
+{
+	struct cm_error err = { 0 };
+	struct ctl_kubelet k;
+	int i = a->integration;
+
+	if (i != CTL_INTEGRATION_NRI_DECIDE && i != CTL_INTEGRATION_OCI_HOOK &&
+	    i != CTL_INTEGRATION_NRI_FOLLOW)
+		return CPUMGRCTL_EXIT_OK;
+	if (ctl_kubelet_read(&k, a->kubelet_config, a->kubelet_state, &err)) {
+		ctl_err("init: cannot tell whether the kubelet decides: %s",
+			cm_error_msg(&err));
+		cm_error_clear(&err);
+		return CPUMGRCTL_EXIT_FAIL;
+	}
+	if (i == CTL_INTEGRATION_NRI_FOLLOW) {
+		a->integration = k.is_static ? CTL_INTEGRATION_NRI_GUARD :
+					       CTL_INTEGRATION_NRI_DECIDE;
+		printf("integration: nri-follow: %s (%s)\n",
+		       ctl_integration_name((unsigned int)a->integration),
+		       k.found ? k.why : "no kubelet configuration or checkpoint");
+		return CPUMGRCTL_EXIT_OK;
+	}
+	if (!k.is_static)
+		return CPUMGRCTL_EXIT_OK;
+	ctl_kubelet_refuse(&k, "--integration nri-guard (or nri-follow), with the kubelet's own settings (--config of its configuration)",
+			   &err);
+	ctl_err("init: --integration %s: %s", ctl_integration_name((unsigned int)i),
+		cm_error_msg(&err));
+	cm_error_clear(&err);
+	/* the command line must change (or the kubelet) */
+	return CPUMGRCTL_EXIT_USAGE;
+}
+
 /* After the node is set up: the runtime's way to cpumgr, if asked. */
 static int apply_integration(const struct init_args *a)
 {
@@ -324,6 +368,11 @@ static int cmd_init(const struct ctl_cmdline *cl)
 		cm_error_clear(&err);
 		kubelet_config_free(&kc);
 		return CPUMGRCTL_EXIT_USAGE;
+	}
+	ret = one_decider(&a);
+	if (ret) {
+		kubelet_config_free(&kc);
+		return ret;
 	}
 	if (a.dry_run) {
 		ret = dry_run(&a, &kc);
@@ -375,7 +424,9 @@ CPUMGRCTL_COMMAND(init) = {
 		{ "force", 'f', NULL, CTL_ANY, NULL, "also over a checkpoint of another configuration" },
 		{ "dry-run", 'n', NULL, CTL_ANY, NULL, "check the flags and the file on this machine's CPUs; no module, nothing changed" },
 		{ "strict", 0, NULL, CTL_ANY, NULL, "an unknown KubeletConfiguration field is an error, not a warning" },
-		{ "integration", 0, "WAY", CTL_WORD, "none nri-decide nri-guard oci-hook", "how the container runtime meets cpumgr: every other way is turned off, then this one on (default: left as it is)" },
+		{ "integration", 0, "WAY", CTL_WORD, "none nri-decide nri-guard oci-hook nri-follow", "how the container runtime meets cpumgr: every other way is turned off, then this one on (default: left as it is); nri-decide and oci-hook are refused while the kubelet runs static, nri-follow is nri-guard then and nri-decide otherwise" },
+		CTL_OPT_KUBELET_CONFIG,
+		{ "kubelet-state", 0, "FILE", CTL_FILE, NULL, "the kubelet's cpu_manager_state, read likewise (default " CTL_KUBELET_STATE ")" },
 		CTL_OPT_STATE_DIR,
 		{ NULL }
 	},

@@ -15,6 +15,7 @@
 #include "ctl_integration.h"
 #include "ctl_kubelet.h"
 #include "ctl_node.h"
+#include "ctl_ready.h"
 #include "ctl_runtime.h"
 #include "go_strconv.h"
 #include "kubeletconfig.h"
@@ -33,6 +34,7 @@ struct init_args {
 	const char *kubelet_config, *kubelet_state;	/* the kubelet's own */
 	int enforce, hotplug, quota, no_quota_excl, init_cpus;
 	bool force, dry_run, strict;
+	bool keep_if_busy;	/* --on-busy keep */
 	/* --integration: -1 leaves the node's as it is */
 	int integration;
 	/* the kubelet flags, in order, applied over the file */
@@ -112,6 +114,8 @@ static int parse_args(const struct ctl_cmdline *cl, struct init_args *a)
 	a->force = ctl_flag(cl, "force");
 	a->dry_run = ctl_flag(cl, "dry-run");
 	a->strict = ctl_flag(cl, "strict");
+	a->keep_if_busy = ctl_val(cl, "on-busy") &&
+			  !strcmp(ctl_val(cl, "on-busy"), "keep");
 	v = ctl_val(cl, "enforce");
 	if (v)
 		a->enforce = mode_value(v, cpumgr_enforce_name);
@@ -286,52 +290,16 @@ static int run(struct node *n, const struct init_args *a,
 	n->files.has_config = true;
 	ret = make_root(n, err);
 	/* the kernel has the last word: it refuses while pods hold CPUs */
-	if (!ret)
+	if (!ret) {
 		ret = node_configure(n, err);
+		if (ret == -ENOTEMPTY)
+			ctl_name_holders(n, err);
+	}
 	if (!ret)
 		ret = node_save_config(n, err);
 	if (!ret)
 		ret = node_save_checkpoint(n, a->force ? NODE_FORCE : 0, err);
 	return ret;
-}
-
-/*
- * One decider: where cpumgr would decide (nri-decide, oci-hook) while the
- * kubelet runs static, refused with the ways out; nri-follow becomes
- * nri-guard or nri-decide by what the kubelet runs.
- */
-static int one_decider(struct init_args *a)
-{
-	struct cm_error err = { 0 };
-	struct ctl_kubelet k;
-	int i = a->integration;
-
-	if (i != CTL_INTEGRATION_NRI_DECIDE && i != CTL_INTEGRATION_OCI_HOOK &&
-	    i != CTL_INTEGRATION_NRI_FOLLOW)
-		return CPUMGRCTL_EXIT_OK;
-	if (ctl_kubelet_read(&k, a->kubelet_config, a->kubelet_state, &err)) {
-		ctl_err("init: cannot tell whether the kubelet decides: %s",
-			cm_error_msg(&err));
-		cm_error_clear(&err);
-		return CPUMGRCTL_EXIT_FAIL;
-	}
-	if (i == CTL_INTEGRATION_NRI_FOLLOW) {
-		a->integration = k.is_static ? CTL_INTEGRATION_NRI_GUARD :
-					       CTL_INTEGRATION_NRI_DECIDE;
-		printf("integration: nri-follow: %s (%s)\n",
-		       ctl_integration_name((unsigned int)a->integration),
-		       k.found ? k.why : "no kubelet configuration or checkpoint");
-		return CPUMGRCTL_EXIT_OK;
-	}
-	if (!k.is_static)
-		return CPUMGRCTL_EXIT_OK;
-	ctl_kubelet_refuse(&k, "--integration nri-guard (or nri-follow), with the kubelet's own settings (--config of its configuration)",
-			   &err);
-	ctl_err("init: --integration %s: %s", ctl_integration_name((unsigned int)i),
-		cm_error_msg(&err));
-	cm_error_clear(&err);
-	/* the command line must change (or the kubelet) */
-	return CPUMGRCTL_EXIT_USAGE;
 }
 
 /* After the node is set up: the runtime's way to cpumgr, if asked. */
@@ -356,6 +324,7 @@ static int cmd_init(const struct ctl_cmdline *cl)
 	struct cm_error err = { 0 };
 	struct kubelet_config kc;
 	struct init_args a;
+	bool had_config;
 	struct node n;
 	char *reserved;
 	int ret;
@@ -369,7 +338,8 @@ static int cmd_init(const struct ctl_cmdline *cl)
 		kubelet_config_free(&kc);
 		return CPUMGRCTL_EXIT_USAGE;
 	}
-	ret = one_decider(&a);
+	ret = ctl_kubelet_integration(&a.integration, a.kubelet_config,
+				      a.kubelet_state);
 	if (ret) {
 		kubelet_config_free(&kc);
 		return ret;
@@ -386,10 +356,18 @@ static int cmd_init(const struct ctl_cmdline *cl)
 		kubelet_config_free(&kc);
 		return ret;
 	}
+	had_config = n.files.has_config;
 	ret = run(&n, &a, &kc, &err);
 	kubelet_config_free(&kc);
+	/* --on-busy keep: the node goes on with the settings it runs */
+	if (ret == -ENOTEMPTY && a.keep_if_busy && had_config) {
+		node_close(&n);
+		return ctl_refused_keep(ctl_state_dir(a.state_dir), &err) ?:
+		       apply_integration(&a);
+	}
 	if (ret)
 		return ctl_node_fail(&n, &err, "init");
+	ctl_refused_clear(ctl_state_dir(a.state_dir));
 	reserved = cpuset_to_str(&n.cfg.reserved);
 	printf("policy %s reserved %s enforce %s hotplug %s init-cpus %s cgroup-root %s\n",
 	       cpu_policy_name(n.cfg.policy),
@@ -424,6 +402,7 @@ CPUMGRCTL_COMMAND(init) = {
 		{ "force", 'f', NULL, CTL_ANY, NULL, "also over a checkpoint of another configuration" },
 		{ "dry-run", 'n', NULL, CTL_ANY, NULL, "check the flags and the file on this machine's CPUs; no module, nothing changed" },
 		{ "strict", 0, NULL, CTL_ANY, NULL, "an unknown KubeletConfiguration field is an error, not a warning" },
+		{ "on-busy", 0, "WHAT", CTL_WORD, "fail keep", "when the kernel refuses the change because pods hold exclusive CPUs (they are named): fail (exit 1, the default), or keep the node's settings, record the refusal for status and exit 0 (the DaemonSet)" },
 		{ "integration", 0, "WAY", CTL_WORD, "none nri-decide nri-guard oci-hook nri-follow", "how the container runtime meets cpumgr: every other way is turned off, then this one on (default: left as it is); nri-decide and oci-hook are refused while the kubelet runs static, nri-follow is nri-guard then and nri-decide otherwise" },
 		CTL_OPT_KUBELET_CONFIG,
 		{ "kubelet-state", 0, "FILE", CTL_FILE, NULL, "the kubelet's cpu_manager_state, read likewise (default " CTL_KUBELET_STATE ")" },

@@ -26,6 +26,7 @@
 #include "ctl_kubelet.h"
 #include "ctl_node.h"
 #include "ctl_nri.h"
+#include "ctl_ready.h"
 #include "ctl_sd.h"
 #include "kubeletconfig.h"
 
@@ -41,7 +42,19 @@ struct nri_opts {
 	int fd;				/* NRI_PLUGIN_SOCKET, else -1 */
 	unsigned int sweep_ms;		/* --sweep-period, 0: none */
 	struct ctl_nri p;
+	struct ctl_nri_record rec;	/* for status --ready nri */
 };
+
+/* Where the plugin is, for status --ready nri (ctl_ready.h). */
+static void record(struct nri_opts *o, const char *state)
+{
+	char plugin[64];
+
+	snprintf(plugin, sizeof(plugin), "%s-%s", o->index, o->name);
+	ctl_nri_record_set(&o->rec, state,
+			   o->p.rt.mode == CTL_MODE_GUARD ? "guard" : "decide",
+			   plugin, o->fd >= 0 ? "NRI_PLUGIN_SOCKET" : o->socket);
+}
 
 static int dial(const char *path)
 {
@@ -97,8 +110,10 @@ static int session(struct nri_opts *o, int fd)
 			o->index, o->name,
 			o->p.rt.mode == CTL_MODE_GUARD ? "guard" : "decide");
 		ctl_sd_notify("READY=1\nSTATUS=connected to the runtime");
+		record(o, "registered");
 		ret = nri_conn_serve(&c, &h, &err);
 	}
+	record(o, "connecting");
 	if (ret)
 		ctl_err("nri: %s", cm_error_msg(&err));
 	else
@@ -249,6 +264,8 @@ static int cmd_nri(const struct ctl_cmdline *cl)
 		return ret;
 	/* a runtime that goes away is a closed connection, not a signal */
 	signal(SIGPIPE, SIG_IGN);
+	ctl_nri_record_open(&o.rec, ctl_state_dir(o.p.dir));
+	record(&o, "connecting");
 	return run(&o);
 }
 

@@ -13,6 +13,8 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "cmd.h"
+#include "ctl_integration.h"
 #include "ctl_kubelet.h"
 #include "gojson.h"
 #include "json_util.h"
@@ -98,4 +100,39 @@ int ctl_kubelet_refuse(const struct ctl_kubelet *k, const char *follow,
 {
 	return cm_errorf(err, "the kubelet runs the static policy (%s) and picks CPUs itself: cpumgr would be a second decider. Move the kubelet to none (drain the node, stop the kubelet, remove %s, set cpuManagerPolicy: none in %s, start the kubelet) or let cpumgr guard the kubelet's decisions: %s",
 			 k->why, k->state, k->config, follow), -1;
+}
+
+int ctl_kubelet_integration(int *integration, const char *config,
+			    const char *state)
+{
+	struct cm_error err = { 0 };
+	struct ctl_kubelet k;
+	int i = *integration;
+
+	if (i != CTL_INTEGRATION_NRI_DECIDE && i != CTL_INTEGRATION_OCI_HOOK &&
+	    i != CTL_INTEGRATION_NRI_FOLLOW)
+		return CPUMGRCTL_EXIT_OK;
+	if (ctl_kubelet_read(&k, config, state, &err)) {
+		ctl_err("cannot tell whether the kubelet decides: %s",
+			cm_error_msg(&err));
+		cm_error_clear(&err);
+		return CPUMGRCTL_EXIT_FAIL;
+	}
+	if (i == CTL_INTEGRATION_NRI_FOLLOW) {
+		*integration = k.is_static ? CTL_INTEGRATION_NRI_GUARD :
+					     CTL_INTEGRATION_NRI_DECIDE;
+		printf("integration: nri-follow: %s (%s)\n",
+		       ctl_integration_name((unsigned int)*integration),
+		       k.found ? k.why : "no kubelet configuration or checkpoint");
+		return CPUMGRCTL_EXIT_OK;
+	}
+	if (!k.is_static)
+		return CPUMGRCTL_EXIT_OK;
+	ctl_kubelet_refuse(&k, "--integration nri-guard (or nri-follow), with the kubelet's own settings (--config of its configuration)",
+			   &err);
+	ctl_err("--integration %s: %s", ctl_integration_name((unsigned int)i),
+		cm_error_msg(&err));
+	cm_error_clear(&err);
+	/* the command line must change (or the kubelet) */
+	return CPUMGRCTL_EXIT_USAGE;
 }

@@ -44,4 +44,13 @@ int ctl_kubelet_read(struct ctl_kubelet *k, const char *config,
 int ctl_kubelet_refuse(const struct ctl_kubelet *k, const char *follow,
 		       struct cm_error *err);
 
+/*
+ * init --integration: where cpumgr would decide (nri-decide, oci-hook)
+ * while the kubelet runs static, refused with the ways out (exit 2;
+ * exit 1 when its files cannot be read); nri-follow becomes nri-guard or
+ * nri-decide by what it runs, said on stdout.  0 to go on.
+ */
+int ctl_kubelet_integration(int *integration, const char *config,
+			    const char *state);
+
 #endif

@@ -145,5 +145,13 @@ void ctl_help_list_entry(FILE *f, const struct cpumgrctl_cmd *cmd);
 void ctl_help_scd(FILE *f, const struct cpumgrctl_cmd *const *cmds,
 		  unsigned int nr);
 void ctl_help_complete(FILE *f, const struct cpumgrctl_cmd *cmd);
+/*
+ * `help --md [COMMAND...]`: the operator's guide's generated parts, in
+ * Markdown: each command's synopsis as a code block, or every command's
+ * synopsis and options (scripts/doc-check.sh holds the guide to them).
+ */
+void ctl_help_md_synopsis(FILE *f, const struct cpumgrctl_cmd *cmd);
+void ctl_help_md(FILE *f, const struct cpumgrctl_cmd *const *cmds,
+		 unsigned int nr);
 
 #endif

@@ -111,7 +111,30 @@ static int usage(FILE *f)
 	return f == stdout ? CPUMGRCTL_EXIT_OK : CPUMGRCTL_EXIT_USAGE;
 }
 
-/* help [COMMAND | --scd | --complete [COMMAND]] */
+/* help --md [COMMAND...]: synopses, or the whole reference, in Markdown */
+static int help_md(int argc, char **argv)
+{
+	const struct cpumgrctl_cmd *cmd;
+
+	if (!argc) {
+		ctl_help_md(stdout, __start_cpumgrctl_cmds,
+			    (unsigned int)nr_cmds());
+		return CPUMGRCTL_EXIT_OK;
+	}
+	for (int i = 0; i < argc; i++)
+		if (!find_cmd(argv[i])) {
+			ctl_err("unknown command '%s' (try 'cpumgrctl help')",
+				argv[i]);
+			return CPUMGRCTL_EXIT_USAGE;
+		}
+	for (int i = 0; i < argc; i++) {
+		cmd = find_cmd(argv[i]);
+		ctl_help_md_synopsis(stdout, cmd);
+	}
+	return CPUMGRCTL_EXIT_OK;
+}
+
+/* help [COMMAND | --scd | --md [COMMAND...] | --complete [COMMAND]] */
 static int cmd_help(int argc, char **argv)
 {
 	const struct cpumgrctl_cmd *cmd;
@@ -125,6 +148,8 @@ static int cmd_help(int argc, char **argv)
 			     (unsigned int)nr_cmds());
 		return CPUMGRCTL_EXIT_OK;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "--md"))
+		return help_md(argc - 2, argv + 2);
 	if (argc == 2 && !strcmp(argv[1], "--complete")) {
 		/* in help's order: the node's, then the table's */
 		for (int kernel = 0; kernel < 2; kernel++)

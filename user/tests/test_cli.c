@@ -161,6 +161,19 @@ TEST(every_subcommand_answers_help_on_stdout)
 	CHECK(r.status == 0 && strstr(r.out, "cpumgrctl reset"), "%s", r.err);
 	RUN(&r, "help", "nosuch");
 	EXPECT_EQ(2, r.status);
+	/* the guide's synopses: a Markdown code block, continued under it */
+	RUN(&r, "help", "--md", "status", "table");
+	CHECK(r.status == 0 &&
+	      !strncmp(r.out, "    cpumgrctl status [-j|--json] [--ready node|nri]", 51) &&
+	      strstr(r.out, "\n    cpumgrctl table [-j|--json]\n"), "%s", r.out);
+	RUN(&r, "help", "--md", "init");
+	CHECK(strstr(r.out, "\n                   [-c|--config KUBELETCONFIG]"), "%s",
+	      r.out);
+	RUN(&r, "help", "--md");
+	CHECK(r.status == 0 && strstr(r.out, "### init\n\nConfigure the node's") &&
+	      strstr(r.out, "- `--ready` `node`|`nri`: a probe"), "%.300s", r.out);
+	RUN(&r, "help", "--md", "nosuch");
+	EXPECT_EQ(2, r.status);
 }
 
 TEST(help_has_a_node_and_a_kernel_table_section)

@@ -224,5 +224,9 @@ void checkpoint_store_abort(struct checkpoint_store *st, const char *tmp_name);
 int checkpoint_store_save(struct checkpoint_store *st, const char *policy,
 			  const struct cpu_assignments *s, unsigned int flags,
 			  struct cm_error *err);
+/* The same with the file's text made by the caller (any version). */
+int checkpoint_store_save_text(struct checkpoint_store *st, const char *data,
+			       size_t len, unsigned int flags,
+			       struct cm_error *err);
 
 #endif

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kubelet_version.h"
 #include "policy_static.h"
 
 int cpu_policy_parse_kind(const char *name, enum cpu_policy_kind *out,
@@ -35,7 +34,8 @@ static int take_hinted(const struct cpu_policy *p, const struct cpuset *avail,
 		.cpu_group_size = p->opts.full_pcpus_only ? p->cpu_group_size : 1,
 		.spread = p->opts.distribute_cores,
 		.prefer_uncore = p->opts.prefer_uncore,
-		.min_numas = kubelet_numa_hint_floor(p->kubelet_minor) ?
+		.min_numas = !p->kubelet_minor ||
+			     p->kubelet_minor >= KUBELET_MINOR_NUMA_FLOOR ?
 			     hint_numas : 0,
 	};
 	return alloc_take(p->topo, p->ws, avail, &req, out, err);
@@ -189,6 +189,9 @@ int cpu_policy_start(const struct cpu_policy *p, struct cpu_assignments *s,
 	known = s->default_set;
 	for (unsigned int i = 0; i < s->nr; i++)
 		cpuset_or(&known, &known, &s->entries[i].cpus);
+	/* PodLevelResourceManagers: the pods' pools are out of the default set */
+	assignments_pools_union(s, &tmp);
+	cpuset_or(&known, &known, &tmp);
 	if (!cpuset_equal(&known, &all))
 		return err_sets(err, "current set of available CPUs \"%s\" doesn't match with CPUs in state \"%s\"",
 				&all, &known);

@@ -22,6 +22,9 @@
 
 enum cpu_policy_kind { CPU_POLICY_NONE, CPU_POLICY_STATIC };
 
+/* the first kubelet whose hint's NUMA count is a floor (#139456) */
+#define KUBELET_MINOR_NUMA_FLOOR	37
+
 struct policy_config {
 	enum cpu_policy_kind kind;
 	struct policy_options opts;

@@ -29,6 +29,7 @@
 #include "checkpoint.h"
 #include "error.h"
 #include "options.h"
+#include "policy_static.h"
 
 #define KUBELET_MINOR_FIRST	32
 #define KUBELET_MINOR_LAST	37

@@ -89,5 +89,5 @@ int kubelet_check_options(int minor, const struct policy_options *o,
 
 bool kubelet_numa_hint_floor(int minor)
 {
-	return !minor || minor >= 37;
+	return !minor || minor >= KUBELET_MINOR_NUMA_FLOOR;
 }

@@ -209,7 +209,10 @@ static int do_import(struct node *n, const char *path, bool force,
 	if (!ret)
 		printf("imported %s: policy %s, %u assignment%s%s%s\n", path,
 		       cp.policy, cp.state.nr, ctl_plural(cp.state.nr),
-		       cp.state.nr_pods ? ", pod pools kept in the checkpoint (the kernel's table has none yet)" : "",
+		       !cp.state.nr_pods ? "" :
+		       n->cfg.checkpoint_version >= CHECKPOINT_V3 ?
+		       ", pod pools kept in the checkpoint (the kernel's table has none yet)" :
+		       ", pod pools dropped: this node writes v2 (init --kubelet-version 1.36 or 1.37 keeps them)",
 		       cp.unverified ? LEGACY_NOTE ", stored with one" : "");
 	checkpoint_free(&cp);
 	return ret;

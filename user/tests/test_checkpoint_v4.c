@@ -365,6 +365,27 @@ TEST(baselines_kept_verbatim)
 	assignments_free(&s);
 }
 
+/* guard mode's question: what the kubelet gave a container */
+TEST(what_the_checkpoint_decided)
+{
+	struct cm_error err = { 0 };
+	struct checkpoint c;
+	size_t len;
+	char *buf = fixture("kubelet-v3-table-static.json", &len);
+
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, checkpoint_parse(buf, len, NULL, &c, &err));
+	EXPECT_EQ(CHECKPOINT_CONTAINER,
+		  (int)checkpoint_decided(&c, "pod1", "container1"));
+	/* pod2 has a pool and no entry: its containers share the pool */
+	EXPECT_EQ(CHECKPOINT_POD_POOL,
+		  (int)checkpoint_decided(&c, "pod2", "app"));
+	EXPECT_EQ(CHECKPOINT_SHARED,
+		  (int)checkpoint_decided(&c, "pod3", "app"));
+	checkpoint_free(&c);
+	free(buf);
+}
+
 TEST(version_names)
 {
 	struct cm_error err = { 0 };

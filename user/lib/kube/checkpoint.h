@@ -136,6 +136,19 @@ int checkpoint_parse(const char *buf, size_t len,
 void checkpoint_free(struct checkpoint *c);
 
 /*
+ * What the kubelet's checkpoint decided for a container (guard mode):
+ * CPUs of its own (entries), a place in its pod's pool (podEntries, no
+ * entry: the pod's shared CPUs, KEP-5526), or nothing: the node's shared
+ * pool.
+ */
+enum checkpoint_decision {
+	CHECKPOINT_SHARED, CHECKPOINT_CONTAINER, CHECKPOINT_POD_POOL,
+};
+enum checkpoint_decision checkpoint_decided(const struct checkpoint *c,
+					    const char *pod_uid,
+					    const char *container);
+
+/*
  * The kubelet's restore check: "configured policy \"static\" differs from
  * state checkpoint policy \"none\"".
  */

@@ -339,6 +339,17 @@ void checkpoint_free(struct checkpoint *c)
 	memset(c, 0, sizeof(*c));
 }
 
+enum checkpoint_decision checkpoint_decided(const struct checkpoint *c,
+					    const char *pod_uid,
+					    const char *container)
+{
+	if (assignments_get(&c->state, pod_uid, container))
+		return CHECKPOINT_CONTAINER;
+	if (assignments_get_pool(&c->state, pod_uid))
+		return CHECKPOINT_POD_POOL;
+	return CHECKPOINT_SHARED;
+}
+
 int checkpoint_check_policy(const struct checkpoint *c, const char *policy,
 			    struct cm_error *err)
 {

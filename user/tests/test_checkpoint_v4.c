@@ -31,21 +31,6 @@
 #include "json_util.h"
 #include "test_util.h"
 
-static char *fixture(const char *name, size_t *len)
-{
-	char path[512];
-	char *buf;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/checkpoint/%s", test_data_dir(), name);
-	f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	buf = file_slurp(f, len);
-	fclose(f);
-	return buf;
-}
-
 static struct cpuset set_of(const char *list)
 {
 	struct cm_error err = { 0 };
@@ -86,7 +71,7 @@ TEST(v3_kubelet_tables)
 	struct cm_error err = { 0 };
 	struct checkpoint c;
 	size_t len;
-	char *buf = fixture("kubelet-v3-table-static.json", &len);
+	char *buf = checkpoint_fixture("kubelet-v3-table-static.json", &len);
 
 	ASSERT_NE(NULL, buf);
 	ASSERT_EQ(0, checkpoint_parse(buf, len, NULL, &c, &err));
@@ -101,7 +86,7 @@ TEST(v3_kubelet_tables)
 	checkpoint_free(&c);
 	free(buf);
 
-	buf = fixture("kubelet-v3-table-none.json", &len);
+	buf = checkpoint_fixture("kubelet-v3-table-none.json", &len);
 	ASSERT_NE(NULL, buf);
 	ASSERT_EQ(0, checkpoint_parse(buf, len, NULL, &c, &err));
 	EXPECT_EQ(CHECKPOINT_V3, (int)c.version);
@@ -371,7 +356,7 @@ TEST(what_the_checkpoint_decided)
 	struct cm_error err = { 0 };
 	struct checkpoint c;
 	size_t len;
-	char *buf = fixture("kubelet-v3-table-static.json", &len);
+	char *buf = checkpoint_fixture("kubelet-v3-table-static.json", &len);
 
 	ASSERT_NE(NULL, buf);
 	ASSERT_EQ(0, checkpoint_parse(buf, len, NULL, &c, &err));

@@ -9,15 +9,19 @@
 
 #include "assignments.h"
 
-/* Index of pod_uid in pools, or where it would go (*found says which). */
-static unsigned int find_pool(const struct cpu_assignments *s,
-			      const char *pod_uid, bool *found)
+/*
+ * Index of key in the sorted array (nr elements of size bytes), or where
+ * it would go (*found says which).
+ */
+static unsigned int find(const void *base, unsigned int nr, size_t size,
+			 int (*cmp)(const void *elem, const void *key),
+			 const void *key, bool *found)
 {
-	unsigned int lo = 0, hi = s->nr_pods;
+	unsigned int lo = 0, hi = nr;
 
 	while (lo < hi) {
 		unsigned int mid = (lo + hi) / 2;
-		int c = strcmp(s->pods[mid].pod_uid, pod_uid);
+		int c = cmp((const char *)base + mid * size, key);
 
 		if (!c) {
 			*found = true;
@@ -32,35 +36,39 @@ static unsigned int find_pool(const struct cpu_assignments *s,
 	return lo;
 }
 
-static int baseline_cmp(const struct cpu_baseline *b, const char *uid,
-			const char *container)
-{
-	int c = strcmp(b->pod_uid, uid);
+struct baseline_key {
+	const char *uid, *container;
+};
 
-	return c ? c : strcmp(b->container, container);
+static int pool_cmp(const void *elem, const void *key)
+{
+	return strcmp(((const struct pod_cpus *)elem)->pod_uid, key);
+}
+
+static int baseline_cmp(const void *elem, const void *key)
+{
+	const struct cpu_baseline *b = elem;
+	const struct baseline_key *k = key;
+	int c = strcmp(b->pod_uid, k->uid);
+
+	return c ? c : strcmp(b->container, k->container);
+}
+
+static unsigned int find_pool(const struct cpu_assignments *s,
+			      const char *pod_uid, bool *found)
+{
+	return find(s->pods, s->nr_pods, sizeof(*s->pods), pool_cmp, pod_uid,
+		    found);
 }
 
 static unsigned int find_baseline(const struct cpu_assignments *s,
 				  const char *uid, const char *container,
 				  bool *found)
 {
-	unsigned int lo = 0, hi = s->nr_baselines;
+	struct baseline_key k = { uid, container };
 
-	while (lo < hi) {
-		unsigned int mid = (lo + hi) / 2;
-		int c = baseline_cmp(&s->baselines[mid], uid, container);
-
-		if (!c) {
-			*found = true;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = false;
-	return lo;
+	return find(s->baselines, s->nr_baselines, sizeof(*s->baselines),
+		    baseline_cmp, &k, found);
 }
 
 /* Room for one more element of size bytes in *arr (nr used of *cap). */

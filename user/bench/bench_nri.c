@@ -53,11 +53,11 @@
 
 #include <linux/magic.h>
 
-#include "api.pb-c.h"
+#include "nri.pb-c.h"
 #include "nri_msg.h"
 #include "nri_rpc.h"
 #include "nri_wire.h"
-#include "request.pb-c.h"
+#include "ttrpc.pb-c.h"
 
 #define TOPOLOGY	"4 4 128 2"
 #define APP_CPUS	2

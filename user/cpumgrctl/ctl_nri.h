@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "api.pb-c.h"
+#include "nri.pb-c.h"
 #include "ctl_runtime.h"
 #include "nri_conn.h"
 #include "oci.h"

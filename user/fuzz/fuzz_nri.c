@@ -7,7 +7,7 @@
  * (nri_spec).  No crash, no message over its limit, every container
  * either refused with a message or read with its strings in bounds.
  */
-#include "api.pb-c.h"
+#include "nri.pb-c.h"
 #include "fuzz_util.h"
 #include "nri_rpc.h"
 #include "nri_spec.h"

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "api.pb-c.h"
+#include "nri.pb-c.h"
 
 struct nri_msg_linux {
 	Nri__Pkg__Api__V1alpha1__LinuxContainer lnx;

@@ -15,10 +15,10 @@
 
 #include "kselftest_harness.h"
 
-#include "api.pb-c.h"
+#include "nri.pb-c.h"
 #include "nri_conn.h"
 #include "nri_spec.h"
-#include "request.pb-c.h"
+#include "ttrpc.pb-c.h"
 
 static void put(struct strbuf *out, uint32_t conn, uint32_t stream,
 		uint8_t type, const char *payload)

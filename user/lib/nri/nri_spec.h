@@ -10,7 +10,7 @@
 #ifndef CPUMGR_NRI_SPEC_H
 #define CPUMGR_NRI_SPEC_H
 
-#include "api.pb-c.h"
+#include "nri.pb-c.h"
 #include "error.h"
 #include "oci.h"
 

@@ -164,6 +164,14 @@ int ctl_nri_open(struct ctl_nri *p, struct node *n, struct nri_reply *r)
 	return open_node(p, n, r, &kept, true);
 }
 
+int ctl_nri_open_unswept(struct ctl_nri *p, struct node *n,
+			 struct nri_reply *r)
+{
+	bool kept;
+
+	return open_node(p, n, r, &kept, false);
+}
+
 static int pack(struct nri_reply *r, const ProtobufCMessage *m)
 {
 	struct cm_error err = { 0 };

@@ -57,6 +57,13 @@ struct ctl_nri {
  * whose cgroup is gone; on failure r holds the error for the runtime.
  */
 int ctl_nri_open(struct ctl_nri *p, struct node *n, struct nri_reply *r);
+/*
+ * The same without the sweep of the containers whose cgroup is gone:
+ * Synchronize, where the runtime's list of pods says more (a container
+ * that ended while its pod lives keeps its CPUs).
+ */
+int ctl_nri_open_unswept(struct ctl_nri *p, struct node *n,
+			 struct nri_reply *r);
 /* The call is done: unlock, and keep the node for the next call. */
 void ctl_nri_close(struct ctl_nri *p, struct node *n);
 /* Drop the node kept (node_close()): the next call reads it all again. */

@@ -334,6 +334,12 @@ int node_cgroup_name(const struct node *n, const char *path, char *name,
 /* The absolute directory of a cgroup name, as the kernel binds it. */
 int node_cgroup_path(const struct node *n, const char *name, char *path,
 		     size_t len, struct cm_error *err);
+/*
+ * Whether a cgroup (a path as node_cgroup_name() takes it) has tasks of
+ * its own: a container whose cgroup has is running, whatever a runtime
+ * says of it.  False when it is gone or cannot be read.
+ */
+bool node_cgroup_has_tasks(const struct node *n, const char *path);
 
 /*
  * Give the managed root's children, and its QoS cgroups' children, the

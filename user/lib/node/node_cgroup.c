@@ -39,6 +39,21 @@ int node_cgroup_path(const struct node *n, const char *name, char *path,
 			     len, err);
 }
 
+bool node_cgroup_has_tasks(const struct node *n, const char *path)
+{
+	struct cm_error err = { 0 };
+	char name[PATH_MAX];
+	pid_t *pids = NULL;
+	size_t nr = 0;
+
+	if (node_cgroup_name(n, path, name, sizeof(name), &err) ||
+	    cgroupfs_pids(&n->cgroups.fs, name, &pids, &nr, &err))
+		nr = 0;
+	cm_error_clear(&err);
+	free(pids);
+	return nr > 0;
+}
+
 int node_set_cpuset(struct node *n, const char *name,
 		    const struct cpuset *want, bool *changed,
 		    struct cm_error *err)

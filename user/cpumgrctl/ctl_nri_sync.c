@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "ctl_nri_pending.h"
 #include "ctl_nri_update.h"
 #include "nri_spec.h"
 
@@ -289,10 +290,9 @@ static void add_running(struct ctl_nri *p, struct node *n, const NriSync *in,
 	}
 }
 
-int ctl_nri_synchronize(struct ctl_nri *p, const struct nri_request *req,
-			struct nri_reply *r)
+/* The node in line with the runtime's whole list (see the top). */
+static int sync_all(struct ctl_nri *p, const NriSync *in, struct nri_reply *r)
 {
-	NriSync *in = UNPACK(synchronize_request, req);
 	Nri__Pkg__Api__V1alpha1__SynchronizeResponse out =
 		NRI__PKG__API__V1ALPHA1__SYNCHRONIZE_RESPONSE__INIT;
 	struct ctl_nri_updates set = { 0 };
@@ -303,11 +303,6 @@ int ctl_nri_synchronize(struct ctl_nri *p, const struct nri_request *req,
 	size_t nr = 0;
 	int ret = -ENOMEM;
 
-	if (!in) {
-		ctl_nri_refuse(r, NRI_RPC_INVALID_ARGUMENT,
-			       "Synchronize: a request that does not parse");
-		return 0;
-	}
 	ctl_nri_forget(p);
 	cs = calloc(in->n_containers + 1, sizeof(*cs));
 	ctrs = calloc(in->n_containers + 1, sizeof(*ctrs));
@@ -340,6 +335,18 @@ int ctl_nri_synchronize(struct ctl_nri *p, const struct nri_request *req,
 	release_gone(p, &n, in, cs, ctrs, nr);
 	stop_exited(&n, cs, ctrs, nr);
 	add_running(p, &n, in, cs, ctrs, nr);
+	/*
+	 * every container the node knows on its CPUs: one the runtime made
+	 * or changed while the plugin was away (a call past the runtime's
+	 * timeout) runs on them from now, not from the runtime's update
+	 */
+	if (node_reconcile(&n, NULL, &err) < 0) {
+		node_log_sev(&n, NODE_LOG_WARNING, "nri: sync: %s",
+			     cm_error_msg(&err));
+		cm_error_clear(&err);
+	}
+	/* the calls left unfinished are in the list: done with */
+	ctl_nri_pending_clear(p);
 	ret = ctl_nri_updates(p, &n, NULL, &set);
 	fprintf(stderr, "cpumgrctl: nri: synchronized: %zu pod%s, %zu container%s, %zu managed, %zu update%s\n",
 		in->n_pods, ctl_plural(in->n_pods), in->n_containers,
@@ -355,6 +362,82 @@ out:
 	ctl_nri_updates_free(&set);
 	free(cs);
 	free(ctrs);
+	return ret;
+}
+
+void ctl_nri_sync_parts_free(struct ctl_nri *p)
+{
+	for (size_t i = 0; i < p->nr_parts; i++)
+		FREE(synchronize_request, p->parts[i]);
+	free(p->parts);
+	p->parts = NULL;
+	p->nr_parts = 0;
+}
+
+/*
+ * The parts of a Synchronize (NRI 0.8 splits one too big for a
+ * message) and its last one as one list; the messages stay the parts'.
+ */
+static int join(struct ctl_nri *p, NriSync *last, NriSync *all)
+{
+	size_t pods = last->n_pods, ctrs = last->n_containers;
+
+	for (size_t i = 0; i < p->nr_parts; i++) {
+		pods += p->parts[i]->n_pods;
+		ctrs += p->parts[i]->n_containers;
+	}
+	all->pods = calloc(pods + 1, sizeof(*all->pods));
+	all->containers = calloc(ctrs + 1, sizeof(*all->containers));
+	if (!all->pods || !all->containers)
+		return -ENOMEM;
+	for (size_t i = 0; i <= p->nr_parts; i++) {
+		const NriSync *part = i < p->nr_parts ? p->parts[i] : last;
+
+		memcpy(all->pods + all->n_pods, part->pods,
+		       part->n_pods * sizeof(*all->pods));
+		all->n_pods += part->n_pods;
+		memcpy(all->containers + all->n_containers, part->containers,
+		       part->n_containers * sizeof(*all->containers));
+		all->n_containers += part->n_containers;
+	}
+	return 0;
+}
+
+int ctl_nri_synchronize(struct ctl_nri *p, const struct nri_request *req,
+			struct nri_reply *r)
+{
+	Nri__Pkg__Api__V1alpha1__SynchronizeResponse more =
+		NRI__PKG__API__V1ALPHA1__SYNCHRONIZE_RESPONSE__INIT;
+	NriSync *in = UNPACK(synchronize_request, req), **v;
+	NriSync all = NRI__PKG__API__V1ALPHA1__SYNCHRONIZE_REQUEST__INIT;
+	int ret;
+
+	if (!in) {
+		ctl_nri_refuse(r, NRI_RPC_INVALID_ARGUMENT,
+			       "Synchronize: a request that does not parse");
+		return 0;
+	}
+	if (in->more) {
+		/* a part: kept until the last, answered with no update */
+		v = realloc(p->parts, (p->nr_parts + 1) * sizeof(*v));
+		if (!v) {
+			FREE(synchronize_request, in);
+			return -ENOMEM;
+		}
+		p->parts = v;
+		p->parts[p->nr_parts++] = in;
+		more.more = true;
+		return nri_rpc_pack(&r->payload, &more.base, NULL);
+	}
+	ret = join(p, in, &all);
+	if (!ret)
+		ret = sync_all(p, &all, r);
+	if (!ret && p->nr_parts)
+		fprintf(stderr, "cpumgrctl: nri: synchronized in %zu parts\n",
+			p->nr_parts + 1);
+	free(all.pods);
+	free(all.containers);
+	ctl_nri_sync_parts_free(p);
 	FREE(synchronize_request, in);
 	return ret;
 }

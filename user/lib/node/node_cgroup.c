@@ -216,7 +216,14 @@ int node_apply_pod(struct node *n, const struct node_pod *p, bool verbose,
 	ret = node_cgroup_name(n, p->pod_cgroup, name, sizeof(name), err);
 	if (ret)
 		return ret;
-	cfs_pod_limits(&p->pod, node_pod_exclusive(n, p), &n->cfg.cfs, &l);
+	if (p->has_pod_cpu)
+		cfs_pod_limits_resized(pod_qos(&p->pod), p->pod_cpu_request_milli,
+				       p->pod_cpu_limit_milli,
+				       node_pod_exclusive(n, p), &n->cfg.cfs,
+				       &l);
+	else
+		cfs_pod_limits(&p->pod, node_pod_exclusive(n, p),
+			       &n->cfg.cfs, &l);
 	ret = node_set_cfs(n, name, &l, &changed, err);
 	if (ret)
 		return ret;

@@ -137,6 +137,8 @@ static int round_once(const struct node_daemon_opts *o, unsigned int what,
 		ret = audit_fix(&n, err);
 	if (ret >= 0)
 		ret = node_sweep_inits(&n, err);
+	if (ret >= 0 && o->round_hook)
+		ret = o->round_hook(&n, o->round_hook_arg, err);
 	if (ret >= 0)
 		ret = node_reconcile(&n, o->pods ? &active : NULL, err);
 	/* whatever changed, the checkpoint follows the kernel */

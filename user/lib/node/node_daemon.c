@@ -11,6 +11,10 @@
  * a runtime can move a task in, and a round follows (node_narrow.c says
  * why).  A task move the kernel refused asks for a round too, so that a
  * runtime's retry finds the cgroup narrowed.
+ *
+ * The command may add to each round (round_hook): cpumgrctl pins there
+ * the containers whose NRI plugin call did not finish in the runtime's
+ * time, which the runtime created without their CPUs.
  */
 #include <errno.h>
 #include <fcntl.h>

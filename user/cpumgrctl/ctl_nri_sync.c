@@ -393,12 +393,10 @@ static int join(struct ctl_nri *p, NriSync *last, NriSync *all)
 	for (size_t i = 0; i <= p->nr_parts; i++) {
 		const NriSync *part = i < p->nr_parts ? p->parts[i] : last;
 
-		memcpy(all->pods + all->n_pods, part->pods,
-		       part->n_pods * sizeof(*all->pods));
-		all->n_pods += part->n_pods;
-		memcpy(all->containers + all->n_containers, part->containers,
-		       part->n_containers * sizeof(*all->containers));
-		all->n_containers += part->n_containers;
+		for (size_t k = 0; k < part->n_pods; k++)
+			all->pods[all->n_pods++] = part->pods[k];
+		for (size_t k = 0; k < part->n_containers; k++)
+			all->containers[all->n_containers++] = part->containers[k];
 	}
 	return 0;
 }

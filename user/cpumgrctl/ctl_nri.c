@@ -56,12 +56,12 @@
 
 #include "cmd.h"
 #include "ctl_node.h"
-#include "kubeletconfig.h"
 #include "ctl_nri_pending.h"
 #include "ctl_nri_resize.h"
 #include "ctl_nri_update.h"
 #include "nri_spec.h"
 #include "nri_version.h"
+#include "kubeletconfig.h"
 
 #define EV(e)	(1 << (NRI__PKG__API__V1ALPHA1__EVENT__##e - 1))
 #define EVENTS	(EV(RUN_POD_SANDBOX) | EV(STOP_POD_SANDBOX) |		\
@@ -171,8 +171,8 @@ static int open_node(struct ctl_nri *p, struct node *n, struct nri_reply *r,
 		return -1;
 	/*
 	 * Kept: no sweep either, the runtime tells us of every container
-	 * that goes while we are connected (Synchronize sweeps after a
-	 * reconnect, the tick every --sweep-period).
+	 * that goes while we are connected (after a reconnect Synchronize
+	 * follows the runtime's list, the tick sweeps every --sweep-period).
 	 */
 	*kept = ret > 0;
 	if (*kept) {

@@ -33,7 +33,7 @@
  *                     follow them
  *   ValidateContainerAdjustment
  *                     (0.10) refuse another plugin's cpuset on CPUs another
- *                     pod's container holds (ctl_nri_validate.c)
+ *                     container holds (ctl_nri_validate.c)
  *
  * and, every --sweep-period, whatever the runtime says or not: release
  * what is recorded and whose cgroup is gone (a plugin the runtime

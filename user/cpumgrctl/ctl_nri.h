@@ -103,8 +103,8 @@ int ctl_nri_synchronize(struct ctl_nri *p, const struct nri_request *req,
 void ctl_nri_sync_parts_free(struct ctl_nri *p);
 /*
  * ValidateContainerAdjustment (ctl_nri_validate.c): another plugin's
- * cpuset that holds CPUs another pod's container holds exclusively is
- * refused.
+ * cpuset that holds CPUs another container holds exclusively is refused
+ * (but those of an ended container of the same pod).
  */
 int ctl_nri_validate(struct ctl_nri *p, const struct nri_request *req,
 		     struct nri_reply *r);

@@ -6,10 +6,11 @@
  * together may go: the new container's adjustment and the updates of
  * other containers, with the plugin that set each field (owners).
  *
- * cpumgr refuses a cpuset another plugin set that holds a CPU a
- * container of another pod holds exclusively (the kernel's table: the
- * kubelet's rule, containers of one pod may share), with one message
- * naming the plugin, the container, the CPUs and their holder.  The
+ * cpumgr refuses a cpuset another plugin set that holds a CPU another
+ * container holds exclusively (the kernel's table), but for the CPUs of
+ * a container of its pod that ran to its end (the kubelet's reuse of
+ * an init container's), with one message naming the plugin, the
+ * container, the CPUs and their holder.  The
  * container is then not created, where otherwise the runtime would
  * create it and the kernel refuse its cpuset write.  cpumgr's own
  * cpusets, and another plugin's on CPUs no other pod holds, pass; so
@@ -50,12 +51,32 @@ static const char *cpus_in(const NriResources *r)
 }
 
 /*
- * One cpuset for container id of pod uid ("" unknown) set by owner:
- * 0 when it may go, else the refusal in r.
+ * Whether assignment a holds CPUs container uid/name may share: its own,
+ * or those of a container of its pod that ran to its end (the kubelet's
+ * reuse of an init container's CPUs).
+ */
+static bool may_share(struct node *n, const struct cpumgr_assignment *a,
+		      const char *uid, const char *name)
+{
+	const struct node_pod *pod;
+	int k;
+
+	if (strcmp(a->pod_uid, uid))
+		return false;
+	if (!strcmp(a->container, name))
+		return true;
+	pod = node_find_pod(n, uid);
+	k = pod ? node_pod_container(pod, a->container) : -1;
+	return k >= 0 && pod->c[k].exited;
+}
+
+/*
+ * One cpuset for container id, pod uid and name ("" unknown), set by
+ * owner: 0 when it may go, else the refusal in r.
  */
 static int check(struct ctl_nri *p, struct node *n, const char *id,
-		 const char *uid, const char *cpus, const char *owner,
-		 struct nri_reply *r)
+		 const char *uid, const char *name, const char *cpus,
+		 const char *owner, struct nri_reply *r)
 {
 	const struct ctl_nri_known *k = ctl_nri_find(p, id);
 	struct cm_error err = { 0 };
@@ -74,14 +95,16 @@ static int check(struct ctl_nri *p, struct node *n, const char *id,
 		cm_error_clear(&err);
 		return -1;
 	}
-	if (!*uid && k)
+	if (!*uid && k) {
 		uid = k->pod_uid;
+		name = k->name;
+	}
 	for (size_t i = 0; i < n->kernel.nr_as; i++) {
 		const struct cpumgr_assignment *a = &n->kernel.as[i];
 		struct cpuset held, both;
 		char text[256];
 
-		if (!a->cpus || !strcmp(a->pod_uid, uid) ||
+		if (!a->cpus || may_share(n, a, uid, name) ||
 		    cpuset_parse(&held, a->cpus, NULL))
 			continue;
 		cpuset_and(&both, &held, &want);
@@ -126,7 +149,7 @@ int ctl_nri_validate(struct ctl_nri *p, const struct nri_request *req,
 	struct nri_reply verdict = { .code = NRI_RPC_OK };
 	struct cm_error err = { 0 };
 	struct oci_container c;
-	const char *id, *uid = "";
+	const char *id, *uid = "", *name = "";
 	struct node n;
 	int ret = 0;
 
@@ -137,15 +160,19 @@ int ctl_nri_validate(struct ctl_nri *p, const struct nri_request *req,
 	if (!any_cpuset(p, in))
 		goto answer;
 	if (!nri_spec_container(in->pod, in->container, &c, &err) &&
-	    c.kind != OCI_UNMANAGED)
+	    c.kind != OCI_UNMANAGED) {
 		uid = c.pod_uid;
-	else if (in->pod)
+		name = c.name;
+	} else if (in->pod) {
 		uid = in->pod->uid;
+		name = in->container->name;
+	}
 	cm_error_clear(&err);
 	if (ctl_nri_open(p, &n, r))
 		goto out;
 	if (in->adjust && in->adjust->linux)
-		ret = check(p, &n, id, uid, cpus_in(in->adjust->linux->resources),
+		ret = check(p, &n, id, uid, name,
+			    cpus_in(in->adjust->linux->resources),
 			    owner_of(in, id), &verdict);
 	for (size_t i = 0; !ret && i < in->n_update; i++) {
 		const Nri__Pkg__Api__V1alpha1__ContainerUpdate *u =
@@ -154,6 +181,7 @@ int ctl_nri_validate(struct ctl_nri *p, const struct nri_request *req,
 		if (u->linux)
 			ret = check(p, &n, u->container_id,
 				    !strcmp(u->container_id, id) ? uid : "",
+				    !strcmp(u->container_id, id) ? name : "",
 				    cpus_in(u->linux->resources),
 				    owner_of(in, u->container_id), &verdict);
 	}

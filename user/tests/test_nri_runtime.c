@@ -489,15 +489,18 @@ static bool rejected(struct __test_metadata *_metadata,
 
 /*
  * A validating plugin: another plugin's cpuset for a new container, or
- * its update of another container, that holds CPUs a container of
- * another pod holds exclusively is refused, with the plugin, the CPUs
- * and their holder named; one on the shared pool goes, and so does
- * cpumgr's own.
+ * its update of another container, that holds CPUs another container
+ * holds exclusively is refused, with the plugin, the CPUs and their
+ * holder named; one on the shared pool goes, so does cpumgr's own, the
+ * holder's own CPUs for itself, and those of a container of the pod
+ * that ran to its end (the kubelet reuses an init container's).
  */
 TEST_F(plugin, validation_refuses_another_plugins_cpuset_on_exclusive_cpus)
 {
+	Nri__Pkg__Api__V1alpha1__StopContainerRequest stop =
+		NRI__PKG__API__V1ALPHA1__STOP_CONTAINER_REQUEST__INIT;
 	struct pod_msg p3, p4;
-	struct ctr_msg app, c4;
+	struct ctr_msg app, c4, side, setup;
 	char cpus[256], reason[1024];
 
 	start(_metadata, self, true);
@@ -525,8 +528,23 @@ TEST_F(plugin, validation_refuses_another_plugins_cpuset_on_exclusive_cpus)
 			      false, reason, sizeof(reason))) TH_LOG("%s", reason);
 	EXPECT_FALSE(rejected(_metadata, self, &p4, &c4, cpus, "10-cpumgr",
 			      false, reason, sizeof(reason))) TH_LOG("%s", reason);
-	/* the app's own pod may share them (the kernel's rule) */
+	/* the app's own CPUs for the app; not for a container beside it */
 	EXPECT_FALSE(rejected(_metadata, self, &p3, &app, cpus, "20-other",
+			      false, reason, sizeof(reason))) TH_LOG("%s", reason);
+	ctr_msg(&side, &p3, "side", 500, RUNNING);
+	EXPECT_TRUE(rejected(_metadata, self, &p3, &side, cpus, "20-other",
+			     false, reason, sizeof(reason)));
+	EXPECT_NE(NULL, strstr(reason, "which pod pod-3 container app holds exclusively"))
+		TH_LOG("%s", reason);
+	/* but those of a container of the pod that ran to its end may go */
+	ctr_msg(&setup, &p3, "setup", 2000, RUNNING);
+	create(_metadata, self, &p3, &setup);
+	held(self, "pod-3", "setup", cpus, sizeof(cpus));
+	ASSERT_STRNE("", cpus);
+	stop.pod = &p3.pod;
+	stop.container = &setup.c;
+	call_ok(_metadata, self, "StopContainer", &stop.base, NULL);
+	EXPECT_FALSE(rejected(_metadata, self, &p3, &side, cpus, "20-other",
 			      false, reason, sizeof(reason))) TH_LOG("%s", reason);
 }
 

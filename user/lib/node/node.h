@@ -75,6 +75,10 @@ struct node_config {
 	struct cfs_options cfs;
 	int64_t reconcile_ns;
 	enum node_init_cpus init_cpus;
+	/* the kubelet the node matches (init --kubelet-version; 0: none) */
+	int kubelet_minor;
+	/* the version the checkpoint is written in (v2 unless named) */
+	enum checkpoint_version checkpoint_version;
 };
 
 void node_config_default(struct node_config *c);
@@ -173,6 +177,14 @@ struct node_files {
 	/* the checkpoint as this node last wrote it (NULL: not yet) */
 	char *written;
 	size_t written_len;
+	/*
+	 * The kubelet's pod-level state the checkpoint carries (podEntries,
+	 * baselines; pods and baselines of a cpu_assignments, the rest
+	 * unused), which the kernel's table does not hold: kept from the
+	 * checkpoint read at open or imported, written back with it while
+	 * the node knows the pod (node_kernel_state()).
+	 */
+	struct cpu_assignments pod_level;
 };
 
 /* The cgroups the node manages (node_cgroup.c, node_narrow.c). */

@@ -604,9 +604,9 @@ TEST_F(plugin, calls_answer_within_the_runtimes_timeout)
 	struct ctr_msg c;
 	int fd;
 
-	setenv("CPUMGR_NRI_STALL", "CreateContainer:700ms", 1);
+	setenv("CPUMGR_NRI_STALL", "CreateContainer:1100ms", 1);
 	start(_metadata, self, true);
-	configure(_metadata, self, "v0.12.2", "containerd", "2.4.0", 1200);
+	configure(_metadata, self, "v0.12.2", "containerd", "2.4.0", 2000);
 	sync_empty(_metadata, self);
 	pod_msg(self, &p, 7);
 	ctr_msg(&c, &p, "app", 2000, RUNNING);
@@ -615,7 +615,7 @@ TEST_F(plugin, calls_answer_within_the_runtimes_timeout)
 			       "CreateContainer took"))
 		TH_LOG("%s", fake_read(self->dir, "log"));
 	EXPECT_NE(NULL, strstr(fake_read(self->dir, "log"),
-			       "more than half of the runtime's request timeout (1200 ms)"));
+			       "more than half of the runtime's request timeout (2000 ms)"));
 
 	/* another cpumgrctl holds the lock */
 	xsnprintf(lock, sizeof(lock), "%s/.cpu_manager_state.lock", self->state);
@@ -625,7 +625,7 @@ TEST_F(plugin, calls_answer_within_the_runtimes_timeout)
 	ctr_msg(&c, &p, "web", 500, RUNNING);
 	in.pod = &p.pod;
 	in.container = &c.c;
-	ASSERT_EQ(0, nri_rt_call(&self->rt, "CreateContainer", &in.base, 1200, &r))
+	ASSERT_EQ(0, nri_rt_call(&self->rt, "CreateContainer", &in.base, 2000, &r))
 		TH_LOG("no answer in the runtime's time");
 	EXPECT_NE(NRI_RPC_OK, r.code);
 	EXPECT_NE(NULL, strstr(r.message, "cpumgr: ")) TH_LOG("%s", r.message);

@@ -99,6 +99,12 @@ static int load_pod_level(struct node *n, struct cm_error *err)
 int node_open(struct node *n, const char *dir, unsigned int flags,
 	      struct cm_error *err)
 {
+	return node_open_within(n, dir, flags, NODE_LOCK_TIMEOUT_MS, err);
+}
+
+int node_open_within(struct node *n, const char *dir, unsigned int flags,
+		     int lock_timeout_ms, struct cm_error *err)
+{
 	char *msg = NULL;
 	int ret;
 
@@ -122,8 +128,8 @@ int node_open(struct node *n, const char *dir, unsigned int flags,
 	} else {
 		n->files.store.waiting = lock_waiting;
 		n->files.store.waiting_arg = n;
-		ret = checkpoint_store_lock(&n->files.store,
-					    NODE_LOCK_TIMEOUT_MS, err);
+		ret = checkpoint_store_lock(&n->files.store, lock_timeout_ms,
+					    err);
 		if (!ret) {
 			remove_stale(dir);
 			ret = node_load_config(n, err);

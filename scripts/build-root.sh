@@ -19,13 +19,15 @@
 # Build-Depends) changes.  Nothing is installed on the host.
 #
 #   build-root.sh make SUITE           make the root if it is missing
-#   build-root.sh run [--no-network] SUITE DIR... -- COMMAND...
+#   build-root.sh run [--no-network] [--ephemeral] SUITE DIR... -- COMMAND...
 #       run COMMAND in the root (its own mount namespace, chroot) with
 #       each DIR mounted at the same path as on the host, and /proc,
 #       /dev and /sys (as sbuild's chroots have them: the unit tests read
 #       /sys/fs/cgroup); the current directory is kept.  --no-network: in a
 #       network namespace of its own too, which has a loopback device
-#       and nothing else, as sbuild builds.
+#       and nothing else, as sbuild builds.  --ephemeral: the root is the
+#       lower layer of an overlay on a tmpfs, so what COMMAND writes
+#       outside the DIRs goes with it (sbuild's chroots start clean).
 # SUITE: trixie, bookworm.
 
 set -euo pipefail
@@ -106,13 +108,17 @@ make_root()
 # network namespace with no device up).
 run_in_root()
 {
-	local root d suite
+	local root d suite ephemeral=0
 	local -a dirs=() unshare=(unshare --mount --propagation private)
 
-	if [ "${1:-}" = --no-network ]; then
-		unshare+=(--net)
+	while :; do
+		case ${1:-} in
+		--no-network) unshare+=(--net) ;;
+		--ephemeral) ephemeral=1 ;;
+		*) break ;;
+		esac
 		shift
-	fi
+	done
 	suite=$1
 	shift
 
@@ -128,8 +134,16 @@ run_in_root()
 	[ "$(id -u)" = 0 ] || die "running in the $suite build root needs root"
 	# shellcheck disable=SC2016
 	"${unshare[@]}" -- bash -euc '
-		root=$1 cwd=$2
-		shift 2
+		root=$1 cwd=$2 ephemeral=$3
+		shift 3
+		if [ "$ephemeral" = 1 ]; then
+			# the root read-only below a tmpfs that goes with the namespace
+			tmp=$(mktemp -d)
+			mount -t tmpfs tmpfs "$tmp"
+			mkdir "$tmp/upper" "$tmp/work" "$tmp/root"
+			mount -t overlay overlay -o "lowerdir=$root,upperdir=$tmp/upper,workdir=$tmp/work" "$tmp/root"
+			root=$tmp/root
+		fi
 		mount --rbind /dev "$root/dev"
 		mount -t proc proc "$root/proc"
 		mount --rbind /sys "$root/sys"
@@ -142,7 +156,7 @@ run_in_root()
 		exec chroot "$root" /usr/bin/env -i \
 			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
 			/bin/sh -c "cd \"\$0\" && exec \"\$@\"" "$cwd" "$@"
-	' build-root "$root" "$PWD" "${dirs[@]}" -- "$@"
+	' build-root "$root" "$PWD" "$ephemeral" "${dirs[@]}" -- "$@"
 }
 
 case ${1:-} in

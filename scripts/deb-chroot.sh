@@ -5,8 +5,10 @@
 # of the tree at HEAD (committed work only), in a Debian 12 chroot that
 # holds build-essential and debian/control's Build-Depends and nothing
 # else (scripts/build-root.sh bookworm, made again when the
-# Build-Depends change), with no network (a network namespace of its
-# own: loopback only), `dpkg-buildpackage -b`, unit tests included.
+# Build-Depends change; each build on a throwaway layer over it, so
+# nothing a build leaves there reaches the next), with no network (a
+# network namespace of its own: loopback only), `dpkg-buildpackage -b`,
+# unit tests included.
 # Whatever the build or its tests read outside the tree and the
 # Build-Depends fails it.  No lintian here: `make deb` runs it.
 # The .debs land in build/deb-chroot/, the log in
@@ -33,7 +35,7 @@ echo "building $rev in the bookworm root, no network"
 # network namespace), then the build as a buildd runs it
 cd "$out"
 # shellcheck disable=SC2016
-if ! "$CPUMGR_TOP/scripts/build-root.sh" run --no-network bookworm "$out" -- \
+if ! "$CPUMGR_TOP/scripts/build-root.sh" run --no-network --ephemeral bookworm "$out" -- \
 	env DEB_BUILD_OPTIONS=parallel=1 sh -ec '
 		devs=$(awk -F: "NR > 2 { gsub(/ /, \"\", \$1); print \$1 }" /proc/net/dev)
 		[ "$devs" = lo ] || { echo "network devices: $devs"; exit 1; }

@@ -29,16 +29,30 @@ ktap_result()
 	fi
 }
 
-# CHECK DESCRIPTION COMMAND...: ok when the command succeeds.
+# CHECK DESCRIPTION COMMAND...: ok when the command succeeds, a skip
+# when it cannot run here and says why (skip_case), else a failure.
 check()
 {
-	local what=$1
+	local what=$1 status
 	shift
-	if "$@"; then
+	ktap_skip_reason=
+	"$@"
+	status=$?
+	if [ $status = 0 ]; then
 		ktap_result ok "$what"
+	elif [ $status = 4 ] && [ -n "$ktap_skip_reason" ]; then
+		ktap_result ok "$what # SKIP $ktap_skip_reason"
 	else
 		ktap_result not-ok "$what"
 	fi
+}
+
+# REASON: in a command run by check, the case cannot run here, for
+# REASON; returns 4, which the case returns ("skip_case REASON; return").
+skip_case()
+{
+	ktap_skip_reason=$*
+	return 4
 }
 
 # Indented diagnostics.

@@ -149,7 +149,8 @@ write_ram_root()
 	local stage=$out/ram-root name f
 	local -a files=(/bin/bash /bin/busybox "$CPUMGR_OUT/user/cpumgrctl"
 			"$module" "$out/run.sh" "$out/env.sh" "$CPUMGR_TOP/$command"
-			"$CPUMGR_TOP/selftests/sftest_lib.sh")
+			"$CPUMGR_TOP/selftests/sftest_lib.sh"
+			"$CPUMGR_TOP/scripts/ktap-summary.awk")
 
 	for name in "$@"; do
 		for f in "$CPUMGR_OUT/selftests/$name" "$CPUMGR_TOP/selftests/$name.sh"; do

@@ -6,7 +6,8 @@
 # selftests/plan lists them (kernel x preset x selftests), two guests at a
 # time.  Prints one KTAP document and ends with "N passed, N failed,
 # N skipped" (scripts/ktap-summary.awk: a result missing from a plan is
-# a failure).
+# a failure).  The selftests see CPUMGR_CHECK=1: what scripts/setup.sh
+# installs is there, and a selftest missing it fails instead of skipping.
 #
 # Environment:
 #   CPUMGR_JOBS     guests run at once (default 2)
@@ -197,6 +198,7 @@ main()
 
 export -f run_guest_line
 export results CPUMGR_TOP
+export CPUMGR_CHECK=1
 
 # A fresh clone has no build directory yet, and tee must not lose the log.
 mkdir -p "$CPUMGR_OUT"

@@ -48,6 +48,7 @@ set -euo pipefail
 PRESETS="
 flat4|4,sockets=1,cores=4,threads=1||1 socket x 4 cores, no SMT, 1 NUMA node
 smt8|8,sockets=2,cores=2,threads=2|0-3 4-7|2 sockets x 2 cores x 2 threads, 2 NUMA nodes
+smt6of8|6,sockets=2,cores=2,threads=2,maxcpus=8|0-3 4-7|smt8 with CPUs 6-7 possible but not present (hot-pluggable), 2 NUMA nodes
 numa16|16,sockets=2,dies=2,cores=2,threads=2|0-3 4-7 8-11 12-15|2 sockets x 2 dies x 2 cores x 2 threads, 4 NUMA nodes
 big64|64,sockets=2,dies=2,cores=8,threads=2|0-15 16-31 32-47 48-63|2 sockets x 2 dies x 8 cores x 2 threads, 4 NUMA nodes
 "

@@ -92,6 +92,26 @@ ktap_missing_all()
 	exit 1
 }
 
+# PID: wait up to 10 s for process PID to join a netlink multicast group
+# (a listener that subscribed hears every change made after): a generic
+# netlink socket (protocol 16) of it (the port id's low 22 bits, as
+# libnl makes them) with group bits in /proc/net/netlink.  Says so when
+# it does not.
+nl_subscribed()
+{
+	local end=$((SECONDS + 10)) eth port groups
+
+	while [ $SECONDS -lt $end ]; do
+		while read -r _ eth port groups _; do
+			[ "$eth" = 16 ] && [ "$groups" != 00000000 ] &&
+				(((port & 0x3fffff) == $1)) && return 0
+		done </proc/net/netlink
+		sleep 0.1
+	done
+	echo "# process $1 joined no netlink multicast group in 10 s"
+	return 1
+}
+
 # Indented diagnostics.
 diag()
 {

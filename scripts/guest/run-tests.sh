@@ -65,12 +65,15 @@ test_path()
 # SKIP reason", as kselftest's ksft_exit_skip() does.
 verdict()
 {
-	local name=$1 status=$2 summary findings first reason
+	local name=$1 status=$2 summary counted findings first reason
 
 	summary=$(awk -v doc="$name" -f "$CPUMGR_TOP/scripts/ktap-summary.awk" "$log")
+	counted=$?
 	findings=$(grep '^# ' <<<"$summary")
 	[ -z "$findings" ] || printf '%s\n' "$findings"
-	if [ "$status" != 0 ] && [ "$status" != 4 ]; then
+	if [ $counted -gt 1 ] || [ -z "$summary" ]; then
+		result "not ok" "$name # ktap-summary.awk could not count its results"
+	elif [ "$status" != 0 ] && [ "$status" != 4 ]; then
 		result "not ok" "$name # exit status $status"
 	elif [ -n "$findings" ]; then
 		first=${findings%%$'\n'*}

@@ -46,7 +46,7 @@ want_named=(
 
 awks=(awk)
 busybox awk 'BEGIN { exit 0 }' 2>/dev/null && awks+=("busybox awk")
-ktap_plan $((${#cases[@]} + 2 + 2 * ${#awks[@]}))
+ktap_plan $((${#cases[@]} + 3 + 2 * ${#awks[@]}))
 
 # The stand-ins: selftests, insmod and rmmod.
 mkdir -p "$tmp/out/selftests" "$tmp/bin"
@@ -62,9 +62,15 @@ printf '#!/bin/sh\nexit 0\n' >"$tmp/bin/insmod"
 cp "$tmp/bin/insmod" "$tmp/bin/rmmod"
 chmod +x "$tmp/bin/insmod" "$tmp/bin/rmmod"
 
-PATH=$tmp/bin:$PATH CPUMGR_TOP=$top CPUMGR_OUT=$tmp/out \
-	CPUMGR_MODULE=$tmp/cpumgr.ko CPUMGR_KMEMLEAK=$tmp/no-kmemleak bash "$top/scripts/guest/run-tests.sh" \
-	"${names[@]}" >"$tmp/guest.ktap"
+# run-tests.sh SELFTEST...: with the stand-ins
+run_tests()
+{
+	PATH=$tmp/bin:$PATH CPUMGR_TOP=$top CPUMGR_OUT=$tmp/out \
+		CPUMGR_MODULE=$tmp/cpumgr.ko CPUMGR_KMEMLEAK=$tmp/no-kmemleak \
+		bash "$top/scripts/guest/run-tests.sh" "$@"
+}
+
+run_tests "${names[@]}" >"$tmp/guest.ktap"
 status=$?
 sed 's/^/# /' "$tmp/guest.ktap"
 
@@ -78,6 +84,14 @@ for c in "${cases[@]}"; do
 done
 [ "$status" = 1 ] && [ "$(grep -cE '^(not )?ok ' "$tmp/guest.ktap")" = ${#cases[@]} ]
 result $? "run-tests.sh: one result per selftest, and it fails"
+
+# An awk that does not run passes nothing.
+mkdir "$tmp/noawk"
+printf '#!/bin/sh\nexit 2\n' >"$tmp/noawk/awk"
+chmod +x "$tmp/noawk/awk"
+PATH=$tmp/noawk:$PATH run_tests complete | tail -n 1 | tee "$tmp/noawk.out" | sed 's/^/# /'
+grep -qx "not ok 1 complete # ktap-summary.awk could not count its results" "$tmp/noawk.out"
+result $? "run-tests.sh: a selftest whose results cannot be counted fails"
 
 # The guest's KTAP as guest-run.sh ends it and check.sh nests it.
 {

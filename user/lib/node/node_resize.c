@@ -21,8 +21,9 @@
  *           cgroup is narrowed, then the shared containers get them.
  *
  * The pod file records the admission set (first resize) and the new CPU
- * count in the Pod object, so the CFS weight follows and a restart knows
- * how far the container may shrink.
+ * count in the Pod object, so the CFS weight follows (at once: the
+ * container's and its pod's cgroups) and a restart knows how far the
+ * container may shrink.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -257,7 +258,10 @@ int node_resize(struct node *n, const char *uid, const char *name, int num,
 	ret = node_save_checkpoint(n, 0, err);
 	if (!ret)
 		ret = record(n, p, (unsigned int)k, &admitted, num, err);
-	if (ret)
+	/* the CFS weight of the new count, now rather than at a reconcile */
+	if (!ret)
+		ret = node_reconcile_one(n, p, err);
+	if (ret < 0)
 		return ret;
 	*out = next;
 	text = cpuset_to_str(&next);

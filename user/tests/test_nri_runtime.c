@@ -614,6 +614,51 @@ TEST_F(plugin, update_container_records_a_shared_containers_resources)
 }
 
 /*
+ * A container on the shared pool resized while the plugin was away (the
+ * runtime goes on without a plugin it closed): the plugin connected
+ * again takes its new CPU request and limit from the runtime's
+ * Synchronize, whose reconcile, and the daemon's round after it, keep
+ * the runtime's CFS limits.
+ */
+TEST_F(plugin, a_resize_while_the_plugin_was_away_is_synchronized)
+{
+	struct pod_msg p;
+	struct ctr_msg c;
+	Pod *pods[1] = { &p.pod };
+	Ctr *ctrs[1] = { &c.c };
+
+	start(_metadata, self, true);
+	configure(_metadata, self, "", "containerd", "1.7.24", 0);
+	sync_empty(_metadata, self);
+	pod_msg_in(self, &p, 12, "burstable/");
+	ctr_msg(&c, &p, "web", 500, RUNNING);
+	nri_msg_linux(&c.lx, &c.c, c.cgroup, 500, 1000);
+	create(_metadata, self, &p, &c);
+	runs(self, &c);
+	nri_rt_stop(&self->rt);
+
+	/* resized without the plugin: the runtime's values, and its record */
+	runtime_cfs(self, p.dir, 1500, 2000);
+	runtime_cfs(self, c.cgroup, 1500, 2000);
+	nri_msg_linux(&c.lx, &c.c, c.cgroup, 1500, 2000);
+
+	start(_metadata, self, true);
+	configure(_metadata, self, "", "containerd", "1.7.24", 0);
+	nri__pkg__api__v1alpha1__synchronize_response__free_unpacked(
+		sync_part(_metadata, self, pods, 1, ctrs, 1, false), NULL);
+	EXPECT_TRUE(recorded(self, p.uid, "web", "1500m", "2"))
+		TH_LOG("%s", fake_read(self->state, "pods/pod-12.json"));
+	EXPECT_TRUE(cfs_is(self, c.cgroup, 1500, 2000))
+		TH_LOG("%s", cfs_text(self, c.cgroup));
+	ASSERT_EQ(0, ctl(self, "daemon --once"))
+		TH_LOG("%s", fake_read(self->dir, "log"));
+	EXPECT_TRUE(cfs_is(self, c.cgroup, 1500, 2000))
+		TH_LOG("%s", cfs_text(self, c.cgroup));
+	EXPECT_TRUE(cfs_is(self, p.dir, 1500, 2000))
+		TH_LOG("%s", cfs_text(self, p.dir));
+}
+
+/*
  * A container on exclusive CPUs resized in place (2 -> 3 CPUs): its
  * recorded request and limit follow its new CPU count, so that the
  * daemon's round keeps the weight of 3 CPUs the runtime wrote; a second

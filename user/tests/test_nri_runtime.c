@@ -547,6 +547,38 @@ static bool recorded(FIXTURE_DATA(plugin) *self, const char *uid,
 }
 
 /*
+ * The plugin started, pod n in the Burstable QoS class, its container
+ * web created and running with a CPU request of 500m and a limit of 1.
+ */
+static void burstable(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(plugin) *self, struct pod_msg *p,
+		      struct ctr_msg *c, int n)
+{
+	start(_metadata, self, true);
+	configure(_metadata, self, "", "containerd", "1.7.24", 0);
+	sync_empty(_metadata, self);
+	pod_msg_in(self, p, n, "burstable/");
+	ctr_msg(c, p, "web", 500, RUNNING);
+	nri_msg_linux(&c->lx, &c->c, c->cgroup, 500, 1000);
+	create(_metadata, self, p, c);
+	runs(self, c);
+}
+
+/* The plugin started again, the runtime listing pod p and container c. */
+static void reconnect(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(plugin) *self, struct pod_msg *p,
+		      struct ctr_msg *c)
+{
+	Pod *pods[1] = { &p->pod };
+	Ctr *ctrs[1] = { &c->c };
+
+	start(_metadata, self, true);
+	configure(_metadata, self, "", "containerd", "1.7.24", 0);
+	nri__pkg__api__v1alpha1__synchronize_response__free_unpacked(
+		sync_part(_metadata, self, pods, 1, ctrs, 1, false), NULL);
+}
+
+/*
  * An in-place resize of a container on the shared pool (a Burstable
  * one: 500m, limit 1): UpdateContainer records its new CPU request and
  * limit in its pod file, so that the daemon's next round keeps the CFS
@@ -560,17 +592,8 @@ TEST_F(plugin, update_container_records_a_shared_containers_resources)
 {
 	struct pod_msg p;
 	struct ctr_msg c;
-	Pod *pods[1] = { &p.pod };
-	Ctr *ctrs[1] = { &c.c };
 
-	start(_metadata, self, true);
-	configure(_metadata, self, "", "containerd", "1.7.24", 0);
-	sync_empty(_metadata, self);
-	pod_msg_in(self, &p, 10, "burstable/");
-	ctr_msg(&c, &p, "web", 500, RUNNING);
-	nri_msg_linux(&c.lx, &c.c, c.cgroup, 500, 1000);
-	create(_metadata, self, &p, &c);
-	runs(self, &c);
+	burstable(_metadata, self, &p, &c, 10);
 	ASSERT_TRUE(cfs_is(self, c.cgroup, 500, 1000))
 		TH_LOG("%s", cfs_text(self, c.cgroup));
 	ASSERT_TRUE(cfs_is(self, p.dir, 500, 1000));
@@ -592,10 +615,7 @@ TEST_F(plugin, update_container_records_a_shared_containers_resources)
 
 	/* the plugin started again: what it knows comes from the pod file */
 	nri_rt_stop(&self->rt);
-	start(_metadata, self, true);
-	configure(_metadata, self, "", "containerd", "1.7.24", 0);
-	nri__pkg__api__v1alpha1__synchronize_response__free_unpacked(
-		sync_part(_metadata, self, pods, 1, ctrs, 1, false), NULL);
+	reconnect(_metadata, self, &p, &c);
 	ASSERT_EQ(0, ctl(self, "reconcile"))
 		TH_LOG("%s", fake_read(self->dir, "log"));
 	EXPECT_TRUE(cfs_is(self, c.cgroup, 1500, 2000))
@@ -624,17 +644,8 @@ TEST_F(plugin, a_resize_while_the_plugin_was_away_is_synchronized)
 {
 	struct pod_msg p;
 	struct ctr_msg c;
-	Pod *pods[1] = { &p.pod };
-	Ctr *ctrs[1] = { &c.c };
 
-	start(_metadata, self, true);
-	configure(_metadata, self, "", "containerd", "1.7.24", 0);
-	sync_empty(_metadata, self);
-	pod_msg_in(self, &p, 12, "burstable/");
-	ctr_msg(&c, &p, "web", 500, RUNNING);
-	nri_msg_linux(&c.lx, &c.c, c.cgroup, 500, 1000);
-	create(_metadata, self, &p, &c);
-	runs(self, &c);
+	burstable(_metadata, self, &p, &c, 12);
 	nri_rt_stop(&self->rt);
 
 	/* resized without the plugin: the runtime's values, and its record */
@@ -642,10 +653,7 @@ TEST_F(plugin, a_resize_while_the_plugin_was_away_is_synchronized)
 	runtime_cfs(self, c.cgroup, 1500, 2000);
 	nri_msg_linux(&c.lx, &c.c, c.cgroup, 1500, 2000);
 
-	start(_metadata, self, true);
-	configure(_metadata, self, "", "containerd", "1.7.24", 0);
-	nri__pkg__api__v1alpha1__synchronize_response__free_unpacked(
-		sync_part(_metadata, self, pods, 1, ctrs, 1, false), NULL);
+	reconnect(_metadata, self, &p, &c);
 	EXPECT_TRUE(recorded(self, p.uid, "web", "1500m", "2"))
 		TH_LOG("%s", fake_read(self->state, "pods/pod-12.json"));
 	EXPECT_TRUE(cfs_is(self, c.cgroup, 1500, 2000))

@@ -69,13 +69,19 @@ struct cpumgr_cpuset_layout {
 	int nr_subparts_cpus;
 	int partition_root_state;
 };
-#elif KERNEL_VERSION(6, 13, 0) > LINUX_VERSION_CODE
+#else
 #define CPUMGR_CPUSET_XCPUS 1
-struct cpumgr_cpuset_layout {
+/* 6.7 on, the exclusive CPUs follow the head */
+struct cpumgr_cpuset_xhead {
 	struct cpumgr_cpuset_head head;
 	cpumask_var_t effective_xcpus;
 	cpumask_var_t exclusive_cpus;
 	nodemask_t old_mems_allowed;
+};
+
+#if KERNEL_VERSION(6, 13, 0) > LINUX_VERSION_CODE
+struct cpumgr_cpuset_layout {
+	struct cpumgr_cpuset_xhead x;
 	struct cpumgr_fmeter fmeter;
 	int attach_in_progress;
 	int relax_domain_level;
@@ -83,15 +89,12 @@ struct cpumgr_cpuset_layout {
 	int partition_root_state;
 };
 #else
-#define CPUMGR_CPUSET_XCPUS 1
 struct cpumgr_cpuset_layout {
-	struct cpumgr_cpuset_head head;
-	cpumask_var_t effective_xcpus;
-	cpumask_var_t exclusive_cpus;
-	nodemask_t old_mems_allowed;
+	struct cpumgr_cpuset_xhead x;
 	struct llist_node attach_node;
 	int partition_root_state;
 };
+#endif
 #endif
 
 static struct cpumgr_cpuset_head *to_head(struct cgroup_subsys_state *css)
@@ -101,7 +104,11 @@ static struct cpumgr_cpuset_head *to_head(struct cgroup_subsys_state *css)
 
 static struct cpumgr_cpuset_layout *to_layout(struct cgroup_subsys_state *css)
 {
+#if CPUMGR_CPUSET_XCPUS
+	return container_of(to_head(css), struct cpumgr_cpuset_layout, x.head);
+#else
 	return container_of(to_head(css), struct cpumgr_cpuset_layout, head);
+#endif
 }
 
 const struct cpumask *cpumgr_cpuset_allowed(struct cgroup_subsys_state *css)
@@ -134,7 +141,7 @@ bool cpumgr_cpuset_partition(struct cgroup_subsys_state *css)
 const struct cpumask *cpumgr_cpuset_exclusive(struct cgroup_subsys_state *css)
 {
 #if CPUMGR_CPUSET_XCPUS
-	return to_layout(css)->exclusive_cpus;
+	return to_layout(css)->x.exclusive_cpus;
 #else
 	return cpu_none_mask;
 #endif
@@ -160,7 +167,7 @@ const struct cpumask *cpumgr_cpuset_wants(struct cgroup_subsys_state *css)
 void cpumgr_cpuset_held(struct cgroup_subsys_state *css, struct cpumask *held)
 {
 #if CPUMGR_CPUSET_XCPUS
-	cpumask_copy(held, to_layout(css)->effective_xcpus);
+	cpumask_copy(held, to_layout(css)->x.effective_xcpus);
 #else
 	cpumask_or(held, to_head(css)->effective_cpus,
 		   to_layout(css)->subparts_cpus);
@@ -186,7 +193,7 @@ void cpumgr_cpuset_would_hold(struct cgroup_subsys_state *css,
 		return;
 	}
 #if CPUMGR_CPUSET_XCPUS
-	cpumask_and(held, wants, to_layout(parent)->effective_xcpus);
+	cpumask_and(held, wants, to_layout(parent)->x.effective_xcpus);
 #else
 	if (cpumgr_cpuset_partition(parent))
 		cpumask_copy(held, wants);
@@ -266,8 +273,8 @@ static bool cpumgr_cpuset_plausible(struct cgroup_subsys_state *css)
 	int prs = READ_ONCE(l->partition_root_state);
 
 #if CPUMGR_CPUSET_XCPUS
-	if (!cpumgr_mask_plausible(l->effective_xcpus) ||
-	    !cpumgr_mask_plausible(l->exclusive_cpus))
+	if (!cpumgr_mask_plausible(l->x.effective_xcpus) ||
+	    !cpumgr_mask_plausible(l->x.exclusive_cpus))
 		return false;
 #else
 	if (!cpumgr_mask_plausible(l->subparts_cpus))
@@ -291,8 +298,8 @@ static bool cpumgr_cpuset_top_plausible(struct cgroup_subsys_state *css)
 	if (READ_ONCE(l->partition_root_state) != 1)
 		return false;
 #if CPUMGR_CPUSET_XCPUS
-	return cpumask_subset(cpu_possible_mask, l->effective_xcpus) &&
-	       cpumask_subset(cpu_possible_mask, l->exclusive_cpus);
+	return cpumask_subset(cpu_possible_mask, l->x.effective_xcpus) &&
+	       cpumask_subset(cpu_possible_mask, l->x.exclusive_cpus);
 #else
 	return true;
 #endif

@@ -124,18 +124,6 @@ c1_keeps_its_cpus()
 	return 1
 }
 
-# WRITE VALUE FILE: the write is refused with EBUSY.
-refused()
-{
-	local err
-
-	err=$( { echo "$1" >"$2"; } 2>&1) &&
-		{ echo "# '$1' > $2 was accepted"; return 1; }
-	grep -q "busy" <<<"$err" && return 0
-	echo "# '$1' > $2: $err"
-	return 1
-}
-
 partition_outside_scope()
 {
 	echo 2 >"$OUTSIDE/cpuset.cpus" || return 1

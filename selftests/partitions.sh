@@ -83,18 +83,6 @@ c2_stays()
 	task_on "$PID2" 4-5
 }
 
-# WRITE VALUE FILE: refused with EBUSY.
-refused()
-{
-	local err
-
-	err=$( { echo "$1" >"$2"; } 2>&1) &&
-		{ echo "# '$1' > $2 was accepted"; return 1; }
-	grep -q "busy" <<<"$err" && return 0
-	echo "# '$1' > $2: $err"
-	return 1
-}
-
 # WRITE VALUE FILE: accepted.
 wr()
 {
@@ -121,33 +109,11 @@ have_exclusive()
 	[ -e "$ROOT/cpuset.cpus.exclusive" ]
 }
 
-# A case that cannot run here says why and returns SKIP.
-SKIP=4
-SKIPPED=
-
-skip_without_exclusive()
+# REASON: the case needs cpuset.cpus.exclusive (6.7 on), or is skipped.
+needs_exclusive()
 {
-	have_exclusive && return 1
-	SKIPPED="no cpuset.cpus.exclusive on this kernel (6.1): $1"
-	return 0
-}
-
-# DESCRIPTION CASE...: check, or a skip with its reason.
-pcheck()
-{
-	local what=$1 rc
-
-	shift
-	SKIPPED=
-	"$@"
-	rc=$?
-	if [ "$rc" = "$SKIP" ]; then
-		ktap_result ok "$what # SKIP $SKIPPED"
-	elif [ "$rc" = 0 ]; then
-		ktap_result ok "$what"
-	else
-		ktap_result not-ok "$what"
-	fi
+	have_exclusive && return 0
+	skip_case "no cpuset.cpus.exclusive on this kernel (6.1): $1"
 }
 
 # VAR: a sleeping task started, its pid in VAR.
@@ -270,7 +236,7 @@ managed_root_partition_on_c1()
 {
 	local ret=0
 
-	skip_without_exclusive "no remote partitions" && return $SKIP
+	needs_exclusive "no remote partitions" || return
 	wr 2-3 "$ROOT/cpuset.cpus.exclusive" || return 1
 	refused root "$ROOT/cpuset.cpus.partition" || ret=1
 	c2_stays && c1_keeps || ret=1
@@ -344,7 +310,7 @@ c1_isolated()
 
 crio_sequence()
 {
-	skip_without_exclusive "CRI-O's cgroup v2 writes need it" && return $SKIP
+	needs_exclusive "CRI-O's cgroup v2 writes need it" || return
 	crio_add && c1_isolated
 }
 
@@ -352,7 +318,7 @@ crio_sequence()
 # effective CPUs lack 2-3 (the partition took them), yet c1 keeps them.
 pod_cgroup_written_beside_partition()
 {
-	skip_without_exclusive "no remote partitions" && return $SKIP
+	needs_exclusive "no remote partitions" || return
 	wr 0-5 "$PA/cpuset.cpus" && c1_isolated &&
 	wr 0-7 "$PA/cpuset.cpus" && c1_isolated
 }
@@ -381,7 +347,7 @@ dissolve_refused()
 {
 	local ret=0 err
 
-	skip_without_exclusive "no remote partitions" && return $SKIP
+	needs_exclusive "no remote partitions" || return
 	task_beside || return 1
 	case $1 in
 	member)	refused member "$C1/cpuset.cpus.partition" || ret=1 ;;
@@ -406,7 +372,7 @@ crio_undo()
 {
 	local eff ret=0
 
-	skip_without_exclusive "CRI-O's cgroup v2 writes need it" && return $SKIP
+	needs_exclusive "CRI-O's cgroup v2 writes need it" || return
 	kill_wait "$PID"
 	PID=
 	crio_remove || ret=1
@@ -478,14 +444,25 @@ shape_more_cpus()
 	return $ret
 }
 
+# Pod pb's container c1 on 6-7, bound to PB/c1 (no task); and gone.
+pod_pb()
+{
+	"$CTL" assign pb c1 6-7 >/dev/null &&
+	mkdir -p "$PB/c1" &&
+	"$CTL" bind pb c1 --cgroup "$PB/c1" --pod-cgroup "$PB" >/dev/null
+}
+
+no_pod_pb()
+{
+	"$CTL" release pb >/dev/null || return 1
+	rmdir "$PB/c1" "$PB"
+}
+
 shape_another_pods()
 {
 	local ret=0
 
-	"$CTL" assign pb c1 6-7 >/dev/null &&
-	mkdir -p "$PB/c1" &&
-	"$CTL" bind pb c1 --cgroup "$PB/c1" --pod-cgroup "$PB" >/dev/null &&
-	prepare_shapes || return 1
+	pod_pb && prepare_shapes || return 1
 	if have_exclusive; then
 		refused 2-3,6-7 "$PA/cpuset.cpus.exclusive" || ret=1
 		refused 6-7 "$C1/cpuset.cpus.exclusive" || ret=1
@@ -494,8 +471,7 @@ shape_another_pods()
 	fi
 	c1_keeps && c2_stays || ret=1
 	unprepare_shapes || ret=1
-	"$CTL" release pb >/dev/null || ret=1
-	rmdir "$PB/c1" "$PB"
+	no_pod_pb || ret=1
 	return $ret
 }
 
@@ -546,11 +522,8 @@ crio_with_another_pod()
 {
 	local ret=0
 
-	skip_without_exclusive "CRI-O's cgroup v2 writes need it" && return $SKIP
-	"$CTL" assign pb c1 6-7 >/dev/null &&
-	mkdir -p "$PB/c1" &&
-	"$CTL" bind pb c1 --cgroup "$PB/c1" --pod-cgroup "$PB" >/dev/null &&
-	wr 0-5 "$PA/cpuset.cpus" || return 1
+	needs_exclusive "CRI-O's cgroup v2 writes need it" || return
+	pod_pb && wr 0-5 "$PA/cpuset.cpus" || return 1
 	refused 0-7 "$PA/cpuset.cpus" || ret=1
 	wr 2-3 "$ROOT/cpuset.cpus.exclusive" &&
 	wr 2-3 "$PA/cpuset.cpus.exclusive" &&
@@ -562,9 +535,8 @@ crio_with_another_pod()
 	wr "" "$PA/cpuset.cpus.exclusive" &&
 	wr "" "$ROOT/cpuset.cpus.exclusive" && c1_keeps || ret=1
 	undo
-	"$CTL" release pb >/dev/null || ret=1
+	no_pod_pb || ret=1
 	wr 0-7 "$PA/cpuset.cpus" || ret=1
-	rmdir "$PB/c1" "$PB"
 	return $ret
 }
 
@@ -578,13 +550,10 @@ local_partitions()
 	local ret=0 err
 
 	if have_exclusive; then
-		SKIPPED="6.7 on: remote partitions, above"
-		return $SKIP
+		skip_case "6.7 on: remote partitions, the cases above"
+		return
 	fi
-	"$CTL" assign pb c1 6-7 >/dev/null &&
-	mkdir -p "$PB/c1" &&
-	echo +cpuset >"$PB/cgroup.subtree_control" &&
-	"$CTL" bind pb c1 --cgroup "$PB/c1" --pod-cgroup "$PB" >/dev/null &&
+	pod_pb && echo +cpuset >"$PB/cgroup.subtree_control" &&
 	wr 6-7 "$PB/cpuset.cpus" && wr 6-7 "$PB/c1/cpuset.cpus" || return 1
 	# the tree narrowed: pa holds the shared pool and its own CPUs (6.1
 	# makes a partition beside a cgroup naming its CPUs invalid)
@@ -633,23 +602,23 @@ local_partitions()
 }
 
 ktap_plan 19
-pcheck "set-up: c1 bound to 2-3 with a task, c2 on 4-5" setup
-pcheck "a partition root outside may not widen its cpuset.cpus onto c1's CPU" outside_root_widens
-pcheck "an invalid root outside may not turn valid on c1's CPU" outside_invalid_turns_valid
-pcheck "a top-level partition on the shared pool would leave the pods c1's CPUs: refused" outside_takes_shared_pool
-pcheck "the managed root a partition on c1's exclusive CPUs would move c2 onto them: refused" managed_root_partition_on_c1
-pcheck "c1's isolated partition, CRI-O's writes: allowed" crio_sequence
-pcheck "the pod cgroup written while it stands" pod_cgroup_written_beside_partition
-pcheck "it may not dissolve onto a task beside the pod: member" dissolve_refused member
-pcheck "nor by its cgroup removed" dissolve_refused rmdir
-pcheck "nor by pa's cpuset.cpus.exclusive emptied" dissolve_refused parent
-pcheck "nor by cpuset turned off in pa" dissolve_refused subtree
-pcheck "CRI-O's undo, with nobody beside to inherit" crio_undo
-pcheck "no partition below the managed root holds more than its containers' CPUs" shape_more_cpus
-pcheck "nor another pod's" shape_another_pods
-pcheck "nor is a pod cgroup one over a sidecar" shape_pod_cgroup
-pcheck "nor holds an unbound container's CPUs" shape_unbound_container
-pcheck "another pod's CPUs: CRI-O's pod cgroup write refused, the contract's writes allowed" crio_with_another_pod
-pcheck "6.1: local partitions where the layout allows" local_partitions
-pcheck "the tree is as it was" c1_keeps
+check "set-up: c1 bound to 2-3 with a task, c2 on 4-5" setup
+check "a partition root outside may not widen its cpuset.cpus onto c1's CPU" outside_root_widens
+check "an invalid root outside may not turn valid on c1's CPU" outside_invalid_turns_valid
+check "a top-level partition on the shared pool would leave the pods c1's CPUs: refused" outside_takes_shared_pool
+check "the managed root a partition on c1's exclusive CPUs would move c2 onto them: refused" managed_root_partition_on_c1
+check "c1's isolated partition, CRI-O's writes: allowed" crio_sequence
+check "the pod cgroup written while it stands" pod_cgroup_written_beside_partition
+check "it may not dissolve onto a task beside the pod: member" dissolve_refused member
+check "nor by its cgroup removed" dissolve_refused rmdir
+check "nor by pa's cpuset.cpus.exclusive emptied" dissolve_refused parent
+check "nor by cpuset turned off in pa" dissolve_refused subtree
+check "CRI-O's undo, with nobody beside to inherit" crio_undo
+check "no partition below the managed root holds more than its containers' CPUs" shape_more_cpus
+check "nor another pod's" shape_another_pods
+check "nor is a pod cgroup one over a sidecar" shape_pod_cgroup
+check "nor holds an unbound container's CPUs" shape_unbound_container
+check "another pod's CPUs: CRI-O's pod cgroup write refused, the contract's writes allowed" crio_with_another_pod
+check "6.1: local partitions where the layout allows" local_partitions
+check "the tree is as it was" c1_keeps
 ktap_exit

@@ -60,6 +60,9 @@
 /* cpuset's fork callbacks, which end a clone3 into a cgroup */
 #define CPUMGR_SITE_FORK_END	{ "cpuset_fork" }
 #define CPUMGR_SITE_FORK_CANCEL	{ "cpuset_cancel_fork" }
+/* rmdir of a cgroup, which dissolves a partition there */
+#define CPUMGR_SITE_RMDIR	{ "cgroup_rmdir",			\
+	.arg = { [CPUMGR_ARG_KN] = CPUMGR_AT(0) } }
 
 /*
  * A series' sites: what differs is the partition file's writer, and
@@ -75,6 +78,7 @@
 	[CPUMGR_HOOK_SMT_OFF] = CPUMGR_SITE_SMT_OFF,			\
 	[CPUMGR_HOOK_FORK_END] = CPUMGR_SITE_FORK_END,			\
 	[CPUMGR_HOOK_FORK_CANCEL] = CPUMGR_SITE_FORK_CANCEL,		\
+	[CPUMGR_HOOK_RMDIR] = CPUMGR_SITE_RMDIR,			\
 }
 
 static const struct cpumgr_series cpumgr_series_table[] = {
@@ -87,6 +91,8 @@ static const struct cpumgr_series cpumgr_series_table[] = {
 		.site = CPUMGR_SITES("sched_partition_write", CPUMGR_SITE_OFFLINE),
 		.v1 = CPUMGR_V1_BUILTIN,
 		.partitions = "root, isolated; no cpus.exclusive; conflicts invalidate",
+		.invalid_root_stays = true,
+		.conflicts_invalidate = true,
 	},
 	{
 		.name = "6.12",
@@ -97,6 +103,8 @@ static const struct cpumgr_series cpumgr_series_table[] = {
 		.v1 = CPUMGR_V1_CONFIG,
 		.partitions =
 			"root, isolated, remote; exclusive within cpus; conflicts invalidate",
+		.conflicts_invalidate = true,
+		.exclusive_empty_invalidates = true,
 	},
 	{
 		.name = "7.3",

@@ -60,7 +60,15 @@
 /* cpuset's fork callbacks, which end a clone3 into a cgroup */
 #define CPUMGR_SITE_FORK_END	{ "cpuset_fork" }
 #define CPUMGR_SITE_FORK_CANCEL	{ "cpuset_cancel_fork" }
-
+/*
+ * set_cpus_allowed_ptr(p, new_mask): how the kernel sets the CPUs of the
+ * threads it makes for a task (io_uring's SQPOLL thread and io-wq
+ * workers, a kthread vhost worker re-affined by 7.x's housekeeping), and
+ * how cpuset moves tasks onto its CPUs.
+ */
+#define CPUMGR_SITE_AFFINITY	{ "set_cpus_allowed_ptr",		\
+	.arg = { [CPUMGR_ARG_TASK] = CPUMGR_AT(0),			\
+		 [CPUMGR_ARG_MASK] = CPUMGR_AT(1) } }
 /*
  * A series' sites: what differs is the partition file's writer, and
  * where the offline is probed.
@@ -75,6 +83,7 @@
 	[CPUMGR_HOOK_SMT_OFF] = CPUMGR_SITE_SMT_OFF,			\
 	[CPUMGR_HOOK_FORK_END] = CPUMGR_SITE_FORK_END,			\
 	[CPUMGR_HOOK_FORK_CANCEL] = CPUMGR_SITE_FORK_CANCEL,		\
+	[CPUMGR_HOOK_AFFINITY] = CPUMGR_SITE_AFFINITY,			\
 }
 
 static const struct cpumgr_series cpumgr_series_table[] = {

@@ -21,6 +21,7 @@ enum cpumgr_hook {
 	CPUMGR_HOOK_SMT_OFF,	/* smt/control off */
 	CPUMGR_HOOK_FORK_END,	/* a clone3 into a cgroup done */
 	CPUMGR_HOOK_FORK_CANCEL,	/* or failed */
+	CPUMGR_HOOK_AFFINITY,	/* a task's CPUs set by the kernel */
 	CPUMGR_NR_HOOKS,
 };
 
@@ -31,6 +32,8 @@ enum cpumgr_arg {
 	CPUMGR_ARG_CPU,		/* unsigned int */
 	CPUMGR_ARG_CTRLVAL,	/* enum cpuhp_smt_control */
 	CPUMGR_ARG_FROZEN,	/* int tasks_frozen: a suspend's offline */
+	CPUMGR_ARG_TASK,	/* struct task_struct * */
+	CPUMGR_ARG_MASK,	/* const struct cpumask * */
 	CPUMGR_NR_ARGS,
 };
 

@@ -70,6 +70,18 @@
 	.arg = { [CPUMGR_ARG_TASK] = CPUMGR_AT(0),			\
 		 [CPUMGR_ARG_MASK] = CPUMGR_AT(1) } }
 /*
+ * disarm_kprobe_ftrace(p) and __disarm_kprobe_ftrace(p, ops, cnt): every
+ * ftrace-based kprobe (all of cpumgr's) disarmed, by disarm_all_kprobes()
+ * (kprobes/enabled=0; it and arm_all_kprobes() are inlined into the
+ * file's writer in every series) or when one is unregistered.  Debian's
+ * 6.1 and the debug kernel (7.3, gcc-12) keep the second out of line,
+ * Debian's 7.3 (gcc-14) the first.
+ */
+#define CPUMGR_SITE_DISARM {						\
+	.symbols = { "__disarm_kprobe_ftrace", "disarm_kprobe_ftrace" },	\
+	.kprobe_arg = CPUMGR_AT(0) }
+
+/*
  * A series' sites: what differs is the partition file's writer, and
  * where the offline is probed.
  */
@@ -94,6 +106,7 @@ static const struct cpumgr_series cpumgr_series_table[] = {
 		.top_flags = BIT(0) | BIT(1) | BIT(2),
 		.top_flags_names = "online, cpu_exclusive, mem_exclusive",
 		.site = CPUMGR_SITES("sched_partition_write", CPUMGR_SITE_OFFLINE),
+		.disarm = CPUMGR_SITE_DISARM,
 		.v1 = CPUMGR_V1_BUILTIN,
 		.partitions = "root, isolated; no cpus.exclusive; conflicts invalidate",
 	},
@@ -103,6 +116,7 @@ static const struct cpumgr_series cpumgr_series_table[] = {
 		.top_flags = BIT(0) | BIT(1) | BIT(2),
 		.top_flags_names = "online, cpu_exclusive, mem_exclusive",
 		.site = CPUMGR_SITES("sched_partition_write", CPUMGR_SITE_OFFLINE),
+		.disarm = CPUMGR_SITE_DISARM,
 		.v1 = CPUMGR_V1_CONFIG,
 		.partitions =
 			"root, isolated, remote; exclusive within cpus; conflicts invalidate",
@@ -114,6 +128,7 @@ static const struct cpumgr_series cpumgr_series_table[] = {
 		.top_flags = BIT(0) | BIT(1),
 		.top_flags_names = "cpu_exclusive, mem_exclusive",
 		.site = CPUMGR_SITES("cpuset_partition_write", CPUMGR_SITE_CPU_DOWN),
+		.disarm = CPUMGR_SITE_DISARM,
 		.v1 = CPUMGR_V1_CONFIG,
 		.partitions =
 			"root, isolated, remote; exclusive apart from cpus; conflicts take CPUs",

@@ -47,6 +47,17 @@ struct cpumgr_site {
 	u8 arg[CPUMGR_NR_ARGS];
 };
 
+/*
+ * Where kprobes are disarmed, one ftrace-based kprobe (struct kprobe *,
+ * argument @kprobe_arg) at a time: the first of @symbols the kernel has
+ * out of line (which of the two the compiler inlines into the other
+ * differs within a series).
+ */
+struct cpumgr_disarm_site {
+	const char *symbols[2];
+	u8 kprobe_arg;
+};
+
 /* Where the v1 cpuset hierarchy comes from. */
 enum cpumgr_v1 {
 	CPUMGR_V1_BUILTIN,	/* always there with CONFIG_CPUSETS */
@@ -66,6 +77,8 @@ struct cpumgr_series {
 	unsigned long top_flags;
 	const char *top_flags_names;
 	struct cpumgr_site site[CPUMGR_NR_HOOKS];
+	/* watched, not enforced (cpumgr_armed_watch.c) */
+	struct cpumgr_disarm_site disarm;
 	enum cpumgr_v1 v1;
 	/*
 	 * What partitions do there, for the log line at load: the states a

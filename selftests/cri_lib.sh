@@ -25,18 +25,14 @@ CRI_PID=
 NRI_PID=
 PODS=$CPUMGR_TOP/examples/pods
 
-# Skip (status 4) without what the node needs.
+# Before the plan: what the node needs (rt_need).
 cri_need()
 {
 	rt_need runc
-	if [ ! -x "$TRIXIE/usr/bin/containerd" ]; then
-		echo "# SKIP: no containerd 1.7 in $TRIXIE (scripts/fetch-trixie.sh)"
-		exit 4
-	fi
-	if ! /usr/bin/python3 -c "import grpc, grpc_tools" 2>/dev/null; then
-		echo "# SKIP: python3-grpcio and python3-grpc-tools missing (scripts/setup.sh)"
-		exit 4
-	fi
+	[ -x "$TRIXIE/usr/bin/containerd" ] ||
+		ktap_missing_all "containerd 1.7 in $TRIXIE (scripts/fetch-trixie.sh)"
+	/usr/bin/python3 -c "import grpc, grpc_tools" 2>/dev/null ||
+		ktap_missing_all "python3-grpcio and python3-grpc-tools"
 }
 
 # Does this cpumgrctl have the NRI plugin?

@@ -41,6 +41,7 @@
 #include "cpumgr_check_affinity.h"
 #include "cpumgr_check_entry.h"
 #include "cpumgr_check_offline.h"
+#include "cpumgr_check_partition.h"
 #include "cpumgr_check_write.h"
 #include "cpumgr_inflight.h"
 #include "cpumgr_offline.h"
@@ -268,6 +269,15 @@ static int cpumgr_offline_pre(struct kprobe *kp, struct pt_regs *regs)
 	return cpumgr_check_offline(cpu) ? cpumgr_refuse(regs) : 0;
 }
 
+/* cgroup_rmdir(kn): a cgroup removed, a partition there dissolved. */
+static int cpumgr_rmdir_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct kernfs_node *kn =
+		(void *)cpumgr_arg(regs, CPUMGR_HOOK_RMDIR, CPUMGR_ARG_KN);
+
+	return cpumgr_check_rmdir(kn) ? cpumgr_refuse(regs) : 0;
+}
+
 /* cpuhp_smt_disable(ctrlval): smt/control "off" or "forceoff". */
 static int cpumgr_smt_off_pre(struct kprobe *kp, struct pt_regs *regs)
 {
@@ -303,6 +313,7 @@ static struct kprobe cpumgr_probes[CPUMGR_NR_HOOKS] = {
 	CPUMGR_WATCH(CPUMGR_HOOK_FORK_END, cpumgr_fork_end_pre),
 	CPUMGR_WATCH(CPUMGR_HOOK_FORK_CANCEL, cpumgr_fork_end_pre),
 	CPUMGR_PROBE(CPUMGR_HOOK_AFFINITY, cpumgr_affinity_pre),
+	CPUMGR_PROBE(CPUMGR_HOOK_RMDIR, cpumgr_rmdir_pre),
 };
 
 static struct kprobe *cpumgr_probe_list[ARRAY_SIZE(cpumgr_probes)];

@@ -80,6 +80,9 @@
 #define CPUMGR_SITE_DISARM {						\
 	.symbols = { "__disarm_kprobe_ftrace", "disarm_kprobe_ftrace" },	\
 	.kprobe_arg = CPUMGR_AT(0) }
+/* rmdir of a cgroup, which dissolves a partition there */
+#define CPUMGR_SITE_RMDIR	{ "cgroup_rmdir",			\
+	.arg = { [CPUMGR_ARG_KN] = CPUMGR_AT(0) } }
 
 /*
  * A series' sites: what differs is the partition file's writer, and
@@ -96,6 +99,7 @@
 	[CPUMGR_HOOK_FORK_END] = CPUMGR_SITE_FORK_END,			\
 	[CPUMGR_HOOK_FORK_CANCEL] = CPUMGR_SITE_FORK_CANCEL,		\
 	[CPUMGR_HOOK_AFFINITY] = CPUMGR_SITE_AFFINITY,			\
+	[CPUMGR_HOOK_RMDIR] = CPUMGR_SITE_RMDIR,			\
 }
 
 static const struct cpumgr_series cpumgr_series_table[] = {
@@ -109,6 +113,8 @@ static const struct cpumgr_series cpumgr_series_table[] = {
 		.disarm = CPUMGR_SITE_DISARM,
 		.v1 = CPUMGR_V1_BUILTIN,
 		.partitions = "root, isolated; no cpus.exclusive; conflicts invalidate",
+		.invalid_root_stays = true,
+		.conflicts_invalidate = true,
 	},
 	{
 		.name = "6.12",
@@ -120,6 +126,8 @@ static const struct cpumgr_series cpumgr_series_table[] = {
 		.v1 = CPUMGR_V1_CONFIG,
 		.partitions =
 			"root, isolated, remote; exclusive within cpus; conflicts invalidate",
+		.conflicts_invalidate = true,
+		.exclusive_empty_invalidates = true,
 	},
 	{
 		.name = "7.3",

@@ -22,6 +22,7 @@ enum cpumgr_hook {
 	CPUMGR_HOOK_FORK_END,	/* a clone3 into a cgroup done */
 	CPUMGR_HOOK_FORK_CANCEL,	/* or failed */
 	CPUMGR_HOOK_AFFINITY,	/* a task's CPUs set by the kernel */
+	CPUMGR_HOOK_RMDIR,	/* a cgroup removed */
 	CPUMGR_NR_HOOKS,
 };
 
@@ -34,6 +35,7 @@ enum cpumgr_arg {
 	CPUMGR_ARG_FROZEN,	/* int tasks_frozen: a suspend's offline */
 	CPUMGR_ARG_TASK,	/* struct task_struct * */
 	CPUMGR_ARG_MASK,	/* const struct cpumask * */
+	CPUMGR_ARG_KN,		/* the struct kernfs_node * of a directory */
 	CPUMGR_NR_ARGS,
 };
 
@@ -87,6 +89,18 @@ struct cpumgr_series {
 	 * does (the partition becomes invalid, or loses the CPUs).
 	 */
 	const char *partitions;
+	/*
+	 * How partitions behave where the checks model them
+	 * (cpumgr_check_partition.c): an invalid root written "root" or
+	 * "isolated" stays invalid (6.1; later series try it anew), and a
+	 * cpuset.cpus write that overlaps a sibling partition's CPUs
+	 * makes that partition invalid (6.1, 6.12; 7.3 leaves it); a
+	 * partition root's cpuset.cpus.exclusive emptied makes it invalid
+	 * (6.12; 7.3 has it hold its cpuset.cpus instead).
+	 */
+	bool invalid_root_stays;
+	bool conflicts_invalidate;
+	bool exclusive_empty_invalidates;
 };
 
 /* The series of the kernel this module was built for; NULL when unknown. */

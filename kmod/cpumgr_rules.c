@@ -394,6 +394,24 @@ bool cpumgr_rules_reaches_scope(const struct cpumgr_view *view,
 	       cpumgr_above(&view->root, s->chain[0], v1);
 }
 
+/**
+ * cpumgr_rules_in_scope - whether a cgroup is checked
+ * @view: the table
+ * @cgrp: the cgroup
+ * @s: this CPU's scratch space
+ *
+ * True when @cgrp is strictly below the managed root of its hierarchy
+ * (or, without one, not that hierarchy's root).
+ */
+bool cpumgr_rules_in_scope(const struct cpumgr_view *view, struct cgroup *cgrp,
+			   struct cpumgr_scratch *s)
+{
+	bool v1 = !cpumgr_cgroup_on_dfl(cgrp), whole = true;
+	unsigned int nr = cpumgr_chain(cgrp, s->chain, &whole);
+
+	return nr && cpumgr_in_scope(view, s->chain, nr, whole, v1);
+}
+
 /*
  * The CPUs containers would lose, added to @bad: with @below, those bound
  * at or below @cgrp lose what of theirs @cpus lacks; without, every other

@@ -74,6 +74,8 @@ bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 				struct cpumask *bad, struct cpumgr_scratch *s);
 bool cpumgr_rules_reaches_scope(const struct cpumgr_view *view,
 				struct cgroup *cgrp, struct cpumgr_scratch *s);
+bool cpumgr_rules_in_scope(const struct cpumgr_view *view, struct cgroup *cgrp,
+			   struct cpumgr_scratch *s);
 bool cpumgr_rules_check_take(const struct cpumgr_view *view,
 			     struct cgroup *cgrp, const struct cpumask *cpus,
 			     struct cpumask *bad, struct cpumgr_scratch *s);

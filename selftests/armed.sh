@@ -49,12 +49,13 @@ cleanup()
 }
 trap cleanup EXIT
 
-# FILE PATTERN: wait up to 10 s for a line of FILE to match.
+# FILE PATTERN: wait up to 60 s for a line of FILE to match (a busy
+# host slows a TCG guest several times over).
 wait_for()
 {
 	local i
 
-	for ((i = 0; i < 100; i++)); do
+	for ((i = 0; i < 600; i++)); do
 		grep -q "$2" "$1" 2>/dev/null && return 0
 		sleep 0.1
 	done

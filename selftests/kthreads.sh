@@ -133,7 +133,7 @@ start_in_c()
 	) >"$OUT/$name.out" 2>"$OUT/$name.err" &
 	PID=$!
 	PIDS="$PIDS $PID"
-	for ((i = 0; i < 100; i++)); do
+	for ((i = 0; i < 600; i++)); do
 		grep -q "^ready\|^ring" "$OUT/$name.out" && return 0
 		kill -0 "$PID" 2>/dev/null || break
 		sleep 0.1
@@ -271,7 +271,7 @@ iowq_worker_narrowed()
 
 	PID=$IOWQ
 	kill -USR1 "$PID" || return 1
-	for ((i = 0; i < 100; i++)); do
+	for ((i = 0; i < 600; i++)); do
 		grep -q "^ready" "$OUT/iowq.out" && break
 		sleep 0.1
 	done

@@ -18,7 +18,17 @@
 #       run COMMAND in the root (its own mount namespace, chroot) with
 #       each DIR mounted at the same path as on the host, and /proc,
 #       /dev; the current directory is kept.
-# SUITE: trixie.
+#   build-root.sh path SUITE           print the root's directory
+# SUITE: trixie, or node: the root a node of today boots (below).
+#
+# The node root (roots/trixie-node) is a Debian 13 node's userspace, which
+# guest-run.sh -N boots with systemd as PID 1: systemd, D-Bus (runc's
+# systemd cgroup driver talks to systemd over it), runc, containerd 2.x
+# from sid (scripts/fetch-containerd.sh, pinned by CPUMGR_CONTAINERD),
+# python3 with grpc (the CRI selftests' kubelet), busybox-static (their
+# image), and what cpumgr's own packages depend on (DKMS, the libraries
+# of cpumgrctl), which the guest installs with apt.  Made again when that
+# list, containerd's .deb included, changes.
 
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -31,6 +41,10 @@ set -euo pipefail
 # which builds cpumgr-dkms's prebuilt modules for these kernels as a
 # Debian 13 node would (scripts/check-host.sh).
 ROOT_PACKAGES="gcc-14-for-host binutils make libc6-dev libelf1t64 libssl3t64 zlib1g pahole kmod dkms"
+NODE_PACKAGES="systemd systemd-sysv dbus kmod procps runc python3 python3-grpcio python3-grpc-tools busybox-static dkms libcjson1 libnl-3-200 libnl-genl-3-200 libyaml-0-2 libprotobuf-c1 libsystemd0"
+# A fixed machine ID: not a first boot (systemd-firstboot would ask on
+# the console), the same journal directory in every guest.
+NODE_MACHINE_ID=c0ffee00c0ffee00c0ffee00c0ffee00
 
 usage()
 {
@@ -42,29 +56,52 @@ root_dir()
 {
 	case $1 in
 	trixie) echo "$CPUMGR_CACHE/roots/$1" ;;
-	*) die "unknown build root suite '$1' (trixie)" ;;
+	node) echo "$CPUMGR_CACHE/roots/trixie-node" ;;
+	*) die "unknown build root suite '$1' (trixie, node)" ;;
+	esac
+}
+
+# SUITE: what mmdebstrap installs into its root, one a line (a .deb's
+# path for containerd in the node root).
+root_packages()
+{
+	case $1 in
+	trixie) printf '%s\n' $ROOT_PACKAGES ;;
+	node)
+		printf '%s\n' $NODE_PACKAGES
+		"$CPUMGR_TOP/scripts/fetch-containerd.sh"
+		;;
 	esac
 }
 
 make_root()
 {
-	local suite=$1 root uri stamp
+	local suite=$1 root uri stamp pkgs p
+	local -a include=()
 
 	root=$(root_dir "$suite")
-	stamp=$(printf '%s\n' "$suite" $ROOT_PACKAGES | md5sum | cut -c1-8)
+	pkgs=$(root_packages "$suite") || die "no package list for the $suite root"
+	stamp=$(printf '%s\n' "$suite" $pkgs | md5sum | cut -c1-8)
 	[ "$(cat "$root/.cpumgr-root" 2>/dev/null)" = "$stamp" ] && return 0
+	for p in $pkgs; do
+		include+=("--include=$p")
+	done
+	# containerd's .deb where dpkg in the root finds it too
+	[ "$suite" != node ] ||
+		include+=(--hook-dir=/usr/share/mmdebstrap/hooks/file-mirror-automount
+			  "--customize-hook=echo $NODE_MACHINE_ID >\"\$1/etc/machine-id\"")
 	command -v mmdebstrap >/dev/null ||
 		die "mmdebstrap is missing (scripts/setup.sh installs it)"
 	[ "$(id -u)" = 0 ] || die "making the $suite build root needs root"
 	uri=$(trixie_debian_uri | head -n 1)
 	[ -n "$uri" ] || die "no Debian archive in the host's apt sources"
-	msg "cpumgr: making the Debian $suite build root in $root"
+	msg "cpumgr: making the Debian 13 $suite root in $root"
 	rm -rf "$root.tmp"
 	mkdir -p "$(dirname "$root")"
 	quietly "$CPUMGR_CACHE/log/root-$suite.log" \
-		mmdebstrap --mode=root --variant=minbase \
-		--include="${ROOT_PACKAGES// /,}" "$suite" "$root.tmp" \
-		"deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite main" ||
+		mmdebstrap --mode=root --variant=minbase "${include[@]}" \
+		trixie "$root.tmp" \
+		"deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri trixie main" ||
 		die "could not make the $suite build root (log: $CPUMGR_CACHE/log/root-$suite.log)"
 	echo "$stamp" >"$root.tmp/.cpumgr-root"
 	rm -rf "$root"
@@ -109,6 +146,7 @@ run_in_root()
 
 case ${1:-} in
 make)	[ $# = 2 ] || usage; make_root "$2" ;;
+path)	[ $# = 2 ] || usage; root_dir "$2" ;;
 run)	[ $# -ge 4 ] || usage; shift; run_in_root "$@" ;;
 *)	usage ;;
 esac

@@ -4,9 +4,13 @@
 # $CPUMGR_CACHE/trixie-apt.  trixie is never added to the host's sources
 # and nothing is installed on the host.  The archive is the one the
 # host's own sources name for Debian (its URI is read from /etc/apt at
-# run time).  Sourced after common.sh, never run.
+# run time).  Debian's newest suite, sid, has a configuration of its own
+# the same way ($CPUMGR_CACHE/sid-apt, sid_apt_configure): its packages
+# are never candidates for what is fetched from trixie.  Sourced after
+# common.sh, never run.
 
 trixie_apt_dir=$CPUMGR_CACHE/trixie-apt
+sid_apt_dir=$CPUMGR_CACHE/sid-apt
 
 # The first URI of the host's sources whose path ends in /debian: the
 # archive that also carries trixie.
@@ -24,18 +28,18 @@ trixie_debian_uri()
 	return 0
 }
 
-# The private configuration, read by every apt-get and apt-cache after it
-# through APT_CONFIG.  Backports' packages are only ever asked for by
-# name (their release file keeps them from being candidates otherwise).
-trixie_apt_configure()
+# DIR SUITE...: a private configuration under DIR, read by every apt-get
+# and apt-cache after it through APT_CONFIG.
+private_apt_configure()
 {
-	local uri suite d=$trixie_apt_dir
+	local uri suite d=$1
 
+	shift
 	uri=$(trixie_debian_uri | head -n 1)
 	[ -n "$uri" ] || die "no Debian archive in the host's apt sources"
 	mkdir -p "$d/state/lists/partial" "$d/cache/archives/partial"
 	[ -e "$d/state/status" ] || : >"$d/state/status"
-	for suite in trixie trixie-backports; do
+	for suite in "$@"; do
 		printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
 			"$uri" "$suite"
 	done >"$d/sources.list"
@@ -53,6 +57,18 @@ trixie_apt_configure()
 	Acquire::Languages "none";
 	EOC
 	export APT_CONFIG=$d/apt.conf
+}
+
+# Backports' packages are only ever asked for by name (their release
+# file keeps them from being candidates otherwise).
+trixie_apt_configure()
+{
+	private_apt_configure "$trixie_apt_dir" trixie trixie-backports
+}
+
+sid_apt_configure()
+{
+	private_apt_configure "$sid_apt_dir" sid
 }
 
 # Whether the private lists are there and name backports too.

@@ -13,9 +13,13 @@
 # A VAR=VALUE argument is exported to the selftests after it (a plan line
 # can scale a selftest down on a slow kernel, see selftests/plan).
 #
+# CPUMGR_MODULE_BOOTED=1 (a node that systemd booted, guest/node.sh): the
+# module loaded at boot stays; the runner neither loads nor unloads it.
+# CPUMGR_KTAP_START=N: results are numbered from N + 1.
+#
 # Usage: run-tests.sh [VAR=VALUE | NAME]...
 
-n=0
+n=${CPUMGR_KTAP_START:-0}
 failed=0
 kmemleak=/sys/kernel/debug/kmemleak
 
@@ -61,7 +65,12 @@ run_one()
 		result "not ok" "$name # no such selftest"
 		return
 	fi
-	if ! insmod "$CPUMGR_MODULE"; then
+	if [ "${CPUMGR_MODULE_BOOTED:-0}" = 1 ]; then
+		if ! grep -q '^cpumgr ' /proc/modules; then
+			result "not ok" "$name # the module loaded at boot is gone"
+			return
+		fi
+	elif ! insmod "$CPUMGR_MODULE"; then
 		result "not ok" "$name # insmod $CPUMGR_MODULE failed"
 		return
 	fi
@@ -83,6 +92,7 @@ run_one()
 	4)	result ok "$name # SKIP" ;;
 	*)	result "not ok" "$name # exit status $status" ;;
 	esac
+	[ "${CPUMGR_MODULE_BOOTED:-0}" = 1 ] && return
 	if ! rmmod cpumgr; then
 		result "not ok" "$name: module unloads afterwards"
 		# Later selftests need a fresh module: drop it by force.

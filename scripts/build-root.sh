@@ -23,7 +23,8 @@
 #
 # The node root (roots/trixie-node) is a Debian 13 node's userspace, which
 # guest-run.sh -N boots with systemd as PID 1: systemd, D-Bus (runc's
-# systemd cgroup driver talks to systemd over it), runc, containerd 2.x
+# systemd cgroup driver talks to systemd over it), udev (the devices
+# systemd waits for, the serial console's), runc, containerd 2.x
 # from sid (scripts/fetch-containerd.sh, pinned by CPUMGR_CONTAINERD),
 # python3 with grpc (the CRI selftests' kubelet), busybox-static (their
 # image), and what cpumgr's own packages depend on (DKMS, the libraries
@@ -41,10 +42,7 @@ set -euo pipefail
 # which builds cpumgr-dkms's prebuilt modules for these kernels as a
 # Debian 13 node would (scripts/check-host.sh).
 ROOT_PACKAGES="gcc-14-for-host binutils make libc6-dev libelf1t64 libssl3t64 zlib1g pahole kmod dkms"
-NODE_PACKAGES="systemd systemd-sysv dbus kmod procps runc python3 python3-grpcio python3-grpc-tools busybox-static dkms libcjson1 libnl-3-200 libnl-genl-3-200 libyaml-0-2 libprotobuf-c1 libsystemd0"
-# A fixed machine ID: not a first boot (systemd-firstboot would ask on
-# the console), the same journal directory in every guest.
-NODE_MACHINE_ID=c0ffee00c0ffee00c0ffee00c0ffee00
+NODE_PACKAGES="systemd systemd-sysv udev dbus kmod procps runc python3 python3-grpcio python3-grpc-tools busybox-static dkms libcjson1 libnl-3-200 libnl-genl-3-200 libyaml-0-2 libprotobuf-c1 libsystemd0"
 
 usage()
 {
@@ -88,8 +86,7 @@ make_root()
 	done
 	# containerd's .deb where dpkg in the root finds it too
 	[ "$suite" != node ] ||
-		include+=(--hook-dir=/usr/share/mmdebstrap/hooks/file-mirror-automount
-			  "--customize-hook=echo $NODE_MACHINE_ID >\"\$1/etc/machine-id\"")
+		include+=(--hook-dir=/usr/share/mmdebstrap/hooks/file-mirror-automount)
 	command -v mmdebstrap >/dev/null ||
 		die "mmdebstrap is missing (scripts/setup.sh installs it)"
 	[ "$(id -u)" = 0 ] || die "making the $suite build root needs root"

@@ -53,6 +53,8 @@ boot_setup()
 	StandardError=inherit
 	EOF
 	ln -sfn "$units/cpumgr-guest.target" "$units/default.target"
+	# not a first boot (mmdebstrap leaves the machine ID empty)
+	echo c0ffee00c0ffee00c0ffee00c0ffee00 >/etc/machine-id
 }
 
 # The kernel as its packages leave it (as kernel_appears has it), its

@@ -97,31 +97,6 @@ install_packages()
 		[ "$(systemctl is-enabled containerd.service 2>&1)" = enabled ]
 }
 
-# UNIT PROPERTY VALUE
-unit_is()
-{
-	local value
-
-	value=$(systemctl show -P "$2" "$1")
-	[ "$value" = "$3" ] || {
-		echo "$1 $2=$value, expected $3" | diag
-		return 1
-	}
-}
-
-from_dkms()
-{
-	local path
-
-	path=$(modinfo -n cpumgr) || return 1
-	echo "cpumgr: $path" | diag
-	case $path in
-	"/lib/modules/$krel/updates/dkms/cpumgr.ko"*) ;;
-	*) return 1 ;;
-	esac
-	[ "$(modinfo -F srcversion cpumgr)" = "$(cat /sys/module/cpumgr/srcversion)" ]
-}
-
 booted()
 {
 	local status=0

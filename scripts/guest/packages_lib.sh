@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Sourced by the guest scripts that install cpumgr's packages
 # (guest/packages.sh on the host root, guest/node.sh on the node root):
-# the kernel as its packages leave it, DKMS's result, logged commands.
+# the kernel as its packages leave it, DKMS's result, logged commands,
+# and after the boot, units and the module systemd loaded.
 # After selftests/sftest_lib.sh.
 
 krel=$(uname -r)
@@ -56,4 +57,29 @@ logged()
 	echo "# time: $* $((SECONDS - t0))s"
 	[ $status = 0 ] || tail -n 30 "$log" | diag
 	return $status
+}
+
+# UNIT PROPERTY VALUE
+unit_is()
+{
+	local value
+
+	value=$(systemctl show -P "$2" "$1")
+	[ "$value" = "$3" ] || {
+		echo "$1 $2=$value, expected $3" | diag
+		return 1
+	}
+}
+
+from_dkms()
+{
+	local path
+
+	path=$(modinfo -n cpumgr) || return 1
+	echo "cpumgr: $path, srcversion $(cat /sys/module/cpumgr/srcversion)" | diag
+	case $path in
+	"/lib/modules/$krel/updates/dkms/cpumgr.ko"*) ;;
+	*) return 1 ;;
+	esac
+	[ "$(modinfo -F srcversion cpumgr)" = "$(cat /sys/module/cpumgr/srcversion)" ]
 }

@@ -24,6 +24,8 @@
 # --integration nri-MODE` enables it (CPUMGR_CRI_PLUGIN=unit, the
 # default), or launched by containerd from its plugin_path
 # (CPUMGR_CRI_PLUGIN=launched: /opt/nri/plugins/10-cpumgr).
+# CPUMGR_CRI_DRIVER=cgroupfs: the kubelet's and containerd's cgroupfs
+# driver there instead (kubepods/, SystemdCgroup = false).
 
 . "$CPUMGR_TOP/selftests/runtime_lib.sh"
 
@@ -53,9 +55,10 @@ if [ "$CRI_NODE" = 1 ]; then
 	NRI_LOG=/var/log/cpumgr-nri.log
 	KSTATE=/var/lib/kubelet/cpu_manager_state
 	CRI_BIN=/usr/bin
-	CRI_DRIVER=systemd
+	CRI_DRIVER=${CPUMGR_CRI_DRIVER:-systemd}
 	CRI_SNAPSHOTTER=overlayfs
 	RT_DAEMON=0
+	[ "$CRI_DRIVER" = systemd ] || CG=/sys/fs/cgroup/kubepods
 fi
 
 # Skip (status 4) without what the node needs.
@@ -98,7 +101,7 @@ cri_node_config()
 	  sandbox = "$CRI_IMAGE"
 
 	[plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc.options]
-	  SystemdCgroup = true
+	  SystemdCgroup = $([ "$CRI_DRIVER" = systemd ] && echo true || echo false)
 
 	[plugins.'io.containerd.nri.v1.nri']
 	  plugin_registration_timeout = "${CRI_NRI_TIMEOUT:-30s}"
@@ -333,7 +336,16 @@ cri_node_plugin()
 			cri_node_plugin_units
 		rt_configure enforce --integration "${1:+nri-}${1:-none}" || return 1
 	fi
-	[ -z "$1" ] || cri_wait_registered "$from"
+	[ -n "$1" ] || return 0
+	cri_wait_registered "$from" || return 1
+	tail -n +"$((from + 1))" "$NRI_LOG" | grep ' connected ' | diag
+	[ "$CRI_PLUGIN" = launched ] || return 0
+	# containerd's own child, on the socket it handed over
+	local pid parent
+	pid=$(pgrep -n -f "cpumgrctl nri --mode $1")
+	parent=$(ps -o comm= -p "$(ps -o ppid= -p "$pid")")
+	echo "# plugin $pid, started by $parent"
+	[ "$parent" = containerd ]
 }
 
 # cri_plugin_start MODE: the NRI plugin, connected to containerd's socket.

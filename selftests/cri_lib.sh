@@ -343,7 +343,8 @@ cri_node_plugin()
 	# containerd's own child, on the socket it handed over
 	local pid parent
 	pid=$(pgrep -n -f "cpumgrctl nri --mode $1")
-	parent=$(ps -o comm= -p "$(ps -o ppid= -p "$pid")")
+	parent=$(awk '/^PPid:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+	parent=$(cat "/proc/$parent/comm" 2>/dev/null)
 	echo "# plugin $pid, started by $parent"
 	[ "$parent" = containerd ]
 }

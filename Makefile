@@ -3,7 +3,7 @@
 # cpumgr: kernel module (kmod/), userspace (user/), selftests (selftests/).
 #
 #   make                 module for KVER (or KDIR) and the userspace
-#   make check           everything, tests in QEMU guests; ends "N passed, N failed"
+#   make check           everything, tests in QEMU guests; ends "N passed, N failed, N skipped"
 #   make soak            the long runs make check shortens (selftests/plan.soak)
 #   make test            the userspace unit tests alone, on the host (no root)
 #   make check-host      host-only checks: systemd unit, man pages, completion, packages

@@ -7,9 +7,8 @@
  * kprobe runs is missed (counted in its nmissed).  A canary, a function
  * of this module probed the same way, is called to see whether probes
  * fire at all; the probes' own state and missed calls come from
- * cpumgr_hooks.c.  GET_STATE and sysfs ask when read; a work item asks
- * every armed_check_ms and reports a change (kernel log at error level,
- * CPUMGR_CMD_ARMED_NTF).
+ * cpumgr_probes.c.  GET_STATE and sysfs ask when read; the watch
+ * (cpumgr_armed_watch.c) asks every armed_check_ms and reports a change.
  *
  * A disarm shorter than armed_check_ms would go unseen, so the module
  * holds ftrace on while loaded: an ftrace_ops marked permanent, as
@@ -17,9 +16,9 @@
  * kernel.ftrace_enabled=0 (EBUSY; 7.3 refuses it anyway) and refuse the
  * load while ftrace is off.  kprobes/enabled=0 has no such lock, but
  * the writer of that file is probed (its probe fires before it disarms
- * every kprobe): a write of 0 is counted, and the next check reports a
- * disarm, however short, and then the guarantee armed again, so that
- * what slipped in meanwhile is audited.
+ * every kprobe): a write of 0 is counted, and the watch's next check
+ * reports a disarm, however short, and then the guarantee armed again,
+ * so that what slipped in meanwhile is audited.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -27,19 +26,13 @@
 #include <linux/compiler.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
-#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/ptrace.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include <linux/workqueue.h>
 
-#include "cpumgr.h"
-
-static unsigned int cpumgr_armed_check_ms = 10000;
-module_param_named(armed_check_ms, cpumgr_armed_check_ms, uint, 0644);
-MODULE_PARM_DESC(armed_check_ms,
-		 "how often to check that the probes fire, in ms (0: only when asked)");
+#include "cpumgr_armed.h"
+#include "cpumgr_probes.h"
 
 static atomic_t cpumgr_canary_hits;
 
@@ -126,13 +119,8 @@ static struct kprobe cpumgr_enabled_probe = {
 	.pre_handler = cpumgr_enabled_pre,
 };
 
-static struct {
-	struct mutex lock;		/* the canary, and what was reported */
-	struct delayed_work work;
-	bool armed;
-	u64 missed;
-	int disarms;			/* cpumgr_disarm_writes seen */
-} cpumgr_armed_state;
+/* The canary's calls, one at a time. */
+static struct mutex cpumgr_canary_lock;
 
 /**
  * cpumgr_armed - whether every probe is in place and fires
@@ -145,72 +133,30 @@ bool cpumgr_armed(const char **why)
 	const char *reason = NULL;
 	int hits;
 
-	mutex_lock(&cpumgr_armed_state.lock);
+	mutex_lock(&cpumgr_canary_lock);
 	hits = atomic_read(&cpumgr_canary_hits);
 	cpumgr_canary();
 	if (atomic_read(&cpumgr_canary_hits) == hits)
 		reason = "kprobes do not fire (kprobes/enabled=0)";
-	else if (cpumgr_hooks_disabled())
+	else if (cpumgr_probes_disabled())
 		reason = "a probe of cpumgr is disabled";
-	mutex_unlock(&cpumgr_armed_state.lock);
+	mutex_unlock(&cpumgr_canary_lock);
 	if (why)
 		*why = reason;
 	return !reason;
 }
 
-static void cpumgr_armed_schedule(void)
+/* The writes of kprobes/enabled=0 since load. */
+int cpumgr_armed_disarms(void)
 {
-	unsigned int ms = READ_ONCE(cpumgr_armed_check_ms);
-
-	/* with checks off, look again now and then for them to come on */
-	schedule_delayed_work(&cpumgr_armed_state.work,
-			      msecs_to_jiffies(ms ?: 10000));
-}
-
-static void cpumgr_armed_work(struct work_struct *work)
-{
-	int disarms = atomic_read(&cpumgr_disarm_writes);
-	u64 missed = cpumgr_hooks_missed();
-	const char *why;
-	bool armed;
-
-	if (!READ_ONCE(cpumgr_armed_check_ms))
-		goto out;
-	armed = cpumgr_armed(&why);
-	if (armed == cpumgr_armed_state.armed &&
-	    missed == cpumgr_armed_state.missed &&
-	    disarms == cpumgr_armed_state.disarms)
-		goto out;
-	/* off and on again between two checks: both are reported */
-	if (disarms != cpumgr_armed_state.disarms && armed &&
-	    cpumgr_armed_state.armed) {
-		pr_err("the guarantee was not armed for a while since the last check: kprobes/enabled=0 was written\n");
-		cpumgr_notify_armed(false,
-				    "kprobes did not fire for a while (kprobes/enabled=0)",
-				    missed);
-		cpumgr_armed_state.armed = false;
-	}
-	cpumgr_armed_state.disarms = disarms;
-	if (!armed && cpumgr_armed_state.armed)
-		pr_err("the guarantee is not armed: %s\n", why);
-	else if (armed && !cpumgr_armed_state.armed)
-		pr_info("the guarantee is armed again\n");
-	if (missed != cpumgr_armed_state.missed)
-		pr_err("the probes missed %llu calls since load: those went unchecked\n",
-		       missed);
-	cpumgr_armed_state.armed = armed;
-	cpumgr_armed_state.missed = missed;
-	cpumgr_notify_armed(armed, why, missed);
-out:
-	cpumgr_armed_schedule();
+	return atomic_read(&cpumgr_disarm_writes);
 }
 
 int cpumgr_armed_init(void)
 {
 	int err;
 
-	mutex_init(&cpumgr_armed_state.lock);
-	INIT_DELAYED_WORK(&cpumgr_armed_state.work, cpumgr_armed_work);
+	mutex_init(&cpumgr_canary_lock);
 	err = cpumgr_pin_ftrace();
 	if (err)
 		return err;
@@ -225,14 +171,11 @@ int cpumgr_armed_init(void)
 		pr_warn("cannot probe kprobes/enabled's writer: a disarm shorter than armed_check_ms through it would go unseen\n");
 		cpumgr_enabled_probe.addr = NULL;
 	}
-	cpumgr_armed_state.armed = true;
-	cpumgr_armed_schedule();
 	return 0;
 }
 
 void cpumgr_armed_exit(void)
 {
-	cancel_delayed_work_sync(&cpumgr_armed_state.work);
 	if (cpumgr_enabled_probe.addr)
 		unregister_kprobe(&cpumgr_enabled_probe);
 	unregister_kprobe(&cpumgr_canary_probe);

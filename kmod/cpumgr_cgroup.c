@@ -14,7 +14,7 @@
 #include <linux/slab.h>
 #include <linux/version.h>
 
-#include "cpumgr.h"
+#include "cpumgr_cgroup.h"
 
 /* A v1 hierarchy counts only if it is the cpuset one. */
 static bool cpumgr_v1_is_cpuset(const char *dir)

@@ -11,6 +11,7 @@
 #include <linux/stringify.h>
 
 #include "cpumgr.h"
+#include "cpumgr_cpulist.h"
 
 /*
  * A CPU number: decimal digits, no sign, no leading zeros but "0"; or

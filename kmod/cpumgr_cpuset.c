@@ -15,7 +15,8 @@
 #include <linux/utsname.h>
 #include <linux/version.h>
 
-#include "cpumgr.h"
+#include "cpumgr_cgroup.h"
+#include "cpumgr_cpuset.h"
 #include "cpumgr_series.h"
 
 /*

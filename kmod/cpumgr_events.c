@@ -4,6 +4,7 @@
  * offlines): the hooks copy what the event needs into a slot of a
  * preallocated ring, and a work item sends them over netlink.  A full
  * ring drops the event, counts it and tells the listeners (-ENOBUFS).
+ * The counters of what the hooks found are kept here too.
  *
  * Anyone with a delegated cpuset subtree can cause violations as fast as
  * it can write, and a full ring forces every listener to read the whole
@@ -14,7 +15,7 @@
  *
  * Listeners read events in the order they happened: a notification sent
  * from process context reports something later than every event in the
- * ring, so its sender first sends those (cpumgr_events_send_lock()), and
+ * ring, so its sender first sends those (cpumgr_events_send()), and
  * the worker and such senders take turns on @send_lock.
  */
 #include <linux/cgroup.h>
@@ -23,16 +24,39 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
+#include <net/genetlink.h>
 
-#include "cpumgr.h"
+#include "cpumgr_events.h"
+#include "cpumgr_genl.h"
+#include "cpumgr_names.h"
+#include "cpumgr_view.h"
 
 #define CPUMGR_EVENT_SLOTS 128
 #define CPUMGR_EVENT_USER_SLOTS 16
 
+struct cpumgr_counters cpumgr_counters;
+
+/* A violation or a refused offline, queued for the netlink worker. */
+struct cpumgr_event {
+	u8 cmd;			/* CPUMGR_CMD_*_NTF */
+	u8 kind;		/* enum cpumgr_violation */
+	u8 verdict;		/* enum cpumgr_verdict */
+	u32 cpu;
+	u32 pid;
+	kuid_t uid;		/* the actor's euid, for its share of the ring */
+	char comm[TASK_COMM_LEN];
+	u64 generation;
+	u64 cgroup_id;
+	char path[CPUMGR_EVENT_PATH_MAX];	/* in its hierarchy */
+	const char *file;	/* a string literal */
+	cpumask_var_t cpus;
+};
+
 static struct {
 	/*
 	 * The ring and @lost.  Raw: the kprobe handlers queue events with
-	 * interrupts off, where on PREEMPT_RT a spinlock_t would sleep.
+	 * preemption off (ftrace's, around every handler), where on
+	 * PREEMPT_RT a spinlock_t would sleep.
 	 * What it guards is copied in bounded time (no cgroup_path()).
 	 */
 	raw_spinlock_t lock;
@@ -96,6 +120,69 @@ static bool cpumgr_event_pop(struct cpumgr_event *out, bool *lost)
 	return got;
 }
 
+/* Send, or tell listeners they missed an event. */
+static void cpumgr_events_multicast(struct sk_buff *msg)
+{
+	if (!msg) {
+		atomic64_inc(&cpumgr_counters.events_dropped);
+		cpumgr_genl_lost();
+		return;
+	}
+	cpumgr_genl_multicast(msg);
+}
+
+static int cpumgr_fill_violation(struct sk_buff *msg,
+				 const struct cpumgr_event *ev,
+				 const char *path)
+{
+	if (nla_put_u32(msg, CPUMGR_A_KIND, ev->kind) ||
+	    nla_put_u32(msg, CPUMGR_A_VERDICT, ev->verdict) ||
+	    nla_put_u64_64bit(msg, CPUMGR_A_CGROUP_ID, ev->cgroup_id,
+			      CPUMGR_A_PAD) ||
+	    nla_put_string(msg, CPUMGR_A_CGROUP_PATH, path) ||
+	    nla_put_string(msg, CPUMGR_A_FILE, ev->file) ||
+	    cpumgr_put_cpulist(msg, CPUMGR_A_CPUS, ev->cpus))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* One event of the ring, from its sender alone. */
+static void cpumgr_event_notify(const struct cpumgr_event *ev)
+{
+	bool violation = ev->cmd == CPUMGR_CMD_VIOLATION_NTF;
+	/* Path and comm escaped (cpumgr_escape()): 4 bytes a character. */
+	static char path[CPUMGR_EVENT_PATH_MAX * 4], comm[TASK_COMM_LEN * 4];
+	struct sk_buff *msg;
+	size_t size;
+	void *hdr;
+	int err;
+
+	if (!cpumgr_genl_listened())
+		return;
+	/*
+	 * Only the ring's sender comes here, under its lock: the buffers
+	 * are its own.
+	 */
+	cpumgr_escape(path, sizeof(path), ev->path);
+	cpumgr_escape(comm, sizeof(comm), ev->comm);
+	size = nla_total_size(sizeof(u32)) * 2 + cpumgr_str_size(comm);
+	if (violation)
+		size += nla_total_size(sizeof(u32)) * 2 +
+			nla_total_size_64bit(sizeof(u64)) +
+			cpumgr_str_size(path) + cpumgr_str_size(ev->file) +
+			cpumgr_cpulist_size(ev->cpus);
+	msg = cpumgr_ntf_new(size, ev->cmd, &hdr);
+	if (msg) {
+		err = cpumgr_put_generation(msg, ev->generation) ||
+			nla_put_u32(msg, CPUMGR_A_PID, ev->pid) ||
+			nla_put_string(msg, CPUMGR_A_COMM, comm) ||
+			(violation ? cpumgr_fill_violation(msg, ev, path) :
+			 nla_put_u32(msg, CPUMGR_A_CPU, ev->cpu));
+		msg = cpumgr_ntf_end(msg, hdr, err);
+	}
+	cpumgr_events_multicast(msg);
+}
+
 /* Send what the ring holds, oldest first; @send_lock held. */
 static void cpumgr_events_drain(void)
 {
@@ -107,10 +194,10 @@ static void cpumgr_events_drain(void)
 		bool got = cpumgr_event_pop(out, &lost);
 
 		if (lost)
-			cpumgr_notify_lost();
+			cpumgr_genl_lost();
 		if (!got)
 			break;
-		cpumgr_notify_event(out);
+		cpumgr_event_notify(out);
 	}
 }
 
@@ -121,15 +208,12 @@ static void cpumgr_events_work(struct work_struct *work)
 	mutex_unlock(&cpumgr_events.send_lock);
 }
 
-/* Before a notification from process context: the ring's events go first. */
-void cpumgr_events_send_lock(void)
+/* After the events the ring holds (which happened before it). */
+void cpumgr_events_send(struct sk_buff *msg)
 {
 	mutex_lock(&cpumgr_events.send_lock);
 	cpumgr_events_drain();
-}
-
-void cpumgr_events_send_unlock(void)
-{
+	cpumgr_events_multicast(msg);
 	mutex_unlock(&cpumgr_events.send_lock);
 }
 

@@ -2,17 +2,18 @@
 /*
  * Task entries and cpuset.cpus writes in flight, against each other.
  *
- * A cgroup2 cpuset.cpus write is checked (cpumgr_hooks.c) before
+ * A cgroup2 cpuset.cpus write is checked (cpumgr_check_write.c) before
  * cpuset_write_resmask() commits it, and a task entering a cgroup
  * (cgroup_attach_task(), or clone3(CLONE_INTO_CGROUP) at
- * cpuset_can_fork()) before the kernel moves it.  Between check and
- * commit the other side may come: a write that widens a parent's CPUs
- * walks its children while a task is on its way into an empty one, or a
- * task is checked against the CPUs a parent has just before a write gives
- * it others.  Either way the task ends up inheriting CPUs it may not hold.
- * The kernel serializes task entries with cgroup_mutex, which a module
- * cannot take (it is not exported), and a cpuset write may not hold it
- * (6.1 flushes the hotplug work there, which takes it).
+ * cpuset_can_fork(); cpumgr_check_entry.c) before the kernel moves it.
+ * Between check and commit the other side may come: a write that widens
+ * a parent's CPUs walks its children while a task is on its way into an
+ * empty one, or a task is checked against the CPUs a parent has just
+ * before a write gives it others.  Either way the task ends up
+ * inheriting CPUs it may not hold.  The kernel serializes task entries
+ * with cgroup_mutex, which a module cannot take (it is not exported),
+ * and a cpuset write may not hold it (6.1 flushes the hotplug work
+ * there, which takes it).
  *
  * So the two sides meet under one raw spinlock.  A write registers its
  * cpuset and the effective CPUs it will give it before its walk, and
@@ -29,6 +30,12 @@
  * Entries are serialized by cgroup_mutex: one is under way at most.
  * Writes are not: CPUMGR_INFLIGHT_WRITES at a time, the others wait for
  * a slot, so that the entry's check, with preemption off, stays short.
+ * The checks against the rules are the callers': an entry's runs under
+ * the lock, for each write under way (cpumgr_inflight_enter()).
+ *
+ * Every cgroup file write checked, cpuset.cpus or another, is under way
+ * here too until the kernel returns from it (cpumgr_writes), for the
+ * changes of the table to wait for.
  */
 #include <linux/bitmap.h>
 #include <linux/cgroup.h>
@@ -36,28 +43,10 @@
 #include <linux/sched.h>
 #include <linux/semaphore.h>
 #include <linux/spinlock.h>
+#include <linux/srcu.h>
 
-#include "cpumgr.h"
-
-#define CPUMGR_INFLIGHT_WRITES 16
-
-#define CPUMGR_INFLIGHT_OTHERS (CPUMGR_INFLIGHT_WRITES - 1)
-
-struct cpumgr_inflight_write {
-	struct cgroup_subsys_state *css;	/* NULL: not registered */
-	cpumask_var_t eff;	/* what the write gives its cpuset */
-	cpumask_var_t own;	/* what it names */
-	/*
-	 * The other writes under way when it began, on cpusets above and
-	 * below its own: their cpusets, and what they give (above) or name
-	 * (below), copied while they were registered.
-	 */
-	unsigned int nr_above, nr_below;
-	struct cgroup_subsys_state *above[CPUMGR_INFLIGHT_OTHERS];
-	struct cgroup_subsys_state *below[CPUMGR_INFLIGHT_OTHERS];
-	cpumask_var_t above_eff[CPUMGR_INFLIGHT_OTHERS];
-	cpumask_var_t below_own[CPUMGR_INFLIGHT_OTHERS];
-};
+#include "cpumgr_cpuset.h"
+#include "cpumgr_inflight.h"
 
 static DEFINE_RAW_SPINLOCK(cpumgr_inflight_lock);
 static struct semaphore cpumgr_inflight_slots =
@@ -89,8 +78,8 @@ struct cpumgr_inflight_write *cpumgr_inflight_write_get(void)
 }
 
 /* @x is a write under way on a cpuset strictly above @css, or below. */
-static bool cpumgr_inflight_above(const struct cpumgr_inflight_write *x,
-				  struct cgroup_subsys_state *css)
+bool cpumgr_inflight_above(const struct cpumgr_inflight_write *x,
+			   struct cgroup_subsys_state *css)
 {
 	return x->css != css && cgroup_is_descendant(css->cgroup, x->css->cgroup);
 }
@@ -165,41 +154,6 @@ bool cpumgr_inflight_below(const struct cpumgr_inflight_write *w)
 	return w && w->nr_below;
 }
 
-/**
- * cpumgr_inflight_check_above - a write against the writes above it
- * @view: the table
- * @w: the write, begun (cpumgr_inflight_write_begin())
- * @entry: the task entry under way it read
- * @eff: scratch
- * @bad: where the CPUs the cpusets with tasks below @w's would get, once
- *	 a write under way above it has landed too, and may not hold, go
- * @s: this CPU's scratch space
- *
- * Each write above gives @w's cpuset another parent's CPUs than it has
- * now: the walk is made again with what @w's cpuset then gets.  The
- * caller is in the RCU read-side section of its begin.  Return: whether
- * any CPU was added to @bad.
- */
-bool cpumgr_inflight_check_above(const struct cpumgr_view *view,
-				 const struct cpumgr_inflight_write *w,
-				 const struct cpumgr_inflight_entry *entry,
-				 struct cpumask *eff, struct cpumask *bad,
-				 struct cpumgr_scratch *s)
-{
-	bool found = false;
-	unsigned int i;
-
-	for (i = 0; i < w->nr_above; i++) {
-		cpumgr_rules_inherited(w->css->parent, w->above[i],
-				       w->above_eff[i], eff, NULL, s);
-		if (cpumask_intersects(eff, w->own))
-			cpumask_and(eff, eff, w->own);
-		found |= cpumgr_rules_check_inherit(view, w->css, eff, w->own,
-						    entry, w, bad, s);
-	}
-	return found;
-}
-
 /* The kernel returned from the write (or it was refused): the slot goes. */
 void cpumgr_inflight_write_put(struct cpumgr_inflight_write *w)
 {
@@ -223,48 +177,23 @@ static void cpumgr_inflight_entry_put(void)
 	cpumgr_inflight_task = NULL;
 }
 
-/*
- * What @dst, whose cpuset is @css, would get from write @w, if @w is on
- * @css or above it (the inherit model of cpumgr_rules_check_inherit());
- * added to @bad.
- */
-static bool cpumgr_inflight_check(const struct cpumgr_view *view,
-				  const struct cpumgr_inflight_write *w,
-				  struct cgroup *dst,
-				  struct cgroup_subsys_state *css,
-				  struct cpumask *eff, struct cpumask *bad,
-				  struct cpumgr_scratch *s)
-{
-	const struct cpumask *own = cpu_none_mask;
-
-	if (w->css != css && (!cpumgr_cpuset_v2_mode(css->cgroup) ||
-			      !cpumgr_inflight_above(w, css)))
-		return false;
-	cpumgr_rules_inherited(css, w->css, w->eff, eff, NULL, s);
-	if (css->cgroup == dst)
-		own = w->css == css ? w->own : cpumgr_cpuset_allowed(css);
-	return cpumgr_rules_check(view, dst, eff, own, bad, s);
-}
-
 /**
  * cpumgr_inflight_enter - a task entry begins
- * @view: the table, NULL when nothing is to be checked
  * @dst: the cgroup the task enters
  * @css: its cpuset
- * @eff: scratch
- * @bad: where the CPUs it would get from a write under way, and may not
- *	 hold, are added
- * @s: this CPU's scratch space
+ * @check: called for each write under way, under the lock that
+ *	   registers the entry; NULL when nothing is to be checked
+ * @arg: @check's
  *
  * Called with cgroup_mutex held (entries are serialized) and preemption
  * off, in an RCU read-side section.  Until cpumgr_inflight_leave() by
  * the same task, the writes count @dst as populated.  Return: whether
- * any CPU was added to @bad.
+ * any @check found CPUs the task may not hold.
  */
-bool cpumgr_inflight_enter(const struct cpumgr_view *view, struct cgroup *dst,
-			   struct cgroup_subsys_state *css,
-			   struct cpumask *eff, struct cpumask *bad,
-			   struct cpumgr_scratch *s)
+bool cpumgr_inflight_enter(struct cgroup *dst, struct cgroup_subsys_state *css,
+			   bool (*check)(const struct cpumgr_inflight_write *w,
+					 void *arg),
+			   void *arg)
 {
 	unsigned long flags;
 	bool found = false;
@@ -278,13 +207,12 @@ bool cpumgr_inflight_enter(const struct cpumgr_view *view, struct cgroup *dst,
 	cpumgr_inflight_entry.dst = dst;
 	cpumgr_inflight_entry.css = css;
 	cpumgr_inflight_task = current;
-	for (i = 0; view && i < CPUMGR_INFLIGHT_WRITES; i++) {
+	for (i = 0; check && i < CPUMGR_INFLIGHT_WRITES; i++) {
 		const struct cpumgr_inflight_write *w =
 			&cpumgr_inflight_writes[i];
 
 		if (w->css)
-			found |= cpumgr_inflight_check(view, w, dst, css, eff,
-						       bad, s);
+			found |= check(w, arg);
 	}
 	raw_spin_unlock_irqrestore(&cpumgr_inflight_lock, flags);
 	return found;
@@ -301,6 +229,37 @@ void cpumgr_inflight_leave(void)
 	if (cpumgr_inflight_task == current)
 		cpumgr_inflight_entry_put();
 	raw_spin_unlock_irqrestore(&cpumgr_inflight_lock, flags);
+}
+
+/*
+ * The cgroup file writes checked and still under way.  A write checked
+ * against one table could otherwise land after a change of it (an ASSIGN
+ * making one of its CPUs exclusive) that the controller has already
+ * acted on.  Every change waits for them (cpumgr_inflight_checked_sync()).
+ */
+DEFINE_STATIC_SRCU(cpumgr_writes);
+
+/* A write is checked and made from here to cpumgr_inflight_checked_end(). */
+int cpumgr_inflight_checked_begin(void)
+{
+	return srcu_read_lock(&cpumgr_writes);
+}
+
+void cpumgr_inflight_checked_end(int idx)
+{
+	srcu_read_unlock(&cpumgr_writes, idx);
+}
+
+/* A change of the table waits for the writes checked against the old one. */
+void cpumgr_inflight_checked_sync(void)
+{
+	synchronize_srcu_expedited(&cpumgr_writes);
+}
+
+/* At unload: the writes sent to the checks have left them. */
+void cpumgr_inflight_checked_wait(void)
+{
+	synchronize_srcu(&cpumgr_writes);
 }
 
 static bool cpumgr_inflight_alloc(struct cpumgr_inflight_write *w)

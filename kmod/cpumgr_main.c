@@ -5,68 +5,22 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/moduleparam.h>
 #include <linux/module.h>
 
 #include "cpumgr.h"
-
-struct cpumgr_counters cpumgr_counters;
-
-enum cpumgr_enforce cpumgr_param_enforce = CPUMGR_ENFORCE_ENFORCE;
-enum cpumgr_hotplug cpumgr_param_hotplug = CPUMGR_HOTPLUG_PROTECT;
-
-static int cpumgr_param_set_enforce(const char *val,
-				    const struct kernel_param *kp)
-{
-	int mode = cpumgr_enforce_parse(val);
-
-	if (mode < 0) {
-		pr_err("enforce=%s: not off, audit or enforce\n", val);
-		return -EINVAL;
-	}
-	cpumgr_param_enforce = mode;
-	return 0;
-}
-
-static int cpumgr_param_get_enforce(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf, "%s\n", cpumgr_enforce_names[cpumgr_param_enforce]);
-}
-
-static const struct kernel_param_ops cpumgr_enforce_ops = {
-	.set = cpumgr_param_set_enforce,
-	.get = cpumgr_param_get_enforce,
-};
-
-static int cpumgr_param_set_hotplug(const char *val,
-				    const struct kernel_param *kp)
-{
-	int mode = cpumgr_hotplug_parse(val);
-
-	if (mode < 0) {
-		pr_err("hotplug=%s: not protect or release\n", val);
-		return -EINVAL;
-	}
-	cpumgr_param_hotplug = mode;
-	return 0;
-}
-
-static int cpumgr_param_get_hotplug(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf, "%s\n", cpumgr_hotplug_names[cpumgr_param_hotplug]);
-}
-
-static const struct kernel_param_ops cpumgr_hotplug_ops = {
-	.set = cpumgr_param_set_hotplug,
-	.get = cpumgr_param_get_hotplug,
-};
-
-module_param_cb(enforce, &cpumgr_enforce_ops, NULL, 0444);
-MODULE_PARM_DESC(enforce,
-		 "violations of exclusivity at load and after a reset: off, audit or enforce (default)");
-module_param_cb(hotplug, &cpumgr_hotplug_ops, NULL, 0444);
-MODULE_PARM_DESC(hotplug,
-		 "offline of an assigned CPU at load and after a reset: protect (default: refused) or release");
+#include "cpumgr_armed.h"
+#include "cpumgr_armed_watch.h"
+#include "cpumgr_cpuset.h"
+#include "cpumgr_events.h"
+#include "cpumgr_hotplug.h"
+#include "cpumgr_inflight.h"
+#include "cpumgr_names.h"
+#include "cpumgr_nl.h"
+#include "cpumgr_probes.h"
+#include "cpumgr_rules.h"
+#include "cpumgr_sysfs.h"
+#include "cpumgr_table.h"
+#include "cpumgr_topology.h"
 
 /*
  * The family comes last and goes first: a change accepted over netlink
@@ -103,12 +57,13 @@ static int __init cpumgr_init(void)
 	err = cpumgr_inflight_init();
 	if (err)
 		goto err_hotplug;
-	err = cpumgr_hooks_init();
+	err = cpumgr_probes_init();
 	if (err)
 		goto err_inflight;
 	err = cpumgr_armed_init();
 	if (err)
-		goto err_hooks;
+		goto err_probes;
+	cpumgr_armed_watch_init();
 	err = cpumgr_netlink_init();
 	if (err)
 		goto err_armed;
@@ -120,9 +75,10 @@ static int __init cpumgr_init(void)
 	return 0;
 
 err_armed:
+	cpumgr_armed_watch_exit();
 	cpumgr_armed_exit();
-err_hooks:
-	cpumgr_hooks_exit();
+err_probes:
+	cpumgr_probes_exit();
 err_inflight:
 	cpumgr_inflight_exit();
 err_hotplug:
@@ -144,8 +100,9 @@ err_out:
 static void __exit cpumgr_exit(void)
 {
 	cpumgr_netlink_exit();
+	cpumgr_armed_watch_exit();
 	cpumgr_armed_exit();
-	cpumgr_hooks_exit();
+	cpumgr_probes_exit();
 	cpumgr_inflight_exit();
 	cpumgr_hotplug_exit();
 	cpumgr_rules_exit();

@@ -8,8 +8,9 @@
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include <linux/string_helpers.h>
+#include <uapi/linux/cpumgr.h>
 
-#include "cpumgr.h"
+#include "cpumgr_names.h"
 
 /* 1-64 printable, non-space characters, no "/", not "." or "..". */
 int cpumgr_check_pod_uid(const char *uid, const struct nlattr *attr,

@@ -4,7 +4,7 @@
  * (cpumgr_nl_gen.h: handlers, nested policy, split ops), on every kernel.
  * 6.1 has no split ops (6.2+): there the generated table is compiled as a
  * table of struct cpumgr_nl_split_ops_v61 that nobody registers, and
- * cpumgr_nl_ops_v61 (cpumgr_nl_ops.c), written by hand around the
+ * cpumgr_nl_ops_v61 (cpumgr_netlink.c), written by hand around the
  * generated policies, is registered instead; the family's pre_doit and
  * post_doit find each command's in the generated table.
  */
@@ -48,5 +48,9 @@ int cpumgr_nl_pre_doit_v61(const struct genl_ops *ops, struct sk_buff *skb,
 void cpumgr_nl_post_doit_v61(const struct genl_ops *ops, struct sk_buff *skb,
 			     struct genl_info *info);
 #endif
+
+/* cpumgr_nl_family.c: the family, registered at load, gone at unload. */
+int cpumgr_netlink_init(void);
+void cpumgr_netlink_exit(void);
 
 #endif /* _CPUMGR_NL_H */

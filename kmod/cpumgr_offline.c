@@ -3,7 +3,7 @@
  * An offline in flight against a writer about to take its CPU.
  *
  * The offline probe (cpu_down_maps_locked(), or _cpu_down() where that
- * is inlined: cpumgr_hooks.c) checks the CPU long before the offline
+ * is inlined: cpumgr_check_offline.c) checks the CPU long before the offline
  * takes the CPU hotplug lock; a writer of the table (ASSIGN, RESTORE),
  * which holds that lock's read side, can commit the CPU in between, and
  * the offline then takes it out of the new assignment.  So both sides
@@ -16,7 +16,8 @@
 #include <linux/cpumask.h>
 #include <linux/spinlock.h>
 
-#include "cpumgr.h"
+#include "cpumgr_offline.h"
+#include "cpumgr_view.h"
 
 static DEFINE_RAW_SPINLOCK(cpumgr_offline_lock);
 /* UINT_MAX: none */

@@ -36,7 +36,12 @@
 #include <linux/printk.h>
 #include <linux/rculist.h>
 
-#include "cpumgr.h"
+#include "cpumgr_cgroup.h"
+#include "cpumgr_cpuset.h"
+#include "cpumgr_events.h"
+#include "cpumgr_inflight.h"
+#include "cpumgr_rules.h"
+#include "cpumgr_view.h"
 
 /*
  * cpusets with tasks the inherit check visits below one cpuset, and the
@@ -67,9 +72,10 @@ unsigned int cpumgr_rules_walk_max(void)
 	return READ_ONCE(cpumgr_inherit_walk_max);
 }
 
+/* The scratch masks after the checks' ARG, BAD and EFF. */
 enum {
-	CPUMGR_SCRATCH_HOOK_MASKS = 3,	/* for the hooks: ARG, BAD, EFF */
-	CPUMGR_SCRATCH_OTHERS,		/* rules: what the pod allows */
+	/* rules: what the pod allows */
+	CPUMGR_SCRATCH_OTHERS = CPUMGR_SCRATCH_CHECK_MASKS,
 	CPUMGR_SCRATCH_INHERIT,		/* rules: what a descendant gets */
 	CPUMGR_SCRATCH_MASKS,
 };
@@ -85,12 +91,12 @@ struct cpumgr_scratch {
 	struct cpumgr_log_buf log;
 };
 
-/* The kprobe handlers': they run with preemption (and interrupts) off. */
+/* The kprobe handlers': they run with preemption off. */
 static DEFINE_PER_CPU(struct cpumgr_scratch, cpumgr_scratch);
 
 /*
- * The cpuset file writes' checks (cpumgr_hooks.c), which run where they
- * may sleep and may walk inherit_walk_max cpusets: their own scratch
+ * The cpuset file writes' checks (cpumgr_check_write.c), which run where
+ * they may sleep and may walk inherit_walk_max cpusets: their own scratch
  * space, behind a local lock.  Without PREEMPT_RT the lock disables
  * preemption; on PREEMPT_RT it is a per-CPU lock that sleeps, so those
  * checks stay preemptible on the CPUs that PREEMPT_RT users isolate.

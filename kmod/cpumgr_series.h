@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-/* The probed functions, in cpumgr_hooks.c's order. */
+/* The probed functions, in cpumgr_probes.c's order. */
 enum cpumgr_hook {
 	CPUMGR_HOOK_WRITE,	/* cpuset.cpus(.exclusive), v1 and v2 */
 	CPUMGR_HOOK_PARTITION,	/* cpuset.cpus.partition */

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /sys/kernel/cpumgr/: the module's state, readable with cat.  The files
- * of the node read the RCU view and the pods/ files their own object
- * under cpumgr_show_lock: no reader ever waits for the table lock, so the
- * table can remove directories while holding it.
+ * of the node read the RCU view; pods/ is cpumgr_pods.c's.
  */
 #include <linux/kobject.h>
 #include <linux/slab.h>
@@ -11,10 +9,17 @@
 #include <linux/version.h>
 
 #include "cpumgr.h"
+#include "cpumgr_armed.h"
+#include "cpumgr_events.h"
+#include "cpumgr_names.h"
+#include "cpumgr_pods.h"
+#include "cpumgr_probes.h"
+#include "cpumgr_sysfs.h"
+#include "cpumgr_table.h"
+#include "cpumgr_topology.h"
+#include "cpumgr_view.h"
 
 static struct kobject *cpumgr_kobj;
-struct kobject *cpumgr_pods_kobj;
-DEFINE_SPINLOCK(cpumgr_show_lock);
 
 static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
@@ -76,15 +81,6 @@ static ssize_t hotplug_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return len;
 }
 
-/* A path, escaped, and a newline; cut to a page if it must be. */
-static ssize_t cpumgr_path_show(char *buf, const char *path)
-{
-	size_t len = cpumgr_escape(buf, PAGE_SIZE - 1, path ?: "");
-
-	buf[len++] = '\n';
-	return len;
-}
-
 static ssize_t cgroup_root_show(struct kobject *kobj,
 				struct kobj_attribute *attr, char *buf)
 {
@@ -125,7 +121,7 @@ static ssize_t armed_show(struct kobject *kobj, struct kobj_attribute *attr,
 static ssize_t probes_missed_show(struct kobject *kobj,
 				  struct kobj_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%llu\n", cpumgr_hooks_missed());
+	return sysfs_emit(buf, "%llu\n", cpumgr_probes_missed());
 }
 
 /*
@@ -271,109 +267,6 @@ static ssize_t topology_read(struct file *file, struct kobject *kobj,
 
 static BIN_ATTR_RO(topology, 0);
 
-/* pods/<uid>/pod_cgroup: no DNS label has a '_', so no container clashes. */
-static ssize_t pod_cgroup_show(struct kobject *kobj,
-			       struct kobj_attribute *attr, char *buf)
-{
-	struct cpumgr_pod *pod = container_of(kobj, struct cpumgr_pod, kobj);
-	ssize_t len;
-
-	spin_lock(&cpumgr_show_lock);
-	len = cpumgr_path_show(buf, pod->cgroup.path);
-	spin_unlock(&cpumgr_show_lock);
-	return len;
-}
-
-/*
- * Pod UIDs, container names and host cgroup paths are the node admin's
- * business, not every container's that mounts /sys: root only.
- */
-static struct kobj_attribute pod_cgroup_attr = __ATTR_RO_MODE(pod_cgroup, 0400);
-
-static struct attribute *cpumgr_pod_attrs[] = {
-	&pod_cgroup_attr.attr,
-	NULL,
-};
-ATTRIBUTE_GROUPS(cpumgr_pod);
-
-static void cpumgr_pod_release(struct kobject *kobj)
-{
-	cpumgr_pod_free(container_of(kobj, struct cpumgr_pod, kobj));
-}
-
-const struct kobj_type cpumgr_pod_ktype = {
-	.release = cpumgr_pod_release,
-	.sysfs_ops = &kobj_sysfs_ops,
-	.default_groups = cpumgr_pod_groups,
-};
-
-static struct cpumgr_container *to_container(struct kobject *kobj)
-{
-	return container_of(kobj, struct cpumgr_container, kobj);
-}
-
-static ssize_t cpus_show(struct kobject *kobj, struct kobj_attribute *attr,
-			 char *buf)
-{
-	ssize_t len;
-
-	spin_lock(&cpumgr_show_lock);
-	len = sysfs_emit(buf, "%*pbl\n",
-			 cpumask_pr_args(to_container(kobj)->cpus));
-	spin_unlock(&cpumgr_show_lock);
-	return len;
-}
-
-static ssize_t cgroup_show(struct kobject *kobj, struct kobj_attribute *attr,
-			   char *buf)
-{
-	ssize_t len;
-
-	spin_lock(&cpumgr_show_lock);
-	len = cpumgr_path_show(buf, to_container(kobj)->cgroup.path);
-	spin_unlock(&cpumgr_show_lock);
-	return len;
-}
-
-static ssize_t flags_show(struct kobject *kobj, struct kobj_attribute *attr,
-			  char *buf)
-{
-	u32 flags;
-
-	spin_lock(&cpumgr_show_lock);
-	flags = to_container(kobj)->flags;
-	spin_unlock(&cpumgr_show_lock);
-	/* Comma-separated names, like the options file. */
-	return sysfs_emit(buf, "%s%s%s\n",
-			  flags & CPUMGR_ASSIGNMENT_F_INIT ? "init" : "",
-			  (flags & CPUMGR_ASSIGNMENT_F_INIT) &&
-			  (flags & CPUMGR_ASSIGNMENT_F_DEGRADED) ? "," : "",
-			  flags & CPUMGR_ASSIGNMENT_F_DEGRADED ? "degraded" : "");
-}
-
-static struct kobj_attribute cpus_attr = __ATTR_RO_MODE(cpus, 0400);
-static struct kobj_attribute cgroup_attr = __ATTR_RO_MODE(cgroup, 0400);
-static struct kobj_attribute flags_attr = __ATTR_RO_MODE(flags, 0400);
-
-static struct attribute *cpumgr_container_attrs[] = {
-	&cpus_attr.attr,
-	&cgroup_attr.attr,
-	&flags_attr.attr,
-	NULL,
-};
-ATTRIBUTE_GROUPS(cpumgr_container);
-
-static void cpumgr_container_release(struct kobject *kobj)
-{
-	cpumgr_container_free(to_container(kobj));
-}
-
-const struct kobj_type cpumgr_container_ktype = {
-	.release = cpumgr_container_release,
-	.sysfs_ops = &kobj_sysfs_ops,
-	.default_groups = cpumgr_container_groups,
-};
-
 static struct attribute *cpumgr_attrs[] = {
 	&version_attr.attr,
 	&policy_attr.attr,
@@ -403,8 +296,6 @@ static const struct attribute_group cpumgr_group = {
 	.bin_attrs = cpumgr_bin_attrs,
 };
 
-static const struct attribute cpumgr_pods_dir = { .name = "pods" };
-
 int cpumgr_sysfs_init(void)
 {
 	int err;
@@ -415,23 +306,10 @@ int cpumgr_sysfs_init(void)
 	err = sysfs_create_group(cpumgr_kobj, &cpumgr_group);
 	if (err)
 		goto err_kobj;
-	cpumgr_pods_kobj = kobject_create_and_add("pods", cpumgr_kobj);
-	if (!cpumgr_pods_kobj) {
-		err = -ENOMEM;
-		goto err_group;
-	}
-	/*
-	 * Its entries' names are pod UIDs and container names: pods/ is
-	 * root only.  sysfs has no mode for a kobject's directory, but
-	 * sysfs_chmod_file() finds any child by name, a directory too.
-	 */
-	err = sysfs_chmod_file(cpumgr_kobj, &cpumgr_pods_dir, 0700);
+	err = cpumgr_pods_init(cpumgr_kobj);
 	if (err)
-		goto err_pods;
+		goto err_group;
 	return 0;
-
-err_pods:
-	kobject_put(cpumgr_pods_kobj);
 
 err_group:
 	sysfs_remove_group(cpumgr_kobj, &cpumgr_group);
@@ -442,7 +320,7 @@ err_kobj:
 
 void cpumgr_sysfs_exit(void)
 {
-	kobject_put(cpumgr_pods_kobj);
+	cpumgr_pods_exit();
 	sysfs_remove_group(cpumgr_kobj, &cpumgr_group);
 	kobject_put(cpumgr_kobj);
 }

@@ -10,7 +10,7 @@
 #include <linux/topology.h>
 #include <linux/version.h>
 
-#include "cpumgr.h"
+#include "cpumgr_topology.h"
 
 static struct cpumgr_cpu_topo *cpumgr_topo;
 static DEFINE_MUTEX(cpumgr_topo_lock);

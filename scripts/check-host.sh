@@ -10,6 +10,9 @@
 #     sysfs file and netlink operation (scripts/doc-check.sh);
 #   - the bash completion offers the command table;
 #   - the README is short, its links resolve, its kernel table is the tree's;
+#   - cpumgr's NRI and ttrpc messages (user/lib/nri/*.proto) agree with
+#     the .proto files Debian ships, sid's newest and Debian 13's
+#     (scripts/tests/nri-proto.sh);
 #   - `make deb` builds cpumgr, cpumgr-dev and cpumgr-dkms, lintian-clean
 #     (+pedantic): the hook file and the units name the packaged
 #     cpumgrctl, no live hooks.d file, the postinst leaves the NRI unit
@@ -407,6 +410,7 @@ main()
 	run man-pages man_pages
 	run completion completion
 	run readme bash "$CPUMGR_TOP/scripts/tests/readme.sh"
+	run nri-proto bash "$CPUMGR_TOP/scripts/tests/nri-proto.sh"
 	version=$(sed -n 's/^#define CPUMGR_VERSION "\(.*\)"/\1/p' "$CPUMGR_TOP/kmod/cpumgr.h")
 	run packages packages
 	run dkms-6.1 dkms_build 6.1

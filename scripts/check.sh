@@ -4,7 +4,10 @@
 # `make check`: set up what is missing, build everything, run the
 # userspace unit tests, then the selftests in QEMU guests as
 # selftests/plan lists them (kernel x preset x selftests), two guests at a
-# time.  Prints one KTAP document and ends with "N passed, N failed".
+# time.  Prints one KTAP document and ends with "N passed, N failed,
+# N skipped" (scripts/ktap-summary.awk: a result missing from a plan is
+# a failure).  The selftests see CPUMGR_CHECK=1: what scripts/setup.sh
+# installs is there, and a selftest missing it fails instead of skipping.
 #
 # Environment:
 #   CPUMGR_JOBS     guests run at once (default 2)
@@ -111,10 +114,16 @@ main()
 		tail -n 40 "$results/build.log" | sed 's/^/# /'
 		echo "not ok 1 build"
 		echo "1..1"
-		echo "0 passed, 1 failed"
+		echo "0 passed, 1 failed, 0 skipped"
 		exit 1
 	}
 	phase_time "build" "$t0"
+
+	# the runner's own test: what counts the results below
+	num=$((num + 1))
+	bash "$CPUMGR_TOP/scripts/tests/ktap-summary.sh" >"$results/runner.ktap" 2>&1
+	subtest $num "runner: each selftest held to its plan (scripts/tests/ktap-summary.sh)" \
+		$? "$results/runner.ktap"
 
 	if [ -z "${CPUMGR_NO_UNIT:-}" ]; then
 		t0=$SECONDS
@@ -189,6 +198,7 @@ main()
 
 export -f run_guest_line
 export results CPUMGR_TOP
+export CPUMGR_CHECK=1
 
 # A fresh clone has no build directory yet, and tee must not lose the log.
 mkdir -p "$CPUMGR_OUT"

@@ -89,7 +89,7 @@ need cpumgr.4 "module parameter" \
 	$(sed -n 's/^module_param[_a-z]*(\([a-z_]*\),.*/\1/p' kmod/*.c)
 need cpumgr.4 "sysfs file" \
 	$(sed -n 's/.*__ATTR_RO[_A-Z]*(\([a-z_]*\).*/\1/p; s/.*BIN_ATTR_RO(\([a-z_]*\),.*/\1/p' \
-		kmod/cpumgr_sysfs.c)
+		kmod/cpumgr_sysfs.c kmod/cpumgr_pods.c)
 need cpumgr.4 "netlink operation" \
 	$(python3 -c 'import sys, yaml
 for o in yaml.safe_load(open(sys.argv[1]))["operations"]["list"]:

@@ -12,6 +12,12 @@
 #   golang-github-gogo-protobuf-dev         gogo.proto, which the CRI imports
 #   golang-github-containerd-ttrpc-dev      ttrpc's request.proto (the RPC envelope)
 #
+# and from Debian's newest suite, sid, under its own private apt
+# configuration, into $CPUMGR_CACHE/debs/sid-nri/root:
+#   golang-github-containerd-nri-dev        the newest NRI api.proto Debian
+#                                           ships, version CPUMGR_SID_NRI
+# (scripts/nri-proto-check.py compares cpumgr's NRI messages with both).
+#
 # The lists are fetched when there are none or a download fails with the
 # ones there.
 # Prints the root's path.  Usage: scripts/fetch-trixie.sh [-q]
@@ -23,6 +29,25 @@ set -euo pipefail
 pkgs="containerd golang-github-containerd-nri-dev
 golang-github-kubernetes-cri-api-dev golang-github-gogo-protobuf-dev
 golang-github-containerd-ttrpc-dev"
+CPUMGR_SID_NRI=${CPUMGR_SID_NRI:-0.8.0-1}
+
+# The sid package, its lists fetched when there are none or the
+# download fails with the ones there.
+fetch_sid()
+{
+	local fetch=$CPUMGR_TOP/scripts/fetch-debs.sh
+	local pkg=golang-github-containerd-nri-dev=$CPUMGR_SID_NRI
+
+	sid_apt_configure
+	if ls "$sid_apt_dir"/state/lists/*_sid_*Packages* >/dev/null 2>&1 &&
+	   "$fetch" sid-nri "$pkg" 2>/dev/null; then
+		return 0
+	fi
+	[ "${1:-}" = -q ] || msg "cpumgr: fetching Debian sid's package lists"
+	quietly "$CPUMGR_CACHE/log/sid-update.log" apt-get update ||
+		die "could not fetch Debian sid's package lists (log: $CPUMGR_CACHE/log/sid-update.log)"
+	"$fetch" sid-nri "$pkg"
+}
 
 main()
 {
@@ -30,14 +55,14 @@ main()
 
 	trixie_apt_configure
 	# shellcheck disable=SC2086
-	if trixie_apt_has_lists &&
-	   "$fetch" trixie $pkgs 2>/dev/null; then
-		return 0
+	if ! trixie_apt_has_lists ||
+	   ! "$fetch" trixie $pkgs 2>/dev/null; then
+		[ "${1:-}" = -q ] || msg "cpumgr: fetching Debian 13's package lists"
+		trixie_apt_update
+		# shellcheck disable=SC2086
+		"$fetch" trixie $pkgs
 	fi
-	[ "${1:-}" = -q ] || msg "cpumgr: fetching Debian 13's package lists"
-	trixie_apt_update
-	# shellcheck disable=SC2086
-	"$fetch" trixie $pkgs
+	fetch_sid "$@" >/dev/null
 }
 
 main "$@"

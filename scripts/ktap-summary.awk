@@ -1,16 +1,84 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Count the results of a (nested) KTAP document: every leaf result once.
-# A result is a parent when the structural line before it (header, plan,
-# result) is indented deeper: its children were counted already, and the
-# parent itself counts only if it failed while none of its children did
-# (a test that crashed or exited non-zero after its last result).
-# Prints "P passed, F failed" and, before it, the skips if there were any.
+# Count the results of a (nested) KTAP document: every leaf result once,
+# and hold each (sub)document to its plan.
+#
+# Each indentation is a level.  A result is a parent when a deeper level
+# closes at it: its children were counted already, and the parent itself
+# counts only if it failed while none of its children did (a test that
+# crashed or exited non-zero after its last result), or if it has no
+# child result at all (a whole selftest skipped with "1..0 # SKIP").
+#
+# A level closes at its parent's result, at a new header at its own
+# indentation once it has a plan or results, or at the end.  Then its
+# results are held to its plan: each missing result is a failure, named
+# after the parent ("NAME: results 3-5 of 1..5 missing"), more results
+# than the plan is one, and so is a level with results but no plan.
+# After "Bail out!" (itself a failure) the missing results are not
+# counted again.
+#
+# Prints those findings as "# " lines, then "P passed, F failed,
+# S skipped"; exits 1 when anything failed.  -v doc=NAME names the
+# outermost document (default "the document").
 
-function note_failure(ind,   k) {
-	failed++
-	for (k = 0; k < ind; k++)
-		fails_below[k]++
+function note_failure(d, n,   k) {
+	failed += n
+	for (k = 1; k < d; k++)
+		fails_below[k] += n
+}
+
+function open_level(ind) {
+	depth++
+	lind[depth] = ind
+	plan[depth] = -1
+	nres[depth] = 0
+	bailed[depth] = 0
+	fails_below[depth] = 0
+	results_below[depth] = 0
+	started[depth] = NR
+}
+
+# Close the deepest level; NAME is its parent's description, or "".
+function close_level(name,   d, what) {
+	d = depth
+	what = name != "" ? name : (d == 1 ? doc : "the KTAP at line " started[d])
+	if (plan[d] < 0) {
+		if (nres[d] > 0) {
+			note_failure(d, 1)
+			printf "# %s: %d result(s) and no plan\n", what, nres[d]
+		}
+	} else if (nres[d] < plan[d] && !bailed[d]) {
+		note_failure(d, plan[d] - nres[d])
+		if (nres[d] + 1 == plan[d])
+			printf "# %s: result %d of 1..%d missing\n", what, plan[d], plan[d]
+		else
+			printf "# %s: results %d-%d of 1..%d missing\n", what,
+				nres[d] + 1, plan[d], plan[d]
+	} else if (nres[d] > plan[d]) {
+		note_failure(d, 1)
+		printf "# %s: %d results for a plan of 1..%d\n", what, nres[d], plan[d]
+	}
+	depth--
+}
+
+# The description of result line L: after the number, before a directive.
+function description(l) {
+	sub(/^(not )?ok [0-9]* ?/, "", l)
+	sub(/[ \t]*#.*/, "", l)
+	return l
+}
+
+# The levels deeper than IND close; the level at IND is open after.
+function enter(ind, name) {
+	while (depth > 0 && lind[depth] > ind)
+		close_level(name)
+	if (depth == 0 || lind[depth] < ind)
+		open_level(ind)
+}
+
+BEGIN {
+	if (doc == "")
+		doc = "the document"
 }
 
 {
@@ -20,35 +88,57 @@ function note_failure(ind,   k) {
 }
 
 line ~ /^Bail out!/ {
-	note_failure(ind)
+	enter(ind, "")
+	note_failure(depth, 1)
+	bailed[depth] = 1
 	next
 }
 
-line ~ /^((K)?TAP version |1\.\.[0-9])/ {
-	last_ind = ind
+line ~ /^(K)?TAP version / {
+	enter(ind, "")
+	if (plan[depth] >= 0 || nres[depth] > 0) {
+		close_level("")
+		open_level(ind)
+	}
+	next
+}
+
+line ~ /^1\.\.[0-9]/ {
+	enter(ind, "")
+	if (plan[depth] >= 0) {
+		note_failure(depth, 1)
+		printf "# the KTAP at line %d: a second plan at line %d\n",
+			started[depth], NR
+	}
+	plan[depth] = substr(line, 4) + 0
 	next
 }
 
 line ~ /^(not )?ok / {
-	parent = last_ind > ind
+	enter(ind, description(line))
+	# a parent with results or failures below is counted through them
+	parent = results_below[depth] || fails_below[depth]
 	bad = line ~ /^not ok /
 	if (!parent) {
 		if (bad)
-			note_failure(ind)
+			note_failure(depth, 1)
 		else if (line ~ /#[ \t]*[Ss][Kk][Ii][Pp]/)
 			skipped++
 		else
 			passed++
-	} else if (bad && !fails_below[ind]) {
-		note_failure(ind)
+	} else if (bad && !fails_below[depth]) {
+		note_failure(depth, 1)
 	}
-	fails_below[ind] = 0
-	last_ind = ind
+	fails_below[depth] = 0
+	results_below[depth] = 0
+	nres[depth]++
+	for (k = 1; k < depth; k++)
+		results_below[k]++
 }
 
 END {
-	if (skipped)
-		printf "# %d skipped\n", skipped
-	printf "%d passed, %d failed\n", passed, failed
+	while (depth > 0)
+		close_level("")
+	printf "%d passed, %d failed, %d skipped\n", passed, failed, skipped
 	exit failed != 0
 }

@@ -6,6 +6,8 @@
 # cppcheck over the userspace and the selftests, user/lib's layering
 # (scripts/layers-check.sh: includes; scripts/calls-check.py: calls, no
 # circle of files in a folder; both with their tests in scripts/tests/),
+# no circle of files in kmod/'s calls or includes (calls-check.py
+# --kmod, on the module built for KVER 6.1; tested in scripts/tests/calls.sh),
 # the YNL spec against the kernel's genetlink
 # schema, the files generated from the spec (scripts/ynl-gen.sh) against
 # the tree. The man pages against the
@@ -76,6 +78,12 @@ fi
 # (the objects just built); the two checks of user/lib on trees that
 # break them
 if ! python3 "$CPUMGR_TOP/scripts/calls-check.py"; then
+	status=1
+fi
+# kmod/'s files call and include one way, no circle of files (the
+# objects of the module for the default kernel, built here)
+if ! make -s -C "$CPUMGR_TOP" module KVER=6.1 >/dev/null ||
+   ! python3 "$CPUMGR_TOP/scripts/calls-check.py" --kmod; then
 	status=1
 fi
 for t in layers calls; do

@@ -13,9 +13,11 @@
 #     scripts/fetch-kernel.sh, and the Debian 13 build root their 7.3
 #     modules are built in (scripts/build-root.sh, mmdebstrap), and the
 #     Debian 13 node root the node guests boot (containerd 2.x from sid);
-#   - Debian 13's containerd 1.7 and the CRI and NRI definitions through
-#     scripts/fetch-trixie.sh (the runtime_cri selftest; python3-grpcio
-#     and python3-grpc-tools are its CRI client).
+#   - Debian 13's containerd 1.7 and the CRI and NRI definitions, and
+#     sid's newest NRI definitions, through scripts/fetch-trixie.sh (the
+#     runtime_cri selftest; python3-grpcio and python3-grpc-tools are its
+#     CRI client; python3-protobuf reads the NRI definitions for
+#     scripts/nri-proto-check.py).
 # The debug kernel is built separately (scripts/build-debug-kernel.sh).
 #
 # Usage: scripts/setup.sh [--no-kernels]
@@ -29,7 +31,7 @@ HOST_PACKAGES="
 	libnl-3-dev libnl-genl-3-dev libcjson-dev libyaml-dev
 	linux-source-6.1 linux-source-6.12
 	python3 python3-yaml python3-jsonschema cppcheck
-	python3-grpcio python3-grpc-tools
+	python3-grpcio python3-grpc-tools python3-protobuf
 	runc crun podman conmon
 	clang-14 libfuzzer-14-dev
 	debhelper dh-dkms dkms lintian libsystemd-dev scdoc bash-completion systemd

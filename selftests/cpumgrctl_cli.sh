@@ -325,7 +325,7 @@ sys.exit(type(a) != type(b))' "$OUT/j" "$OUT/j2"
 	# events: one object per line
 	"$CTL" events --json --count 2 >"$OUT/ev" &
 	pid=$!
-	sleep 1
+	nl_subscribed $pid || { kill $pid; return 1; }
 	"$CTL" assign cli-pod c1 "$(cat $SYSFS/shared_cpus | sed 's/.*[,-]//')" >/dev/null &&
 		"$CTL" release cli-pod >/dev/null || { kill $pid; return 1; }
 	wait $pid

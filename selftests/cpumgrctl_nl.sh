@@ -112,7 +112,7 @@ events()
 	pid=$!
 	# Wait until it listens: its socket joins the group before the
 	# first change we make counts.
-	sleep 1
+	nl_subscribed $pid || { kill $pid; return 1; }
 	gen=$(cat $SYSFS/generation)
 	# p3's only container: releasing it releases the pod.
 	"$CTL" assign p3 c 3 >/dev/null && "$CTL" release p3 c >/dev/null &&

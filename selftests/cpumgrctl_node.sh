@@ -306,7 +306,7 @@ t_events()
 
 	"$CTL" events --count 2 >"$OUT/events" &
 	pid=$!
-	sleep 1
+	nl_subscribed $pid || { kill $pid; return 1; }
 	run ctl admit "$PODS/guaranteed-fractional.json"
 	run ctl admit "$DATA/pods/guaranteed-3cpu.yaml"
 	run ctl remove $G3
@@ -383,7 +383,7 @@ t_daemon()
 	# no subshell between: the signal must reach the daemon itself
 	"$CTL" daemon --reconcile-period 2s --state-dir "$S" >"$OUT/daemon" 2>&1 &
 	pid=$!
-	sleep 2
+	nl_subscribed $pid || { kill $pid; return 1; }
 	echo 0 >/sys/devices/system/cpu/cpu$victim/online || { kill $pid; return 1; }
 	for i in $(seq 30); do
 		grep -q "top-up: $G2/nginx" "$OUT/daemon" && break

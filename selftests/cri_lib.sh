@@ -61,18 +61,14 @@ if [ "$CRI_NODE" = 1 ]; then
 	[ "$CRI_DRIVER" = systemd ] || CG=/sys/fs/cgroup/kubepods
 fi
 
-# Skip (status 4) without what the node needs.
+# Before the plan: what the node needs (rt_need).
 cri_need()
 {
 	rt_need runc
-	if [ ! -x "$CRI_BIN/containerd" ]; then
-		echo "# SKIP: no containerd in $CRI_BIN (scripts/fetch-trixie.sh; the node root: scripts/build-root.sh make node)"
-		exit 4
-	fi
-	if ! /usr/bin/python3 -c "import grpc, grpc_tools" 2>/dev/null; then
-		echo "# SKIP: python3-grpcio and python3-grpc-tools missing (scripts/setup.sh)"
-		exit 4
-	fi
+	[ -x "$CRI_BIN/containerd" ] ||
+		ktap_missing_all "containerd in $CRI_BIN (scripts/fetch-trixie.sh; the node root: scripts/build-root.sh make node)"
+	/usr/bin/python3 -c "import grpc, grpc_tools" 2>/dev/null ||
+		ktap_missing_all "python3-grpcio and python3-grpc-tools"
 }
 
 # Does this cpumgrctl have the NRI plugin?

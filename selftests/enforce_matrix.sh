@@ -311,12 +311,12 @@ main()
 		[ "${line:0:1}" = @ ] || nrows=$((nrows + 1))
 	done
 	echo "TAP version 13"
-	echo "1..$nrows"
 	cl_words "$ALL"
 	if [ "$(wc -w <<<"$CL")" -lt 8 ]; then
-		echo "# needs 8 CPUs or more"
+		echo "1..0 # SKIP needs 8 CPUs or more"
 		exit 4
 	fi
+	echo "1..$nrows"
 	while IFS=: read -r c name; do
 		[ "$name" = " online" ] && ONLINE_STATE=$c
 	done <"$CPUDIR/hotplug/states"

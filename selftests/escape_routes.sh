@@ -152,8 +152,8 @@ partition_outside_scope_of_free_cpus()
 exclusive_outside_scope()
 {
 	if [ ! -e "$OUTSIDE/cpuset.cpus.exclusive" ]; then
-		echo "# no cpuset.cpus.exclusive on this kernel"
-		return 0
+		skip_case "no cpuset.cpus.exclusive on this kernel (6.7 on)"
+		return
 	fi
 	refused 2 "$OUTSIDE/cpuset.cpus.exclusive" &&
 	c1_keeps_its_cpus
@@ -310,8 +310,8 @@ remote_partition_without_root()
 	local ret=0 allowed
 
 	if [ ! -e "$ROOT/cpuset.cpus.exclusive" ]; then
-		echo "# no remote partitions on this kernel"
-		return 0
+		skip_case "no remote partitions on this kernel (cpuset.cpus.exclusive, 6.7 on)"
+		return
 	fi
 	configure_root "" &&
 	echo 2-3 >"$ROOT/cpuset.cpus.exclusive" &&

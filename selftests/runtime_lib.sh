@@ -38,20 +38,17 @@ rt_kernel_ok()
 		grep -q ' cgroup_bpf_prog_query$' /proc/kallsyms
 }
 
-# Skip (kselftest status 4) without the runtimes or the kernel they need.
+# Before the plan: the runtimes (missing: a failure under make check,
+# a skip by hand) and the kernel they need (a skip).
 rt_need()
 {
 	local t
 
 	for t in "$@"; do
-		rt_have "$t" && continue
-		echo "# SKIP: $t missing (scripts/setup.sh installs it)"
-		exit 4
+		rt_have "$t" || ktap_missing_all "$t"
 	done
-	if ! rt_kernel_ok; then
-		echo "# SKIP: this kernel lacks CONFIG_CGROUP_BPF or CONFIG_USER_NS, which runc and crun need"
-		exit 4
-	fi
+	rt_kernel_ok ||
+		skip_all "this kernel lacks CONFIG_CGROUP_BPF or CONFIG_USER_NS, which runc and crun need"
 }
 
 ctl()

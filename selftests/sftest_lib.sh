@@ -29,16 +29,87 @@ ktap_result()
 	fi
 }
 
-# CHECK DESCRIPTION COMMAND...: ok when the command succeeds.
+# CHECK DESCRIPTION COMMAND...: ok when the command succeeds, a skip
+# when it cannot run here and says why (skip_case), else a failure.
 check()
 {
-	local what=$1
+	local what=$1 status
 	shift
-	if "$@"; then
+	ktap_skip_reason=
+	"$@"
+	status=$?
+	if [ $status = 0 ]; then
 		ktap_result ok "$what"
+	elif [ $status = 4 ] && [ -n "$ktap_skip_reason" ]; then
+		ktap_result ok "$what # SKIP $ktap_skip_reason"
 	else
 		ktap_result not-ok "$what"
 	fi
+}
+
+# REASON: in a command run by check, the case cannot run here, for
+# REASON; returns 4, which the case returns ("skip_case REASON; return").
+skip_case()
+{
+	ktap_skip_reason=$*
+	return 4
+}
+
+# REASON: the whole selftest cannot run here, before its plan: an empty
+# plan that says why, as kselftest's ksft_exit_skip() prints it, and
+# kselftest's skip status.
+skip_all()
+{
+	echo "TAP version 13"
+	echo "1..0 # SKIP $*"
+	exit 4
+}
+
+# Under make check (scripts/check.sh sets CPUMGR_CHECK=1) scripts/setup.sh
+# has installed everything the selftests use, so one missing there is a
+# failure; by hand (make guest) it is a skip.
+#   ktap_missing DESCRIPTION WHAT   a case's result, WHAT missing
+#   ktap_missing_all WHAT           the whole selftest's, before its plan
+missing_reason()
+{
+	echo "missing $1, which scripts/setup.sh installs"
+}
+
+ktap_missing()
+{
+	if [ -n "${CPUMGR_CHECK:-}" ]; then
+		ktap_result not-ok "$1 # $(missing_reason "$2")"
+	else
+		ktap_result ok "$1 # SKIP $(missing_reason "$2")"
+	fi
+}
+
+ktap_missing_all()
+{
+	[ -n "${CPUMGR_CHECK:-}" ] || skip_all "$(missing_reason "$1")"
+	ktap_plan 1
+	ktap_result not-ok "$(missing_reason "$1")"
+	exit 1
+}
+
+# PID: wait up to 10 s for process PID to join a netlink multicast group
+# (a listener that subscribed hears every change made after): a generic
+# netlink socket (protocol 16) of it (the port id's low 22 bits, as
+# libnl makes them) with group bits in /proc/net/netlink.  Says so when
+# it does not.
+nl_subscribed()
+{
+	local end=$((SECONDS + 10)) eth port groups
+
+	while [ $SECONDS -lt $end ]; do
+		while read -r _ eth port groups _; do
+			[ "$eth" = 16 ] && [ "$groups" != 00000000 ] &&
+				(((port & 0x3fffff) == $1)) && return 0
+		done </proc/net/netlink
+		sleep 0.1
+	done
+	echo "# process $1 joined no netlink multicast group in 10 s"
+	return 1
 }
 
 # Indented diagnostics.

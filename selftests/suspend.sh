@@ -62,9 +62,7 @@ if grep -q " 9p " /proc/mounts; then
 fi
 if [ ! -w /sys/power/pm_test ] ||
    ! grep -qw mem /sys/power/state; then
-	ktap_plan 0
-	echo "# SKIP: no suspend to test (CONFIG_PM_DEBUG, /sys/power/state)"
-	exit 4
+	skip_all "no suspend to test (CONFIG_PM_DEBUG, /sys/power/state)"
 fi
 
 # Before the first suspend: a static table in protect mode with CPUs on

@@ -3,7 +3,8 @@
 #
 # Runs inside the test guest (see scripts/guest-run.sh): loads cpumgr.ko
 # before each selftest and unloads it after, runs the selftest and prints
-# its KTAP indented as a subtest, then one result line for the selftest.
+# its KTAP indented as a subtest, then one result line for the selftest,
+# which fails when its results fall short of its plan (verdict()).
 # On a kernel with kmemleak it ends with a leak check of the whole run.
 #
 # A selftest NAME is $CPUMGR_OUT/selftests/NAME (built from
@@ -12,6 +13,8 @@
 #
 # A VAR=VALUE argument is exported to the selftests after it (a plan line
 # can scale a selftest down on a slow kernel, see selftests/plan).
+# CPUMGR_KMEMLEAK: the kmemleak file (scripts/tests/ktap-summary.sh runs
+# this script on the host, with stand-ins, and names none).
 #
 # CPUMGR_MODULE_BOOTED=1 (a node that systemd booted, guest/node.sh): the
 # module loaded at boot stays; the runner neither loads nor unloads it.
@@ -21,7 +24,9 @@
 
 n=${CPUMGR_KTAP_START:-0}
 failed=0
-kmemleak=/sys/kernel/debug/kmemleak
+kmemleak=${CPUMGR_KMEMLEAK:-/sys/kernel/debug/kmemleak}
+# each selftest's KTAP, for its verdict
+log=$(mktemp /tmp/selftest-ktap.XXXXXX) || exit 1
 
 result()
 {
@@ -56,6 +61,38 @@ test_path()
 	fi
 }
 
+# NAME STATUS: the selftest's result, from its exit status (kselftest's:
+# 0 pass, 4 skip, anything else a failure) and its KTAP in $log, held
+# to its plan by ktap-summary.awk: a result missing is a failure, even
+# after a skip's exit status, and so is a selftest with no result at
+# all.  A selftest skipped as a whole says why in its plan, "1..0 #
+# SKIP reason", as kselftest's ksft_exit_skip() does.
+verdict()
+{
+	local name=$1 status=$2 summary counted findings first reason
+
+	summary=$(awk -v doc="$name" -f "$CPUMGR_TOP/scripts/ktap-summary.awk" "$log")
+	counted=$?
+	findings=$(grep '^# ' <<<"$summary")
+	[ -z "$findings" ] || printf '%s\n' "$findings"
+	if [ $counted -gt 1 ] || [ -z "$summary" ]; then
+		result "not ok" "$name # ktap-summary.awk could not count its results"
+	elif [ "$status" != 0 ] && [ "$status" != 4 ]; then
+		result "not ok" "$name # exit status $status"
+	elif [ -n "$findings" ]; then
+		first=${findings%%$'\n'*}
+		first=${first#"# "}
+		result "not ok" "$name # ${first#"$name: "}"
+	elif [ "$status" = 4 ]; then
+		reason=$(sed -n 's/^1\.\.0[[:space:]]*#[[:space:]]*SKIP[[:space:]]*//p' "$log")
+		result ok "$name # SKIP${reason:+ $reason}"
+	elif [ "${summary##*$'\n'}" = "0 passed, 0 failed, 0 skipped" ]; then
+		result "not ok" "$name # no result"
+	else
+		result ok "$name"
+	fi
+}
+
 run_one()
 {
 	local name=$1 path status t0=$SECONDS pid0 pid_max
@@ -77,21 +114,16 @@ run_one()
 	cd "$CPUMGR_TOP" || exit 1
 	pid0=$(last_pid)
 	if [ "${path%.sh}" != "$path" ]; then
-		bash "$path" 2>&1 | sed 's/^/    /'
+		bash "$path" 2>&1 | tee "$log" | sed 's/^/    /'
 	else
-		"$path" 2>&1 | sed 's/^/    /'
+		"$path" 2>&1 | tee "$log" | sed 's/^/    /'
 	fi
 	status=${PIPESTATUS[0]}
 	# Where the time goes: under TCG every process started costs tens
 	# of milliseconds or more.
 	read -r pid_max </proc/sys/kernel/pid_max
 	echo "# time: $name $((SECONDS - t0))s, $((($(last_pid) - pid0 + pid_max) % pid_max)) processes started"
-	# kselftest exit codes: 0 pass, 4 skip, anything else a failure.
-	case $status in
-	0)	result ok "$name" ;;
-	4)	result ok "$name # SKIP" ;;
-	*)	result "not ok" "$name # exit status $status" ;;
-	esac
+	verdict "$name" "$status"
 	[ "${CPUMGR_MODULE_BOOTED:-0}" = 1 ] && return
 	if ! rmmod cpumgr; then
 		result "not ok" "$name: module unloads afterwards"
@@ -124,4 +156,5 @@ if [ -w $kmemleak ]; then
 		result "not ok" "kmemleak reports nothing"
 	fi
 fi
+rm -f "$log"
 exit $failed

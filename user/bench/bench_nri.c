@@ -23,10 +23,11 @@
  * they change)
  * with the state directory on ext4 (under $TMPDIR, else /tmp, when that
  * is ext4) and on tmpfs (/dev/shm); CPUMGR_BENCH_FS=ext4 or tmpfs runs
- * one.  This program is the runtime: it
- * hands the plugin one end of a socketpair (NRI_PLUGIN_SOCKET, as
- * containerd does for a plugin it launches), answers RegisterPlugin and
- * the plugin's UpdateContainers, and sends the calls.  The plugin is
+ * one.  This program is the runtime (the tests' stand-in,
+ * tests/nri_runtime.h): it hands the plugin one end of a socketpair
+ * (NRI_PLUGIN_SOCKET, as containerd does for a plugin it launches),
+ * answers RegisterPlugin and the plugin's UpdateContainers, and sends
+ * the calls.  The plugin is
  * bench/cpumgrctl-standin-tree: kernel_standin.c for the module (its
  * table on /dev/shm, standing for the kernel's memory) and
  * cgroup_standin.c for the cgroups (a directory tree beside the state
@@ -53,11 +54,9 @@
 
 #include <linux/magic.h>
 
-#include "api.pb-c.h"
+#include "nri.pb-c.h"
 #include "nri_msg.h"
-#include "nri_rpc.h"
-#include "nri_wire.h"
-#include "request.pb-c.h"
+#include "nri_runtime.h"
 
 #define TOPOLOGY	"4 4 128 2"
 #define APP_CPUS	2
@@ -66,11 +65,8 @@ typedef Nri__Pkg__Api__V1alpha1__PodSandbox Pod;
 typedef Nri__Pkg__Api__V1alpha1__Container Ctr;
 
 struct runtime {
-	int fd;
-	pid_t plugin;
+	struct nri_rt nri;		/* the stand-in runtime's connection */
 	clockid_t clock;
-	struct nri_wire w;
-	uint32_t stream;		/* ours: 1, 3, 5, ... */
 	unsigned long updates;		/* ContainerUpdates the plugin sent */
 };
 
@@ -94,86 +90,6 @@ static double cpu_ms(const struct runtime *rt)
 	if (clock_gettime(rt->clock, &ts))
 		die("the plugin's CPU clock");
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static void send_msg(struct runtime *rt, uint32_t conn, uint32_t stream,
-		     uint8_t type, const struct strbuf *payload)
-{
-	struct strbuf out = STRBUF_INIT;
-	struct cm_error err = { 0 };
-	struct nri_msg m = {
-		.conn = conn, .stream = stream, .type = type,
-		.payload = (const uint8_t *)payload->buf, .len = payload->len,
-	};
-	size_t off = 0;
-
-	if (nri_wire_put(&out, &m, &err))
-		die(cm_error_msg(&err));
-	while (off < out.len) {
-		ssize_t n = write(rt->fd, out.buf + off, out.len - off);
-
-		if (n <= 0)
-			die("write to the plugin");
-		off += (size_t)n;
-	}
-	strbuf_release(&out);
-}
-
-/* Answer a call of the plugin's (RegisterPlugin, UpdateContainers): OK. */
-static void answer(struct runtime *rt, const struct nri_msg *m)
-{
-	Nri__Pkg__Api__V1alpha1__UpdateContainersRequest *u;
-	struct strbuf rsp = STRBUF_INIT;
-	struct cm_error err = { 0 };
-	struct nri_request req;
-
-	if (nri_rpc_unpack_request(m->payload, m->len, &req, &err))
-		die(cm_error_msg(&err));
-	if (!strcmp(req.method, "UpdateContainers")) {
-		u = nri__pkg__api__v1alpha1__update_containers_request__unpack(
-			NULL, req.payload.len, req.payload.data);
-		if (!u)
-			die("UpdateContainers does not parse");
-		rt->updates += u->n_update;
-		nri__pkg__api__v1alpha1__update_containers_request__free_unpacked(u, NULL);
-	}
-	if (nri_rpc_pack_response(&rsp, NRI_RPC_OK, NULL, "", 0, &err))
-		die(cm_error_msg(&err));
-	send_msg(rt, NRI_CONN_RUNTIME, m->stream, NRI_MSG_RESPONSE, &rsp);
-	nri_rpc_request_free(&req);
-	strbuf_release(&rsp);
-}
-
-/*
- * Read until the response to our stream, into *r, answering the
- * plugin's calls on the way.
- */
-static void await(struct runtime *rt, uint32_t stream, struct nri_response *r)
-{
-	struct cm_error err = { 0 };
-	struct nri_msg m;
-	char buf[65536];
-	ssize_t n;
-	int ret;
-
-	for (;;) {
-		while ((ret = nri_wire_next(&rt->w, &m, &err)) == 1) {
-			if (m.conn == NRI_CONN_RUNTIME && m.type == NRI_MSG_REQUEST) {
-				answer(rt, &m);
-				continue;
-			}
-			if (m.conn != NRI_CONN_PLUGIN || m.stream != stream)
-				continue;
-			if (nri_rpc_unpack_response(m.payload, m.len, r, &err))
-				die(cm_error_msg(&err));
-			return;
-		}
-		if (ret < 0)
-			die(cm_error_msg(&err));
-		n = read(rt->fd, buf, sizeof(buf));
-		if (n <= 0 || nri_wire_feed(&rt->w, buf, (size_t)n, &err))
-			die("the plugin went away");
-	}
 }
 
 /* The ContainerUpdates in a response of the plugin's to method. */
@@ -206,28 +122,23 @@ static size_t updates_in(const char *method, const struct nri_response *r)
 
 /*
  * Call the plugin's method; returns when it answered OK (else exits),
- * counting the ContainerUpdates of its response.
+ * counting the ContainerUpdates of its response and those it sent
+ * meanwhile (UpdateContainers).
  */
 static void call(struct runtime *rt, const char *method,
 		 const ProtobufCMessage *msg)
 {
-	struct strbuf req = STRBUF_INIT;
-	struct cm_error err = { 0 };
-	uint32_t stream = rt->stream;
 	struct nri_response r;
 
-	rt->stream += 2;
-	if (nri_rpc_pack_request(&req, NRI_SERVICE_PLUGIN, method, msg, &err))
-		die(cm_error_msg(&err));
-	send_msg(rt, NRI_CONN_PLUGIN, stream, NRI_MSG_REQUEST, &req);
-	strbuf_release(&req);
-	await(rt, stream, &r);
+	if (nri_rt_call(&rt->nri, method, msg, -1, &r))
+		die("the plugin went away");
 	if (r.code != NRI_RPC_OK) {
 		fprintf(stderr, "bench_nri: the plugin refused %s: %s\n",
 			method, r.message);
 		exit(1);
 	}
-	rt->updates += updates_in(method, &r);
+	rt->updates += updates_in(method, &r) + rt->nri.updates;
+	rt->nri.updates = 0;
 	nri_rpc_response_free(&r);
 }
 
@@ -263,8 +174,7 @@ struct pod_msg {
 struct ctr_msg {
 	Ctr c;
 	struct nri_msg_linux lx;
-	Nri__Pkg__Api__V1alpha1__Container__AnnotationsEntry a[3];
-	Nri__Pkg__Api__V1alpha1__Container__AnnotationsEntry *ap[3];
+	struct nri_msg_cri cri;
 };
 
 static void pod_msg(struct pod_msg *m, struct ctr *c)
@@ -285,26 +195,13 @@ static void pod_msg(struct pod_msg *m, struct ctr *c)
 /* As containerd tells it: the CRI's annotations, the kubelet's cpu values. */
 static void ctr_msg(struct ctr_msg *m, struct ctr *c)
 {
-	static const Nri__Pkg__Api__V1alpha1__Container__AnnotationsEntry init =
-		NRI__PKG__API__V1ALPHA1__CONTAINER__ANNOTATIONS_ENTRY__INIT;
 	/* the app APP_CPUS CPUs, the sidecar 250m, requests as limits */
 	const int64_t milli = c->app ? APP_CPUS * 1000 : 250;
 
 	*m = (struct ctr_msg){
 		.c = NRI__PKG__API__V1ALPHA1__CONTAINER__INIT,
 	};
-	for (int i = 0; i < 3; i++) {
-		m->a[i] = init;
-		m->ap[i] = &m->a[i];
-	}
-	m->a[0].key = "io.kubernetes.cri.container-type";
-	m->a[0].value = "container";
-	m->a[1].key = "io.kubernetes.cri.sandbox-uid";
-	m->a[1].value = c->uid;
-	m->a[2].key = "io.kubernetes.cri.container-name";
-	m->a[2].value = c->name;
-	m->c.n_annotations = 3;
-	m->c.annotations = m->ap;
+	nri_msg_cri(&m->cri, &m->c, c->uid, c->name);
 	m->c.id = c->id;
 	m->c.pod_sandbox_id = c->pod_id;
 	m->c.name = c->name;
@@ -329,44 +226,16 @@ static void start_plugin(struct runtime *rt, const char *ctl,
 		NRI__PKG__API__V1ALPHA1__CONFIGURE_REQUEST__INIT;
 	Nri__Pkg__Api__V1alpha1__SynchronizeRequest sync =
 		NRI__PKG__API__V1ALPHA1__SYNCHRONIZE_REQUEST__INIT;
-	struct cm_error err = { 0 };
-	struct nri_msg m;
-	char buf[65536], fd[16];
-	int sv[2], ret;
+	const char *args[] = { "--mode", "decide", "--state-dir", state, NULL };
 
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
-		die("socketpair");
-	rt->plugin = fork();
-	if (rt->plugin < 0)
-		die("fork");
-	if (!rt->plugin) {
-		int plugin_fd = dup(sv[1]);	/* without CLOEXEC */
-
-		snprintf(fd, sizeof(fd), "%d", plugin_fd);
-		setenv("NRI_PLUGIN_SOCKET", fd, 1);
-		setenv("NRI_PLUGIN_NAME", "cpumgr", 1);
-		setenv("NRI_PLUGIN_IDX", "10", 1);
-		execl(ctl, ctl, "nri", "--mode", "decide", "--state-dir", state,
-		      (char *)NULL);
-		_exit(127);
-	}
-	close(sv[1]);
-	rt->fd = sv[0];
-	rt->stream = 1;
 	rt->updates = 0;
-	nri_wire_init(&rt->w);
-	if (clock_getcpuclockid(rt->plugin, &rt->clock))
+	if (nri_rt_start(&rt->nri, ctl, state, "/dev/stderr", true, args))
+		die("the plugin did not start");
+	if (clock_getcpuclockid(rt->nri.plugin, &rt->clock))
 		die("clock_getcpuclockid");
 	/* RegisterPlugin first */
-	while (!(ret = nri_wire_next(&rt->w, &m, &err))) {
-		ssize_t n = read(rt->fd, buf, sizeof(buf));
-
-		if (n <= 0 || nri_wire_feed(&rt->w, buf, (size_t)n, &err))
-			die("the plugin did not register");
-	}
-	if (ret < 0 || m.conn != NRI_CONN_RUNTIME)
+	if (nri_rt_accept(&rt->nri, -1))
 		die("the plugin did not register");
-	answer(rt, &m);
 	cfg.runtime_name = "bench_nri";
 	cfg.runtime_version = "1";
 	call(rt, "Configure", &cfg.base);
@@ -375,12 +244,7 @@ static void start_plugin(struct runtime *rt, const char *ctl,
 
 static void stop_plugin(struct runtime *rt)
 {
-	int status;
-
-	close(rt->fd);
-	nri_wire_free(&rt->w);
-	if (waitpid(rt->plugin, &status, 0) != rt->plugin)
-		die("waitpid");
+	nri_rt_stop(&rt->nri);
 }
 
 /* ---- figures ---- */

@@ -24,13 +24,18 @@
  * [CGROUP POD_CGROUP]" line an assignment, "-" for a cgroup not bound (as
  * the kernel, the stand-in keeps the bindings: a controller that finds
  * them missing binds again).
+ *
+ * It sends no event: a subscription (the daemon's) gets a pipe nothing
+ * writes to, so that `daemon --once` runs its round on the stand-in.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cpumgr_nl.h"
 #include "cpuset.h"
@@ -56,6 +61,7 @@ struct cpumgr_nl {
 	struct standin_entry *e;
 	size_t nr, cap;		/* cap doubles: every call reads them all */
 	struct cpumgr_nl_error error;
+	int events[2];		/* the subscription's pipe, -1 none */
 };
 
 static int cpus_total(const struct cpumgr_nl *nl)
@@ -217,8 +223,10 @@ struct cpumgr_nl *cpumgr_nl_open(int *err, char **msg)
 	struct cpumgr_nl *nl = calloc(1, sizeof(*nl));
 	int ret = -ENOENT;
 
-	if (nl)
+	if (nl) {
 		nl->error.msg = "";
+		nl->events[0] = nl->events[1] = -1;
+	}
 	if (msg)
 		*msg = NULL;
 	if (nl && path && read_machine(nl)) {
@@ -236,8 +244,12 @@ struct cpumgr_nl *cpumgr_nl_open(int *err, char **msg)
 
 void cpumgr_nl_close(struct cpumgr_nl *nl)
 {
-	if (nl)
+	if (nl) {
 		free(nl->e);
+		for (int i = 0; i < 2; i++)
+			if (nl->events[i] >= 0)
+				close(nl->events[i]);
+	}
 	free(nl);
 }
 
@@ -579,16 +591,19 @@ int cpumgr_nl_reset(struct cpumgr_nl *nl, const uint64_t *expect,
 
 int cpumgr_nl_subscribe(struct cpumgr_nl *nl)
 {
-	return fail(nl, -EOPNOTSUPP, "the stand-in sends no events");
+	if (nl->events[0] < 0 && pipe2(nl->events, O_CLOEXEC | O_NONBLOCK))
+		return fail(nl, -errno, "the stand-in's event pipe");
+	return 0;
 }
 
 int cpumgr_nl_event_fd(const struct cpumgr_nl *nl)
 {
-	return -EOPNOTSUPP;
+	return nl->events[0] >= 0 ? nl->events[0] : -EOPNOTSUPP;
 }
 
 int cpumgr_nl_recv_event(struct cpumgr_nl *nl, struct cpumgr_event *ev,
 			 int timeout_ms)
 {
-	return fail(nl, -EOPNOTSUPP, "the stand-in sends no events");
+	return nl->events[0] >= 0 ? -EAGAIN :
+	       fail(nl, -EOPNOTSUPP, "not subscribed");
 }

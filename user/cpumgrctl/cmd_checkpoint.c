@@ -72,6 +72,12 @@ static bool node_configured(const char *dir)
 
 #define LEGACY_NOTE " (no checksum: the kubelet's old file backend, taken unverified)"
 
+static const char *checkpoint_version_label(enum checkpoint_version v)
+{
+	return v == CHECKPOINT_V1 ? " (v1)" : v == CHECKPOINT_V3 ? " (v3)" :
+	       v == CHECKPOINT_V4 ? " (v4)" : "";
+}
+
 /*
  * verify's verdict: a line, or with --json {"file", "valid", "checked":
  * "format" or "node", and "policy", "assignmentCount",
@@ -86,13 +92,19 @@ static int verdict(const char *path, const struct checkpoint *cp,
 	if (error)
 		ctl_err("verify: %s", error);
 	if (!json) {
-		if (!error)
-			printf("%s: valid: policy %s, %u assignment%s%s%s%s\n",
-			       path, cp->policy, cp->state.nr,
-			       ctl_plural(cp->state.nr),
-			       cp->version == CHECKPOINT_V1 ? " (v1)" : "",
+		if (!error) {
+			printf("%s: valid: policy %s, %u assignment%s", path,
+			       cp->policy, cp->state.nr,
+			       ctl_plural(cp->state.nr));
+			/* v3, v4: the kubelet's pod pools (KEP-5526) */
+			if (cp->state.nr_pods)
+				printf(", %u pod pool%s", cp->state.nr_pods,
+				       ctl_plural(cp->state.nr_pods));
+			printf("%s%s%s\n", cp->version != CHECKPOINT_V2 ?
+			       checkpoint_version_label(cp->version) : "",
 			       cp->unverified ? LEGACY_NOTE : "",
 			       node ? "" : " (format and checksum: no node configured)");
+		}
 		return error ? CPUMGRCTL_EXIT_USAGE : CPUMGRCTL_EXIT_OK;
 	}
 	j = cJSON_CreateObject();
@@ -103,8 +115,9 @@ static int verdict(const char *path, const struct checkpoint *cp,
 		     (!cJSON_AddStringToObject(j, "policy", cp->policy) ||
 		      !cJSON_AddNumberToObject(j, "assignmentCount", cp->state.nr) ||
 		      !cJSON_AddNumberToObject(j, "checkpointVersion",
-					       cp->version == CHECKPOINT_V1 ?
-					       1 : 2) ||
+					       cp->version) ||
+		      !cJSON_AddNumberToObject(j, "podPoolCount",
+					       cp->state.nr_pods) ||
 		      !cJSON_AddStringToObject(j, "checksum", cp->unverified ?
 					       "none" : "verified")))) {
 		cJSON_Delete(j);
@@ -182,6 +195,11 @@ static int do_import(struct node *n, const char *path, bool force,
 				 n->kernel.nr_as, ctl_plural(n->kernel.nr_as),
 				 n->kernel.nr_as == 1 ? "it" : "them");
 	}
+	/* the kernel holds no pod pools: the node keeps them with the file */
+	if (assignments_copy_pod_level(&n->files.pod_level, &cp.state)) {
+		checkpoint_free(&cp);
+		return cm_errorf(err, "out of memory");
+	}
 	ret = node_restore_state(n, &cp.state, err);
 	if (!ret)
 		ret = node_save_checkpoint(n, force ? NODE_FORCE : 0, err);
@@ -189,8 +207,12 @@ static int do_import(struct node *n, const char *path, bool force,
 	if (!ret)
 		ret = node_sync(n, force ? NODE_FORCE : 0, err);
 	if (!ret)
-		printf("imported %s: policy %s, %u assignment%s%s\n", path,
+		printf("imported %s: policy %s, %u assignment%s%s%s\n", path,
 		       cp.policy, cp.state.nr, ctl_plural(cp.state.nr),
+		       !cp.state.nr_pods ? "" :
+		       n->cfg.checkpoint_version >= CHECKPOINT_V3 ?
+		       ", pod pools kept in the checkpoint (the kernel's table has none yet)" :
+		       ", pod pools dropped: this node writes v2 (init --kubelet-version 1.36 or 1.37 keeps them)",
 		       cp.unverified ? LEGACY_NOTE ", stored with one" : "");
 	checkpoint_free(&cp);
 	return ret;

@@ -8,6 +8,9 @@
  * starts with its sd-daemon severity: <3> error, <4> warning, <6> info.
  * Under systemd (NOTIFY_SOCKET) it says READY=1 once the first round is
  * done, WATCHDOG=1 at least every half WATCHDOG_USEC, STOPPING=1 on exit.
+ * Each round also adds and pins the containers whose NRI CreateContainer
+ * did not finish in the runtime's time (ctl_nri_pending.h): the runtime
+ * created them without their CPUs.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -16,6 +19,7 @@
 
 #include "cmd.h"
 #include "ctl_node.h"
+#include "ctl_nri_pending.h"
 #include "ctl_sd.h"
 #include "kubeletconfig.h"
 #include "node_daemon.h"
@@ -42,6 +46,8 @@ static int cmd_daemon(const struct ctl_cmdline *cl)
 	struct node_daemon_opts o = {
 		.log = stdout, .pods = ctl_val(cl, "pods"),
 		.once = ctl_flag(cl, "once"),
+		/* containers left unpinned by an NRI call past its timeout */
+		.round_hook = ctl_nri_pending_round,
 	};
 	const char *period = ctl_val(cl, "reconcile-period");
 	struct cm_error err = { 0 };

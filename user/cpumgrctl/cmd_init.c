@@ -15,6 +15,7 @@
 #include "ctl_integration.h"
 #include "ctl_node.h"
 #include "go_strconv.h"
+#include "kubelet_version.h"
 #include "kubeletconfig.h"
 #include "strbuf.h"
 #include "topology_sysfs.h"
@@ -32,6 +33,7 @@ struct init_args {
 	bool force, dry_run, strict;
 	/* --integration: -1 leaves the node's as it is */
 	int integration;
+	int kubelet_minor;	/* --kubelet-version, 0: none */
 	/* the kubelet flags, in order, applied over the file */
 	unsigned int nr;
 	const char *flag[32], *value[32];
@@ -132,6 +134,16 @@ static int parse_args(const struct ctl_cmdline *cl, struct init_args *a)
 	v = ctl_val(cl, "integration");
 	if (v && parse_integration(v, &a->integration))
 		return -1;
+	v = ctl_val(cl, "kubelet-version");
+	if (v) {
+		struct cm_error err = { 0 };
+
+		if (kubelet_version_parse(v, &a->kubelet_minor, &err)) {
+			ctl_err("init: %s", cm_error_msg(&err));
+			cm_error_clear(&err);
+			return -1;
+		}
+	}
 	if (a->integration > CTL_INTEGRATION_NONE &&
 	    strcmp(ctl_state_dir(a->state_dir), NODE_STATE_DIR)) {
 		/* the units and the hook file run with the default one */
@@ -178,7 +190,27 @@ static int kubelet_view(const struct init_args *a, struct kubelet_config *kc,
 	for (unsigned int i = 0; i < a->nr; i++)
 		if (kubelet_config_flag(kc, a->flag[i], a->value[i], err))
 			return -EINVAL;
-	return kubelet_config_finish(kc, err);
+	if (kubelet_config_finish(kc, err))
+		return -EINVAL;
+	/* that kubelet would not start with an option its gates keep out */
+	return kubelet_check_options(a->kubelet_minor, &kc->policy.opts,
+				     kc->gate_alpha_options > 0,
+				     kc->gate_beta_options != 0, err);
+}
+
+/*
+ * The checkpoint version of the kubelet named (its PodLevelResource-
+ * Managers gate from the file, on by default from 1.37); v2 without one.
+ */
+static enum checkpoint_version checkpoint_of(const struct init_args *a,
+					     const struct kubelet_config *kc)
+{
+	bool pod_level = kc->gate_pod_level >= 0 ? kc->gate_pod_level :
+			 a->kubelet_minor >= 37;
+
+	return a->kubelet_minor ?
+	       kubelet_checkpoint_version(a->kubelet_minor, pod_level) :
+	       CHECKPOINT_V2;
 }
 
 /*
@@ -246,6 +278,8 @@ static void fill_config(const struct init_args *a,
 		c->cfs.cpu_cfs_quota = a->quota;
 	if (a->no_quota_excl >= 0)
 		c->cfs.disable_quota_exclusive = a->no_quota_excl;
+	c->kubelet_minor = a->kubelet_minor;
+	c->checkpoint_version = checkpoint_of(a, kc);
 }
 
 /* The managed root must be a cgroup: make it when it is missing. */
@@ -348,6 +382,9 @@ static int cmd_init(const struct ctl_cmdline *cl)
 	       cpumgr_enforce_name(n.cfg.enforce),
 	       cpumgr_hotplug_name(n.cfg.hotplug),
 	       node_init_cpus_name(n.cfg.init_cpus), n.cfg.cgroup_root);
+	if (n.cfg.kubelet_minor)
+		printf("kubelet 1.%d: checkpoint %s\n", n.cfg.kubelet_minor,
+		       checkpoint_version_name(n.cfg.checkpoint_version));
 	free(reserved);
 	node_close(&n);
 	return apply_integration(&a);
@@ -375,6 +412,7 @@ CPUMGRCTL_COMMAND(init) = {
 		{ "force", 'f', NULL, CTL_ANY, NULL, "also over a checkpoint of another configuration" },
 		{ "dry-run", 'n', NULL, CTL_ANY, NULL, "check the flags and the file on this machine's CPUs; no module, nothing changed" },
 		{ "strict", 0, NULL, CTL_ANY, NULL, "an unknown KubeletConfiguration field is an error, not a warning" },
+		{ "kubelet-version", 0, "VERSION", CTL_ANY, NULL, "the kubelet the node matches, 1.32 to 1.37: the checkpoint is written in its version (without it v2; 1.36 v3 with its PodLevelResourceManagers gate on, 1.37 v4) and options its gates keep out are refused" },
 		{ "integration", 0, "WAY", CTL_WORD, "none nri-decide nri-guard oci-hook", "how the container runtime meets cpumgr: every other way is turned off, then this one on (default: left as it is)" },
 		CTL_OPT_STATE_DIR,
 		{ NULL }

@@ -34,6 +34,8 @@
 #define BACKOFF_MIN_MS		100
 #define BACKOFF_MAX_MS		5000
 #define SWEEP_MS		10000
+/* the NRI whose protocol the plugin speaks (lib/nri/nri.proto) */
+#define NRI_PROTOCOL		"v0.12.0"
 
 struct nri_opts {
 	const char *socket, *name, *index;
@@ -90,6 +92,9 @@ static int session(struct nri_opts *o, int fd)
 	nri_conn_init(&c, fd, o->p.log);
 	reg.plugin_name = (char *)o->name;
 	reg.plugin_idx = (char *)o->index;
+	/* the protocol it speaks: per-event calls, validation */
+	reg.nri_version = NRI_PROTOCOL;
+	snprintf(o->p.self, sizeof(o->p.self), "%s-%s", o->index, o->name);
 	ret = nri_conn_call(&c, "RegisterPlugin", &reg.base, &err);
 	if (!ret) {
 		fprintf(stderr, "cpumgrctl: nri: plugin %s-%s connected (mode %s)\n",
@@ -105,6 +110,7 @@ static int session(struct nri_opts *o, int fd)
 	cm_error_clear(&err);
 	nri_conn_free(&c);
 	ctl_nri_forget(&o->p);
+	ctl_nri_sync_parts_free(&o->p);
 	return ret;
 }
 
@@ -199,6 +205,9 @@ static int cmd_nri(const struct ctl_cmdline *cl)
 		return CPUMGRCTL_EXIT_USAGE;
 	}
 	o.sweep_ms = (unsigned int)(ns / 1000000);
+	/* tests: a call held past the runtime's timeout (doc/development.md) */
+	if (ctl_nri_stall_setup(&o.p, getenv("CPUMGR_NRI_STALL")))
+		return CPUMGRCTL_EXIT_USAGE;
 	/* the table has checked the mode's name */
 	if (mode)
 		ctl_runtime_mode(mode, &o.p.rt.mode);

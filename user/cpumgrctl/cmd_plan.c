@@ -50,6 +50,12 @@ static int cmd_plan(const struct ctl_cmdline *cl)
 	int ret;
 
 	req = json_load(path, &err);
+	/* --kubelet-version: the request's kubeletVersion */
+	if (req && cJSON_IsObject(req) && ctl_val(cl, "kubelet-version")) {
+		cJSON_DeleteItemFromObjectCaseSensitive(req, "kubeletVersion");
+		cJSON_AddStringToObject(req, "kubeletVersion",
+					ctl_val(cl, "kubelet-version"));
+	}
 	if (req)
 		res = plan_run(req, &err);
 	if (res) {
@@ -73,6 +79,7 @@ CPUMGRCTL_COMMAND(plan) = {
 	},
 	.opts = (const struct ctl_opt[]){
 		{ "json", 'j', NULL, CTL_ANY, NULL, "JSON output (plan prints JSON anyway)" },
+		{ "kubelet-version", 0, "VERSION", CTL_ANY, NULL, "answer as that kubelet (1.32 to 1.37) where they differ: option levels, the NUMA floor of a hint, an empty shared pool under strict-cpu-reservation, the checkpoint version (the request's kubeletVersion)" },
 		{ NULL }
 	},
 	.examples = {

@@ -3,11 +3,13 @@
  * cpumgrctl nri: the plugin's answers to the runtime, each under one
  * node_open() (the state directory's lock, the kernel's table):
  *
- *   Configure         subscribe to the events below
+ *   Configure         subscribe to the events below (NRI 0.10's too when
+ *                     the runtime knows them); note its timeouts
  *   Synchronize       the runtime's pods and containers after a (re)connect:
  *                     release what is recorded and gone, add and bind
  *                     what runs and is not recorded, tell the runtime
  *                     every cpuset that differs from its own
+ *                     (ctl_nri_sync.c)
  *   CreateContainer   before the runtime makes the cgroup: add the
  *                     container (decide or guard, as oci-hook does),
  *                     make its cgroup, bind it, write its cpuset, and
@@ -19,14 +21,28 @@
  *                     mode, ctl_nri_resize.c): its new cpuset and the
  *                     others' as updates, or the kubelet's refusal
  *   StopContainer     release it; updates for the others
- *   StateChange       RunPodSandbox: the sandbox on the shared pool;
- *                     RemoveContainer, StopPodSandbox, RemovePodSandbox:
+ *   RunPodSandbox     the sandbox on the shared pool
+ *   RemoveContainer, StopPodSandbox, RemovePodSandbox
  *                     release, the others' updates sent after the reply
  *                     (UpdateContainers)
+ *   StateChange       the four above as one call, for runtimes before NRI
+ *                     0.12 (from 0.12 the runtime falls back to it for a
+ *                     plugin that answers the dedicated call Unimplemented)
+ *   UpdatePodSandbox  (0.10) the pod was resized in place: its CPU request
+ *                     and limit recorded, its pod cgroup's CFS limits
+ *                     follow them
+ *   ValidateContainerAdjustment
+ *                     (0.10) refuse another plugin's cpuset on CPUs another
+ *                     container holds (ctl_nri_validate.c)
  *
  * and, every --sweep-period, whatever the runtime says or not: release
  * what is recorded and whose cgroup is gone (a plugin the runtime
  * launched gets no Synchronize), the others' updates sent.
+ *
+ * The runtime closes the plugin when a call passes its request timeout
+ * (2 s by default) and goes on without it: the lock is waited for at
+ * most half of that when the runtime said it, and a call that took more
+ * than half is said on stderr.
  *
  * A container's events act on the instance the node's record follows
  * (its cgroup): after a restart in its pod, an earlier instance's
@@ -36,18 +52,25 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "cmd.h"
 #include "ctl_node.h"
+#include "ctl_nri_pending.h"
 #include "ctl_nri_resize.h"
 #include "ctl_nri_update.h"
 #include "nri_spec.h"
+#include "nri_version.h"
+#include "kubeletconfig.h"
 
 #define EV(e)	(1 << (NRI__PKG__API__V1ALPHA1__EVENT__##e - 1))
 #define EVENTS	(EV(RUN_POD_SANDBOX) | EV(STOP_POD_SANDBOX) |		\
 		 EV(REMOVE_POD_SANDBOX) | EV(CREATE_CONTAINER) |	\
 		 EV(UPDATE_CONTAINER) | EV(STOP_CONTAINER) |		\
 		 EV(REMOVE_CONTAINER))
+/* NRI 0.10's: a runtime before it refuses the subscription */
+#define EVENTS_0_10	(EV(UPDATE_POD_SANDBOX) |			\
+			 EV(VALIDATE_CONTAINER_ADJUSTMENT))
 
 typedef Nri__Pkg__Api__V1alpha1__ContainerUpdate NriUpdate;
 
@@ -71,23 +94,38 @@ void ctl_nri_drop(struct ctl_nri *p)
 }
 
 /*
+ * How long a call waits for the state directory's lock: half the
+ * runtime's request timeout when it said it, so that a lock held too
+ * long is the call's clear error rather than the runtime's timeout
+ * (which closes the plugin and creates the container without it).
+ */
+static int lock_ms(const struct ctl_nri *p)
+{
+	return p->request_timeout_ms > 0 ?
+	       (int)(p->request_timeout_ms / 2) : NODE_LOCK_TIMEOUT_MS;
+}
+
+/*
  * The kept node into n, locked, when no other writer locked the state
  * directory since our last call and the kernel's table is still at the
- * generation we left it: what we read then is what is there now.
+ * generation we left it: what we read then is what is there now (1).
+ * 0: read it again; -1: the lock was not free in time (r says so).
  */
-static bool take_up(struct ctl_nri *p, struct node *n)
+static int take_up(struct ctl_nri *p, struct node *n, struct nri_reply *r)
 {
 	struct cpumgr_table t = { 0 };
 	struct cm_error err = { 0 };
 	bool same;
 
 	if (!p->cached)
-		return false;
-	if (checkpoint_store_lock(&p->node.files.store, NODE_LOCK_TIMEOUT_MS,
-				  &err)) {
+		return 0;
+	if (checkpoint_store_lock(&p->node.files.store, lock_ms(p), &err)) {
+		/* the time is spent: no second wait in node_open() */
+		refuse(r, NRI_RPC_FAILED_PRECONDITION, "cpumgr: %s",
+		       cm_error_msg(&err));
 		cm_error_clear(&err);
 		ctl_nri_drop(p);
-		return false;
+		return -1;
 	}
 	same = !strcmp(p->node.files.store.prev_token, p->token) &&
 	       !cpumgr_nl_get_table(p->node.kernel.nl, &t) &&
@@ -95,12 +133,12 @@ static bool take_up(struct ctl_nri *p, struct node *n)
 	cpumgr_table_free(&t);
 	if (!same) {
 		ctl_nri_drop(p);
-		return false;
+		return 0;
 	}
 	*n = p->node;
 	p->cached = false;
 	memset(&p->node, 0, sizeof(p->node));
-	return true;
+	return 1;
 }
 
 void ctl_nri_close(struct ctl_nri *p, struct node *n)
@@ -127,19 +165,23 @@ static int open_node(struct ctl_nri *p, struct node *n, struct nri_reply *r,
 		     bool *kept, bool sweep)
 {
 	struct cm_error err = { 0 };
+	int ret = take_up(p, n, r);
 
+	if (ret < 0)
+		return -1;
 	/*
 	 * Kept: no sweep either, the runtime tells us of every container
-	 * that goes while we are connected (Synchronize sweeps after a
-	 * reconnect, the tick every --sweep-period).
+	 * that goes while we are connected (after a reconnect Synchronize
+	 * follows the runtime's list, the tick sweeps every --sweep-period).
 	 */
-	*kept = take_up(p, n);
+	*kept = ret > 0;
 	if (*kept) {
 		n->log = p->log;
 		n->targeted = true;
 		return 0;
 	}
-	if (node_open(n, ctl_state_dir(p->dir), NODE_NEED_CONFIG, &err)) {
+	if (node_open_within(n, ctl_state_dir(p->dir), NODE_NEED_CONFIG,
+			     lock_ms(p), &err)) {
 		refuse(r, NRI_RPC_FAILED_PRECONDITION, "cpumgr: %s",
 		       cm_error_msg(&err));
 		cm_error_clear(&err);
@@ -164,6 +206,14 @@ int ctl_nri_open(struct ctl_nri *p, struct node *n, struct nri_reply *r)
 	return open_node(p, n, r, &kept, true);
 }
 
+int ctl_nri_open_unswept(struct ctl_nri *p, struct node *n,
+			 struct nri_reply *r)
+{
+	bool kept;
+
+	return open_node(p, n, r, &kept, false);
+}
+
 static int pack(struct nri_reply *r, const ProtobufCMessage *m)
 {
 	struct cm_error err = { 0 };
@@ -181,14 +231,33 @@ static int configure(struct ctl_nri *p, const struct nri_request *req,
 	Nri__Pkg__Api__V1alpha1__ConfigureRequest *in = UNPACK(configure_request, req);
 	Nri__Pkg__Api__V1alpha1__ConfigureResponse out =
 		NRI__PKG__API__V1ALPHA1__CONFIGURE_RESPONSE__INIT;
+	struct nri_version v;
+	char nri[64], timeouts[96];
 
 	if (!in)
 		return refuse(r, NRI_RPC_INVALID_ARGUMENT, "Configure: a request that does not parse"), 0;
-	if (p->log)
-		fprintf(p->log, "nri: configured by %s %s\n", in->runtime_name,
-			in->runtime_version);
+	nri_version_of_runtime(in->nri_version, in->runtime_name,
+			       in->runtime_version, &v);
+	p->validates = nri_version_at_least(&v, 0, 10);
+	p->registration_timeout_ms = in->registration_timeout;
+	p->request_timeout_ms = in->request_timeout;
+	if (v.known && !v.inferred)
+		snprintf(nri, sizeof(nri), "NRI %s", in->nri_version);
+	else
+		snprintf(nri, sizeof(nri), "NRI %s", v.known ?
+			 "0.10 or newer by its version" : "before 0.10");
+	if (in->request_timeout > 0)
+		snprintf(timeouts, sizeof(timeouts),
+			 "registration timeout %lld ms, request timeout %lld ms",
+			 (long long)in->registration_timeout,
+			 (long long)in->request_timeout);
+	else
+		snprintf(timeouts, sizeof(timeouts), "timeouts not said");
+	fprintf(stderr, "cpumgrctl: nri: configured by %s %s (%s), %s%s\n",
+		in->runtime_name, in->runtime_version, nri, timeouts,
+		p->validates ? "; validating adjustments" : "");
 	FREE(configure_request, in);
-	out.events = EVENTS;
+	out.events = EVENTS | (p->validates ? EVENTS_0_10 : 0);
 	return pack(r, &out.base);
 }
 
@@ -439,31 +508,30 @@ static int run_sandbox(struct ctl_nri *p, struct oci_container *c,
 	return 0;
 }
 
-static int state_change(struct ctl_nri *p, struct nri_conn *conn,
-			const struct nri_request *req, struct nri_reply *r)
+/*
+ * A pod's event or a container's removal, whether the runtime sends it
+ * as its own call (NRI 0.12) or as a StateChange.
+ */
+static int pod_event(struct ctl_nri *p, int event, const NriPod *pod,
+		     const NriContainer *ctr, struct nri_reply *r)
 {
-	Nri__Pkg__Api__V1alpha1__StateChangeEvent *in =
-		UNPACK(state_change_event, req);
-	Nri__Pkg__Api__V1alpha1__Empty out =
-		NRI__PKG__API__V1ALPHA1__EMPTY__INIT;
-	struct ctl_nri_updates set = { 0 };
 	struct oci_container c;
-	int ret = 0;
 
-	if (!in || !in->pod)
-		return refuse(r, NRI_RPC_INVALID_ARGUMENT, "StateChange: a request that does not parse"), 0;
-	switch (in->event) {
+	if (!pod || (event == NRI__PKG__API__V1ALPHA1__EVENT__REMOVE_CONTAINER &&
+		     !ctr)) {
+		refuse(r, NRI_RPC_INVALID_ARGUMENT, "a request that does not parse");
+		return 0;
+	}
+	switch (event) {
 	case NRI__PKG__API__V1ALPHA1__EVENT__RUN_POD_SANDBOX:
-		if (!who(in->pod, NULL, &c))
-			ret = run_sandbox(p, &c, r);
-		break;
+		return who(pod, NULL, &c) ? 0 : run_sandbox(p, &c, r);
 	case NRI__PKG__API__V1ALPHA1__EVENT__STOP_POD_SANDBOX:
 	case NRI__PKG__API__V1ALPHA1__EVENT__REMOVE_POD_SANDBOX:
 	case NRI__PKG__API__V1ALPHA1__EVENT__REMOVE_CONTAINER:
-		if (who(in->pod, in->event ==
+		if (who(pod, event ==
 			NRI__PKG__API__V1ALPHA1__EVENT__REMOVE_CONTAINER ?
-			in->container : NULL, &c))
-			break;
+			ctr : NULL, &c))
+			return 0;
 		/*
 		 * No UpdateContainers now: containerd 1.7 deadlocks when a
 		 * plugin's UpdateContainers meets the CRI calls that follow
@@ -472,16 +540,109 @@ static int state_change(struct ctl_nri *p, struct nri_conn *conn,
 		 * that may carry updates tells the runtime (ctl_nri_sweep()
 		 * leaves a pool that only grew to it too).
 		 */
-		ret = release(p, &c, false, NULL);
-		break;
+		return release(p, &c, false, NULL);
 	default:
-		break;
+		return 0;
 	}
+}
+
+static int state_change(struct ctl_nri *p, const struct nri_request *req,
+			struct nri_reply *r)
+{
+	Nri__Pkg__Api__V1alpha1__StateChangeEvent *in =
+		UNPACK(state_change_event, req);
+	Nri__Pkg__Api__V1alpha1__Empty out =
+		NRI__PKG__API__V1ALPHA1__EMPTY__INIT;
+	int ret;
+
+	if (!in)
+		return refuse(r, NRI_RPC_INVALID_ARGUMENT, "StateChange: a request that does not parse"), 0;
+	ret = pod_event(p, in->event, in->pod, in->container, r);
 	if (!ret && r->code == NRI_RPC_OK)
 		ret = pack(r, &out.base);
-	ctl_nri_updates_free(&set);
 	FREE(state_change_event, in);
 	return ret;
+}
+
+/*
+ * NRI 0.12's calls of one event each: the request's pod (and container)
+ * as StateChange has them, the answer an empty message of its own.
+ */
+#define EVENT_CALL(fn, type, event, ctr)					\
+static int fn(struct ctl_nri *p, const struct nri_request *req,		\
+	      struct nri_reply *r)						\
+{									\
+	Nri__Pkg__Api__V1alpha1__##type##Request *in =			\
+		(Nri__Pkg__Api__V1alpha1__##type##Request *)		\
+		protobuf_c_message_unpack(				\
+			&nri__pkg__api__v1alpha1__##fn##_request__descriptor, \
+			NULL, req->payload.len, req->payload.data);	\
+	ProtobufCMessage out;						\
+	int ret;							\
+									\
+	if (!in)							\
+		return refuse(r, NRI_RPC_INVALID_ARGUMENT,		\
+			      #type ": a request that does not parse"), 0; \
+	ret = pod_event(p, NRI__PKG__API__V1ALPHA1__EVENT__##event,	\
+			in->pod, ctr, r);				\
+	protobuf_c_message_init(					\
+		&nri__pkg__api__v1alpha1__##fn##_response__descriptor, &out); \
+	if (!ret && r->code == NRI_RPC_OK)				\
+		ret = pack(r, &out);					\
+	protobuf_c_message_free_unpacked(&in->base, NULL);		\
+	return ret;							\
+}
+
+EVENT_CALL(run_pod_sandbox, RunPodSandbox, RUN_POD_SANDBOX, NULL)
+EVENT_CALL(stop_pod_sandbox, StopPodSandbox, STOP_POD_SANDBOX, NULL)
+EVENT_CALL(remove_pod_sandbox, RemovePodSandbox, REMOVE_POD_SANDBOX, NULL)
+EVENT_CALL(remove_container, RemoveContainer, REMOVE_CONTAINER, in->container)
+
+/*
+ * UpdatePodSandbox (NRI 0.10): the pod was resized in place (the CRI's
+ * UpdatePodSandboxResources); linux_resources are the pod cgroup's new
+ * values, the kubelet's sum over its containers.  Recorded for the pod
+ * (node_pod_resized(): the pod cgroup's CFS limits follow them rather
+ * than the containers as admitted, which a reconcile would write back);
+ * a pod the node has no record of is noted and left.  The containers'
+ * own CPUs change with their UpdateContainer.
+ */
+static int update_pod_sandbox(struct ctl_nri *p, const struct nri_request *req,
+			      struct nri_reply *r)
+{
+	Nri__Pkg__Api__V1alpha1__UpdatePodSandboxRequest *in =
+		UNPACK(update_pod_sandbox_request, req);
+	Nri__Pkg__Api__V1alpha1__UpdatePodSandboxResponse out =
+		NRI__PKG__API__V1ALPHA1__UPDATE_POD_SANDBOX_RESPONSE__INIT;
+	struct cm_error err = { 0 };
+	struct oci_container c;
+	int64_t request, limit;
+	struct node n;
+	int ret;
+
+	if (!in || !in->pod)
+		return refuse(r, NRI_RPC_INVALID_ARGUMENT, "UpdatePodSandbox: a request that does not parse"), 0;
+	if (who(in->pod, NULL, &c) || !in->linux_resources ||
+	    !in->linux_resources->cpu)
+		goto out;
+	nri_spec_cpu_milli(in->linux_resources, &request, &limit);
+	if (ctl_nri_open(p, &n, r))
+		goto out;
+	ret = node_pod_resized(&n, c.pod_uid, request, limit, &err);
+	if (ret == -ENOENT)
+		node_log(&n, "nri: pod %s resized to cpu request %lldm, limit %lldm: no record of it, left",
+			 c.pod_uid, (long long)request, (long long)limit);
+	else if (ret)
+		ctl_err("nri: pod %s resized: %s", c.pod_uid, cm_error_msg(&err));
+	else
+		fprintf(stderr, "cpumgrctl: nri: pod %s resized: cpu request %lldm, limit %lldm recorded\n",
+			c.pod_uid, (long long)request, (long long)limit);
+	cm_error_clear(&err);
+	ctl_nri_close(p, &n);
+out:
+	if (in)
+		FREE(update_pod_sandbox_request, in);
+	return r->code == NRI_RPC_OK ? pack(r, &out.base) : 0;
 }
 
 /*
@@ -558,31 +719,123 @@ void ctl_nri_response(void *ctx, struct nri_conn *c, const char *method,
 		fprintf(p->log, "nri: %s done\n", method);
 }
 
+static const struct {
+	const char *method;
+	int (*fn)(struct ctl_nri *p, const struct nri_request *req,
+		  struct nri_reply *r);
+} calls[] = {
+	{ "Configure", configure },
+	{ "Synchronize", ctl_nri_synchronize },
+	{ "CreateContainer", create_container },
+	{ "UpdateContainer", update_container },
+	{ "StopContainer", stop_container },
+	{ "RunPodSandbox", run_pod_sandbox },
+	{ "StopPodSandbox", stop_pod_sandbox },
+	{ "RemovePodSandbox", remove_pod_sandbox },
+	{ "RemoveContainer", remove_container },
+	{ "UpdatePodSandbox", update_pod_sandbox },
+	{ "ValidateContainerAdjustment", ctl_nri_validate },
+	{ "StateChange", state_change },
+};
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int ctl_nri_stall_setup(struct ctl_nri *p, const char *spec)
+{
+	const char *colon = spec ? strrchr(spec, ':') : NULL;
+	struct cm_error err = { 0 };
+	int64_t ns = 0;
+
+	if (!spec || !*spec)
+		return 0;
+	if (!colon || colon == spec ||
+	    (size_t)(colon - spec) >= sizeof(p->stall_method) ||
+	    go_parse_duration(colon + 1, &ns, &err) || ns < 0 ||
+	    ns / 1000000 > 3600 * 1000) {
+		ctl_err("CPUMGR_NRI_STALL=%s: METHOD:DURATION expected (CreateContainer:5s), at most 1h%s%s",
+			spec, cm_error_msg(&err)[0] ? ": " : "",
+			cm_error_msg(&err));
+		cm_error_clear(&err);
+		return -1;
+	}
+	snprintf(p->stall_method, sizeof(p->stall_method), "%.*s",
+		 (int)(colon - spec), spec);
+	p->stall_ms = (unsigned int)(ns / 1000000);
+	return 0;
+}
+
+/* The injected stall (CPUMGR_NRI_STALL), for the first call of its method. */
+static void stall(struct ctl_nri *p, const char *method)
+{
+	struct timespec ts;
+
+	if (!p->stall_method[0] || strcmp(p->stall_method, method))
+		return;
+	p->stall_method[0] = '\0';
+	fprintf(stderr, "cpumgrctl: nri: CPUMGR_NRI_STALL: holding %s %u ms\n",
+		method, p->stall_ms);
+	ts.tv_sec = p->stall_ms / 1000;
+	ts.tv_nsec = (long)(p->stall_ms % 1000) * 1000000L;
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/*
+ * How long the runtime waits for this call: the deadline its ttrpc
+ * request carries, else the request timeout Configure told, else NRI's
+ * default.
+ */
+static long long deadline_ms(const struct ctl_nri *p,
+			     const struct nri_request *req)
+{
+	if (req->timeout_nano > 0)
+		return req->timeout_nano / 1000000;
+	return p->request_timeout_ms > 0 ? p->request_timeout_ms :
+	       CTL_NRI_REQUEST_TIMEOUT_MS;
+}
+
 int ctl_nri_call(void *ctx, struct nri_conn *c, const struct nri_request *req,
 		 struct nri_reply *r)
 {
 	struct ctl_nri *p = ctx;
 	const char *m = req->method;
+	long long t0 = now_ms(), took, limit = deadline_ms(p, req);
+	char note[PATH_MAX] = "";
+	size_t i;
 	int ret;
 
-	if (!strcmp(m, "Configure"))
-		ret = configure(p, req, r);
-	else if (!strcmp(m, "Synchronize"))
-		ret = ctl_nri_synchronize(p, req, r);
-	else if (!strcmp(m, "CreateContainer"))
-		ret = create_container(p, req, r);
-	else if (!strcmp(m, "UpdateContainer"))
-		ret = update_container(p, req, r);
-	else if (!strcmp(m, "StopContainer"))
-		ret = stop_container(p, req, r);
-	else if (!strcmp(m, "StateChange"))
-		ret = state_change(p, c, req, r);
-	else if (!strcmp(m, "Shutdown"))
-		ret = 0;
-	else
+	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+		if (!strcmp(m, calls[i].method))
+			break;
+	if (!strcmp(m, "Shutdown"))
+		return 0;
+	if (i == sizeof(calls) / sizeof(calls[0]))
 		return refuse(r, NRI_RPC_UNIMPLEMENTED, "method %s: not served by cpumgr",
 			      m), 0;
+	if (calls[i].fn == create_container)
+		ctl_nri_pending_note(p, req, note);
+	stall(p, m);
+	ret = calls[i].fn(p, req, r);
+	took = now_ms() - t0;
 	if (r->code != NRI_RPC_OK)
 		ctl_err("nri: %s: %s", m, r->message);
+	if (took * 2 > limit)
+		ctl_err("nri: %s took %lld ms, %s the runtime's request timeout (%lld ms)%s",
+			m, took, took >= limit ? "past" : "more than half of",
+			limit, took >= limit ?
+			": the runtime went on without this answer and closes the connection" :
+			"");
+	/*
+	 * A container refused after the runtime stopped waiting was created
+	 * without cpumgr: its note stays for the daemon and Synchronize.
+	 */
+	if (!(note[0] && (ret < 0 || r->code != NRI_RPC_OK) && took >= limit))
+		ctl_nri_pending_done(note);
 	return ret;
 }

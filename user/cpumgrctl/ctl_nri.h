@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "api.pb-c.h"
+#include "nri.pb-c.h"
 #include "ctl_runtime.h"
 #include "nri_conn.h"
 #include "oci.h"
@@ -49,7 +49,29 @@ struct ctl_nri {
 	struct cpuset told_pool;
 	bool told_pool_known;
 	char token[sizeof(((struct checkpoint_store *)0)->token)];
+	/* "<index>-<name>": this plugin as the runtime names it */
+	char self[80];
+	/*
+	 * What Configure told of the runtime: its timeouts in ms (0: not
+	 * told, before NRI 0.8), and whether it knows NRI 0.10's events
+	 * (UpdatePodSandbox, ValidateContainerAdjustment).
+	 */
+	int64_t registration_timeout_ms, request_timeout_ms;
+	bool validates;
+	/* a Synchronize in parts (NRI 0.8's "more"): the parts so far */
+	Nri__Pkg__Api__V1alpha1__SynchronizeRequest **parts;
+	size_t nr_parts;
+	/*
+	 * CPUMGR_NRI_STALL=METHOD:DURATION (tests): the first call of
+	 * METHOD is held that long before it is served, as a plugin too
+	 * slow for the runtime's timeout is.
+	 */
+	char stall_method[48];
+	unsigned int stall_ms;
 };
+
+/* The runtime's request timeout when it did not say (NRI's default). */
+#define CTL_NRI_REQUEST_TIMEOUT_MS	2000
 
 /*
  * The node for one call, targeted (node.targeted): the last call's when
@@ -57,6 +79,13 @@ struct ctl_nri {
  * whose cgroup is gone; on failure r holds the error for the runtime.
  */
 int ctl_nri_open(struct ctl_nri *p, struct node *n, struct nri_reply *r);
+/*
+ * The same without the sweep of the containers whose cgroup is gone:
+ * Synchronize, where the runtime's list of pods says more (a container
+ * that ended while its pod lives keeps its CPUs).
+ */
+int ctl_nri_open_unswept(struct ctl_nri *p, struct node *n,
+			 struct nri_reply *r);
 /* The call is done: unlock, and keep the node for the next call. */
 void ctl_nri_close(struct ctl_nri *p, struct node *n);
 /* Drop the node kept (node_close()): the next call reads it all again. */
@@ -70,6 +99,17 @@ void ctl_nri_add_sandbox(struct ctl_nri *p, struct node *n,
 /* Synchronize: the runtime's pods and containers after a (re)connect. */
 int ctl_nri_synchronize(struct ctl_nri *p, const struct nri_request *req,
 			struct nri_reply *r);
+/* Drop the parts of a Synchronize not finished (a new connection). */
+void ctl_nri_sync_parts_free(struct ctl_nri *p);
+/*
+ * ValidateContainerAdjustment (ctl_nri_validate.c): another plugin's
+ * cpuset that holds CPUs another container holds exclusively is refused
+ * (but those of an ended container of the same pod).
+ */
+int ctl_nri_validate(struct ctl_nri *p, const struct nri_request *req,
+		     struct nri_reply *r);
+/* CPUMGR_NRI_STALL into p; -1 (said on stderr) when it does not parse. */
+int ctl_nri_stall_setup(struct ctl_nri *p, const char *spec);
 
 struct ctl_nri_updates;
 /*

@@ -2,19 +2,26 @@
 /*
  * cpumgrctl nri: Synchronize.  After the plugin or the runtime
  * restarted, the runtime lists its pods and containers; the node's state
- * follows them: what is recorded and no longer listed is released (the
- * instance the record follows, ctl_runtime_follows()), what has stopped
- * is stopped as StopContainer would have (its CPUs kept while its pod
- * lives, or released under --init-cpus release for an init container)
- * unless it restarted in its pod (the runtime lists it alive too: the
- * stopped one is an earlier instance) or is not the instance recorded,
- * what runs and is not recorded, or recorded as an earlier instance, is
- * added and bound (an existing container cannot be
- * refused: when it cannot get its CPUs it is left as it is, with a
- * warning), and every managed container whose cpuset differs from the
- * runtime's gets an update.  A container in an unknown state
- * (containerd recovering its task after a restart) is left as it is: it
- * may well run.
+ * follows them, a container's CPUs following its pod's life rather than
+ * the list (containerd leaves out the containers that exited and those
+ * in an unknown state):
+ * - a recorded container the runtime does not list (the instance the
+ *   record follows, ctl_runtime_follows()) is left as it is while its
+ *   cgroup has tasks (it runs), stopped as StopContainer would have
+ *   (its CPUs kept while its pod lives, or released under --init-cpus
+ *   release for an init container) when its pod is listed, and released
+ *   only when its pod is not (unlisted());
+ * - what the runtime lists as stopped is stopped the same way, unless it
+ *   restarted in its pod (the runtime lists it alive too: the stopped
+ *   one is an earlier instance) or is not the instance recorded;
+ * - what runs and is not recorded, or recorded as an earlier instance,
+ *   is added and bound (an existing container cannot be refused: when
+ *   it cannot get its CPUs it is left as it is, with a warning);
+ * - a container listed in an unknown state (containerd recovering its
+ *   task after a restart) is left as it is: it may well run;
+ * and every managed container whose cpuset differs from the runtime's
+ * gets an update.  Nothing is swept before (a cgroup gone is a
+ * container that ended: its pod says whether it keeps its CPUs).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +29,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "ctl_nri_pending.h"
 #include "ctl_nri_update.h"
 #include "nri_spec.h"
 
@@ -64,13 +72,67 @@ static bool runtime_has(struct node *n, const NriSync *in,
 	return false;
 }
 
-static void release_gone(struct ctl_nri *p, struct node *n, const NriSync *in,
-			 const struct oci_container *cs, size_t nr)
+static bool pod_listed(const NriSync *in, const char *uid)
 {
+	for (size_t i = 0; i < in->n_pods; i++)
+		if (!strcmp(in->pods[i]->uid, uid))
+			return true;
+	return false;
+}
+
+/* The runtime lists an instance of uid/name that is alive. */
+static bool alive_listed(const struct oci_container *cs,
+			 const NriContainer **ctrs, size_t nr, const char *uid,
+			 const char *name)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (alive(ctrs[i]) && !strcmp(cs[i].pod_uid, uid) &&
+		    !strcmp(cs[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * What becomes of container k of pod, which the runtime does not list
+ * (containerd lists neither the containers that exited nor those in an
+ * unknown state): its CPUs follow its pod's life, not the list.
+ *   KEEP     its cgroup has tasks: it runs; or it ran to its end (or
+ *            was stopped) already; or another instance of it is alive,
+ *            which add_running() binds; or it is its pod's sandbox and
+ *            the pod is listed
+ *   STOP     its pod is listed: it ended while the plugin was away, and
+ *            keeps its CPUs as a StopContainer would have left them
+ *   RELEASE  its pod is not listed and nothing runs in its cgroup
+ */
+enum unlisted { KEEP, STOP, RELEASE };
+
+static enum unlisted unlisted(struct node *n, const NriSync *in,
+			      const struct oci_container *cs,
+			      const NriContainer **ctrs, size_t nr,
+			      const struct node_pod *pod, unsigned int k)
+{
+	const char *name = pod->pod.containers[k].name;
+	bool listed = pod_listed(in, pod->pod.uid);
+
+	if (pod->c[k].cgroup[0] && node_cgroup_has_tasks(n, pod->c[k].cgroup))
+		return KEEP;
+	if (!listed)
+		return RELEASE;
+	if (pod->c[k].exited || !strcmp(name, OCI_SANDBOX_NAME) ||
+	    alive_listed(cs, ctrs, nr, pod->pod.uid, name))
+		return KEEP;
+	return STOP;
+}
+
+static void release_gone(struct ctl_nri *p, struct node *n, const NriSync *in,
+			 const struct oci_container *cs,
+			 const NriContainer **ctrs, size_t nr)
+{
+	static const char *const done[] = { "", "stopped", "released" };
 	struct cm_error err = { 0 };
 	bool again = true;
 
-	/* a release changes n->pods: start over after each */
+	/* a release or a stop changes n->pods: start over after each */
 	while (again) {
 		again = false;
 		for (unsigned int i = 0; i < n->nr_pods && !again; i++) {
@@ -79,20 +141,27 @@ static void release_gone(struct ctl_nri *p, struct node *n, const NriSync *in,
 			for (unsigned int k = 0; k < pod->pod.nr && !again; k++) {
 				char uid[POD_UID_MAX + 1],
 				     name[CONTAINER_NAME_MAX + 1];
+				enum unlisted what;
 
 				if (pod->c[k].removed ||
 				    runtime_has(n, in, cs, nr, pod->pod.uid,
 						pod->pod.containers[k].name))
 					continue;
+				what = unlisted(n, in, cs, ctrs, nr, pod, k);
+				if (what == KEEP)
+					continue;
 				strcpy(uid, pod->pod.uid);
 				strcpy(name, pod->pod.containers[k].name);
-				if (ctl_runtime_release(n, uid, name, &err))
+				if ((what == STOP ? ctl_runtime_stop :
+				     ctl_runtime_release)(n, uid, name, &err))
 					node_log_sev(n, NODE_LOG_WARNING,
 						     "nri: sync: %s/%s: %s", uid,
 						     name, cm_error_msg(&err));
 				else
-					node_log(n, "nri: sync: released %s/%s (gone)",
-						 uid, name);
+					node_log(n, "nri: sync: %s %s/%s (not listed, %s)",
+						 done[what], uid, name,
+						 what == STOP ? "its pod is" :
+						 "nor its pod, its cgroup without tasks");
 				cm_error_clear(&err);
 				again = true;
 			}
@@ -221,10 +290,9 @@ static void add_running(struct ctl_nri *p, struct node *n, const NriSync *in,
 	}
 }
 
-int ctl_nri_synchronize(struct ctl_nri *p, const struct nri_request *req,
-			struct nri_reply *r)
+/* The node in line with the runtime's whole list (see the top). */
+static int sync_all(struct ctl_nri *p, const NriSync *in, struct nri_reply *r)
 {
-	NriSync *in = UNPACK(synchronize_request, req);
 	Nri__Pkg__Api__V1alpha1__SynchronizeResponse out =
 		NRI__PKG__API__V1ALPHA1__SYNCHRONIZE_RESPONSE__INIT;
 	struct ctl_nri_updates set = { 0 };
@@ -235,11 +303,6 @@ int ctl_nri_synchronize(struct ctl_nri *p, const struct nri_request *req,
 	size_t nr = 0;
 	int ret = -ENOMEM;
 
-	if (!in) {
-		ctl_nri_refuse(r, NRI_RPC_INVALID_ARGUMENT,
-			       "Synchronize: a request that does not parse");
-		return 0;
-	}
 	ctl_nri_forget(p);
 	cs = calloc(in->n_containers + 1, sizeof(*cs));
 	ctrs = calloc(in->n_containers + 1, sizeof(*ctrs));
@@ -265,13 +328,25 @@ int ctl_nri_synchronize(struct ctl_nri *p, const struct nri_request *req,
 	ret = 0;
 	/* after a (re)connect, whatever happened meanwhile: read it all */
 	ctl_nri_drop(p);
-	if (ctl_nri_open(p, &n, r))
+	if (ctl_nri_open_unswept(p, &n, r))
 		goto out;
 	/* and every cgroup */
 	n.targeted = false;
-	release_gone(p, &n, in, cs, nr);
+	release_gone(p, &n, in, cs, ctrs, nr);
 	stop_exited(&n, cs, ctrs, nr);
 	add_running(p, &n, in, cs, ctrs, nr);
+	/*
+	 * every container the node knows on its CPUs: one the runtime made
+	 * or changed while the plugin was away (a call past the runtime's
+	 * timeout) runs on them from now, not from the runtime's update
+	 */
+	if (node_reconcile(&n, NULL, &err) < 0) {
+		node_log_sev(&n, NODE_LOG_WARNING, "nri: sync: %s",
+			     cm_error_msg(&err));
+		cm_error_clear(&err);
+	}
+	/* the calls left unfinished are in the list: done with */
+	ctl_nri_pending_clear(p);
 	ret = ctl_nri_updates(p, &n, NULL, &set);
 	fprintf(stderr, "cpumgrctl: nri: synchronized: %zu pod%s, %zu container%s, %zu managed, %zu update%s\n",
 		in->n_pods, ctl_plural(in->n_pods), in->n_containers,
@@ -287,6 +362,80 @@ out:
 	ctl_nri_updates_free(&set);
 	free(cs);
 	free(ctrs);
+	return ret;
+}
+
+void ctl_nri_sync_parts_free(struct ctl_nri *p)
+{
+	for (size_t i = 0; i < p->nr_parts; i++)
+		FREE(synchronize_request, p->parts[i]);
+	free(p->parts);
+	p->parts = NULL;
+	p->nr_parts = 0;
+}
+
+/*
+ * The parts of a Synchronize (NRI 0.8 splits one too big for a
+ * message) and its last one as one list; the messages stay the parts'.
+ */
+static int join(struct ctl_nri *p, NriSync *last, NriSync *all)
+{
+	size_t pods = last->n_pods, ctrs = last->n_containers;
+
+	for (size_t i = 0; i < p->nr_parts; i++) {
+		pods += p->parts[i]->n_pods;
+		ctrs += p->parts[i]->n_containers;
+	}
+	all->pods = calloc(pods + 1, sizeof(*all->pods));
+	all->containers = calloc(ctrs + 1, sizeof(*all->containers));
+	if (!all->pods || !all->containers)
+		return -ENOMEM;
+	for (size_t i = 0; i <= p->nr_parts; i++) {
+		const NriSync *part = i < p->nr_parts ? p->parts[i] : last;
+
+		for (size_t k = 0; k < part->n_pods; k++)
+			all->pods[all->n_pods++] = part->pods[k];
+		for (size_t k = 0; k < part->n_containers; k++)
+			all->containers[all->n_containers++] = part->containers[k];
+	}
+	return 0;
+}
+
+int ctl_nri_synchronize(struct ctl_nri *p, const struct nri_request *req,
+			struct nri_reply *r)
+{
+	Nri__Pkg__Api__V1alpha1__SynchronizeResponse more =
+		NRI__PKG__API__V1ALPHA1__SYNCHRONIZE_RESPONSE__INIT;
+	NriSync *in = UNPACK(synchronize_request, req), **v;
+	NriSync all = NRI__PKG__API__V1ALPHA1__SYNCHRONIZE_REQUEST__INIT;
+	int ret;
+
+	if (!in) {
+		ctl_nri_refuse(r, NRI_RPC_INVALID_ARGUMENT,
+			       "Synchronize: a request that does not parse");
+		return 0;
+	}
+	if (in->more) {
+		/* a part: kept until the last, answered with no update */
+		v = realloc(p->parts, (p->nr_parts + 1) * sizeof(*v));
+		if (!v) {
+			FREE(synchronize_request, in);
+			return -ENOMEM;
+		}
+		p->parts = v;
+		p->parts[p->nr_parts++] = in;
+		more.more = true;
+		return nri_rpc_pack(&r->payload, &more.base, NULL);
+	}
+	ret = join(p, in, &all);
+	if (!ret)
+		ret = sync_all(p, &all, r);
+	if (!ret && p->nr_parts)
+		fprintf(stderr, "cpumgrctl: nri: synchronized in %zu parts\n",
+			p->nr_parts + 1);
+	free(all.pods);
+	free(all.containers);
+	ctl_nri_sync_parts_free(p);
 	FREE(synchronize_request, in);
 	return ret;
 }

@@ -8,7 +8,7 @@
 #ifndef CPUMGRCTL_CTL_NRI_UPDATE_H
 #define CPUMGRCTL_CTL_NRI_UPDATE_H
 
-#include "api.pb-c.h"
+#include "nri.pb-c.h"
 #include "ctl_nri.h"
 #include "node.h"
 

@@ -35,7 +35,12 @@ int ctl_runtime_spec_cgroup(const struct node *n, const char *cgroups_path,
 	return 0;
 }
 
-/* guard: the kubelet's checkpoint has an entry for the container */
+/*
+ * guard: the kubelet's checkpoint has CPUs for the container, of its own
+ * or, in a pod with a pod pool (1.36 v3, 1.37 v4), the pool's shared
+ * CPUs its spec names: held for the pod in the table (containers of one
+ * pod may share CPUs), out of every other pod's reach.
+ */
 static int kubelet_decided(const struct ctl_runtime *rt,
 			   const struct oci_container *c, bool *decided,
 			   struct cm_error *err)
@@ -60,7 +65,8 @@ static int kubelet_decided(const struct ctl_runtime *rt,
 		return -EINVAL;
 	}
 	free(text);
-	*decided = assignments_get(&cp.state, c->pod_uid, c->name) != NULL;
+	*decided = checkpoint_decided(&cp, c->pod_uid, c->name) !=
+		   CHECKPOINT_SHARED;
 	checkpoint_free(&cp);
 	return 0;
 }

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The kubelet's cpu_manager_state checkpoint: checkpoint_parse() (v1 and
- * v2 formats, the checksum verified, v1 entries migrated through a
- * resolver), the policy check, the static policy's validation of the
- * restored state on an 8-CPU node (what `checkpoint verify` and a
- * restore do), and a round trip: what is accepted formats to bytes that
- * parse back to the same state with the same checksum.
+ * The kubelet's cpu_manager_state checkpoint: checkpoint_parse() (v4
+ * with its data string decoded a second time, v3 with podEntries and
+ * their cpusets, v2 and v1, each checksum verified, v1 entries migrated
+ * through a resolver), the policy check, the static policy's validation
+ * of the restored state on an 8-CPU node (what `checkpoint verify` and a
+ * restore do), and a round trip in every version written: what is
+ * accepted formats to bytes that parse back, as that version, to the
+ * same state (v2 without the pod level, v3 without baselines).
  */
 #include "checkpoint.h"
 #include "fuzz_util.h"
@@ -23,6 +25,26 @@ static int resolve(void *ctx, const char *id, char *pod_uid, char *container)
 	pod_uid[slash - id] = '\0';
 	strcpy(container, slash + 1);
 	return 0;
+}
+
+static void same_pod_level(const struct cpu_assignments *a,
+			   const struct cpu_assignments *b,
+			   enum checkpoint_version v)
+{
+	fuzz_assert(b->nr_pods == (v >= CHECKPOINT_V3 ? a->nr_pods : 0));
+	for (unsigned int i = 0; i < b->nr_pods; i++) {
+		fuzz_assert(!strcmp(a->pods[i].pod_uid, b->pods[i].pod_uid));
+		fuzz_assert(cpuset_equal(&a->pods[i].cpus, &b->pods[i].cpus));
+	}
+	fuzz_assert(b->nr_baselines ==
+		    (v == CHECKPOINT_V4 ? a->nr_baselines : 0));
+	for (unsigned int i = 0; i < b->nr_baselines; i++) {
+		fuzz_assert(!strcmp(a->baselines[i].pod_uid,
+				    b->baselines[i].pod_uid));
+		fuzz_assert(!strcmp(a->baselines[i].container,
+				    b->baselines[i].container));
+		fuzz_assert(!strcmp(a->baselines[i].cpus, b->baselines[i].cpus));
+	}
 }
 
 static void same_state(const struct cpu_assignments *a,
@@ -61,23 +83,26 @@ static void validate(const struct checkpoint *cp)
 	assignments_free(&s);
 }
 
-static void roundtrip(const struct checkpoint *cp)
+static void roundtrip(const struct checkpoint *cp, enum checkpoint_version v)
 {
 	struct cm_error err = { 0 };
 	struct checkpoint back;
 	size_t len;
-	char *text = checkpoint_format(cp->policy, &cp->state, &len);
+	char *text = checkpoint_format_version(v, cp->policy, &cp->state, &len);
 
 	fuzz_assert(text && strlen(text) == len);
 	if (checkpoint_parse(text, len, NULL, &back, &err)) {
-		fprintf(stderr, "formatted checkpoint does not parse: %s\n%s\n",
-			cm_error_msg(&err), text);
+		fprintf(stderr, "formatted %s checkpoint does not parse: %s\n%s\n",
+			checkpoint_version_name(v), cm_error_msg(&err), text);
 		abort();
 	}
-	fuzz_assert(back.version == CHECKPOINT_V2 && !back.unverified);
+	fuzz_assert(back.version == v && !back.unverified);
 	fuzz_assert(!strcmp(back.policy, cp->policy));
-	fuzz_assert(back.checksum == checkpoint_checksum(cp->policy, &cp->state));
+	if (v == CHECKPOINT_V2)
+		fuzz_assert(back.checksum ==
+			    checkpoint_checksum(cp->policy, &cp->state));
 	same_state(&cp->state, &back.state);
+	same_pod_level(&cp->state, &back.state, v);
 	checkpoint_free(&back);
 	free(text);
 }
@@ -102,7 +127,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_assert(!err.msg);
 		fuzz_assert(cp.policy);
 		validate(&cp);
-		roundtrip(&cp);
+		for (int v = CHECKPOINT_V2; v <= CHECKPOINT_V4; v++)
+			roundtrip(&cp, v);
 		checkpoint_free(&cp);
 	}
 	cm_error_clear(&err);

@@ -4,13 +4,14 @@
  * reads where the input's first byte says, through the frame and
  * message reassembly (nri_wire), ttrpc's Request and Response, and the
  * CreateContainer and Synchronize messages read as containers
- * (nri_spec).  No crash, no message over its limit, every container
+ * (nri_spec), a Configure's NRI version (nri_version).  No crash, no message over its limit, every container
  * either refused with a message or read with its strings in bounds.
  */
-#include "api.pb-c.h"
+#include "nri.pb-c.h"
 #include "fuzz_util.h"
 #include "nri_rpc.h"
 #include "nri_spec.h"
+#include "nri_version.h"
 #include "nri_wire.h"
 
 static void container(const NriPod *pod, const NriContainer *ctr)
@@ -35,7 +36,9 @@ static void request(const struct nri_msg *m)
 {
 	Nri__Pkg__Api__V1alpha1__CreateContainerRequest *cr;
 	Nri__Pkg__Api__V1alpha1__SynchronizeRequest *sr;
+	Nri__Pkg__Api__V1alpha1__ConfigureRequest *cfg;
 	struct cm_error err = { 0 };
+	struct nri_version v;
 	struct nri_request req;
 
 	if (nri_rpc_unpack_request(m->payload, m->len, &req, &err)) {
@@ -55,6 +58,15 @@ static void request(const struct nri_msg *m)
 			  sr->containers[i]);
 	if (sr)
 		nri__pkg__api__v1alpha1__synchronize_request__free_unpacked(sr, NULL);
+	/* the runtime's NRI, said or from its name and version */
+	cfg = nri__pkg__api__v1alpha1__configure_request__unpack(
+		NULL, req.payload.len, req.payload.data);
+	if (cfg) {
+		nri_version_of_runtime(cfg->nri_version, cfg->runtime_name,
+				       cfg->runtime_version, &v);
+		fuzz_assert(!v.known || (v.major >= 0 && v.minor >= 0));
+		nri__pkg__api__v1alpha1__configure_request__free_unpacked(cfg, NULL);
+	}
 	nri_rpc_request_free(&req);
 }
 

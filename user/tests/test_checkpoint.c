@@ -25,21 +25,6 @@
 #include "json_util.h"
 #include "test_util.h"
 
-static char *fixture(const char *name, size_t *len)
-{
-	char path[512];
-	char *buf;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/checkpoint/%s", test_data_dir(), name);
-	f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	buf = file_slurp(f, len);
-	fclose(f);
-	return buf;
-}
-
 static struct cpuset set_of(const char *list)
 {
 	struct cm_error err = { 0 };
@@ -112,7 +97,7 @@ TEST(format_is_byte_identical_to_the_kubelet)
 	};
 	struct cpu_assignments s;
 	size_t len, flen;
-	char *got, *want = fixture("kubelet-v2-static.json", &flen);
+	char *got, *want = checkpoint_fixture("kubelet-v2-static.json", &flen);
 
 	ASSERT_NE(NULL, want);
 	make_state(&s, "0,2-12,14-23", e);
@@ -175,7 +160,7 @@ TEST(real_kubelet_checkpoints_import)
 		struct cpuset want = set_of(cases[i].dflt);
 		size_t len;
 		int ret;
-		char *buf = fixture(cases[i].file, &len);
+		char *buf = checkpoint_fixture(cases[i].file, &len);
 
 		ASSERT_NE(NULL, buf);
 		ret = checkpoint_parse(buf, len, NULL, &c, &err);
@@ -196,7 +181,7 @@ TEST(reformatted_import_writes_back_the_same_checksum)
 	struct cm_error err = { 0 };
 	struct checkpoint c;
 	size_t len;
-	char *buf = fixture("kubelet-256cpu-jq.json", &len), *out;
+	char *buf = checkpoint_fixture("kubelet-256cpu-jq.json", &len), *out;
 	const struct cpuset *g;
 	struct cpuset want = set_of("2-49,130-177");
 
@@ -324,7 +309,7 @@ TEST(every_flipped_byte_fails_or_leaves_no_checksum)
 	struct cm_error err = { 0 };
 	struct checkpoint c;
 	size_t len, fails = 0, key, unverified = 0;
-	char *buf = fixture("kubelet-v2-static.json", &len);
+	char *buf = checkpoint_fixture("kubelet-v2-static.json", &len);
 
 	ASSERT_NE(NULL, buf);
 	ASSERT_NE(NULL, strstr(buf, "\"checksum\""));
@@ -371,23 +356,23 @@ TEST(go_decoding_rules)
 		/* no checksum at all: the kubelet takes it unverified */
 		{ "{\"policyName\":\"anything\"}", 0, "anything" },
 		{ "null", 0, "" },
-		/* types */
+		/* types, in the 1.36+ kubelet's words: v2's error is the one reported */
 		{ "{\"policyName\":7}", -EINVAL,
-		  "json: cannot unmarshal number into Go struct field CPUManagerCheckpoint.policyName of type string" },
+		  "json: cannot unmarshal number into Go struct field CPUManagerCheckpointV2.policyName of type string" },
 		{ "{\"checksum\":\"1\"}", -EINVAL,
-		  "json: cannot unmarshal string into Go struct field CPUManagerCheckpoint.checksum of type checksum.Checksum" },
+		  "json: cannot unmarshal string into Go struct field CPUManagerCheckpointV2.checksum of type checksum.Checksum" },
 		{ "{\"checksum\":1.5}", -EINVAL,
-		  "json: cannot unmarshal number 1.5 into Go struct field CPUManagerCheckpoint.checksum of type checksum.Checksum" },
+		  "json: cannot unmarshal number 1.5 into Go struct field CPUManagerCheckpointV2.checksum of type checksum.Checksum" },
 		{ "{\"checksum\":-1}", -EINVAL,
-		  "json: cannot unmarshal number -1 into Go struct field CPUManagerCheckpoint.checksum of type checksum.Checksum" },
+		  "json: cannot unmarshal number -1 into Go struct field CPUManagerCheckpointV2.checksum of type checksum.Checksum" },
 		{ "{\"checksum\":18446744073709551616}", -EINVAL,
-		  "json: cannot unmarshal number 18446744073709551616 into Go struct field CPUManagerCheckpoint.checksum of type checksum.Checksum" },
+		  "json: cannot unmarshal number 18446744073709551616 into Go struct field CPUManagerCheckpointV2.checksum of type checksum.Checksum" },
 		{ "{\"entries\":[]}", -EINVAL,
-		  "json: cannot unmarshal array into Go struct field CPUManagerCheckpoint.entries of type map[string]map[string]string" },
+		  "json: cannot unmarshal array into Go struct field CPUManagerCheckpointV2.entries of type map[string]map[string]string" },
 		{ "{\"entries\":{\"p\":{\"c\":{}}}}", -EINVAL,
-		  "json: cannot unmarshal object into Go struct field CPUManagerCheckpoint.entries of type string" },
+		  "json: cannot unmarshal object into Go struct field CPUManagerCheckpointV2.entries of type string" },
 		{ "[]", -EINVAL,
-		  "json: cannot unmarshal array into Go value of type state.CPUManagerCheckpoint" },
+		  "json: cannot unmarshal array into Go value of type state.CPUManagerCheckpointV2" },
 		/* syntax, in Go's words */
 		{ "", -EINVAL, "unexpected end of JSON input" },
 		{ "{\"policyName\":\"none\"} x", -EINVAL,

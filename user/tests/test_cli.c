@@ -613,6 +613,45 @@ TEST(checkpoint_verify_without_a_node)
 	rmdir(dir);
 }
 
+/*
+ * 1.36's v3 and 1.37's v4, as the kubelet loads them: the kubelet's own
+ * v3 verifies with its pod pool; a v4 whose data checksum fails is
+ * refused in the kubelet's words, though its inline v2 members are good.
+ */
+TEST(checkpoint_verify_v3_and_v4)
+{
+	char dir[] = "/tmp/cpumgr-cli.XXXXXX", v3[PATH_MAX], v4[PATH_MAX];
+	struct run r;
+	cJSON *j;
+
+	snprintf(v3, sizeof(v3), "%s/checkpoint/kubelet-v3-table-static.json",
+		 data_dir());
+	ctl(&r, NULL, "checkpoint", "verify", v3, END);
+	CHECK(r.status == 0 &&
+	      strstr(r.out, "valid: policy static, 2 assignments, 1 pod pool (v3)"),
+	      "%d %s %s", r.status, r.out, r.err);
+	ctl(&r, NULL, "-j", "checkpoint", "verify", v3, END);
+	j = cJSON_Parse(r.out);
+	CHECK(r.status == 0 && j &&
+	      cJSON_GetNumberValue(cJSON_GetObjectItem(j, "checkpointVersion")) == 3 &&
+	      cJSON_GetNumberValue(cJSON_GetObjectItem(j, "podPoolCount")) == 1,
+	      "%d %s", r.status, r.out);
+	cJSON_Delete(j);
+
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	snprintf(v4, sizeof(v4), "%s/cpu_manager_state", dir);
+	write_file(v4, "{\"policyName\":\"static\",\"defaultCpuSet\":\"0-3\","
+		   "\"checksum\":611748604,\"data\":\"{\\\"policyName\\\":"
+		   "\\\"static\\\",\\\"defaultCpuSet\\\":\\\"0-3\\\"}\","
+		   "\"dataChecksum\":1234}");
+	ctl(&r, NULL, "checkpoint", "verify", v4, END);
+	CHECK(r.status == 2 &&
+	      strstr(r.err, "could not load v4 checkpoint: checkpoint is corrupted"),
+	      "%d %s %s", r.status, r.out, r.err);
+	unlink(v4);
+	rmdir(dir);
+}
+
 static int waited_for;
 
 static void on_wait(void *arg, long holder)

@@ -15,10 +15,11 @@
 
 #include "kselftest_harness.h"
 
-#include "api.pb-c.h"
+#include "nri.pb-c.h"
 #include "nri_conn.h"
 #include "nri_spec.h"
-#include "request.pb-c.h"
+#include "nri_version.h"
+#include "ttrpc.pb-c.h"
 
 static void put(struct strbuf *out, uint32_t conn, uint32_t stream,
 		uint8_t type, const char *payload)
@@ -554,6 +555,73 @@ TEST(resize_cpus)
 	to_quota.value = 100000;
 	to_shares.value = 1024;
 	EXPECT_EQ(1, nri_spec_resize_cpus(&pod, &ctr, &to));
+}
+
+/* Which NRI a runtime speaks: said from 0.12, else by its own version. */
+TEST(runtime_nri_version)
+{
+	struct nri_version v;
+
+	ASSERT_EQ(0, nri_version_parse("v0.12.2", &v));
+	EXPECT_EQ(12, v.minor);
+	EXPECT_EQ(2, v.patch);
+	EXPECT_EQ(0, nri_version_parse("0.10", &v));
+	EXPECT_TRUE(nri_version_at_least(&v, 0, 10));
+	EXPECT_EQ(0, nri_version_parse("v0.12.0-rc.1", &v));
+	EXPECT_NE(0, nri_version_parse("unknown", &v));
+	EXPECT_NE(0, nri_version_parse("v1", &v));
+	EXPECT_NE(0, nri_version_parse("", &v));
+
+	nri_version_of_runtime("v0.9.0", "containerd", "2.4.0", &v);
+	EXPECT_FALSE(nri_version_at_least(&v, 0, 10));
+	EXPECT_FALSE(v.inferred);
+	nri_version_of_runtime("", "containerd", "2.1.9", &v);
+	EXPECT_FALSE(nri_version_at_least(&v, 0, 10));
+	nri_version_of_runtime("", "containerd", "v2.2.0", &v);
+	EXPECT_TRUE(nri_version_at_least(&v, 0, 10));
+	EXPECT_TRUE(v.inferred);
+	nri_version_of_runtime(NULL, "containerd", "3.0.1", &v);
+	EXPECT_TRUE(nri_version_at_least(&v, 0, 10));
+	nri_version_of_runtime("", "cri-o", "1.33.4", &v);
+	EXPECT_FALSE(nri_version_at_least(&v, 0, 10));
+	nri_version_of_runtime("", "cri-o", "1.34.0", &v);
+	EXPECT_TRUE(nri_version_at_least(&v, 0, 10));
+	nri_version_of_runtime("", "other", "9.9.9", &v);
+	EXPECT_FALSE(nri_version_at_least(&v, 0, 10));
+}
+
+/*
+ * The runtime sends fields cpumgr does not describe (a container's args,
+ * env, mounts, a newer NRI's): protobuf-c skips them, the ones described
+ * read as sent.
+ */
+TEST(fields_not_described_are_skipped)
+{
+	Nri__Pkg__Api__V1alpha1__Container ctr =
+		NRI__PKG__API__V1ALPHA1__CONTAINER__INIT, *got;
+	static const uint8_t more[] = {
+		0x3a, 3, 'a', 'r', 'g',		/* 7 args: "arg" */
+		0x42, 3, 'A', '=', '1',		/* 8 env: "A=1" */
+		0x88, 0x02, 7,			/* 33, no NRI field: 7 */
+		0xa0, 0x01, 42,			/* 20, a varint */
+	};
+	uint8_t buf[256];
+	size_t n;
+
+	ctr.id = "c1";
+	ctr.name = "app";
+	ctr.state = NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_RUNNING;
+	n = nri__pkg__api__v1alpha1__container__pack(&ctr, buf);
+	ASSERT_GE(sizeof(buf), n + sizeof(more));
+	memcpy(buf + n, more, sizeof(more));
+	got = nri__pkg__api__v1alpha1__container__unpack(NULL, n + sizeof(more),
+							 buf);
+	ASSERT_NE(NULL, got);
+	EXPECT_STREQ("c1", got->id);
+	EXPECT_STREQ("app", got->name);
+	EXPECT_EQ(NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_RUNNING,
+		  (int)got->state);
+	nri__pkg__api__v1alpha1__container__free_unpacked(got, NULL);
 }
 
 TEST_HARNESS_MAIN

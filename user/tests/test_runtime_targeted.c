@@ -469,9 +469,14 @@ static void list_container(struct listed *l, const struct oci_container *c,
 		      c->limit_milli);
 }
 
+/* What sync_lists() lists instead of a state: the pod alone, or nothing. */
+#define POD_ALONE	(-1)
+#define NOT_LISTED	(-2)
+
 /*
  * Synchronize, through ctl_nri_call() as the runtime sends it, listing
- * cs[i] in states[i] and their pods; a state < 0 lists its pod alone.
+ * cs[i] in states[i] and their pods; POD_ALONE lists its pod alone,
+ * NOT_LISTED neither it nor its pod (unless another container lists it).
  */
 static void sync_lists(struct __test_metadata *_metadata, struct ctl_nri *p,
 		       const struct oci_container *cs, const int *states,
@@ -488,6 +493,8 @@ static void sync_lists(struct __test_metadata *_metadata, struct ctl_nri *p,
 	for (size_t i = 0; i < nr; i++) {
 		size_t k = 0;
 
+		if (states[i] == NOT_LISTED)
+			continue;
 		while (k < in.n_pods && strcmp(pod[k].uid, cs[i].pod_uid))
 			k++;
 		if (k == in.n_pods) {
@@ -512,7 +519,7 @@ static void sync_lists(struct __test_metadata *_metadata, struct ctl_nri *p,
 	runtime_sends(_metadata, p, "Synchronize", &in.base);
 }
 
-/* Synchronize: pod 1's sidecar running, pod 2's app in state (< 0: not listed). */
+/* Synchronize: pod 1's sidecar running, pod 2's app in state (or not listed). */
 static void sync_app_in(struct __test_metadata *_metadata,
 			struct ctl_nri *p, const struct oci_container *app,
 			int state)
@@ -532,8 +539,9 @@ static void sync_app_in(struct __test_metadata *_metadata,
  * Synchronize after a runtime's restart (issue 22, item 12): a container
  * the runtime lists in an unknown state (containerd recovering its task)
  * may well run and keeps its CPUs; one it lists as stopped is stopped as
- * StopContainer would have (kept while its pod lives, --init-cpus keep);
- * only one it no longer lists is released.
+ * StopContainer would have (kept while its pod lives, --init-cpus keep),
+ * and so is one it leaves out while it lists its pod; only one whose pod
+ * it no longer lists is released.
  */
 TEST_F(calls, sync_releases_only_what_the_runtime_no_longer_lists)
 {
@@ -556,7 +564,10 @@ TEST_F(calls, sync_releases_only_what_the_runtime_no_longer_lists)
 	sync_app_in(_metadata, &p, &c, stopped);
 	EXPECT_TRUE(kept_exited(_metadata, self->state, &c));
 
-	sync_app_in(_metadata, &p, &c, -1);
+	sync_app_in(_metadata, &p, &c, POD_ALONE);
+	EXPECT_TRUE(kept_exited(_metadata, self->state, &c));
+
+	sync_app_in(_metadata, &p, &c, NOT_LISTED);
 	ASSERT_EQ(0, node_open(&n, self->state, NODE_NEED_CONFIG, &self->err));
 	EXPECT_EQ(NULL, node_assignment(&n, c.pod_uid, c.name));
 	EXPECT_NE(NULL, node_find_pod(&n, "pod-0001"));
@@ -798,7 +809,8 @@ TEST_F(calls, an_earlier_instance_ending_leaves_the_running_one_alone)
  * record follows B.  The runtime lists A stopped and B in an unknown
  * state (containerd recovering its task: it may well run): A's stop is
  * none of B's, which keeps its CPUs, not ended.  Then the runtime lists
- * A alone: the instance recorded is gone, released.
+ * A alone: B ended while its pod lives, and keeps its CPUs as a stop
+ * leaves them; then nothing of pod 5: released.
  */
 TEST_F(calls, sync_stops_and_releases_the_instance_recorded)
 {
@@ -829,8 +841,13 @@ TEST_F(calls, sync_stops_and_releases_the_instance_recorded)
 	EXPECT_TRUE(bound_to(self->state, "pod-0005", "app", "b"));
 
 	sync_lists(_metadata, &p, cs, states, 1);
+	EXPECT_TRUE(kept_exited(_metadata, self->state, &cs[1]));
 	held_cpus(self->state, "pod-0005", "app", now, sizeof(now));
-	EXPECT_STREQ("", now) TH_LOG("B, gone, kept its CPUs");
+	EXPECT_STREQ(first, now);
+
+	sync_lists(_metadata, &p, cs, (const int[]){ NOT_LISTED }, 1);
+	held_cpus(self->state, "pod-0005", "app", now, sizeof(now));
+	EXPECT_STREQ("", now) TH_LOG("B, its pod gone, kept its CPUs");
 	ctl_nri_forget(&p);
 }
 
@@ -866,6 +883,89 @@ TEST_F(calls, sync_binds_the_instance_that_runs)
 	runtime_ends(_metadata, &p, &cs[0], true);
 	held_cpus(self->state, "pod-0005", "app", now, sizeof(now));
 	EXPECT_STREQ(first, now) TH_LOG("B lost its CPUs to A's removal");
+	ctl_nri_forget(&p);
+}
+
+/*
+ * Issue 28: containerd restarted lists neither the containers that
+ * exited nor those in an unknown state.  Under --init-cpus keep (the
+ * kubelet's behaviour) an init container that ran to its end keeps its
+ * CPUs while its pod lives: a Synchronize that lists the pod and its
+ * app, not the init container, leaves them with it.
+ */
+TEST_F(calls, sync_keeps_an_ended_init_containers_cpus_while_its_pod_lives)
+{
+	const int states[2] = {
+		NOT_LISTED,
+		NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_RUNNING,
+	};
+	struct ctl_nri p = { .dir = self->state, .rt = self->rt };
+	char before[256], now[256], path[2 * PATH_MAX];
+	struct oci_container cs[2];
+
+	container(&cs[0], 7, true);
+	snprintf(cs[0].name, sizeof(cs[0].name), "setup");
+	snprintf(cs[0].id, sizeof(cs[0].id), "pod-0007-setup");
+	snprintf(cs[0].cgroups_path, sizeof(cs[0].cgroups_path),
+		 "/kubepods/podpod-0007/setup");
+	cs[0].request_milli = cs[0].limit_milli = 4000;
+	plugin_add_container(_metadata, self, &p, &cs[0]);
+	held_cpus(self->state, "pod-0007", "setup", before, sizeof(before));
+	ASSERT_STRNE("", before);
+	/* it ran to its end: its cgroup goes, the runtime stops it */
+	snprintf(path, sizeof(path), "%s/cgroup/kubepods/podpod-0007/setup",
+		 self->dir);
+	ASSERT_EQ(0, fake_remove_dir(path)) TH_LOG("%s", path);
+	runtime_ends(_metadata, &p, &cs[0], false);
+	ASSERT_TRUE(kept_exited(_metadata, self->state, &cs[0]));
+	container(&cs[1], 7, true);
+	plugin_add_container(_metadata, self, &p, &cs[1]);
+
+	/* containerd restarts: the pod and its app, not setup */
+	sync_lists(_metadata, &p, cs, states, 2);
+	held_cpus(self->state, "pod-0007", "setup", now, sizeof(now));
+	EXPECT_STREQ(before, now) TH_LOG("setup's CPUs went back while its pod lives");
+	EXPECT_TRUE(kept_exited(_metadata, self->state, &cs[0]));
+	ctl_nri_forget(&p);
+}
+
+/*
+ * Issue 28: a running Guaranteed container that the restarted
+ * containerd leaves out (it lists it as unknown to the CRI, and not at
+ * all to NRI) keeps its exclusive CPUs while its cgroup has tasks,
+ * whether the runtime lists its pod or not: they never go back to the
+ * shared pool for a shared container to get beside the running task.
+ */
+TEST_F(calls, sync_keeps_a_running_container_left_out_of_the_list)
+{
+	const int how[2] = { POD_ALONE, NOT_LISTED };
+	struct ctl_nri p = { .dir = self->state, .rt = self->rt };
+	char before[256], now[256];
+	struct cpuset cpus, pool;
+	struct oci_container c;
+	char cgroup[PATH_MAX];
+	struct node n;
+
+	sidecar_then_app(_metadata, self, &p, &n, &c, cgroup);
+	ctl_nri_close(&p, &n);
+	/* its task runs */
+	fake_write(cgroup, "cgroup.procs", "4242\n");
+	held_cpus(self->state, c.pod_uid, c.name, before, sizeof(before));
+	ASSERT_EQ(0, cpuset_parse(&cpus, before, NULL)) TH_LOG("\"%s\"", before);
+	for (int i = 0; i < 2; i++) {
+		sync_app_in(_metadata, &p, &c, how[i]);
+		held_cpus(self->state, c.pod_uid, c.name, now, sizeof(now));
+		EXPECT_STREQ(before, now)
+			TH_LOG("listed %s: the running app lost its CPUs",
+			       how[i] == POD_ALONE ? "its pod alone" : "nothing of it");
+		EXPECT_FALSE(kept_exited(_metadata, self->state, &c));
+		EXPECT_TRUE(bound_to(self->state, c.pod_uid, c.name, "app"));
+		ASSERT_EQ(0, node_open(&n, self->state, NODE_NEED_CONFIG,
+				       &self->err));
+		node_shared_pool(&n, &pool);
+		EXPECT_FALSE(cpuset_intersects(&pool, &cpus));
+		node_close(&n);
+	}
 	ctl_nri_forget(&p);
 }
 

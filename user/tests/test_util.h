@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_util.h"
+
 /*
  * The source tree the tests were built from (user/Makefile passes it), so
  * that fixtures are found whatever the working directory; "." only for a
@@ -28,6 +30,25 @@ static inline const char *test_data_dir(void)
  * (NAME.json, not NAME.expected.json); else the paths of the request and
  * of its expectation, each of len bytes.
  */
+/*
+ * A checkpoint fixture's bytes (user/tests/data/checkpoint/NAME,
+ * malloc'd), NULL when it cannot be read.
+ */
+static inline char *checkpoint_fixture(const char *name, size_t *len)
+{
+	char path[512];
+	char *buf;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/checkpoint/%s", test_data_dir(), name);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	buf = file_slurp(f, len);
+	fclose(f);
+	return buf;
+}
+
 static inline bool plan_example(const char *dir, const char *name, char *req,
 				char *exp, size_t len)
 {

@@ -77,6 +77,7 @@ int kubelet_config_init(struct kubelet_config *c)
 	c->topology_manager_policy = strdup("none");
 	c->reserved_system_cpus = strdup("");
 	c->reconcile_period_ns = 10 * NS_PER_SEC;
+	c->gate_pod_level = c->gate_alpha_options = c->gate_beta_options = -1;
 	if (!c->cpu_manager_policy || !c->topology_manager_policy ||
 	    !c->reserved_system_cpus) {
 		kubelet_config_free(c);
@@ -326,6 +327,39 @@ static int read_map(const cJSON *obj, const char *field, struct kv_list *out,
 	return 0;
 }
 
+/*
+ * featureGates, a map[string]bool: the gates the CPU manager reads kept,
+ * the others only type-checked as the kubelet's decoding does.
+ */
+static int read_gates(const cJSON *obj, struct kubelet_config *c,
+		      struct cm_error *err)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, "featureGates"),
+		    *m;
+
+	if (!v || cJSON_IsNull(v))
+		return 0;
+	if (!cJSON_IsObject(v))
+		return type_error(v, "featureGates", "map[string]bool", err);
+	cJSON_ArrayForEach(m, v) {
+		int on;
+
+		if (cJSON_IsNull(m))
+			on = 0;
+		else if (cJSON_IsBool(m))
+			on = cJSON_IsTrue(m);
+		else
+			return type_error(m, "featureGates", "bool", err);
+		if (!strcmp(m->string, "PodLevelResourceManagers"))
+			c->gate_pod_level = on;
+		else if (!strcmp(m->string, "CPUManagerPolicyAlphaOptions"))
+			c->gate_alpha_options = on;
+		else if (!strcmp(m->string, "CPUManagerPolicyBetaOptions"))
+			c->gate_beta_options = on;
+	}
+	return 0;
+}
+
 /* metav1.Duration: a JSON string holding a Go duration */
 static int read_duration(const cJSON *obj, const char *field, int64_t *out,
 			 struct cm_error *err)
@@ -453,7 +487,8 @@ int kubelet_config_from_json(struct kubelet_config *c, const cJSON *obj,
 	    read_map(obj, "kubeReserved", &c->kube_reserved, err) ||
 	    read_map(obj, "systemReserved", &c->system_reserved, err) ||
 	    read_str(obj, "topologyManagerPolicy", &c->topology_manager_policy,
-		     err))
+		     err) ||
+	    read_gates(obj, c, err))
 		return -EINVAL;
 	/* SetDefaults_KubeletConfiguration(): "" and 0s mean the default */
 	if ((!*c->cpu_manager_policy &&

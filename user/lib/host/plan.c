@@ -13,6 +13,7 @@
 
 #include "alloc.h"
 #include "json_util.h"
+#include "kubelet_version.h"
 #include "options.h"
 #include "plan.h"
 #include "pod.h"
@@ -32,6 +33,8 @@ struct plan_step {
 };
 
 struct plan {
+	/* kubeletVersion: answer as 1.<minor> (0: cpumgr's rules) */
+	int minor;
 	struct topology *topo;
 	struct cpu_policy policy;
 	bool policy_ready;
@@ -127,14 +130,49 @@ static int read_topology(const cJSON *req, struct plan *pl,
 	return pl->topo ? 0 : -EINVAL;
 }
 
+/*
+ * "kubeletVersion" and "featureGates": that kubelet refuses the options
+ * its gates (CPUManagerPolicyAlphaOptions off, ...BetaOptions on by
+ * default) keep out, with its texts.
+ */
+static int read_kubelet(const cJSON *req, struct plan *pl,
+			const struct policy_options *o, struct cm_error *err)
+{
+	const cJSON *gates = json_member(req, "featureGates"), *g;
+	bool alpha = false, beta = true;
+	const char *v;
+
+	if (json_opt_string(req, "kubeletVersion", &v, "", err))
+		return -EINVAL;
+	if (v && kubelet_version_parse(v, &pl->minor, err))
+		return -EINVAL;
+	if (gates && !cJSON_IsObject(gates))
+		return cm_errorf(err, "featureGates: must be an object of booleans");
+	cJSON_ArrayForEach(g, gates) {
+		if (!cJSON_IsBool(g))
+			return cm_errorf(err, "featureGates.%s: must be true or false",
+					 g->string);
+		if (!strcmp(g->string, "CPUManagerPolicyAlphaOptions"))
+			alpha = cJSON_IsTrue(g);
+		else if (!strcmp(g->string, "CPUManagerPolicyBetaOptions"))
+			beta = cJSON_IsTrue(g);
+	}
+	return kubelet_check_options(pl->minor, o, alpha, beta, err);
+}
+
+static int read_affinity(const cJSON *j, struct plan_step *st,
+			 const char *where, struct cm_error *err);
+
 /* ---- take ---- */
 
 static int run_take(const cJSON *req, struct plan *pl, cJSON **result,
 		    struct cm_error *err)
 {
 	static const char *const fields[] = {
-		"topology", "available", "count", "options", NULL
+		"topology", "available", "count", "options", "numaAffinity",
+		"kubeletVersion", "featureGates", NULL
 	};
+	struct plan_step hint = { 0 };
 	struct alloc_request ar = { 0 };
 	struct cpuset avail, out;
 	struct policy_options o;
@@ -146,7 +184,9 @@ static int run_take(const cJSON *req, struct plan *pl, cJSON **result,
 	    json_opt_uint(req, "count", CPUSET_MAX_CPUS, &ar.num_cpus,
 			  &has_count, "", err) ||
 	    read_options(req, &o, err) ||
-	    options_validate(&o, pl->topo, TM_POLICY_NONE, err))
+	    options_validate(&o, pl->topo, TM_POLICY_NONE, err) ||
+	    read_affinity(req, &hint, "", err) ||
+	    read_kubelet(req, pl, &o, err))
 		return -EINVAL;
 	if (!has_avail || !has_count)
 		return cm_errorf(err, "\"available\" and \"count\" are required");
@@ -155,6 +195,9 @@ static int run_take(const cJSON *req, struct plan *pl, cJSON **result,
 			    topology_cpus_per(pl->topo, TOPO_CORE) : 1;
 	ar.spread = o.distribute_cores;
 	ar.prefer_uncore = o.prefer_uncore;
+	/* the topology manager hint: its NUMA count is the floor (1.37) */
+	if (hint.has_affinity && kubelet_numa_hint_floor(pl->minor))
+		ar.min_numas = __builtin_popcountll(hint.affinity);
 	if (alloc_take(pl->topo, NULL, &avail, &ar, &out, err))
 		return -EINVAL;
 	res = cJSON_CreateObject();
@@ -435,15 +478,18 @@ static int run_policy(const cJSON *req, struct plan *pl, cJSON **result,
 {
 	static const char *const fields[] = {
 		"topology", "policy", "reservedCpus", "numReservedCpus",
-		"options", "topologyManagerPolicy", "state", "steps", NULL
+		"options", "topologyManagerPolicy", "state", "steps",
+		"kubeletVersion", "featureGates", NULL
 	};
 	struct policy_config cfg;
 	cJSON *res, *steps;
 
 	if (json_only(req, fields, "", err) || read_topology(req, pl, err) ||
 	    read_policy_config(req, pl, &cfg, err) ||
+	    read_kubelet(req, pl, &cfg.opts, err) ||
 	    read_state(req, pl, err) || read_steps(req, pl, err))
 		return -EINVAL;
+	cfg.kubelet_minor = pl->minor;
 	if (cpu_policy_check_config(&cfg, err) ||
 	    cpu_policy_init(&pl->policy, pl->topo, &cfg, err))
 		return -EINVAL;
@@ -454,6 +500,10 @@ static int run_policy(const cJSON *req, struct plan *pl, cJSON **result,
 	res = cJSON_CreateObject();
 	if (!res || add_cpuset(res, "reservedCpus", &pl->policy.reserved) ||
 	    add_cpuset(res, "defaultCpuSet", &pl->state.default_set) ||
+	    /* the checkpoint that kubelet writes (gates at their defaults) */
+	    (pl->minor && !cJSON_AddNumberToObject(res, "checkpointVersion",
+			kubelet_checkpoint_version(pl->minor,
+						   pl->minor >= 37))) ||
 	    !(steps = cJSON_AddArrayToObject(res, "steps")))
 		goto nomem;
 	for (unsigned int i = 0; i < pl->nr_steps; i++) {

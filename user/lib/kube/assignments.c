@@ -13,6 +13,7 @@ void assignments_init(struct cpu_assignments *s)
 void assignments_free(struct cpu_assignments *s)
 {
 	free(s->entries);
+	assignments_free_pod_level(s);
 	assignments_init(s);
 }
 
@@ -26,6 +27,10 @@ int assignments_copy(struct cpu_assignments *dst,
 		if (!e)
 			return -ENOMEM;
 		memcpy(e, src->entries, src->nr * sizeof(*e));
+	}
+	if (assignments_copy_pod_level(dst, src)) {
+		free(e);
+		return -ENOMEM;
 	}
 	free(dst->entries);
 	dst->default_set = src->default_set;

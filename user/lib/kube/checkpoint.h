@@ -1,28 +1,48 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The kubelet's CPU manager checkpoint, "cpu_manager_state"
- * (pkg/kubelet/cm/cpumanager/state/checkpoint.go), byte for byte:
+ * (pkg/kubelet/cm/cpumanager/state/checkpoint.go), byte for byte, in the
+ * versions the kubelets of 1.18 to 1.37 write:
  *
+ * v2 (1.18 on; 1.36 with PodLevelResourceManagers off):
  *   {"policyName":"static","defaultCpuSet":"0,5-7","entries":{"<pod UID>":
  *   {"<container>":"1-4"}},"checksum":1234567890}
+ * v3 (1.36 with PodLevelResourceManagers): v2 plus, before the checksum,
+ *   "podEntries":{"<pod UID>":{"cpuSet":"1-6"}}
+ * v4 (1.37): the v2 members and v2 checksum inline, for older kubelets,
+ *   then "data": the JSON of {policyName, defaultCpuSet, entries,
+ *   podEntries, baselines: {"<pod UID>":{"<container>":{"baseline":
+ *   "1-4"}}}} as a string, and "dataChecksum" over that string.
  *
- * json.Marshal of the v2 struct: members in that order, no spaces, map
- * keys sorted, "entries" left out when empty, no trailing newline.  The
- * checksum is FNV-1a 32 over go-spew's %#v rendering of a pointer to the
- * struct with the checksum zeroed (checksum.New(cp) / DeepHashObject):
+ * json.Marshal: members in that order, no spaces, map keys sorted, the
+ * maps left out when empty (a pod entry's "cpuSet" too), no trailing
+ * newline.  A v2 or v3 checksum is FNV-1a 32 over go-spew's %#v
+ * rendering of a pointer to the struct with the checksum zeroed
+ * (checksum.New(cp) / DeepHashObject), under the legacy type name:
  *
  *   (*state.CPUManagerCheckpoint){PolicyName:(string)static
  *   DefaultCPUSet:(string)0,5-7 Entries:(map[string]map[string]string)
- *   map[<pod UID>:map[<container>:1-4]] Checksum:(checksum.Checksum)0}
+ *   map[<pod UID>:map[<container>:1-4]] PodEntries:(state.
+ *   PodCPUAssignments)map[<pod UID>:{CPUSet:(cpuset.CPUSet){elems:
+ *   (map[int]struct {})map[1:{} 2:{}]}}] Checksum:(checksum.Checksum)0}
  *
- * (one line; strings raw, map keys sorted, nil maps as "<nil>").  Reading
- * follows the kubelet: decode as v2 and verify, else as v1 (entries keyed
- * by container ID, checksum over the v1 struct rendered under the v2 type
- * name) and migrate.  A zero or missing checksum is taken unverified, as
- * the kubelet's VerifyChecksum() takes it ("compatibility with old file
- * backend"): such a file is marked unverified, and the store's next save
- * writes it back with its checksum, as the kubelet's next storeState()
- * does.  (A flipped letter in the "checksum" key slips through both.)
+ * (one line; PodEntries in v3 only; strings raw, map keys sorted, nil
+ * maps as "<nil>").  The data checksum is checksum.New() of the string:
+ * FNV-1a 32 over "(string)" and the string.
+ *
+ * Reading follows the 1.37 kubelet's loader: v4 first, judged by its
+ * dataChecksum alone, its data the state; a v4 that fails with "data"
+ * or "dataChecksum" present is refused ("could not load v4 checkpoint:
+ * ...") without trying the others; else v3 (its checksum covers
+ * podEntries, and may be rendered under "CPUManagerCheckpointV3", which
+ * the kubelet's tests write; no zero checksum), else v2, whose error is
+ * the one reported; then, as kubelets up to 1.36 do, v1 (entries keyed
+ * by container ID, hashed under the v2 type name) migrated.  A v2 or v1
+ * checksum of zero or none is taken unverified, as VerifyChecksum()
+ * takes it ("compatibility with old file backend"): such a file is
+ * marked unverified, and the store's next save writes it back with its
+ * checksum, as the kubelet's next storeState() does.  (A flipped letter
+ * in the "checksum" key slips through both.)
  *
  * Hand-written on purpose: go-spew's %#v is Go reflection output no C
  * library renders, and the checksum is over its exact bytes; FNV-1a 32
@@ -50,12 +70,15 @@
 #define CHECKPOINT_ERR_CORRUPT	"checkpoint is corrupted"
 #define CHECKPOINT_ERR_MISSING	"checkpoint is not found"
 
-enum checkpoint_version { CHECKPOINT_V1 = 1, CHECKPOINT_V2 = 2 };
+enum checkpoint_version {
+	CHECKPOINT_V1 = 1, CHECKPOINT_V2, CHECKPOINT_V3, CHECKPOINT_V4,
+};
 
 struct checkpoint {
 	char *policy;			/* policyName ("" when absent) */
-	struct cpu_assignments state;		/* defaultCpuSet and entries */
-	uint64_t checksum;		/* as stored */
+	/* defaultCpuSet, entries, podEntries, baselines */
+	struct cpu_assignments state;
+	uint64_t checksum;		/* as stored (v4: its dataChecksum) */
 	enum checkpoint_version version;	/* format it was read as */
 	bool unverified;	/* checksum 0 or missing: the old file backend */
 };
@@ -75,30 +98,55 @@ struct checkpoint_opts {
 	void *ctx;
 };
 
-/* The checksum the kubelet stores for this policy name and state. */
+/* The v2 checksum the kubelet stores for this policy name and state. */
 uint32_t checkpoint_checksum(const char *policy,
 			     const struct cpu_assignments *s);
 
 /*
  * The checkpoint file's bytes exactly as the kubelet writes them (malloc'd,
- * NUL-terminated; *len without the NUL).  NULL on allocation failure.
+ * NUL-terminated; *len without the NUL), v2: the pod-level maps are not
+ * in it.  NULL on allocation failure.
  */
 char *checkpoint_format(const char *policy, const struct cpu_assignments *s,
 			size_t *len);
+/* The same in version v (v2 to v4; NULL for another). */
+char *checkpoint_format_version(enum checkpoint_version v, const char *policy,
+				const struct cpu_assignments *s, size_t *len);
+
+/* "v2", "v3", "v4" (or "2".."4"); the kubelet's text for a bad one. */
+int checkpoint_version_parse(const char *name, enum checkpoint_version *out,
+			     struct cm_error *err);
+const char *checkpoint_version_name(enum checkpoint_version v);
 
 /*
- * Read and verify a checkpoint (o may be NULL).  Returns 0 (a zero or
- * missing checksum too: out->unverified), -EBADMSG with "checkpoint is
- * corrupted" when the checksum does not match, or -EINVAL
+ * Read and verify a checkpoint of any version (o may be NULL).  Returns 0
+ * (a zero or missing v2/v1 checksum too: out->unverified), -EBADMSG with
+ * "checkpoint is corrupted" when the checksum does not match (a v4:
+ * "could not load v4 checkpoint: checkpoint is corrupted"), or -EINVAL
  * for bad JSON (Go's texts), wrong types ("json: cannot unmarshal ..."),
- * CPU lists the kubelet cannot parse ("could not parse default cpu set
- * ..."), names too long for the state, or a v1 entry that cannot migrate.
- * On error *out is left empty.
+ * a v4 whose data does not decode ("could not load v4 checkpoint: failed
+ * to deserialize cpu manager checkpoint data: ..."), CPU lists the
+ * kubelet cannot parse ("could not parse default cpu set ..."), names
+ * too long for the state, or a v1 entry that cannot migrate.  On error
+ * *out is left empty.
  */
 int checkpoint_parse(const char *buf, size_t len,
 		     const struct checkpoint_opts *o, struct checkpoint *out,
 		     struct cm_error *err);
 void checkpoint_free(struct checkpoint *c);
+
+/*
+ * What the kubelet's checkpoint decided for a container (guard mode):
+ * CPUs of its own (entries), a place in its pod's pool (podEntries, no
+ * entry: the pod's shared CPUs, KEP-5526), or nothing: the node's shared
+ * pool.
+ */
+enum checkpoint_decision {
+	CHECKPOINT_SHARED, CHECKPOINT_CONTAINER, CHECKPOINT_POD_POOL,
+};
+enum checkpoint_decision checkpoint_decided(const struct checkpoint *c,
+					    const char *pod_uid,
+					    const char *container);
 
 /*
  * The kubelet's restore check: "configured policy \"static\" differs from
@@ -189,5 +237,9 @@ void checkpoint_store_abort(struct checkpoint_store *st, const char *tmp_name);
 int checkpoint_store_save(struct checkpoint_store *st, const char *policy,
 			  const struct cpu_assignments *s, unsigned int flags,
 			  struct cm_error *err);
+/* The same with the file's text made by the caller (any version). */
+int checkpoint_store_save_text(struct checkpoint_store *st, const char *data,
+			       size_t len, unsigned int flags,
+			       struct cm_error *err);
 
 #endif

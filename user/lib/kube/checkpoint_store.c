@@ -372,13 +372,11 @@ static int set_aside(struct checkpoint_store *st, struct cm_error *err)
 	return ret;
 }
 
-int checkpoint_store_save(struct checkpoint_store *st, const char *policy,
-			  const struct cpu_assignments *s, unsigned int flags,
-			  struct cm_error *err)
+int checkpoint_store_save_text(struct checkpoint_store *st, const char *data,
+			       size_t len, unsigned int flags,
+			       struct cm_error *err)
 {
 	struct checkpoint old;
-	char *data;
-	size_t len;
 	int ret = need_lock(st, err);
 
 	if (ret)
@@ -396,10 +394,20 @@ int checkpoint_store_save(struct checkpoint_store *st, const char *policy,
 			return ret;
 	}
 	cm_error_clear(err);
-	data = checkpoint_format(policy, s, &len);
+	return checkpoint_store_write(st, data, len, err);
+}
+
+int checkpoint_store_save(struct checkpoint_store *st, const char *policy,
+			  const struct cpu_assignments *s, unsigned int flags,
+			  struct cm_error *err)
+{
+	size_t len;
+	char *data = checkpoint_format(policy, s, &len);
+	int ret;
+
 	if (!data)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
-	ret = checkpoint_store_write(st, data, len, err);
+	ret = checkpoint_store_save_text(st, data, len, flags, err);
 	free(data);
 	return ret;
 }

@@ -25,6 +25,12 @@ struct alloc_request {
 	bool spread;
 	/* prefer-align-cpus-by-uncorecache (packed allocation only) */
 	bool prefer_uncore;
+	/*
+	 * distribute-cpus-across-numa: spread over at least this many NUMA
+	 * nodes, the topology manager hint's (kubernetes#139456); 0: as
+	 * few as the request needs
+	 */
+	int min_numas;
 };
 
 /*

@@ -327,6 +327,14 @@ int alloc_distributed(struct alloc_ws *ws, const uint64_t *avail,
 			d.uniq[d.nu++] = ws->numas[i];
 		}
 	numa_range(&d, &min_k, &max_k);
+	/*
+	 * The hint's NUMA count raises the floor (1.37): a request the
+	 * hint spread over more nodes than it needs stays spread.  Above
+	 * what the request can cover, no combination is tried and it packs,
+	 * as before.
+	 */
+	if (req->min_numas > 0 && (unsigned int)req->min_numas > min_k)
+		min_k = (unsigned int)req->min_numas;
 
 	for (unsigned int k = min_k; k <= max_k && k <= d.nn; k++) {
 		unsigned int own = go_own_prefix(k);

@@ -183,3 +183,26 @@ void cfs_pod_limits(const struct pod *p, bool has_exclusive,
 		     cfs_milli_cpu_to_quota(milli_of(pod_cpu(p, true)),
 					    (int64_t)out->period);
 }
+
+void cfs_pod_limits_resized(enum pod_qos qos, int64_t request_milli,
+			    int64_t limit_milli, bool has_exclusive,
+			    const struct cfs_options *o,
+			    struct cfs_limits *out)
+{
+	bool enforce;
+
+	memset(out, 0, sizeof(*out));
+	out->shares = qos == QOS_BEST_EFFORT ? CFS_MIN_SHARES :
+		      cfs_milli_cpu_to_shares(request_milli);
+	out->weight = cfs_shares_to_weight(out->shares, o->weight_conv);
+	/* no limit for the whole pod: no quota, as cfs_pod_limits() */
+	if (qos == QOS_BEST_EFFORT ||
+	    (qos == QOS_BURSTABLE && limit_milli <= 0))
+		return;
+	enforce = o->cpu_cfs_quota &&
+		  !(o->disable_quota_exclusive && has_exclusive);
+	out->set_quota = true;
+	out->period = period_of(o);
+	out->quota = !enforce || limit_milli <= 0 ? -1 :
+		     cfs_milli_cpu_to_quota(limit_milli, (int64_t)out->period);
+}

@@ -112,4 +112,14 @@ void cfs_container_limits(const struct pod_container *c, bool exclusive,
 void cfs_pod_limits(const struct pod *p, bool has_exclusive,
 		    const struct cfs_options *o, struct cfs_limits *out);
 
+/*
+ * The same for a pod resized in place, from its CPU request and limit as
+ * the kubelet computed them for the pod cgroup (millicores, 0: none)
+ * rather than from its containers as admitted; qos its class.
+ */
+void cfs_pod_limits_resized(enum pod_qos qos, int64_t request_milli,
+			    int64_t limit_milli, bool has_exclusive,
+			    const struct cfs_options *o,
+			    struct cfs_limits *out);
+
 #endif

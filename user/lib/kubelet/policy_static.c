@@ -23,8 +23,10 @@ const char *cpu_policy_name(enum cpu_policy_kind kind)
 	return kind == CPU_POLICY_STATIC ? "static" : "none";
 }
 
-int cpu_policy_take(const struct cpu_policy *p, const struct cpuset *avail,
-		    int num, struct cpuset *out, struct cm_error *err)
+/* takeByTopology() with the topology manager hint's NUMA count */
+static int take_hinted(const struct cpu_policy *p, const struct cpuset *avail,
+		       int num, int hint_numas, struct cpuset *out,
+		       struct cm_error *err)
 {
 	struct alloc_request req = {
 		.num_cpus = num,
@@ -32,8 +34,17 @@ int cpu_policy_take(const struct cpu_policy *p, const struct cpuset *avail,
 		.cpu_group_size = p->opts.full_pcpus_only ? p->cpu_group_size : 1,
 		.spread = p->opts.distribute_cores,
 		.prefer_uncore = p->opts.prefer_uncore,
+		.min_numas = !p->kubelet_minor ||
+			     p->kubelet_minor >= KUBELET_MINOR_NUMA_FLOOR ?
+			     hint_numas : 0,
 	};
 	return alloc_take(p->topo, p->ws, avail, &req, out, err);
+}
+
+int cpu_policy_take(const struct cpu_policy *p, const struct cpuset *avail,
+		    int num, struct cpuset *out, struct cm_error *err)
+{
+	return take_hinted(p, avail, num, 0, out, err);
 }
 
 static int reserve(struct cpu_policy *p, const struct policy_config *cfg,
@@ -78,6 +89,7 @@ int cpu_policy_init(struct cpu_policy *p, const struct topology *t,
 	p->kind = cfg->kind;
 	p->topo = t;
 	p->tm = cfg->tm;
+	p->kubelet_minor = cfg->kubelet_minor;
 	if (cfg->kind == CPU_POLICY_NONE) {
 		if (cfg->opts.nr_given)
 			return cm_errorf(err, "None policy: cannot be used with static policy options");
@@ -177,6 +189,9 @@ int cpu_policy_start(const struct cpu_policy *p, struct cpu_assignments *s,
 	known = s->default_set;
 	for (unsigned int i = 0; i < s->nr; i++)
 		cpuset_or(&known, &known, &s->entries[i].cpus);
+	/* PodLevelResourceManagers: the pods' pools are out of the default set */
+	assignments_pools_union(s, &tmp);
+	cpuset_or(&known, &known, &tmp);
 	if (!cpuset_equal(&known, &all))
 		return err_sets(err, "current set of available CPUs \"%s\" doesn't match with CPUs in state \"%s\"",
 				&all, &known);
@@ -269,7 +284,8 @@ static int allocate_cpus(struct cpu_policy *p, struct cpu_assignments *s,
 		n_aligned = (int)cpuset_count(&aligned);
 		if (num < n_aligned)
 			n_aligned = num;
-		if (cpu_policy_take(p, &aligned, n_aligned, &got, err))
+		if (take_hinted(p, &aligned, n_aligned,
+				__builtin_popcountll(*affinity), &got, err))
 			return -EINVAL;
 		*result = got;
 	}
@@ -279,6 +295,33 @@ static int allocate_cpus(struct cpu_policy *p, struct cpu_assignments *s,
 		return -EINVAL;
 	cpuset_or(result, result, &got);
 	return 0;
+}
+
+/*
+ * With strict-cpu-reservation the reserved CPUs are out of the shared
+ * pool, so exclusive CPUs can take all of it; the kubelet then refuses
+ * its own checkpoint at restart ("default cpuset cannot be empty",
+ * kubernetes#141196).  cpumgr refuses that allocation instead, as the
+ * kubelet's proposed fix (#141197) does; a named kubelet lets it pass.
+ */
+static int empties_shared_pool(const struct cpu_policy *p,
+			       const struct cpu_assignments *s,
+			       const struct cpuset *result,
+			       struct cm_error *err)
+{
+	struct cpuset left;
+	char *r;
+
+	if (!p->opts.strict_reservation || p->kubelet_minor)
+		return 0;
+	cpuset_andnot(&left, &s->default_set, result);
+	if (!cpuset_empty(&left))
+		return 0;
+	r = cpuset_to_str(result);
+	cm_errorf(err, "not enough cpus available to satisfy request: taking cpus \"%s\" would leave the shared pool empty (strict-cpu-reservation keeps the reserved cpus out of it)",
+		  r ? r : "");
+	free(r);
+	return -ENOSPC;
 }
 
 int cpu_policy_allocate(struct cpu_policy *p, struct cpu_assignments *s,
@@ -319,6 +362,8 @@ int cpu_policy_allocate(struct cpu_policy *p, struct cpu_assignments *s,
 	pod_reuse(p, pod->uid, &reuse);
 	if (allocate_cpus(p, s, num, affinity, &reuse, &result, err))
 		return -EINVAL;
+	if (empties_shared_pool(p, s, &result, err))
+		return -ENOSPC;
 	if (assignments_set(s, pod->uid, c->name, &result))
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	cpuset_andnot(&s->default_set, &s->default_set, &result);

@@ -22,6 +22,9 @@
 
 enum cpu_policy_kind { CPU_POLICY_NONE, CPU_POLICY_STATIC };
 
+/* the first kubelet whose hint's NUMA count is a floor (#139456) */
+#define KUBELET_MINOR_NUMA_FLOOR	37
+
 struct policy_config {
 	enum cpu_policy_kind kind;
 	struct policy_options opts;
@@ -31,6 +34,12 @@ struct policy_config {
 	/* reservedSystemCPUs, when given (then num_reserved must match) */
 	bool has_reserved_cpus;
 	struct cpuset reserved_cpus;
+	/*
+	 * Answer as kubelet 1.<kubelet_minor> does (kubelet_version.h);
+	 * 0: cpumgr's own rules, the newest kubelet's and one more: with
+	 * strict-cpu-reservation no allocation empties the shared pool
+	 */
+	int kubelet_minor;
 };
 
 struct cpu_policy {
@@ -42,6 +51,7 @@ struct cpu_policy {
 	/* every CPU of a core holding a reserved CPU */
 	struct cpuset reserved_physical;
 	int cpu_group_size;
+	int kubelet_minor;	/* policy_config's */
 	/* cpusToReuse: init container CPUs a later container may take */
 	char reuse_pod[POD_UID_MAX + 1];
 	struct cpuset reuse;

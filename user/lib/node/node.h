@@ -75,6 +75,10 @@ struct node_config {
 	struct cfs_options cfs;
 	int64_t reconcile_ns;
 	enum node_init_cpus init_cpus;
+	/* the kubelet the node matches (init --kubelet-version; 0: none) */
+	int kubelet_minor;
+	/* the version the checkpoint is written in (v2 unless named) */
+	enum checkpoint_version checkpoint_version;
 };
 
 void node_config_default(struct node_config *c);
@@ -112,6 +116,15 @@ struct node_pod {
 	cJSON *obj;			/* the Pod object as admitted */
 	char pod_cgroup[PATH_MAX];	/* "" if none */
 	struct node_container *c;	/* parallel to pod.containers */
+	/*
+	 * The pod's CPU request and limit (millicores, 0: none) after an
+	 * in-place resize of the pod, as the runtime told them (the NRI's
+	 * UpdatePodSandbox; "podCpu" in the pod file, kept when the record
+	 * is replaced): the pod cgroup's CFS limits follow them rather than
+	 * its containers' as admitted.
+	 */
+	bool has_pod_cpu;
+	int64_t pod_cpu_request_milli, pod_cpu_limit_milli;
 };
 
 /* One CPU of the kernel's GET_TOPOLOGY dump. */
@@ -164,6 +177,14 @@ struct node_files {
 	/* the checkpoint as this node last wrote it (NULL: not yet) */
 	char *written;
 	size_t written_len;
+	/*
+	 * The kubelet's pod-level state the checkpoint carries (podEntries,
+	 * baselines; pods and baselines of a cpu_assignments, the rest
+	 * unused), which the kernel's table does not hold: kept from the
+	 * checkpoint read at open or imported, written back with it while
+	 * the node knows the pod (node_kernel_state()).
+	 */
+	struct cpu_assignments pod_level;
 };
 
 /* The cgroups the node manages (node_cgroup.c, node_narrow.c). */
@@ -235,6 +256,12 @@ enum {
  */
 int node_open(struct node *n, const char *dir, unsigned int flags,
 	      struct cm_error *err);
+/*
+ * node_open() waiting at most lock_timeout_ms for the lock (the NRI
+ * plugin: the runtime's request timeout bounds its calls).
+ */
+int node_open_within(struct node *n, const char *dir, unsigned int flags,
+		     int lock_timeout_ms, struct cm_error *err);
 void node_close(struct node *n);
 
 /*
@@ -334,6 +361,12 @@ int node_cgroup_name(const struct node *n, const char *path, char *name,
 /* The absolute directory of a cgroup name, as the kernel binds it. */
 int node_cgroup_path(const struct node *n, const char *name, char *path,
 		     size_t len, struct cm_error *err);
+/*
+ * Whether a cgroup (a path as node_cgroup_name() takes it) has tasks of
+ * its own: a container whose cgroup has is running, whatever a runtime
+ * says of it.  False when it is gone or cannot be read.
+ */
+bool node_cgroup_has_tasks(const struct node *n, const char *path);
 
 /*
  * Give the managed root's children, and its QoS cgroups' children, the
@@ -429,6 +462,13 @@ int node_sweep_inits(struct node *n, struct cm_error *err);
  */
 int node_resize(struct node *n, const char *pod_uid, const char *container,
 		int num, struct cpuset *out, struct cm_error *err);
+/*
+ * Pod uid was resized in place to a CPU request and limit (millicores, 0:
+ * none): recorded for the pod, and its pod cgroup's CFS limits follow.
+ * -ENOENT when the node has no record of the pod.
+ */
+int node_pod_resized(struct node *n, const char *uid, int64_t request_milli,
+		     int64_t limit_milli, struct cm_error *err);
 /* What node_resize checks first: the container holds exclusive CPUs. */
 int node_resize_check(struct node *n, const char *pod_uid,
 		      const char *container, struct cm_error *err);

@@ -39,6 +39,21 @@ int node_cgroup_path(const struct node *n, const char *name, char *path,
 			     len, err);
 }
 
+bool node_cgroup_has_tasks(const struct node *n, const char *path)
+{
+	struct cm_error err = { 0 };
+	char name[PATH_MAX];
+	pid_t *pids = NULL;
+	size_t nr = 0;
+
+	if (node_cgroup_name(n, path, name, sizeof(name), &err) ||
+	    cgroupfs_pids(&n->cgroups.fs, name, &pids, &nr, &err))
+		nr = 0;
+	cm_error_clear(&err);
+	free(pids);
+	return nr > 0;
+}
+
 int node_set_cpuset(struct node *n, const char *name,
 		    const struct cpuset *want, bool *changed,
 		    struct cm_error *err)
@@ -201,7 +216,14 @@ int node_apply_pod(struct node *n, const struct node_pod *p, bool verbose,
 	ret = node_cgroup_name(n, p->pod_cgroup, name, sizeof(name), err);
 	if (ret)
 		return ret;
-	cfs_pod_limits(&p->pod, node_pod_exclusive(n, p), &n->cfg.cfs, &l);
+	if (p->has_pod_cpu)
+		cfs_pod_limits_resized(pod_qos(&p->pod), p->pod_cpu_request_milli,
+				       p->pod_cpu_limit_milli,
+				       node_pod_exclusive(n, p), &n->cfg.cfs,
+				       &l);
+	else
+		cfs_pod_limits(&p->pod, node_pod_exclusive(n, p),
+			       &n->cfg.cfs, &l);
 	ret = node_set_cfs(n, name, &l, &changed, err);
 	if (ret)
 		return ret;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "json_util.h"
+#include "kubelet_version.h"
 #include "node.h"
 
 #define NS_PER_SEC	1000000000LL
@@ -65,6 +66,7 @@ void node_config_default(struct node_config *c)
 	c->hotplug = CPUMGR_HOTPLUG_PROTECT;
 	cfs_options_default(&c->cfs);
 	c->reconcile_ns = 10 * NS_PER_SEC;
+	c->checkpoint_version = CHECKPOINT_V2;
 }
 
 uint32_t node_config_option_bits(const struct node_config *c)
@@ -121,6 +123,14 @@ cJSON *node_config_to_json(const struct node_config *c)
 	ret |= add_str(j, "enforce", cpumgr_enforce_name(c->enforce));
 	ret |= add_str(j, "hotplug", cpumgr_hotplug_name(c->hotplug));
 	ret |= add_str(j, "initCpus", node_init_cpus_name(c->init_cpus));
+	if (c->kubelet_minor) {
+		char v[16];
+
+		snprintf(v, sizeof(v), "1.%d", c->kubelet_minor);
+		ret |= add_str(j, "kubeletVersion", v);
+	}
+	ret |= add_str(j, "checkpointVersion",
+		       checkpoint_version_name(c->checkpoint_version));
 	free(reserved);
 	if (ret || !opts || !reserved) {
 		cJSON_Delete(j);
@@ -229,6 +239,15 @@ int node_config_from_json(struct node_config *c, const cJSON *j,
 	    get_enum(j, "initCpus", node_init_cpus_name, &init_cpus, err))
 		goto bad;
 	c->init_cpus = init_cpus;
+	/* both written by init since they exist; older files: none, v2 */
+	if (json_member(j, "kubeletVersion") &&
+	    (get_str(j, "kubeletVersion", &s, err) ||
+	     kubelet_version_parse(s, &c->kubelet_minor, err)))
+		goto bad;
+	if (json_member(j, "checkpointVersion") &&
+	    (get_str(j, "checkpointVersion", &s, err) ||
+	     checkpoint_version_parse(s, &c->checkpoint_version, err)))
+		goto bad;
 	c->reserved_milli = (int64_t)milli;
 	c->cfs.period = (uint64_t)period;
 	c->reconcile_ns = (int64_t)(reconcile * NS_PER_SEC);

@@ -11,6 +11,10 @@
  * a runtime can move a task in, and a round follows (node_narrow.c says
  * why).  A task move the kernel refused asks for a round too, so that a
  * runtime's retry finds the cgroup narrowed.
+ *
+ * The command may add to each round (round_hook): cpumgrctl pins there
+ * the containers whose NRI plugin call did not finish in the runtime's
+ * time, which the runtime created without their CPUs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -137,6 +141,8 @@ static int round_once(const struct node_daemon_opts *o, unsigned int what,
 		ret = audit_fix(&n, err);
 	if (ret >= 0)
 		ret = node_sweep_inits(&n, err);
+	if (ret >= 0 && o->round_hook)
+		ret = o->round_hook(&n, o->round_hook_arg, err);
 	if (ret >= 0)
 		ret = node_reconcile(&n, o->pods ? &active : NULL, err);
 	/* whatever changed, the checkpoint follows the kernel */

@@ -9,6 +9,8 @@
 
 #include "error.h"
 
+struct node;
+
 /* What a round does. */
 enum {
 	DAEMON_RECONCILE	= 1 << 0,
@@ -30,6 +32,15 @@ struct node_daemon_opts {
 	 */
 	void (*notify)(const char *state);
 	int64_t watchdog_ms;
+	/*
+	 * What the command adds to each round (may be NULL), under the
+	 * lock after the sync and before the reconcile: cpumgrctl's are the
+	 * NRI plugin's calls that did not finish in the runtime's time, whose
+	 * containers run without their CPUs.  Returns the number of
+	 * containers it changed, or -errno with err set.
+	 */
+	int (*round_hook)(struct node *n, void *arg, struct cm_error *err);
+	void *round_hook_arg;
 };
 
 /* Run until SIGTERM or SIGINT; returns 0 then. */

@@ -292,16 +292,50 @@ bool node_pod_in_kernel(const struct node *n, const char *pod_uid)
 
 void node_shared_pool(const struct node *n, struct cpuset *out)
 {
+	struct cpuset pools;
+
 	*out = n->kernel.shared;
+	/* pod pools the kubelet's checkpoint has: not the node's to share */
+	assignments_pools_union(&n->assignments, &pools);
+	cpuset_andnot(out, out, &pools);
 	if (n->kernel.table.options & CPUMGR_OPT_STRICT_CPU_RESERVATION)
 		cpuset_andnot(out, out, &n->kernel.reserved);
 	/* a resize about to take them (node_resize.c) */
 	cpuset_andnot(out, out, &n->withheld);
 }
 
+/*
+ * The pod-level state kept from the checkpoint, for the pods the node
+ * still knows: a pod pool while the pod has CPUs in the table or a pod
+ * file, a baseline while its container has CPUs.
+ */
+static int pod_level_state(const struct node *n, struct cpu_assignments *out)
+{
+	const struct cpu_assignments *pl = &n->files.pod_level;
+
+	for (unsigned int i = 0; i < pl->nr_pods; i++) {
+		const char *uid = pl->pods[i].pod_uid;
+		bool known = node_pod_in_kernel(n, uid);
+
+		for (unsigned int k = 0; !known && k < n->nr_pods; k++)
+			known = !strcmp(n->pods[k].pod.uid, uid);
+		if (known && assignments_set_pool(out, uid, &pl->pods[i].cpus))
+			return -ENOMEM;
+	}
+	for (unsigned int i = 0; i < pl->nr_baselines; i++) {
+		const struct cpu_baseline *b = &pl->baselines[i];
+
+		if (assignments_get(out, b->pod_uid, b->container) &&
+		    assignments_set_baseline(out, b->pod_uid, b->container,
+					     b->cpus, strlen(b->cpus)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 int node_kernel_state(const struct node *n, struct cpu_assignments *out)
 {
-	struct cpuset all = n->kernel.topo->cpus;
+	struct cpuset all = n->kernel.topo->cpus, pools;
 
 	assignments_init(out);
 	for (size_t i = 0; i < n->kernel.nr_as; i++) {
@@ -317,6 +351,11 @@ int node_kernel_state(const struct node *n, struct cpu_assignments *out)
 	/* the reduced view has no assignments, but their union */
 	if (n->kernel.table.restricted)
 		cpuset_andnot(&all, &all, &n->kernel.exclusive);
+	if (pod_level_state(n, out))
+		return -ENOMEM;
+	/* a pod's pool is out of the kubelet's defaultCpuSet */
+	assignments_pools_union(out, &pools);
+	cpuset_andnot(&all, &all, &pools);
 	/* the kubelet's defaultCpuSet: none keeps it empty */
 	if (n->kernel.table.policy != CPUMGR_POLICY_STATIC) {
 		cpuset_zero(&out->default_set);
@@ -337,7 +376,11 @@ static const char *policy_name(const struct node *n)
 
 char *node_checkpoint_text(const struct node *n, size_t *len)
 {
-	return checkpoint_format(policy_name(n), &n->assignments, len);
+	enum checkpoint_version v = n->files.has_config ?
+				    n->cfg.checkpoint_version : CHECKPOINT_V2;
+
+	return checkpoint_format_version(v, policy_name(n), &n->assignments,
+					 len);
 }
 
 int node_save_checkpoint(struct node *n, unsigned int flags,
@@ -367,10 +410,9 @@ int node_save_checkpoint(struct node *n, unsigned int flags,
 	else if (ours)
 		ret = checkpoint_store_write(&n->files.store, want, wlen, err);
 	else
-		ret = checkpoint_store_save(&n->files.store, policy_name(n),
-					    &n->assignments,
-					    flags & NODE_FORCE ?
-					    CHECKPOINT_FORCE : 0, err);
+		ret = checkpoint_store_save_text(&n->files.store, want, wlen,
+						 flags & NODE_FORCE ?
+						 CHECKPOINT_FORCE : 0, err);
 	free(n->files.written);
 	n->files.written = NULL;
 	if (!ret) {

@@ -88,6 +88,25 @@ static int path_member(const cJSON *j, const char *k, char *out,
 	return 0;
 }
 
+/* "podCpu": {"requestMilli": N, "limitMilli": N}, when there is one. */
+static int pod_cpu_from_record(struct node_pod *p, const cJSON *j,
+			       struct cm_error *err)
+{
+	const cJSON *req = json_member(j, "requestMilli");
+	const cJSON *lim = json_member(j, "limitMilli");
+
+	if (!j)
+		return 0;
+	if (!cJSON_IsNumber(req) || !cJSON_IsNumber(lim) ||
+	    req->valuedouble < 0 || lim->valuedouble < 0 ||
+	    req->valuedouble > 1e12 || lim->valuedouble > 1e12)
+		return cm_errorf(err, "\"podCpu\" must hold requestMilli and limitMilli, millicores");
+	p->has_pod_cpu = true;
+	p->pod_cpu_request_milli = (int64_t)req->valuedouble;
+	p->pod_cpu_limit_milli = (int64_t)lim->valuedouble;
+	return 0;
+}
+
 /* The record from its JSON; takes obj's "pod" member. */
 static int pod_from_record(struct node_pod *p, cJSON *rec,
 			   struct cm_error *err)
@@ -128,6 +147,8 @@ static int pod_from_record(struct node_pod *p, cJSON *rec,
 		}
 		p->c[i].has_admitted = true;
 	}
+	if (pod_cpu_from_record(p, json_member(rec, "podCpu"), err))
+		goto bad;
 	return 0;
 bad:
 	node_pod_free(p);
@@ -160,6 +181,14 @@ static cJSON *pod_to_record(const struct node_pod *p)
 			ok = t && cJSON_AddStringToObject(c, "admittedCpus", t);
 			free(t);
 		}
+	}
+	if (ok && p->has_pod_cpu) {
+		cJSON *pc = cJSON_AddObjectToObject(rec, "podCpu");
+
+		ok = pc && cJSON_AddNumberToObject(pc, "requestMilli",
+						   (double)p->pod_cpu_request_milli) &&
+		     cJSON_AddNumberToObject(pc, "limitMilli",
+					     (double)p->pod_cpu_limit_milli);
 	}
 	if (!ok) {
 		cJSON_Delete(rec);
@@ -308,6 +337,10 @@ struct node_pod *node_add_pod(struct node *n, const cJSON *obj,
 		return NULL;
 	old = node_find_pod(n, p.pod.uid);
 	if (old) {
+		/* the pod's own resize stays the pod's */
+		p.has_pod_cpu = old->has_pod_cpu;
+		p.pod_cpu_request_milli = old->pod_cpu_request_milli;
+		p.pod_cpu_limit_milli = old->pod_cpu_limit_milli;
 		node_pod_free(old);
 		*old = p;
 		return old;

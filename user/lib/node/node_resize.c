@@ -306,3 +306,28 @@ int node_resize(struct node *n, const char *uid, const char *name, int num,
 	free(text);
 	return 0;
 }
+
+int node_pod_resized(struct node *n, const char *uid, int64_t request_milli,
+		     int64_t limit_milli, struct cm_error *err)
+{
+	struct node_pod *p = node_find_pod(n, uid);
+	int ret;
+
+	if (!p)
+		return cm_errorf(err, "pod %s is not recorded", uid), -ENOENT;
+	if (p->has_pod_cpu && p->pod_cpu_request_milli == request_milli &&
+	    p->pod_cpu_limit_milli == limit_milli)
+		return 0;
+	p->has_pod_cpu = true;
+	p->pod_cpu_request_milli = request_milli;
+	p->pod_cpu_limit_milli = limit_milli;
+	ret = node_save_pod(n, p, err);
+	if (ret)
+		return ret;
+	node_log(n, "%s: resized in place: cpu request %lldm, limit %lldm",
+		 uid, (long long)request_milli, (long long)limit_milli);
+	if (!p->pod_cgroup[0])
+		return 0;
+	ret = node_apply_pod(n, p, false, err);
+	return ret < 0 ? ret : 0;
+}

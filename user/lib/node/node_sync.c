@@ -69,8 +69,41 @@ static void note_unsynced(struct node *n)
 			 n->files.dir, NODE_CONFIG_FILE);
 }
 
+/*
+ * The checkpoint's pod pools and baselines, which only it holds: read at
+ * every open (a file without them is not parsed).  A checkpoint that does
+ * not read is left to node_sync()'s judgement.
+ */
+static int load_pod_level(struct node *n, struct cm_error *err)
+{
+	struct cm_error ignored = { 0 };
+	struct checkpoint cp;
+	size_t len;
+	char *buf;
+	int ret = checkpoint_store_read(&n->files.store, &buf, &len, &ignored);
+
+	cm_error_clear(&ignored);
+	if (ret)
+		return 0;
+	if ((memmem(buf, len, "podEntries", 10) ||
+	     memmem(buf, len, "baselines", 9)) &&
+	    !checkpoint_parse(buf, len, NULL, &cp, &ignored)) {
+		ret = assignments_copy_pod_level(&n->files.pod_level, &cp.state);
+		checkpoint_free(&cp);
+	}
+	cm_error_clear(&ignored);
+	free(buf);
+	return ret ? cm_errorf(err, "out of memory") : 0;
+}
+
 int node_open(struct node *n, const char *dir, unsigned int flags,
 	      struct cm_error *err)
+{
+	return node_open_within(n, dir, flags, NODE_LOCK_TIMEOUT_MS, err);
+}
+
+int node_open_within(struct node *n, const char *dir, unsigned int flags,
+		     int lock_timeout_ms, struct cm_error *err)
 {
 	char *msg = NULL;
 	int ret;
@@ -95,8 +128,8 @@ int node_open(struct node *n, const char *dir, unsigned int flags,
 	} else {
 		n->files.store.waiting = lock_waiting;
 		n->files.store.waiting_arg = n;
-		ret = checkpoint_store_lock(&n->files.store,
-					    NODE_LOCK_TIMEOUT_MS, err);
+		ret = checkpoint_store_lock(&n->files.store, lock_timeout_ms,
+					    err);
 		if (!ret) {
 			remove_stale(dir);
 			ret = node_load_config(n, err);
@@ -109,6 +142,8 @@ int node_open(struct node *n, const char *dir, unsigned int flags,
 		ret = open_cgroups(n, err);
 	if (!ret)
 		ret = node_load_pods(n, err);
+	if (!ret)
+		ret = load_pod_level(n, err);
 	if (ret)
 		goto fail;
 	n->kernel.nl = cpumgr_nl_open(&ret, &msg);
@@ -142,6 +177,7 @@ void node_close(struct node *n)
 	free(n->kernel.cpus);
 	topology_free(n->kernel.topo);
 	assignments_free(&n->assignments);
+	assignments_free(&n->files.pod_level);
 	if (n->policy_ready)
 		cpu_policy_destroy(&n->policy);
 	for (unsigned int i = 0; i < n->nr_pods; i++)

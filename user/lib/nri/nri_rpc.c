@@ -5,9 +5,7 @@
 #include <string.h>
 
 #include "nri_rpc.h"
-#include "request.pb-c.h"
-
-#define STATUS_MESSAGE_FIELD	2
+#include "ttrpc.pb-c.h"
 
 int nri_rpc_pack(struct strbuf *out, const ProtobufCMessage *msg,
 		 struct cm_error *err)
@@ -44,53 +42,21 @@ int nri_rpc_pack_request(struct strbuf *out, const char *service,
 	return ret;
 }
 
-/* A length-delimited field's data as protobuf-c keeps it: varint first. */
-static size_t varint(uint8_t *p, size_t v)
-{
-	size_t n = 0;
-
-	do {
-		p[n] = (uint8_t)(v & 0x7f);
-		v >>= 7;
-		if (v)
-			p[n] |= 0x80;
-		n++;
-	} while (v);
-	return n;
-}
-
 int nri_rpc_pack_response(struct strbuf *out, int code, const char *message,
 			  const void *payload, size_t len, struct cm_error *err)
 {
 	Ttrpc__Response rsp = TTRPC__RESPONSE__INIT;
-	Status status = STATUS__INIT;
-	ProtobufCMessageUnknownField text;
-	size_t mlen = message ? strlen(message) : 0;
-	int ret;
+	Ttrpc__Status status = TTRPC__STATUS__INIT;
 
-	memset(&text, 0, sizeof(text));
 	if (code != NRI_RPC_OK) {
 		status.code = code;
+		status.message = (char *)(message ? message : "");
 		rsp.status = &status;
-		if (mlen) {
-			text.tag = STATUS_MESSAGE_FIELD;
-			text.wire_type = PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED;
-			text.data = malloc(mlen + 10);
-			if (!text.data)
-				return cm_errorf(err, "out of memory"), -ENOMEM;
-			text.len = varint(text.data, mlen);
-			memcpy(text.data + text.len, message, mlen);
-			text.len += mlen;
-			status.base.n_unknown_fields = 1;
-			status.base.unknown_fields = &text;
-		}
 	} else {
 		rsp.payload.data = (uint8_t *)payload;
 		rsp.payload.len = len;
 	}
-	ret = nri_rpc_pack(out, &rsp.base, err);
-	free(text.data);
-	return ret;
+	return nri_rpc_pack(out, &rsp.base, err);
 }
 
 int nri_rpc_unpack_request(const uint8_t *data, size_t len,
@@ -105,6 +71,7 @@ int nri_rpc_unpack_request(const uint8_t *data, size_t len,
 	r->service = req->service;
 	r->method = req->method;
 	r->payload = req->payload;
+	r->timeout_nano = req->timeout_nano;
 	r->msg = req;
 	return 0;
 }
@@ -114,31 +81,6 @@ void nri_rpc_request_free(struct nri_request *r)
 	if (r->msg)
 		ttrpc__request__free_unpacked(r->msg, NULL);
 	memset(r, 0, sizeof(*r));
-}
-
-/* google.rpc.Status's message out of the unknown fields. */
-static char *status_message(const Status *s)
-{
-	for (unsigned int i = 0; s && i < s->base.n_unknown_fields; i++) {
-		const ProtobufCMessageUnknownField *f =
-			&s->base.unknown_fields[i];
-		size_t at = 0, n = 0;
-		unsigned int shift = 0;
-
-		if (f->tag != STATUS_MESSAGE_FIELD ||
-		    f->wire_type != PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED)
-			continue;
-		while (at < f->len && shift < 35) {
-			n |= (size_t)(f->data[at] & 0x7f) << shift;
-			shift += 7;
-			if (!(f->data[at++] & 0x80))
-				break;
-		}
-		if (n > f->len - at)
-			break;
-		return strndup((const char *)f->data + at, n);
-	}
-	return strdup("");
 }
 
 int nri_rpc_unpack_response(const uint8_t *data, size_t len,
@@ -151,7 +93,7 @@ int nri_rpc_unpack_response(const uint8_t *data, size_t len,
 		return cm_errorf(err, "a ttrpc response that does not parse"),
 		       -EPROTO;
 	r->code = rsp->status ? rsp->status->code : NRI_RPC_OK;
-	r->message = status_message(rsp->status);
+	r->message = strdup(rsp->status ? rsp->status->message : "");
 	r->payload = rsp->payload;
 	r->msg = rsp;
 	if (!r->message) {

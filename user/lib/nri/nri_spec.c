@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cfs.h"
 #include "nri_spec.h"
 
 /* linux.resources.cpu as config.json has it */
@@ -126,6 +127,20 @@ int nri_spec_resize_cpus(const NriPod *pod, const NriContainer *ctr,
 	if (to < 1000 || to % 1000 || to == now || to / 1000 > 1 << 20)
 		return 0;
 	return (int)(to / 1000);
+}
+
+void nri_spec_cpu_milli(const NriResources *r, int64_t *request_milli,
+			int64_t *limit_milli)
+{
+	const Nri__Pkg__Api__V1alpha1__LinuxCPU *cpu = r ? r->cpu : NULL;
+
+	*request_milli = cpu && cpu->shares ?
+			 cfs_shares_to_milli_cpu(cpu->shares->value) : 0;
+	*limit_milli = cpu && cpu->quota ?
+		       cfs_quota_to_milli_cpu(cpu->quota->value,
+					      cpu->period && cpu->period->value ?
+					      cpu->period->value :
+					      CFS_QUOTA_PERIOD) : 0;
 }
 
 int nri_spec_sandbox(const NriPod *pod, struct oci_container *c,

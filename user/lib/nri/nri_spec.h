@@ -10,7 +10,7 @@
 #ifndef CPUMGR_NRI_SPEC_H
 #define CPUMGR_NRI_SPEC_H
 
-#include "api.pb-c.h"
+#include "nri.pb-c.h"
 #include "error.h"
 #include "oci.h"
 
@@ -37,6 +37,13 @@ int nri_spec_shared_cpus(const NriPod *pod, struct oci_container *c,
  */
 int nri_spec_resize_cpus(const NriPod *pod, const NriContainer *ctr,
 			 NriResources *want);
+/*
+ * The CPU request and limit (millicores, 0: none) of linux resources as
+ * the kubelet's formulas give them (shares, quota over period): a pod's
+ * in UpdatePodSandbox.
+ */
+void nri_spec_cpu_milli(const NriResources *r, int64_t *request_milli,
+			int64_t *limit_milli);
 /*
  * A pod's sandbox (pause) container, recorded as OCI_SANDBOX_NAME; its
  * cgroup is the pod's linux.cgroups_path, "" when the runtime gave none.

@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The checks of cgroup file writes, one entry each: cpuset.cpus,
+ * cpuset.cpus.exclusive, cpuset.cpus.partition, cgroup.subtree_control.
+ * Their probes send the writers here first (cpumgr_probes.c); the checks
+ * run where they may be preempted (on PREEMPT_RT), with this CPU's
+ * locked scratch space (preemption off but on PREEMPT_RT) and the view
+ * for the whole check.  A violation is reported (cpumgr_report.c), and
+ * refused in enforce mode.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cgroup.h>
+#include <linux/kernfs.h>
+#include <linux/printk.h>
+#include <linux/rculist.h>
+#include <linux/string.h>
+
+#include "cpumgr_check_write.h"
+#include "cpumgr_cpuset.h"
+#include "cpumgr_inflight.h"
+#include "cpumgr_report.h"
+#include "cpumgr_rules.h"
+#include "cpumgr_view.h"
+
+/*
+ * What the cpusets with tasks below @to would inherit if partition @css,
+ * dissolving, handed its CPUs back to @to; added to @bad.
+ */
+static bool cpumgr_dissolves_onto(const struct cpumgr_view *view,
+				  struct cgroup_subsys_state *to,
+				  struct cgroup_subsys_state *css,
+				  struct cpumask *bad, struct cpumgr_scratch *s)
+{
+	struct cpumask *eff = cpumgr_scratch_mask(s, CPUMGR_EFF);
+	static const struct cpumgr_inflight_entry none;
+
+	if (!cpumgr_rules_reaches_scope(view, to->cgroup, s))
+		return false;
+	cpumask_or(eff, cpumgr_cpuset_effective(to),
+		   cpumgr_cpuset_effective(css));
+	return cpumgr_rules_check_inherit(view, to, eff,
+					  cpumgr_cpuset_allowed(to), &none,
+					  NULL, bad, s);
+}
+
+/*
+ * Whether partition @css, dissolving, would hand CPUs on to cgroups with
+ * tasks that may not hold them; added to @bad.  A partition holds CPUs
+ * its parent has not: they go back, to the parent, or for a remote
+ * partition (6.7 on, its parent none) to the top cpuset and on to
+ * whatever inherits from it.  Which of the two it is, cpuset keeps
+ * private: both ways are checked.  A cpuset that holds nothing its
+ * parent has not is no partition: false.
+ */
+static bool cpumgr_partition_dissolves(const struct cpumgr_view *view,
+				       struct cgroup_subsys_state *css,
+				       struct cpumask *bad,
+				       struct cpumgr_scratch *s)
+{
+	struct cgroup_subsys_state *parent = css->parent;
+	struct cgroup_subsys_state *top = cpumgr_cpuset_top();
+	bool found;
+
+	if (!parent || cpumask_subset(cpumgr_cpuset_effective(css),
+				      cpumgr_cpuset_effective(parent)))
+		return false;
+	found = cpumgr_dissolves_onto(view, parent, css, bad, s);
+	if (parent != top)
+		found |= cpumgr_dissolves_onto(view, top, css, bad, s);
+	return found;
+}
+
+/*
+ * An empty cpuset.cpus.exclusive: the partitions at or below @css that
+ * hold CPUs through it may dissolve (on 7.3 a remote partition whose
+ * ancestor's exclusive CPUs are gone does; whether one falls back on its
+ * cpuset.cpus is cpuset's private state), handing their CPUs back.  Each
+ * that holds a container's CPUs is checked as if dissolved, both ways.
+ * Partitions are found by what they hold that their parent has not,
+ * whether tasks run there or not; after inherit_walk_max cpusets the
+ * walk stops and every container's CPU is refused.
+ */
+static bool cpumgr_exclusive_emptied(const struct cpumgr_view *view,
+				     struct cgroup_subsys_state *css,
+				     struct cpumask *bad,
+				     struct cpumgr_scratch *s)
+{
+	unsigned int visited = 0, max = cpumgr_rules_walk_max();
+	struct cgroup_subsys_state *pos;
+	bool found = false;
+
+	css_for_each_descendant_pre(pos, css) {
+		if (++visited > max) {
+			pr_warn_ratelimited("more than %u cpusets below cgroup %llu: its cpuset.cpus.exclusive may not be emptied\n",
+					    max, cgroup_id(css->cgroup));
+			cpumask_or(bad, bad, view->exclusive);
+			return true;
+		}
+		if (cpumask_intersects(cpumgr_cpuset_effective(pos),
+				       view->exclusive))
+			found |= cpumgr_partition_dissolves(view, pos, bad, s);
+	}
+	return found;
+}
+
+/**
+ * cpumgr_check_above - a write against the writes above it
+ * @view: the table
+ * @w: the write, begun (cpumgr_inflight_write_begin())
+ * @entry: the task entry under way it read
+ * @eff: scratch
+ * @bad: where the CPUs the cpusets with tasks below @w's would get, once
+ *	 a write under way above it has landed too, and may not hold, go
+ * @s: this CPU's scratch space
+ *
+ * Each write above gives @w's cpuset another parent's CPUs than it has
+ * now: the walk is made again with what @w's cpuset then gets.  The
+ * caller is in the RCU read-side section of its begin.  Return: whether
+ * any CPU was added to @bad.
+ */
+static bool cpumgr_check_above(const struct cpumgr_view *view,
+			       const struct cpumgr_inflight_write *w,
+			       const struct cpumgr_inflight_entry *entry,
+			       struct cpumask *eff, struct cpumask *bad,
+			       struct cpumgr_scratch *s)
+{
+	bool found = false;
+	unsigned int i;
+
+	for (i = 0; i < w->nr_above; i++) {
+		cpumgr_rules_inherited(w->css->parent, w->above[i],
+				       w->above_eff[i], eff, NULL, s);
+		if (cpumask_intersects(eff, w->own))
+			cpumask_and(eff, eff, w->own);
+		found |= cpumgr_rules_check_inherit(view, w->css, eff, w->own,
+						    entry, w, bad, s);
+	}
+	return found;
+}
+
+/*
+ * Whether a write of @buf to cpuset.cpus or cpuset.cpus.exclusive (@cpus
+ * false) of @of's cpuset is refused.
+ */
+static bool cpumgr_resmask_refused(struct kernfs_open_file *of,
+				   const char *buf, bool cpus,
+				   struct cpumgr_inflight_write *w,
+				   const struct cpumgr_view *view,
+				   struct cpumgr_scratch *s)
+{
+	struct cgroup_subsys_state *css = of_css(of);
+	const char *file = cpus ? "cpuset.cpus" : "cpuset.cpus.exclusive";
+	enum cpumgr_violation kind = CPUMGR_VIOLATION_WRITE;
+	struct cpumgr_inflight_entry entry;
+	struct cpumask *arg, *bad, *eff;
+	bool found;
+
+	arg = cpumgr_scratch_mask(s, CPUMGR_ARG);
+	bad = cpumgr_scratch_mask(s, CPUMGR_BAD);
+	eff = cpumgr_scratch_mask(s, CPUMGR_EFF);
+	cpumask_clear(bad);
+	/* What the kernel will not parse, it will refuse itself. */
+	if (cpulist_parse(buf, arg))
+		return false;
+
+	if (cpumgr_rules_check(view, css->cgroup, arg, arg, bad, s))
+		goto report;
+	/*
+	 * Exclusive CPUs are a partition's to take, from everyone else, and
+	 * what it holds once it is one (cpuset.cpus aside, 6.7 on): the
+	 * containers bound below it keep their CPUs only if it names them.
+	 */
+	if (!cpus && cpumask_empty(arg)) {
+		if (cpumgr_exclusive_emptied(view, css, bad, s))
+			kind = CPUMGR_VIOLATION_INHERIT;
+		goto report;
+	}
+	if (!cpus) {
+		if (!cpumgr_rules_check_partition(view, css->cgroup, arg, bad,
+						  s) &&
+		    !cpumgr_rules_check_take(view, css->cgroup, arg, bad, s))
+			cpumgr_rules_check_keep(view, css->cgroup, arg, bad, s);
+		goto report;
+	}
+	/* What the cpuset, and what inherits from it, would get. */
+	if (cpumgr_cpuset_v2_mode(css->cgroup) && css->parent) {
+		const struct cpumask *above =
+			cpumgr_cpuset_effective(css->parent);
+
+		if (!cpumask_and(eff, arg, above))
+			cpumask_copy(eff, above);
+	} else {
+		cpumask_copy(eff, arg);
+	}
+	if (cpumgr_rules_check_keep(view, css->cgroup, eff, bad, s))
+		goto report;
+	if (!cpumgr_cpuset_v2_mode(css->cgroup) || !css->parent ||
+	    !cpumgr_rules_reaches_scope(view, css->cgroup, s))
+		goto report;
+	/*
+	 * A task entering below meanwhile is counted, or counts this; so
+	 * are the writes under way above and below.
+	 */
+	cpumgr_inflight_write_begin(w, css, eff, arg, &entry);
+	found = cpumgr_rules_check_inherit(view, css, eff, arg, &entry, w, bad,
+					   s);
+	/* eff is scratch from here */
+	found |= cpumgr_check_above(view, w, &entry, eff, bad, s);
+	if (found)
+		kind = CPUMGR_VIOLATION_INHERIT;
+report:
+	return !cpumask_empty(bad) &&
+	       cpumgr_violation(view, kind, css->cgroup, file, bad, s);
+}
+
+/*
+ * cpuset.cpus.partition: a cgroup may not change how it holds CPUs it
+ * should not hold at all, and a partition may not dissolve when the CPUs
+ * it hands back to its parent would flow on to cgroups with tasks that
+ * may not hold them.
+ */
+static bool cpumgr_partition_refused(struct kernfs_open_file *of,
+				     const char *buf,
+				     const struct cpumgr_view *view,
+				     struct cpumgr_scratch *s)
+{
+	enum cpumgr_violation kind = CPUMGR_VIOLATION_PARTITION;
+	struct cgroup_subsys_state *css = of_css(of);
+	struct cpumask *eff, *bad;
+
+	eff = cpumgr_scratch_mask(s, CPUMGR_EFF);
+	bad = cpumgr_scratch_mask(s, CPUMGR_BAD);
+	cpumask_clear(bad);
+	cpumask_or(eff, cpumgr_cpuset_allowed(css),
+		   cpumgr_cpuset_effective(css));
+	if (cpumgr_rules_check(view, css->cgroup, eff, NULL, bad, s))
+		goto report;
+	/*
+	 * A partition takes its CPUs from the rest of the hierarchy, and
+	 * none is made below the managed root.
+	 */
+	if ((sysfs_streq(buf, "root") || sysfs_streq(buf, "isolated")) &&
+	    (cpumgr_rules_check_partition(view, css->cgroup, eff, bad, s) ||
+	     cpumgr_rules_check_take(view, css->cgroup, eff, bad, s)))
+		goto report;
+	if (sysfs_streq(buf, "member") &&
+	    cpumgr_partition_dissolves(view, css, bad, s))
+		kind = CPUMGR_VIOLATION_INHERIT;
+report:
+	return !cpumask_empty(bad) &&
+	       cpumgr_violation(view, kind, css->cgroup,
+				"cpuset.cpus.partition", bad, s);
+}
+
+/* "-cpuset" among the words of a subtree_control write. */
+static bool cpumgr_drops_cpuset(const char *buf)
+{
+	const char *p = buf;
+	size_t len;
+
+	for (;;) {
+		p = skip_spaces(p);
+		if (!*p)
+			return false;
+		len = strcspn(p, " \t\n");
+		if (len == 7 && !strncmp(p, "-cpuset", 7))
+			return true;
+		p += len;
+	}
+}
+
+/*
+ * cgroup.subtree_control: turning the cpuset controller off below a
+ * cgroup moves its children's tasks into its own cpuset: they then run
+ * on its effective CPUs, with no cgroup.procs write to check.  (Turning
+ * it on gives them new cpusets that inherit the CPUs they already run
+ * on; runtimes write "+cpuset" all the time.)
+ */
+static bool cpumgr_subtree_refused(struct kernfs_open_file *of,
+				   const char *buf,
+				   const struct cpumgr_view *view,
+				   struct cpumgr_scratch *s)
+{
+	struct cgroup *cgrp = of_css(of)->cgroup;
+	struct cgroup_subsys_state *css, *child;
+	struct cpumask *bad;
+	bool found = false;
+
+	if (!(cgrp->subtree_control & BIT(cpuset_cgrp_id)) ||
+	    !cpumgr_drops_cpuset(buf))
+		return false;
+	css = cpumgr_cpuset_css(cgrp);
+	if (!css)
+		return false;
+	bad = cpumgr_scratch_mask(s, CPUMGR_BAD);
+	cpumask_clear(bad);
+	list_for_each_entry_rcu(child, &cgrp->self.children, sibling) {
+		struct cgroup_subsys_state *kid;
+
+		if (!cgroup_is_populated(child->cgroup))
+			continue;
+		/* what it named, to the same-pod rule (cpumgr_rules.c) */
+		kid = cpumgr_cpuset_css(child->cgroup);
+		found |= cpumgr_rules_check(view, child->cgroup,
+					    cpumgr_cpuset_effective(css),
+					    kid && kid != css ?
+					    cpumgr_cpuset_allowed(kid) :
+					    cpu_none_mask, bad, s);
+	}
+	return found &&
+	       cpumgr_violation(view, CPUMGR_VIOLATION_INHERIT, cgrp,
+				"cgroup.subtree_control", bad, s);
+}
+
+/*
+ * Where the check of a write starts: this CPU's locked scratch space,
+ * and the view for the whole check; NULL when it has nothing to check.
+ * It ends with cpumgr_file_check_end(), either way.
+ */
+static const struct cpumgr_view *
+cpumgr_file_check_begin(struct cpumgr_scratch **s)
+{
+	const struct cpumgr_view *view;
+
+	*s = cpumgr_scratch_lock();
+	rcu_read_lock();
+	view = cpumgr_view_get();
+	return cpumgr_rules_active(view) ? view : NULL;
+}
+
+static void cpumgr_file_check_end(void)
+{
+	rcu_read_unlock();
+	cpumgr_scratch_unlock();
+}
+
+/**
+ * cpumgr_check_cpus_write - a write of cpuset.cpus
+ * @of: the file
+ * @buf: what is written
+ * @w: the write's in-flight slot (cpumgr_inflight_write_get())
+ *
+ * Return: whether it is refused.
+ */
+bool cpumgr_check_cpus_write(struct kernfs_open_file *of, const char *buf,
+			     struct cpumgr_inflight_write *w)
+{
+	struct cpumgr_scratch *s;
+	const struct cpumgr_view *view = cpumgr_file_check_begin(&s);
+	bool refuse = view && cpumgr_resmask_refused(of, buf, true, w, view, s);
+
+	cpumgr_file_check_end();
+	return refuse;
+}
+
+/* A write of cpuset.cpus.exclusive; whether it is refused. */
+bool cpumgr_check_exclusive_write(struct kernfs_open_file *of,
+				  const char *buf)
+{
+	struct cpumgr_scratch *s;
+	const struct cpumgr_view *view = cpumgr_file_check_begin(&s);
+	bool refuse = view &&
+		      cpumgr_resmask_refused(of, buf, false, NULL, view, s);
+
+	cpumgr_file_check_end();
+	return refuse;
+}
+
+/* A write of cpuset.cpus.partition; whether it is refused. */
+bool cpumgr_check_partition_write(struct kernfs_open_file *of,
+				  const char *buf)
+{
+	struct cpumgr_scratch *s;
+	const struct cpumgr_view *view = cpumgr_file_check_begin(&s);
+	bool refuse = view && cpumgr_partition_refused(of, buf, view, s);
+
+	cpumgr_file_check_end();
+	return refuse;
+}
+
+/* A write of cgroup.subtree_control; whether it is refused. */
+bool cpumgr_check_subtree_write(struct kernfs_open_file *of, const char *buf)
+{
+	struct cpumgr_scratch *s;
+	const struct cpumgr_view *view = cpumgr_file_check_begin(&s);
+	bool refuse = view && cpumgr_subtree_refused(of, buf, view, s);
+
+	cpumgr_file_check_end();
+	return refuse;
+}

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The checkpoint versions in a node, whole cpumgrctl processes on the
+ * stand-in kernel (standin_node.h: 8 CPUs, static, 0-1 reserved): init
+ * --kubelet-version writes the kubelet's version; an imported v4's pod
+ * pool is kept in the node's checkpoint, out of the default set, through
+ * later opens; the v4 the node writes is byte for byte the one imported
+ * (built by the kubelet's rules, its checksums computed apart from
+ * cpumgr's code: test_checkpoint_v4.c's head says how).
+ */
+#include "kselftest_harness.h"
+
+#include "standin_node.h"
+#include "test_util.h"
+
+/* 1.37's file for "static", every CPU shared */
+#define V4_EMPTY "{\"policyName\":\"static\",\"defaultCpuSet\":\"0-7\",\"checksum\":14413152," \
+	"\"data\":\"{\\\"policyName\\\":\\\"static\\\",\\\"defaultCpuSet\\\":\\\"0-7\\\"}\"," \
+	"\"dataChecksum\":3294586087}"
+
+/* pod's pool 2-5: c1's slice 2-3, 4-5 shared in the pod */
+#define V4_POOL "{\"policyName\":\"static\",\"defaultCpuSet\":\"0-1,6-7\",\"entries\":" \
+	"{\"pod\":{\"c1\":\"2-3\"}},\"checksum\":597235251,\"data\":\"{\\\"policyName\\\":" \
+	"\\\"static\\\",\\\"defaultCpuSet\\\":\\\"0-1,6-7\\\",\\\"entries\\\":{\\\"pod\\\":" \
+	"{\\\"c1\\\":\\\"2-3\\\"}},\\\"podEntries\\\":{\\\"pod\\\":{\\\"cpuSet\\\":\\\"2-5\\\"}}}\"," \
+	"\"dataChecksum\":1709627508}"
+
+FIXTURE(versions) {
+	struct standin_node sn;
+};
+
+FIXTURE_SETUP(versions)
+{
+	ASSERT_EQ(0, standin_node_init(&self->sn)) TH_LOG("%s", self->sn.out);
+}
+
+FIXTURE_TEARDOWN(versions)
+{
+	standin_node_free(&self->sn);
+}
+
+static void init_as(struct standin_node *sn, const char *extra)
+{
+	char args[PATH_MAX];
+	struct statfs fs;
+
+	xsnprintf(args, sizeof(args),
+		  "init --cpu-manager-policy static --reserved-cpus 0-1 --cgroup-root %s %s",
+		  !statfs("/sys/fs/cgroup", &fs) && fs.f_type == CGROUP2_SUPER_MAGIC ?
+		  "/sys/fs/cgroup" : "/sys/fs/cgroup/cpuset", extra);
+	standin_run(sn, args, NULL);
+}
+
+TEST_F(versions, init_writes_the_kubelets_version)
+{
+	char *text, *cfg;
+
+	init_as(&self->sn, "--kubelet-version 1.37");
+	CHECK(self->sn.status == 0 && strstr(self->sn.out, "kubelet 1.37: checkpoint v4"),
+	      "%d %s", self->sn.status, self->sn.out);
+	text = standin_file(&self->sn, "state/cpu_manager_state");
+	cfg = standin_file(&self->sn, "state/config.json");
+	EXPECT_STREQ(V4_EMPTY, text ?: "");
+	CHECK(cfg && strstr(cfg, "\"kubeletVersion\":\t\"1.37\"") &&
+	      strstr(cfg, "\"checkpointVersion\":\t\"v4\""), "%s", cfg ?: "");
+	free(text);
+	free(cfg);
+	/* without a kubelet named: v2 again */
+	init_as(&self->sn, "");
+	text = standin_file(&self->sn, "state/cpu_manager_state");
+	EXPECT_STREQ("{\"policyName\":\"static\",\"defaultCpuSet\":\"0-7\",\"checksum\":14413152}",
+		     text ?: "");
+	free(text);
+	/* 1.32 did not have strict-cpu-reservation on without its alpha gate */
+	init_as(&self->sn, "--kubelet-version 1.32 --cpu-manager-policy-options strict-cpu-reservation=true");
+	CHECK(self->sn.status == 2 &&
+	      strstr(self->sn.out, "CPU Manager Policy Alpha-level Options not enabled, but option \"strict-cpu-reservation\" provided"),
+	      "%d %s", self->sn.status, self->sn.out);
+}
+
+TEST_F(versions, an_imported_pod_pool_stays)
+{
+	char *text, *kernel;
+
+	init_as(&self->sn, "--kubelet-version 1.37");
+	ASSERT_EQ(0, self->sn.status);
+	fake_write(self->sn.dir, "v4.json", V4_POOL);
+	standin_run(&self->sn, "checkpoint verify", "v4.json");
+	CHECK(self->sn.status == 0 &&
+	      strstr(self->sn.out, "valid: policy static, 1 assignment, 1 pod pool (v4)"),
+	      "%d %s", self->sn.status, self->sn.out);
+	standin_run(&self->sn, "checkpoint import", "v4.json");
+	CHECK(self->sn.status == 0 && strstr(self->sn.out, "pod pools kept"),
+	      "%d %s", self->sn.status, self->sn.out);
+	text = standin_file(&self->sn, "state/cpu_manager_state");
+	kernel = standin_file(&self->sn, "kernel");
+	EXPECT_STREQ(V4_POOL, text ?: "");
+	CHECK(kernel && strstr(kernel, "a pod c1 2-3 0\n"), "%s", kernel ?: "");
+	free(text);
+	free(kernel);
+	/* another process, another save: the pool is still there */
+	standin_run(&self->sn, "reconcile", NULL);
+	EXPECT_EQ(0, self->sn.status);
+	text = standin_file(&self->sn, "state/cpu_manager_state");
+	EXPECT_STREQ(V4_POOL, text ?: "");
+	free(text);
+	standin_run(&self->sn, "checkpoint export", NULL);
+	CHECK(strstr(self->sn.out, "podEntries"), "%s", self->sn.out);
+}
+
+/* A v2 node cannot write pools: it says so. */
+TEST_F(versions, a_v2_node_says_it_drops_pools)
+{
+	fake_write(self->sn.dir, "v4.json", V4_POOL);
+	standin_run(&self->sn, "checkpoint import", "v4.json");
+	CHECK(self->sn.status == 0 && strstr(self->sn.out, "pod pools dropped"),
+	      "%d %s", self->sn.status, self->sn.out);
+}
+
+TEST_HARNESS_MAIN

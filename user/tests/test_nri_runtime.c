@@ -1,0 +1,729 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `cpumgrctl nri` against a stand-in runtime that speaks NRI 0.12
+ * (tests/nri_runtime.h: no runtime Debian ships does): the whole plugin
+ * process (bench/cpumgrctl-standin-tree: the stand-in kernel, a cgroup
+ * tree of directories) driven through registration, Configure (the
+ * events it subscribes to by the runtime's NRI, its timeouts),
+ * Synchronize in parts, NRI 0.12's call per event, UpdatePodSandbox,
+ * ValidateContainerAdjustment, and calls that pass the runtime's
+ * request timeout: the plugin held by CPUMGR_NRI_STALL, the runtime
+ * closing it and creating the container without it, then the plugin's
+ * Synchronize on its reconnect, or the daemon's next round, pinning it.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#include "fake_cgroup.h"
+#include "json_util.h"
+#include "nri_msg.h"
+#include "nri_runtime.h"
+
+#define EV(e)	(1 << (NRI__PKG__API__V1ALPHA1__EVENT__##e - 1))
+#define RUNNING	NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_RUNNING
+
+typedef Nri__Pkg__Api__V1alpha1__PodSandbox Pod;
+typedef Nri__Pkg__Api__V1alpha1__Container Ctr;
+
+FIXTURE(plugin) {
+	char dir[PATH_MAX], ctl[PATH_MAX + 32], state[PATH_MAX + 8];
+	char log[PATH_MAX + 8];
+	struct nri_rt rt;
+	/* the runtime's request timeout, as Configure told it */
+	int timeout_ms;
+};
+
+/* cpumgrctl (the stand-in's) with args on the fixture's node: its status. */
+static int ctl(FIXTURE_DATA(plugin) *self, const char *args)
+{
+	char cmd[4 * PATH_MAX];
+
+	xsnprintf(cmd, sizeof(cmd), "'%s' %s --state-dir '%s' >>'%s' 2>&1",
+		  self->ctl, args, self->state, self->log);
+	return system(cmd);
+}
+
+FIXTURE_SETUP(plugin)
+{
+	char exe[PATH_MAX], args[3 * PATH_MAX], kernel[PATH_MAX + 8];
+
+	ASSERT_NE(NULL, realpath("/proc/self/exe", exe));
+	*strrchr(exe, '/') = '\0';
+	xsnprintf(self->ctl, sizeof(self->ctl),
+		  "%s/../bench/cpumgrctl-standin-tree", exe);
+	fake_tree_new(self->dir, sizeof(self->dir));
+	xsnprintf(self->state, sizeof(self->state), "%s/state", self->dir);
+	xsnprintf(self->log, sizeof(self->log), "%s/log", self->dir);
+	xsnprintf(kernel, sizeof(kernel), "%s/kernel", self->dir);
+	setenv("CPUMGR_STANDIN", kernel, 1);
+	/* 1 socket, 1 NUMA node, 16 cores, 2 threads: 32 CPUs */
+	setenv("CPUMGR_STANDIN_TOPOLOGY", "1 1 16 2", 1);
+	fake_mkdir(self->dir, "cg/kubepods");
+	/* the hierarchy's root as the daemon's audit reads it */
+	fake_write(self->dir, "cg/cpuset.cpus.effective", "0-31\n");
+	xsnprintf(args, sizeof(args),
+		  "init --cpu-manager-policy static --reserved-cpus 0-1 "
+		  "--cgroup-mount '%s/cg' --cgroup-root '%s/cg/kubepods'",
+		  self->dir, self->dir);
+	ASSERT_EQ(0, ctl(self, args)) TH_LOG("%s", fake_read(self->dir, "log"));
+	self->rt.plugin = 0;
+	self->rt.fd = self->rt.listen_fd = -1;
+	self->timeout_ms = 10000;
+}
+
+FIXTURE_TEARDOWN(plugin)
+{
+	if (self->rt.plugin)
+		nri_rt_stop(&self->rt);
+	unsetenv("CPUMGR_NRI_STALL");
+	fake_tree_free(self->dir);
+}
+
+/* The plugin started (launched, or dialing the stand-in's socket) and registered. */
+static void start(struct __test_metadata *_metadata,
+		  FIXTURE_DATA(plugin) *self, bool launched)
+{
+	static const char *const args[] = { "--mode", "decide", "--state-dir",
+					    NULL, NULL };
+	const char *a[5];
+
+	memcpy(a, args, sizeof(a));
+	a[3] = self->state;
+	ASSERT_EQ(0, nri_rt_start(&self->rt, self->ctl, self->dir, self->log,
+				  launched, a));
+	ASSERT_EQ(0, nri_rt_accept(&self->rt, 10000))
+		TH_LOG("%s", fake_read(self->dir, "log"));
+}
+
+/*
+ * Call method; the answer must come in the runtime's time, OK; its
+ * payload into *r (NULL: freed).
+ */
+static void call_ok(struct __test_metadata *_metadata,
+		    FIXTURE_DATA(plugin) *self, const char *method,
+		    const ProtobufCMessage *msg, struct nri_response *r)
+{
+	struct nri_response mine;
+
+	ASSERT_EQ(0, nri_rt_call(&self->rt, method, msg, self->timeout_ms,
+				 &mine))
+		TH_LOG("%s: %s", method, fake_read(self->dir, "log"));
+	EXPECT_EQ(NRI_RPC_OK, mine.code) TH_LOG("%s: %s", method, mine.message);
+	if (r)
+		*r = mine;
+	else
+		nri_rpc_response_free(&mine);
+}
+
+/* Configure as a runtime of nri_version (or name and version) with timeouts. */
+static int32_t configure(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(plugin) *self, const char *nri,
+			 const char *runtime, const char *version,
+			 int64_t request_timeout_ms)
+{
+	Nri__Pkg__Api__V1alpha1__ConfigureRequest cfg =
+		NRI__PKG__API__V1ALPHA1__CONFIGURE_REQUEST__INIT;
+	Nri__Pkg__Api__V1alpha1__ConfigureResponse *out;
+	struct nri_response r;
+	int32_t events = -1;
+
+	cfg.runtime_name = (char *)runtime;
+	cfg.runtime_version = (char *)version;
+	cfg.nri_version = (char *)nri;
+	cfg.registration_timeout = 5000;
+	cfg.request_timeout = request_timeout_ms;
+	call_ok(_metadata, self, "Configure", &cfg.base, &r);
+	if (request_timeout_ms > 0)
+		self->timeout_ms = (int)request_timeout_ms;
+	out = nri__pkg__api__v1alpha1__configure_response__unpack(
+		NULL, r.payload.len, r.payload.data);
+	if (out)
+		events = out->events;
+	if (out)
+		nri__pkg__api__v1alpha1__configure_response__free_unpacked(out, NULL);
+	nri_rpc_response_free(&r);
+	return events;
+}
+
+/* ---- pods and containers as the runtime tells them ---- */
+
+struct pod_msg {
+	Pod pod;
+	Nri__Pkg__Api__V1alpha1__LinuxPodSandbox lnx;
+	char id[32], uid[32], cgroup[64];
+};
+
+struct ctr_msg {
+	Ctr c;
+	struct nri_msg_linux lx;
+	struct nri_msg_cri cri;
+	char id[48], cgroup[96];
+};
+
+/* Pod i, its sandbox's cgroup made (the runtime makes it first). */
+static void pod_msg(FIXTURE_DATA(plugin) *self, struct pod_msg *m, int i)
+{
+	char rel[96];
+
+	*m = (struct pod_msg){
+		.pod = NRI__PKG__API__V1ALPHA1__POD_SANDBOX__INIT,
+		.lnx = NRI__PKG__API__V1ALPHA1__LINUX_POD_SANDBOX__INIT,
+	};
+	snprintf(m->id, sizeof(m->id), "sandbox-%d", i);
+	snprintf(m->uid, sizeof(m->uid), "pod-%d", i);
+	snprintf(m->cgroup, sizeof(m->cgroup), "/kubepods/podpod-%d/%s", i,
+		 m->id);
+	m->pod.id = m->id;
+	m->pod.uid = m->uid;
+	m->pod.name = m->uid;
+	m->pod.namespace_ = "default";
+	m->pod.linux = &m->lnx;
+	m->lnx.cgroups_path = m->cgroup;
+	xsnprintf(rel, sizeof(rel), "cg%s", m->cgroup);
+	fake_mkdir(self->dir, rel);
+}
+
+/* Container name of pod p, milli CPUs for request and limit, in state. */
+static void ctr_msg(struct ctr_msg *m, const struct pod_msg *p,
+		    const char *name, int64_t milli, int state)
+{
+	*m = (struct ctr_msg){ .c = NRI__PKG__API__V1ALPHA1__CONTAINER__INIT };
+	nri_msg_cri(&m->cri, &m->c, p->uid, name);
+	snprintf(m->id, sizeof(m->id), "%s-%s", p->uid, name);
+	snprintf(m->cgroup, sizeof(m->cgroup), "/kubepods/pod%s/%s", p->uid,
+		 m->id);
+	m->c.id = m->id;
+	m->c.pod_sandbox_id = (char *)p->id;
+	m->c.name = (char *)name;
+	m->c.state = state;
+	nri_msg_linux(&m->lx, &m->c, m->cgroup, milli, milli);
+}
+
+/* The runtime made the container's cgroup and its task runs there. */
+static void runs(FIXTURE_DATA(plugin) *self, const struct ctr_msg *m)
+{
+	char rel[128];
+
+	xsnprintf(rel, sizeof(rel), "cg%s/cgroup.procs", m->cgroup);
+	fake_write(self->dir, rel, "4242\n");
+}
+
+/* The CPUs the stand-in kernel's table holds for uid/name ("": none). */
+static void held(FIXTURE_DATA(plugin) *self, const char *uid,
+		 const char *name, char *out, size_t len)
+{
+	char path[PATH_MAX + 8], line[4096], u[128], c[128], cpus[2048];
+	FILE *f;
+
+	out[0] = '\0';
+	xsnprintf(path, sizeof(path), "%s/kernel", self->dir);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "a %127s %127s %2047s", u, c, cpus) == 3 &&
+		    !strcmp(u, uid) && !strcmp(c, name))
+			snprintf(out, len, "%.*s", (int)len - 1, cpus);
+	if (f)
+		fclose(f);
+}
+
+/* The container's cpuset.cpus, as the plugin or the daemon wrote it. */
+static const char *cgroup_cpus(FIXTURE_DATA(plugin) *self,
+			       const struct ctr_msg *m)
+{
+	static char text[256];
+	char rel[128];
+
+	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus", m->cgroup);
+	snprintf(text, sizeof(text), "%s", fake_read(self->dir, rel));
+	text[strcspn(text, "\n")] = '\0';
+	return text;
+}
+
+static void create(struct __test_metadata *_metadata,
+		   FIXTURE_DATA(plugin) *self, struct pod_msg *p,
+		   struct ctr_msg *c)
+{
+	Nri__Pkg__Api__V1alpha1__CreateContainerRequest in =
+		NRI__PKG__API__V1ALPHA1__CREATE_CONTAINER_REQUEST__INIT;
+
+	in.pod = &p->pod;
+	in.container = &c->c;
+	call_ok(_metadata, self, "CreateContainer", &in.base, NULL);
+}
+
+/* Synchronize with pods and containers, one part (more: not the last). */
+static Nri__Pkg__Api__V1alpha1__SynchronizeResponse *
+sync_part(struct __test_metadata *_metadata, FIXTURE_DATA(plugin) *self,
+	  Pod **pods, size_t n_pods, Ctr **ctrs, size_t n_ctrs, bool more)
+{
+	Nri__Pkg__Api__V1alpha1__SynchronizeRequest in =
+		NRI__PKG__API__V1ALPHA1__SYNCHRONIZE_REQUEST__INIT;
+	Nri__Pkg__Api__V1alpha1__SynchronizeResponse *out;
+	struct nri_response r;
+
+	in.pods = pods;
+	in.n_pods = n_pods;
+	in.containers = ctrs;
+	in.n_containers = n_ctrs;
+	in.more = more;
+	call_ok(_metadata, self, "Synchronize", &in.base, &r);
+	out = nri__pkg__api__v1alpha1__synchronize_response__unpack(
+		NULL, r.payload.len, r.payload.data);
+	nri_rpc_response_free(&r);
+	return out;
+}
+
+static void sync_empty(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(plugin) *self)
+{
+	nri__pkg__api__v1alpha1__synchronize_response__free_unpacked(
+		sync_part(_metadata, self, NULL, 0, NULL, 0, false), NULL);
+}
+
+/* ---- the tests ---- */
+
+/*
+ * The events subscribed: NRI 0.10's (UpdatePodSandbox, validation) only
+ * for a runtime that knows them, by the NRI version it says (0.12) or
+ * else by its own version; an older runtime closes a plugin that asks
+ * for events it does not know.  The plugin says it speaks 0.12.
+ */
+TEST_F(plugin, configure_subscribes_by_the_runtimes_nri)
+{
+	const int32_t legacy = EV(RUN_POD_SANDBOX) | EV(STOP_POD_SANDBOX) |
+			       EV(REMOVE_POD_SANDBOX) | EV(CREATE_CONTAINER) |
+			       EV(UPDATE_CONTAINER) | EV(STOP_CONTAINER) |
+			       EV(REMOVE_CONTAINER);
+	const int32_t newer = EV(UPDATE_POD_SANDBOX) |
+			      EV(VALIDATE_CONTAINER_ADJUSTMENT);
+
+	start(_metadata, self, true);
+	EXPECT_STREQ("v0.12.0", self->rt.plugin_nri);
+	EXPECT_EQ(legacy | newer,
+		  configure(_metadata, self, "v0.12.2", "containerd", "2.4.0", 2000));
+	/* containerd 2.1 (NRI 0.8.0) and 1.7 say no NRI version */
+	EXPECT_EQ(legacy, configure(_metadata, self, "", "containerd", "2.1.9", 2000));
+	EXPECT_EQ(legacy, configure(_metadata, self, "", "containerd", "1.7.24", 0));
+	/* containerd 2.2 brought NRI 0.10 */
+	EXPECT_EQ(legacy | newer,
+		  configure(_metadata, self, "", "containerd", "v2.2.1", 2000));
+	EXPECT_NE(NULL, strstr(fake_read(self->dir, "log"),
+			       "request timeout 2000 ms"));
+}
+
+/*
+ * NRI 0.12 calls each event on its own, and falls back to StateChange
+ * only for a plugin that answers Unimplemented: RunPodSandbox,
+ * RemoveContainer, StopPodSandbox and RemovePodSandbox are served and
+ * do what their StateChange did.
+ */
+TEST_F(plugin, per_event_calls_are_served)
+{
+	Nri__Pkg__Api__V1alpha1__RunPodSandboxRequest run =
+		NRI__PKG__API__V1ALPHA1__RUN_POD_SANDBOX_REQUEST__INIT;
+	Nri__Pkg__Api__V1alpha1__RemoveContainerRequest rm =
+		NRI__PKG__API__V1ALPHA1__REMOVE_CONTAINER_REQUEST__INIT;
+	Nri__Pkg__Api__V1alpha1__StopPodSandboxRequest stop =
+		NRI__PKG__API__V1ALPHA1__STOP_POD_SANDBOX_REQUEST__INIT;
+	Nri__Pkg__Api__V1alpha1__RemovePodSandboxRequest rmp =
+		NRI__PKG__API__V1ALPHA1__REMOVE_POD_SANDBOX_REQUEST__INIT;
+	struct pod_msg p;
+	struct ctr_msg c;
+	char cpus[256];
+
+	start(_metadata, self, true);
+	configure(_metadata, self, "v0.12.2", "containerd", "2.4.0", 2000);
+	sync_empty(_metadata, self);
+	pod_msg(self, &p, 1);
+	run.pod = &p.pod;
+	call_ok(_metadata, self, "RunPodSandbox", &run.base, NULL);
+	EXPECT_NE(NULL, strstr(fake_read(self->state, "pods/pod-1.json"),
+			       "sandbox-1")) TH_LOG("the sandbox not recorded");
+	ctr_msg(&c, &p, "app", 2000, RUNNING);
+	create(_metadata, self, &p, &c);
+	held(self, "pod-1", "app", cpus, sizeof(cpus));
+	ASSERT_STRNE("", cpus);
+	/* answered in time: the call's note is gone */
+	EXPECT_STREQ("<missing>", fake_read(self->state,
+					    "nri-pending/pod-1-app.json"));
+	rm.pod = &p.pod;
+	rm.container = &c.c;
+	call_ok(_metadata, self, "RemoveContainer", &rm.base, NULL);
+	held(self, "pod-1", "app", cpus, sizeof(cpus));
+	EXPECT_STREQ("", cpus) TH_LOG("RemoveContainer left the app its CPUs");
+	stop.pod = &p.pod;
+	call_ok(_metadata, self, "StopPodSandbox", &stop.base, NULL);
+	rmp.pod = &p.pod;
+	call_ok(_metadata, self, "RemovePodSandbox", &rmp.base, NULL);
+	EXPECT_STREQ("<missing>", fake_read(self->state, "pods/pod-1.json"));
+	EXPECT_EQ(NULL, strstr(fake_read(self->dir, "log"), "not served"));
+}
+
+/*
+ * UpdatePodSandbox: the pod was resized in place.  Its new CPU request
+ * and limit are recorded for it, and its pod cgroup's CFS limits follow
+ * them: a reconcile no longer writes back those of its containers as
+ * admitted.
+ */
+TEST_F(plugin, update_pod_sandbox_records_the_pods_resources)
+{
+	Nri__Pkg__Api__V1alpha1__UpdatePodSandboxRequest up =
+		NRI__PKG__API__V1ALPHA1__UPDATE_POD_SANDBOX_REQUEST__INIT;
+	Ctr pod_side = NRI__PKG__API__V1ALPHA1__CONTAINER__INIT;
+	struct nri_msg_linux lx;
+	char before[64], after[64];
+	const cJSON *pc;
+	struct pod_msg p;
+	struct ctr_msg c;
+	cJSON *rec;
+
+	start(_metadata, self, true);
+	configure(_metadata, self, "v0.12.2", "containerd", "2.4.0", 2000);
+	sync_empty(_metadata, self);
+	pod_msg(self, &p, 2);
+	/* a shared container of 500m: the pod cgroup's weight from it */
+	ctr_msg(&c, &p, "web", 500, RUNNING);
+	create(_metadata, self, &p, &c);
+	snprintf(before, sizeof(before), "%.63s",
+		 fake_read(self->dir, "cg/kubepods/podpod-2/cpu.weight"));
+	ASSERT_STRNE("<missing>", before);
+	/* the pod grows to a request of 1500m, no limit */
+	nri_msg_linux(&lx, &pod_side, "", 1500, 0);
+	up.pod = &p.pod;
+	up.linux_resources = &lx.res;
+	call_ok(_metadata, self, "UpdatePodSandbox", &up.base, NULL);
+	rec = cJSON_Parse(fake_read(self->state, "pods/pod-2.json"));
+	pc = json_member(rec, "podCpu");
+	EXPECT_TRUE(cJSON_IsNumber(json_member(pc, "requestMilli")) &&
+		    json_member(pc, "requestMilli")->valueint == 1500 &&
+		    cJSON_IsNumber(json_member(pc, "limitMilli")) &&
+		    json_member(pc, "limitMilli")->valueint == 0)
+		TH_LOG("%s", fake_read(self->state, "pods/pod-2.json"));
+	cJSON_Delete(rec);
+	snprintf(after, sizeof(after), "%.63s",
+		 fake_read(self->dir, "cg/kubepods/podpod-2/cpu.weight"));
+	EXPECT_STRNE(before, after);
+	/* a whole reconcile keeps the pod's new weight */
+	ASSERT_EQ(0, ctl(self, "reconcile"));
+	EXPECT_STREQ(after, fake_read(self->dir, "cg/kubepods/podpod-2/cpu.weight"));
+	EXPECT_NE(NULL, strstr(fake_read(self->dir, "log"),
+			       "pod pod-2 resized: cpu request 1500m"));
+}
+
+/* ValidateContainerAdjustment for ctr of pod with cpus set by owner. */
+static bool rejected(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(plugin) *self, struct pod_msg *p,
+		     struct ctr_msg *c, const char *cpus, const char *owner,
+		     bool as_update, char *reason, size_t len)
+{
+	Nri__Pkg__Api__V1alpha1__ValidateContainerAdjustmentRequest v =
+		NRI__PKG__API__V1ALPHA1__VALIDATE_CONTAINER_ADJUSTMENT_REQUEST__INIT;
+	Nri__Pkg__Api__V1alpha1__ContainerAdjustment adj =
+		NRI__PKG__API__V1ALPHA1__CONTAINER_ADJUSTMENT__INIT;
+	Nri__Pkg__Api__V1alpha1__LinuxContainerAdjustment la =
+		NRI__PKG__API__V1ALPHA1__LINUX_CONTAINER_ADJUSTMENT__INIT;
+	Nri__Pkg__Api__V1alpha1__ContainerUpdate up =
+		NRI__PKG__API__V1ALPHA1__CONTAINER_UPDATE__INIT, *ups[1] = { &up };
+	Nri__Pkg__Api__V1alpha1__LinuxContainerUpdate lu =
+		NRI__PKG__API__V1ALPHA1__LINUX_CONTAINER_UPDATE__INIT;
+	Nri__Pkg__Api__V1alpha1__LinuxResources res =
+		NRI__PKG__API__V1ALPHA1__LINUX_RESOURCES__INIT;
+	Nri__Pkg__Api__V1alpha1__LinuxCPU cpu =
+		NRI__PKG__API__V1ALPHA1__LINUX_CPU__INIT;
+	Nri__Pkg__Api__V1alpha1__OwningPlugins owners =
+		NRI__PKG__API__V1ALPHA1__OWNING_PLUGINS__INIT;
+	Nri__Pkg__Api__V1alpha1__OwningPlugins__OwnersEntry oe =
+		NRI__PKG__API__V1ALPHA1__OWNING_PLUGINS__OWNERS_ENTRY__INIT, *oes[1] = { &oe };
+	Nri__Pkg__Api__V1alpha1__FieldOwners fo =
+		NRI__PKG__API__V1ALPHA1__FIELD_OWNERS__INIT;
+	Nri__Pkg__Api__V1alpha1__FieldOwners__SimpleEntry se =
+		NRI__PKG__API__V1ALPHA1__FIELD_OWNERS__SIMPLE_ENTRY__INIT, *ses[1] = { &se };
+	Nri__Pkg__Api__V1alpha1__ValidateContainerAdjustmentResponse *out;
+	struct nri_response r;
+	bool reject = false;
+
+	cpu.cpus = (char *)cpus;
+	res.cpu = &cpu;
+	v.pod = &p->pod;
+	v.container = &c->c;
+	if (as_update) {
+		/* another container, already running, moved by the plugin */
+		up.container_id = "pod-9-other";
+		up.linux = &lu;
+		lu.resources = &res;
+		v.update = ups;
+		v.n_update = 1;
+		oe.key = "pod-9-other";
+	} else {
+		la.resources = &res;
+		adj.linux = &la;
+		v.adjust = &adj;
+		oe.key = c->id;
+	}
+	se.key = NRI__PKG__API__V1ALPHA1__FIELD__CPUSetCPUs;
+	se.value = (char *)owner;
+	fo.simple = ses;
+	fo.n_simple = 1;
+	oe.value = &fo;
+	owners.owners = oes;
+	owners.n_owners = 1;
+	v.owners = &owners;
+	call_ok(_metadata, self, "ValidateContainerAdjustment", &v.base, &r);
+	out = nri__pkg__api__v1alpha1__validate_container_adjustment_response__unpack(
+		NULL, r.payload.len, r.payload.data);
+	nri_rpc_response_free(&r);
+	if (out) {
+		reject = out->reject;
+		snprintf(reason, len, "%s", out->reason);
+		nri__pkg__api__v1alpha1__validate_container_adjustment_response__free_unpacked(out, NULL);
+	}
+	return reject;
+}
+
+/*
+ * A validating plugin: another plugin's cpuset for a new container, or
+ * its update of another container, that holds CPUs another container
+ * holds exclusively is refused, with the plugin, the CPUs and their
+ * holder named; one on the shared pool goes, so does cpumgr's own, the
+ * holder's own CPUs for itself, and those of a container of the pod
+ * that ran to its end (the kubelet reuses an init container's).
+ */
+TEST_F(plugin, validation_refuses_another_plugins_cpuset_on_exclusive_cpus)
+{
+	Nri__Pkg__Api__V1alpha1__StopContainerRequest stop =
+		NRI__PKG__API__V1ALPHA1__STOP_CONTAINER_REQUEST__INIT;
+	struct pod_msg p3, p4;
+	struct ctr_msg app, c4, side, setup;
+	char cpus[256], reason[1024];
+
+	start(_metadata, self, true);
+	configure(_metadata, self, "v0.12.2", "containerd", "2.4.0", 2000);
+	sync_empty(_metadata, self);
+	pod_msg(self, &p3, 3);
+	ctr_msg(&app, &p3, "app", 2000, RUNNING);
+	create(_metadata, self, &p3, &app);
+	held(self, "pod-3", "app", cpus, sizeof(cpus));
+	ASSERT_STRNE("", cpus);
+	pod_msg(self, &p4, 4);
+	ctr_msg(&c4, &p4, "web", 500, RUNNING);
+
+	EXPECT_TRUE(rejected(_metadata, self, &p4, &c4, cpus, "20-other",
+			     false, reason, sizeof(reason)));
+	EXPECT_NE(NULL, strstr(reason, "plugin 20-other puts container pod-4-web on CPUs"))
+		TH_LOG("%s", reason);
+	EXPECT_NE(NULL, strstr(reason, "which pod pod-3 container app holds exclusively"))
+		TH_LOG("%s", reason);
+	EXPECT_TRUE(rejected(_metadata, self, &p4, &c4, cpus, "20-other",
+			     true, reason, sizeof(reason)));
+	EXPECT_NE(NULL, strstr(reason, "container pod-9-other")) TH_LOG("%s", reason);
+	/* the shared pool, and cpumgr's own */
+	EXPECT_FALSE(rejected(_metadata, self, &p4, &c4, "30-31", "20-other",
+			      false, reason, sizeof(reason))) TH_LOG("%s", reason);
+	EXPECT_FALSE(rejected(_metadata, self, &p4, &c4, cpus, "10-cpumgr",
+			      false, reason, sizeof(reason))) TH_LOG("%s", reason);
+	/* the app's own CPUs for the app; not for a container beside it */
+	EXPECT_FALSE(rejected(_metadata, self, &p3, &app, cpus, "20-other",
+			      false, reason, sizeof(reason))) TH_LOG("%s", reason);
+	ctr_msg(&side, &p3, "side", 500, RUNNING);
+	EXPECT_TRUE(rejected(_metadata, self, &p3, &side, cpus, "20-other",
+			     false, reason, sizeof(reason)));
+	EXPECT_NE(NULL, strstr(reason, "which pod pod-3 container app holds exclusively"))
+		TH_LOG("%s", reason);
+	/* but those of a container of the pod that ran to its end may go */
+	ctr_msg(&setup, &p3, "setup", 2000, RUNNING);
+	create(_metadata, self, &p3, &setup);
+	held(self, "pod-3", "setup", cpus, sizeof(cpus));
+	ASSERT_STRNE("", cpus);
+	stop.pod = &p3.pod;
+	stop.container = &setup.c;
+	call_ok(_metadata, self, "StopContainer", &stop.base, NULL);
+	EXPECT_FALSE(rejected(_metadata, self, &p3, &side, cpus, "20-other",
+			      false, reason, sizeof(reason))) TH_LOG("%s", reason);
+}
+
+/*
+ * Synchronize in parts (NRI 0.8 splits a list too big for a message):
+ * each part but the last is answered with more set and no update, and
+ * the last acts on the whole list.
+ */
+TEST_F(plugin, synchronize_in_parts)
+{
+	Nri__Pkg__Api__V1alpha1__SynchronizeResponse *out;
+	struct pod_msg p5, p6;
+	struct ctr_msg a5, a6;
+	Pod *pods[2] = { &p5.pod, &p6.pod };
+	Ctr *ctrs[2] = { &a5.c, &a6.c };
+	char cpus5[256], cpus6[256];
+
+	start(_metadata, self, true);
+	configure(_metadata, self, "", "containerd", "2.1.9", 2000);
+	pod_msg(self, &p5, 5);
+	pod_msg(self, &p6, 6);
+	ctr_msg(&a5, &p5, "app", 2000, RUNNING);
+	ctr_msg(&a6, &p6, "app", 2000, RUNNING);
+	runs(self, &a5);
+	runs(self, &a6);
+	out = sync_part(_metadata, self, pods, 1, ctrs, 1, true);
+	ASSERT_NE(NULL, out);
+	EXPECT_TRUE(out->more);
+	EXPECT_EQ(0, (int)out->n_update);
+	nri__pkg__api__v1alpha1__synchronize_response__free_unpacked(out, NULL);
+	held(self, "pod-5", "app", cpus5, sizeof(cpus5));
+	EXPECT_STREQ("", cpus5) TH_LOG("a part acted on alone");
+	out = sync_part(_metadata, self, pods + 1, 1, ctrs + 1, 1, false);
+	ASSERT_NE(NULL, out);
+	EXPECT_FALSE(out->more);
+	EXPECT_EQ(2, (int)out->n_update);
+	nri__pkg__api__v1alpha1__synchronize_response__free_unpacked(out, NULL);
+	held(self, "pod-5", "app", cpus5, sizeof(cpus5));
+	held(self, "pod-6", "app", cpus6, sizeof(cpus6));
+	EXPECT_STRNE("", cpus5);
+	EXPECT_STRNE("", cpus6);
+	EXPECT_STREQ(cpus5, cgroup_cpus(self, &a5));
+}
+
+/*
+ * A call that comes close to the runtime's request timeout is said; the
+ * state directory's lock is waited for half the timeout at most, so that
+ * a lock held too long is the call's own clear error, in time.
+ */
+TEST_F(plugin, calls_answer_within_the_runtimes_timeout)
+{
+	Nri__Pkg__Api__V1alpha1__CreateContainerRequest in =
+		NRI__PKG__API__V1ALPHA1__CREATE_CONTAINER_REQUEST__INIT;
+	char lock[PATH_MAX + 32];
+	struct nri_response r;
+	struct pod_msg p;
+	struct ctr_msg c;
+	int fd;
+
+	setenv("CPUMGR_NRI_STALL", "CreateContainer:1100ms", 1);
+	start(_metadata, self, true);
+	configure(_metadata, self, "v0.12.2", "containerd", "2.4.0", 2000);
+	sync_empty(_metadata, self);
+	pod_msg(self, &p, 7);
+	ctr_msg(&c, &p, "app", 2000, RUNNING);
+	create(_metadata, self, &p, &c);
+	EXPECT_NE(NULL, strstr(fake_read(self->dir, "log"),
+			       "CreateContainer took"))
+		TH_LOG("%s", fake_read(self->dir, "log"));
+	EXPECT_NE(NULL, strstr(fake_read(self->dir, "log"),
+			       "more than half of the runtime's request timeout (2000 ms)"));
+
+	/* another cpumgrctl holds the lock */
+	xsnprintf(lock, sizeof(lock), "%s/.cpu_manager_state.lock", self->state);
+	fd = open(lock, O_RDWR);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, flock(fd, LOCK_EX));
+	ctr_msg(&c, &p, "web", 500, RUNNING);
+	in.pod = &p.pod;
+	in.container = &c.c;
+	ASSERT_EQ(0, nri_rt_call(&self->rt, "CreateContainer", &in.base, 2000, &r))
+		TH_LOG("no answer in the runtime's time");
+	EXPECT_NE(NRI_RPC_OK, r.code);
+	EXPECT_NE(NULL, strstr(r.message, "cpumgr: ")) TH_LOG("%s", r.message);
+	nri_rpc_response_free(&r);
+	close(fd);
+}
+
+/*
+ * Pod i's app created with the plugin held past the runtime's request
+ * timeout of 500 ms (CPUMGR_NRI_STALL=CreateContainer:stall): the
+ * runtime closes the plugin and creates the container without cpumgr's
+ * cpuset; it runs.
+ */
+static void create_past_the_timeout(struct __test_metadata *_metadata,
+				    FIXTURE_DATA(plugin) *self, bool launched,
+				    const char *stall, int i,
+				    struct pod_msg *p, struct ctr_msg *c)
+{
+	Nri__Pkg__Api__V1alpha1__CreateContainerRequest in =
+		NRI__PKG__API__V1ALPHA1__CREATE_CONTAINER_REQUEST__INIT;
+	char env[64];
+	struct nri_response r;
+
+	xsnprintf(env, sizeof(env), "CreateContainer:%s", stall);
+	setenv("CPUMGR_NRI_STALL", env, 1);
+	start(_metadata, self, launched);
+	configure(_metadata, self, "v0.12.2", "containerd", "2.4.0", 500);
+	/* the other calls are waited for as long as they take, on a busy host */
+	self->timeout_ms = 10000;
+	sync_empty(_metadata, self);
+	pod_msg(self, p, i);
+	ctr_msg(c, p, "app", 2000, RUNNING);
+	in.pod = &p->pod;
+	in.container = &c->c;
+	ASSERT_EQ(-ETIMEDOUT, nri_rt_call(&self->rt, "CreateContainer",
+					  &in.base, 500, &r));
+	runs(self, c);
+}
+
+/*
+ * A CreateContainer held past the runtime's request timeout: the
+ * runtime created the container without cpumgr's cpuset (its spec's:
+ * the shared pool).  The plugin, connected again, finds it in its
+ * Synchronize and pins it: its exclusive CPUs in the table and in its
+ * cgroup's cpuset at once, and an update for the runtime.
+ */
+TEST_F(plugin, a_call_past_the_timeout_is_pinned_on_the_reconnect)
+{
+	Nri__Pkg__Api__V1alpha1__SynchronizeResponse *out;
+	struct pod_msg p;
+	struct ctr_msg c;
+	Pod *pods[1] = { &p.pod };
+	Ctr *ctrs[1] = { &c.c };
+	char cpus[256], rel[160];
+
+	create_past_the_timeout(_metadata, self, false, "1500ms", 8, &p, &c);
+	ASSERT_EQ(0, nri_rt_accept(&self->rt, 10000))
+		TH_LOG("the plugin did not connect again: %s",
+		       fake_read(self->dir, "log"));
+	/* the runtime gave it its spec's cpuset meanwhile: the shared pool */
+	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus", c.cgroup);
+	fake_write(self->dir, rel, "2-31\n");
+	configure(_metadata, self, "v0.12.2", "containerd", "2.4.0", 2000);
+	out = sync_part(_metadata, self, pods, 1, ctrs, 1, false);
+	ASSERT_NE(NULL, out);
+	held(self, "pod-8", "app", cpus, sizeof(cpus));
+	ASSERT_STRNE("", cpus);
+	EXPECT_STREQ(cpus, cgroup_cpus(self, &c));
+	ASSERT_EQ(1, (int)out->n_update);
+	EXPECT_STREQ(c.id, out->update[0]->container_id);
+	EXPECT_STREQ(cpus, out->update[0]->linux->resources->cpu->cpus);
+	nri__pkg__api__v1alpha1__synchronize_response__free_unpacked(out, NULL);
+	EXPECT_NE(NULL, strstr(fake_read(self->dir, "log"),
+			       "past the runtime's request timeout (500 ms)"));
+}
+
+/*
+ * The same call with a plugin the runtime launched: no reconnect, and
+ * the plugin still held.  The daemon's next round finds the call noted
+ * and unfinished, the container running without its CPUs, and pins it.
+ */
+TEST_F(plugin, a_call_past_the_timeout_is_pinned_by_the_daemons_round)
+{
+	char cpus[256], note[128];
+	struct pod_msg p;
+	struct ctr_msg c;
+
+	create_past_the_timeout(_metadata, self, true, "5s", 9, &p, &c);
+	xsnprintf(note, sizeof(note), "nri-pending/%s.json", c.id);
+	EXPECT_STRNE("<missing>", fake_read(self->state, note));
+	ASSERT_EQ(0, ctl(self, "daemon --once"))
+		TH_LOG("%s", fake_read(self->dir, "log"));
+	held(self, "pod-9", "app", cpus, sizeof(cpus));
+	ASSERT_STRNE("", cpus) TH_LOG("%s", fake_read(self->dir, "log"));
+	EXPECT_STREQ(cpus, cgroup_cpus(self, &c));
+	EXPECT_STREQ("<missing>", fake_read(self->state, note));
+	EXPECT_NE(NULL, strstr(fake_read(self->dir, "log"),
+			       "created without cpumgr's answer"));
+}
+
+TEST_HARNESS_MAIN

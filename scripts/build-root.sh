@@ -8,18 +8,28 @@
 # here as Debian 13 itself builds them (DKMS on a Debian 13 node): the
 # same compiler, binutils and pahole, from the same archive.
 #
+# The bookworm root is a Debian 12 build chroot as sbuild makes one:
+# build-essential and debian/control's Build-Depends (apt-get build-dep),
+# nothing else, for `make check`'s package build without network
+# (scripts/check-host.sh).
+#
 # The root is made once with mmdebstrap (as sbuild does), under
 # $CPUMGR_CACHE/roots/SUITE, from the archive the host's own sources
-# name; it is made again when its package list changes.  Nothing is
-# installed on the host.
+# name; it is made again when its package list (bookworm: the
+# Build-Depends) changes.  Nothing is installed on the host.
 #
 #   build-root.sh make SUITE           make the root if it is missing
-#   build-root.sh run SUITE DIR... -- COMMAND...
+#   build-root.sh run [--no-network] [--ephemeral] SUITE DIR... -- COMMAND...
 #       run COMMAND in the root (its own mount namespace, chroot) with
 #       each DIR mounted at the same path as on the host, and /proc,
-#       /dev; the current directory is kept.
+#       /dev and /sys (as sbuild's chroots have them: the unit tests read
+#       /sys/fs/cgroup); the current directory is kept.  --no-network: in a
+#       network namespace of its own too, which has a loopback device
+#       and nothing else, as sbuild builds.  --ephemeral: the root is the
+#       lower layer of an overlay on a tmpfs, so what COMMAND writes
+#       outside the DIRs goes with it (sbuild's chroots start clean).
 #   build-root.sh path SUITE           print the root's directory
-# SUITE: trixie, or node: the root a node of today boots (below).
+# SUITE: trixie, bookworm, or node: the root a node of today boots (below).
 #
 # The node root (roots/trixie-node) is a Debian 13 node's userspace, which
 # guest-run.sh -N boots with systemd as PID 1: systemd, D-Bus (runc's
@@ -53,52 +63,66 @@ usage()
 root_dir()
 {
 	case $1 in
-	trixie) echo "$CPUMGR_CACHE/roots/$1" ;;
+	trixie|bookworm) echo "$CPUMGR_CACHE/roots/$1" ;;
 	node) echo "$CPUMGR_CACHE/roots/trixie-node" ;;
-	*) die "unknown build root suite '$1' (trixie, node)" ;;
+	*) die "unknown build root suite '$1' (trixie, bookworm, node)" ;;
 	esac
 }
 
-# SUITE: what mmdebstrap installs into its root, one a line (a .deb's
-# path for containerd in the node root).
-root_packages()
+# debian/control's Build-Depends field, one line
+build_depends()
 {
-	case $1 in
-	trixie) printf '%s\n' $ROOT_PACKAGES ;;
-	node)
-		printf '%s\n' $NODE_PACKAGES
-		"$CPUMGR_TOP/scripts/fetch-containerd.sh"
-		;;
-	esac
+	sed -n '/^Build-Depends:/,/^[^ ]/{/^Build-Depends:/p; /^ /p}' \
+		"$CPUMGR_TOP/debian/control" | sed 's/^Build-Depends://' | tr -s ' \n' ' '
 }
 
 make_root()
 {
-	local suite=$1 root uri stamp pkgs p
-	local -a include=()
+	local suite=$1 dist=$1 root uri stamp pkgs p
+	local -a args
 
 	root=$(root_dir "$suite")
-	pkgs=$(root_packages "$suite") || die "no package list for the $suite root"
-	stamp=$(printf '%s\n' "$suite" $pkgs | md5sum | cut -c1-8)
+	case $suite in
+	trixie)
+		stamp=$(printf '%s\n' "$suite" $ROOT_PACKAGES | md5sum | cut -c1-8)
+		args=(--variant=minbase --include="${ROOT_PACKAGES// /,}")
+		;;
+	bookworm)
+		# debian/control alone, where apt-get build-dep finds it
+		stamp=$(printf '%s\n' "$suite" "$(build_depends)" | md5sum | cut -c1-8)
+		args=(--variant=buildd
+		      --customize-hook='mkdir -p "$1/tmp/cpumgr-control/debian"'
+		      --customize-hook="copy-in $CPUMGR_TOP/debian/control /tmp/cpumgr-control/debian"
+		      --customize-hook='chroot "$1" apt-get build-dep -y --no-install-recommends /tmp/cpumgr-control'
+		      --customize-hook='rm -rf "$1/tmp/cpumgr-control"'
+		      --customize-hook='chroot "$1" apt-get clean')
+		;;
+	node)
+		# containerd's .deb by its path, where dpkg in the root finds it
+		dist=trixie
+		pkgs=$(printf '%s\n' $NODE_PACKAGES &&
+		       "$CPUMGR_TOP/scripts/fetch-containerd.sh") ||
+			die "no package list for the node root"
+		stamp=$(printf '%s\n' "$suite" $pkgs | md5sum | cut -c1-8)
+		args=(--variant=minbase
+		      --hook-dir=/usr/share/mmdebstrap/hooks/file-mirror-automount)
+		for p in $pkgs; do
+			args+=("--include=$p")
+		done
+		;;
+	esac
 	[ "$(cat "$root/.cpumgr-root" 2>/dev/null)" = "$stamp" ] && return 0
-	for p in $pkgs; do
-		include+=("--include=$p")
-	done
-	# containerd's .deb where dpkg in the root finds it too
-	[ "$suite" != node ] ||
-		include+=(--hook-dir=/usr/share/mmdebstrap/hooks/file-mirror-automount)
 	command -v mmdebstrap >/dev/null ||
 		die "mmdebstrap is missing (scripts/setup.sh installs it)"
 	[ "$(id -u)" = 0 ] || die "making the $suite build root needs root"
 	uri=$(trixie_debian_uri | head -n 1)
 	[ -n "$uri" ] || die "no Debian archive in the host's apt sources"
-	msg "cpumgr: making the Debian 13 $suite root in $root"
+	msg "cpumgr: making the Debian $suite build root in $root"
 	rm -rf "$root.tmp"
 	mkdir -p "$(dirname "$root")"
 	quietly "$CPUMGR_CACHE/log/root-$suite.log" \
-		mmdebstrap --mode=root --variant=minbase "${include[@]}" \
-		trixie "$root.tmp" \
-		"deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri trixie main" ||
+		mmdebstrap --mode=root "${args[@]}" "$dist" "$root.tmp" \
+		"deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $dist main" ||
 		die "could not make the $suite build root (log: $CPUMGR_CACHE/log/root-$suite.log)"
 	echo "$stamp" >"$root.tmp/.cpumgr-root"
 	rm -rf "$root"
@@ -106,11 +130,22 @@ make_root()
 }
 
 # The mounts and the chroot, in a mount namespace of their own: nothing
-# stays mounted when the command ends.
+# stays mounted when the command ends (and with --no-network, in a
+# network namespace with no device up).
 run_in_root()
 {
-	local suite=$1 root d
-	local -a dirs=()
+	local root d suite ephemeral=0
+	local -a dirs=() unshare=(unshare --mount --propagation private)
+
+	while :; do
+		case ${1:-} in
+		--no-network) unshare+=(--net) ;;
+		--ephemeral) ephemeral=1 ;;
+		*) break ;;
+		esac
+		shift
+	done
+	suite=$1
 	shift
 
 	root=$(root_dir "$suite")
@@ -124,11 +159,20 @@ run_in_root()
 	[ $# -gt 0 ] || usage
 	[ "$(id -u)" = 0 ] || die "running in the $suite build root needs root"
 	# shellcheck disable=SC2016
-	unshare --mount --propagation private -- bash -euc '
-		root=$1 cwd=$2
-		shift 2
+	"${unshare[@]}" -- bash -euc '
+		root=$1 cwd=$2 ephemeral=$3
+		shift 3
+		if [ "$ephemeral" = 1 ]; then
+			# the root read-only below a tmpfs that goes with the namespace
+			tmp=$(mktemp -d)
+			mount -t tmpfs tmpfs "$tmp"
+			mkdir "$tmp/upper" "$tmp/work" "$tmp/root"
+			mount -t overlay overlay -o "lowerdir=$root,upperdir=$tmp/upper,workdir=$tmp/work" "$tmp/root"
+			root=$tmp/root
+		fi
 		mount --rbind /dev "$root/dev"
 		mount -t proc proc "$root/proc"
+		mount --rbind /sys "$root/sys"
 		while [ "$1" != -- ]; do
 			mkdir -p "$root$1"
 			mount --bind "$1" "$root$1"
@@ -138,7 +182,7 @@ run_in_root()
 		exec chroot "$root" /usr/bin/env -i \
 			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
 			/bin/sh -c "cd \"\$0\" && exec \"\$@\"" "$cwd" "$@"
-	' build-root "$root" "$PWD" "${dirs[@]}" -- "$@"
+	' build-root "$root" "$PWD" "$ephemeral" "${dirs[@]}" -- "$@"
 }
 
 case ${1:-} in

@@ -65,7 +65,7 @@ G2=0b1e5a44-5f3c-4c55-9a0e-000000000004
 # the systemd driver's own checks (set-property, systemd's writes)
 SYSTEMD_CHECKS=0
 [ "$CRI_DRIVER" != systemd ] || SYSTEMD_CHECKS=3
-ktap_plan $((20 + SYSTEMD_CHECKS))
+ktap_plan $((22 + SYSTEMD_CHECKS))
 
 cri_node_up || {
 	echo "# set-up failed"
@@ -107,7 +107,8 @@ check "containerd $CRI_VERSION with NRI: the image imports, a pod runs through t
 	timed t_plain
 
 if ! cri_have_plugin; then
-	for t in "decide: Guaranteed 2-CPU container on its exclusive CPUs; status names its pod" \
+	for t in "decide: status --ready nri once the plugin registered with containerd" \
+		 "decide: Guaranteed 2-CPU container on its exclusive CPUs; status names its pod" \
 		 "decide: fractional, Burstable, BestEffort on the shared pool" \
 		 "decide: init container, app, sidecar; --init-cpus keep and release" \
 		 "decide: a pod that does not fit is refused, nothing left" \
@@ -120,6 +121,7 @@ if ! cri_have_plugin; then
 		 "decide: a container restarted in its pod keeps its CPUs when its dead instance goes" \
 		 "decide: pod create/delete cycles" \
 		 "decide: table, checkpoint, cgroups agree" \
+		 "status --ready nri: not ready once the plugin stopped" \
 		 "guard: the kubelet's CPUs, assigned and bound" \
 		 "guard: a container without an entry gets the shared pool" \
 		 "guard: a pod that does not fit is refused by the kubelet" \
@@ -135,6 +137,9 @@ if ! cri_have_plugin; then
 fi
 
 cri_plugin_start decide || { echo "# the plugin did not start"; exit 1; }
+# the DaemonSet's readiness: the plugin says it registered
+check "decide: status --ready nri once the plugin registered with containerd" \
+	eval 'ctl status --ready nri 2>&1 | diag; [ "${PIPESTATUS[0]}" = 0 ]'
 
 # long_check DESCRIPTION COMMAND...: a check CPUMGR_CRI_SHORT=1 leaves
 # out (the debug kernel, where each pod takes a minute).
@@ -601,6 +606,8 @@ check "decide: table, checkpoint, cgroups agree" timed rt_agree
 
 # guard: the kubelet runs the static policy and decides
 cri_plugin_stop
+check "status --ready nri: not ready once the plugin stopped" \
+	eval '! ctl status --ready nri 2>&1 | diag; [ "${PIPESTATUS[0]}" = 1 ]'
 CRI_MODE=guard
 rm -f "$KSTATE"
 cri_plugin_start guard || { echo "# the plugin did not start in guard mode"; exit 1; }

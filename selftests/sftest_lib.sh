@@ -112,6 +112,19 @@ nl_subscribed()
 	return 1
 }
 
+# VALUE FILE: the write of VALUE to FILE is refused with EBUSY; says
+# what happened when not.
+refused()
+{
+	local err
+
+	err=$( { echo "$1" >"$2"; } 2>&1) &&
+		{ echo "# '$1' > $2 was accepted"; return 1; }
+	grep -q "busy" <<<"$err" && return 0
+	echo "# '$1' > $2: $err"
+	return 1
+}
+
 # Indented diagnostics.
 diag()
 {

@@ -28,7 +28,18 @@
 #       and nothing else, as sbuild builds.  --ephemeral: the root is the
 #       lower layer of an overlay on a tmpfs, so what COMMAND writes
 #       outside the DIRs goes with it (sbuild's chroots start clean).
-# SUITE: trixie, bookworm.
+#   build-root.sh path SUITE           print the root's directory
+# SUITE: trixie, bookworm, or node: the root a node of today boots (below).
+#
+# The node root (roots/trixie-node) is a Debian 13 node's userspace, which
+# guest-run.sh -N boots with systemd as PID 1: systemd, D-Bus (runc's
+# systemd cgroup driver talks to systemd over it), udev (the devices
+# systemd waits for, the serial console's), runc, containerd 2.x
+# from sid (scripts/fetch-containerd.sh, pinned by CPUMGR_CONTAINERD),
+# python3 with grpc (the CRI selftests' kubelet), busybox-static (their
+# image), and what cpumgr's own packages depend on (DKMS, the libraries
+# of cpumgrctl), which the guest installs with apt.  Made again when that
+# list, containerd's .deb included, changes.
 
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -41,6 +52,7 @@ set -euo pipefail
 # which builds cpumgr-dkms's prebuilt modules for these kernels as a
 # Debian 13 node would (scripts/check-host.sh).
 ROOT_PACKAGES="gcc-14-for-host binutils make libc6-dev libelf1t64 libssl3t64 zlib1g pahole kmod dkms"
+NODE_PACKAGES="systemd systemd-sysv udev dbus kmod procps runc python3 python3-grpcio python3-grpc-tools busybox-static dkms libcjson1 libnl-3-200 libnl-genl-3-200 libyaml-0-2 libprotobuf-c1 libsystemd0"
 
 usage()
 {
@@ -52,7 +64,8 @@ root_dir()
 {
 	case $1 in
 	trixie|bookworm) echo "$CPUMGR_CACHE/roots/$1" ;;
-	*) die "unknown build root suite '$1' (trixie, bookworm)" ;;
+	node) echo "$CPUMGR_CACHE/roots/trixie-node" ;;
+	*) die "unknown build root suite '$1' (trixie, bookworm, node)" ;;
 	esac
 }
 
@@ -65,7 +78,7 @@ build_depends()
 
 make_root()
 {
-	local suite=$1 root uri stamp
+	local suite=$1 dist=$1 root uri stamp pkgs p
 	local -a args
 
 	root=$(root_dir "$suite")
@@ -84,6 +97,19 @@ make_root()
 		      --customize-hook='rm -rf "$1/tmp/cpumgr-control"'
 		      --customize-hook='chroot "$1" apt-get clean')
 		;;
+	node)
+		# containerd's .deb by its path, where dpkg in the root finds it
+		dist=trixie
+		pkgs=$(printf '%s\n' $NODE_PACKAGES &&
+		       "$CPUMGR_TOP/scripts/fetch-containerd.sh") ||
+			die "no package list for the node root"
+		stamp=$(printf '%s\n' "$suite" $pkgs | md5sum | cut -c1-8)
+		args=(--variant=minbase
+		      --hook-dir=/usr/share/mmdebstrap/hooks/file-mirror-automount)
+		for p in $pkgs; do
+			args+=("--include=$p")
+		done
+		;;
 	esac
 	[ "$(cat "$root/.cpumgr-root" 2>/dev/null)" = "$stamp" ] && return 0
 	command -v mmdebstrap >/dev/null ||
@@ -95,8 +121,8 @@ make_root()
 	rm -rf "$root.tmp"
 	mkdir -p "$(dirname "$root")"
 	quietly "$CPUMGR_CACHE/log/root-$suite.log" \
-		mmdebstrap --mode=root "${args[@]}" "$suite" "$root.tmp" \
-		"deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite main" ||
+		mmdebstrap --mode=root "${args[@]}" "$dist" "$root.tmp" \
+		"deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $dist main" ||
 		die "could not make the $suite build root (log: $CPUMGR_CACHE/log/root-$suite.log)"
 	echo "$stamp" >"$root.tmp/.cpumgr-root"
 	rm -rf "$root"
@@ -161,6 +187,7 @@ run_in_root()
 
 case ${1:-} in
 make)	[ $# = 2 ] || usage; make_root "$2" ;;
+path)	[ $# = 2 ] || usage; root_dir "$2" ;;
 run)	[ $# -ge 4 ] || usage; shift; run_in_root "$@" ;;
 *)	usage ;;
 esac

@@ -27,6 +27,13 @@
 #               (virtio 9p has no resume)
 #   -O          run in an overlay root: the host root under a tmpfs, a
 #               writable root in RAM (packages install there)
+#   -N          a node of today: boot the node root (Debian 13,
+#               scripts/build-root.sh make node) in an overlay in RAM
+#               instead of the host root, with cpumgr's packages
+#               installed by apt (make deb, make check-host's DKMS build;
+#               scripts/node-layer.sh), then systemd boots it and runs
+#               the selftests (scripts/guest/node.sh); the checkout, the
+#               build and the cache appear at their host paths, read-only
 #   -U TAR      with -O: unpack TAR, the upper layer an earlier -O guest
 #               saved from /run/cpumgr-guest/upper, into the tmpfs first
 #   -w          the output directory (-o) writable in the guest
@@ -60,12 +67,14 @@ SPLATS='WARNING: CPU:|BUG:|Call Trace:|KASAN:|UBSAN:|possible circular locking|p
 
 kernel=6.1 preset=smt8 timeout= out= shell= quiet= command=scripts/guest/run-tests.sh
 tcg=single cmdline= ram_root= overlay= upper= writable_out= init= mem=
+node_root=
 
 # The guest mounts its own tmpfs on these; a host directory under one
 # of them (a checkout in /tmp) is bound back over it in the guest.
 TMPFS_DIRS="/tmp /run /var/tmp /dev/shm"
 
-# PATH...: the ones under a guest tmpfs, the innermost left out when an
+# PATH...: the ones under a guest tmpfs (every one when the guest boots
+# the node root, which has none of them), the innermost left out when an
 # outer one is kept, comma-separated for the kernel command line.
 kept_paths()
 {
@@ -77,12 +86,13 @@ kept_paths()
 		for d in $TMPFS_DIRS; do
 			case $p in
 			"$d"/*) ;;
-			*) continue ;;
+			*) [ -n "$node_root" ] || continue ;;
 			esac
 			case $p in
 			*[[:space:],]*) die "$p: a path with a blank or a comma cannot be shared with the guest" ;;
 			esac
 			keep+=("$p")
+			break
 		done
 	done
 	for p in "${keep[@]}"; do
@@ -248,7 +258,10 @@ silent_selftests()
 {
 	local name
 
-	[ "$command" = scripts/guest/run-tests.sh ] || return 0
+	case $command in
+	scripts/guest/run-tests.sh|scripts/guest/node.sh) ;;
+	*) return 0 ;;
+	esac
 	for name in "$@"; do
 		case $name in
 		*=*) continue ;;
@@ -297,7 +310,7 @@ main()
 	local opt kdir release module mem_mb=1024 status=0 qemu_pid initrd keep
 	local -a qemu_args
 
-	while getopts "k:p:t:T:a:o:c:OU:wi:m:rsqlh" opt; do
+	while getopts "k:p:t:T:a:o:c:ONU:wi:m:rsqlh" opt; do
 		case $opt in
 		k) kernel=$OPTARG ;;
 		p) preset=$OPTARG ;;
@@ -307,6 +320,9 @@ main()
 		o) out=$OPTARG ;;
 		r) ram_root=1 ;;
 		O) overlay=1 ;;
+		N) node_root=$("$CPUMGR_TOP/scripts/build-root.sh" path node)
+		   overlay=1 init=/lib/systemd/systemd
+		   command=scripts/guest/node.sh ;;
 		U) upper=$(realpath "$OPTARG") || die "-U $OPTARG: no such file" ;;
 		w) writable_out=1 ;;
 		i) init=$OPTARG ;;
@@ -329,6 +345,13 @@ main()
 	release=$(cat "$kdir/release")
 	module=$CPUMGR_OUT/kmod/$kernel/kmod/cpumgr.ko
 	[ -e "$module" ] || die "$module is missing: make module KVER=$kernel"
+	if [ -n "$node_root" ]; then
+		[ -e "$node_root/.cpumgr-root" ] ||
+			die "no node root in $node_root: scripts/build-root.sh make node"
+		"$CPUMGR_TOP/scripts/node-layer.sh" "$kernel" \
+			"$CPUMGR_OUT/guest/node-layer-$kernel" || exit 1
+		upper=$CPUMGR_OUT/guest/node-layer-$kernel/root.tar
+	fi
 	out=${out:-$CPUMGR_OUT/guest/$kernel-$preset}
 	# The guest reads run.sh from there by its absolute path, over 9p.
 	out=$(realpath -m "$out")
@@ -371,6 +394,7 @@ main()
 	[ -z "$overlay" ] || append+=" cpumgr.overlay=1"
 	[ -z "$upper" ] || append+=" cpumgr.upper=$upper"
 	[ -z "$init" ] || append+=" cpumgr.init=$init"
+	[ -z "$node_root" ] || append+=" cpumgr.root=$node_root"
 	if [ -n "$writable_out" ]; then
 		append+=" cpumgr.out=$out"
 		qemu_args+=(-virtfs "local,path=$out,mount_tag=out,security_model=none")

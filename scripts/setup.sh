@@ -11,7 +11,8 @@
 #     (checkpatch, the kselftest headers, the ynl CLI);
 #   - Debian's kernels (6.1, 6.12, 6.12-rt, 7.3, 7.3-rt) through
 #     scripts/fetch-kernel.sh, and the Debian 13 build root their 7.3
-#     modules are built in (scripts/build-root.sh, mmdebstrap);
+#     modules are built in (scripts/build-root.sh, mmdebstrap), and the
+#     Debian 13 node root the node guests boot (containerd 2.x from sid);
 #   - Debian 13's containerd 1.7 and the CRI and NRI definitions, and
 #     sid's newest NRI definitions, through scripts/fetch-trixie.sh (the
 #     runtime_cri selftest; python3-grpcio and python3-grpc-tools are its
@@ -104,6 +105,7 @@ main()
 			"$CPUMGR_TOP/scripts/fetch-kernel.sh" "$series"
 		done
 		"$CPUMGR_TOP/scripts/build-root.sh" make trixie
+		"$CPUMGR_TOP/scripts/build-root.sh" make node
 	fi
 }
 

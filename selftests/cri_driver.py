@@ -8,7 +8,11 @@
 # gogo.proto of Debian's packages (scripts/fetch-trixie.sh) into WORK.
 #
 #   up POD.json [--uid UID]  mkdir the pod cgroup (cgroupfs driver:
-#       kubepods/[burstable/|besteffort/]pod<UID>), RunPodSandbox (host
+#       kubepods/[burstable/|besteffort/]pod<UID>; systemd driver: the
+#       transient slice kubepods-[burstable-|besteffort-]pod<UID>.slice
+#       started through systemd's D-Bus API, as the kubelet's
+#       libcontainer does, with its CPU weight, quota and memory limit),
+#       RunPodSandbox (host
 #       network, no hostname), then each init container (run to its
 #       end) and container: CreateContainer, StartContainer.  In guard
 #       mode the static CPU manager admits the pod first and every
@@ -17,7 +21,8 @@
 #       "NAME ID FIRST-LINE" for each.  Refused: "refused: TEXT" on
 #       stderr, nothing left, exit 3.
 #   down UID   StopContainer, StopPodSandbox, RemoveContainer,
-#       RemovePodSandbox, the CPU manager's removal, rmdir the pod cgroup.
+#       RemovePodSandbox, the CPU manager's removal, rmdir the pod cgroup
+#       (systemd driver: the slice stopped).
 #   cycles N POD.json...  N up/down cycles over the pods in turn with
 #       fresh UIDs; each container's first line must be its exclusive
 #       CPUs (sysfs) or within the shared pool and off every exclusive
@@ -40,7 +45,12 @@
 #   serve      the commands above from stdin, one a line (see serve()).
 # A command may carry --mode to switch modes.
 #
+# With --cgroup-driver systemd, the kubelet's QoS slices (kubepods.slice,
+# kubepods-burstable.slice, kubepods-besteffort.slice) are started when the
+# driver starts, as the kubelet starts them.
+#
 # Usage: cri_driver.py --socket SOCK --work DIR [--mode decide|guard]
+#        [--cgroup-driver cgroupfs|systemd]
 #        [--kubelet-state FILE (default WORK/cpu_manager_state)]
 #        [--ctl CPUMGRCTL] [--reserved-cpus LIST] [--proto-root DIR]
 #        COMMAND ...
@@ -52,6 +62,7 @@ import json
 import os
 import shlex
 import shutil
+import subprocess
 import sys
 import time
 import traceback
@@ -123,6 +134,11 @@ class Kubelet:
         self.pods_dir = os.path.join(a.work, "pods")
         os.makedirs(self.pods_dir, exist_ok=True)
         self.set_mode(a.mode)
+        self.systemd = a.cgroup_driver == "systemd"
+        if self.systemd:
+            for name in ("kubepods.slice", "kubepods-burstable.slice",
+                         "kubepods-besteffort.slice"):
+                self.start_slice(name, {})
 
     def set_mode(self, mode):
         """decide: the kubelet runs cpuManagerPolicy none; guard: static."""
@@ -131,22 +147,72 @@ class Kubelet:
             self.policy = kl.StaticPolicy(self.a.ctl, self.a.kubelet_state,
                                           self.a.reserved_cpus)
 
-    # ---- the pod cgroup, as the kubelet's cgroupfs driver makes it ----
+    # ---- the pod cgroup, as the kubelet's cgroup driver makes it ----
 
-    def mkdir_pod_cgroup(self, parent):
+    def start_slice(self, name, res):
+        """StartTransientUnit of a slice with the properties libcontainer's
+        systemd driver gives it (the parent slice wanted, accounting on,
+        the resources), unless it runs; then its cgroup is there."""
+        path = CGROOT + kl.slice_path(name)
+        if subprocess.run(["systemctl", "is-active", "--quiet", name]).returncode == 0:
+            return
+        props = [("Description", "s", "libcontainer container " + name),
+                 ("DefaultDependencies", "b", "false"),
+                 ("CPUAccounting", "b", "true"), ("MemoryAccounting", "b", "true"),
+                 ("IOAccounting", "b", "true"), ("TasksAccounting", "b", "true")]
+        parent = name.rsplit("-", 1)[0] + ".slice" if "-" in name else "-.slice"
+        props.append(("Wants", "as", ["1", parent]))
+        if res.get("cpu_shares"):
+            props.append(("CPUWeight", "t", str(kl.cpu_weight(res["cpu_shares"]))))
+        if res.get("cpu_quota"):
+            props.append(("CPUQuotaPerSecUSec", "t",
+                          str(res["cpu_quota"] * 1000000 // res["cpu_period"])))
+        if res.get("memory_limit_in_bytes"):
+            props.append(("MemoryMax", "t", str(res["memory_limit_in_bytes"])))
+        argv = ["busctl", "call", "--", "org.freedesktop.systemd1",
+                "/org/freedesktop/systemd1", "org.freedesktop.systemd1.Manager",
+                "StartTransientUnit", "ssa(sv)a(sa(sv))", name, "replace",
+                str(len(props))]
+        for key, sig, val in props:
+            argv += [key, sig] + (val if isinstance(val, list) else [val])
+        out = subprocess.run(argv + ["0"], capture_output=True, text=True)
+        if out.returncode:
+            raise RuntimeError("StartTransientUnit %s: %s" % (name, out.stderr.strip()))
+        for _ in range(100):
+            if os.path.isdir(path):
+                break
+            time.sleep(0.1)
+        else:
+            raise RuntimeError("%s: started, but no cgroup %s" % (name, path))
+        # libcontainer then makes the path as its cgroupfs code does
+        # (fs2.CreateCgroupPath): every controller its parent has enabled
+        # for it there
+        self.enable_controllers(os.path.dirname(path))
+
+    def enable_controllers(self, d):
+        have = read(os.path.join(d, "cgroup.controllers")).split()
+        with open(os.path.join(d, "cgroup.subtree_control"), "w") as f:
+            f.write(" ".join("+" + c for c in ("cpuset", "cpu", "memory")
+                             if c in have))
+
+    def mkdir_pod_cgroup(self, parent, res=None):
+        if self.systemd:
+            self.start_slice(parent, res or {})
+            return
         d = CGROOT
         for part in parent.strip("/").split("/"):
             sub = os.path.join(d, part)
             if not os.path.isdir(sub):
                 # the parent hands down the controllers it has
-                have = read(os.path.join(d, "cgroup.controllers")).split()
-                with open(os.path.join(d, "cgroup.subtree_control"), "w") as f:
-                    f.write(" ".join("+" + c for c in ("cpuset", "cpu", "memory")
-                                     if c in have))
+                self.enable_controllers(d)
                 os.mkdir(sub)
             d = sub
 
     def rmdir_pod_cgroup(self, parent):
+        if self.systemd:
+            # the kubelet's Destroy: StopUnit, and the cgroup goes
+            subprocess.run(["systemctl", "stop", parent], capture_output=True)
+            parent = kl.slice_path(parent)
         path = CGROOT + parent
         for _ in range(100):
             try:
@@ -177,7 +243,7 @@ class Kubelet:
                 "kubernetes.io/config.seen": time.strftime(
                     "%Y-%m-%dT%H:%M:%SZ", time.gmtime())}),
             linux=pb.LinuxPodSandboxConfig(
-                cgroup_parent=kl.cgroup_parent(pod),
+                cgroup_parent=kl.cgroup_parent(pod, self.a.cgroup_driver),
                 security_context=pb.LinuxSandboxSecurityContext(
                     namespace_options=ns),
                 resources=pb.LinuxContainerResources(
@@ -241,7 +307,8 @@ class Kubelet:
     def up(self, pod, exits=()):
         md = pod["metadata"]
         uid = md["uid"]
-        rec = {"uid": uid, "cgroup": kl.cgroup_parent(pod), "containers": {}}
+        rec = {"uid": uid, "cgroup": kl.cgroup_parent(pod, self.a.cgroup_driver),
+               "containers": {}}
         if self.policy:
             err = self.policy.admit(pod)
             if err:
@@ -250,7 +317,7 @@ class Kubelet:
                                "%s_%s_%s" % (md["namespace"], md["name"], uid))
         os.makedirs(log_dir, exist_ok=True)
         rec["logs"] = log_dir
-        self.mkdir_pod_cgroup(rec["cgroup"])
+        self.mkdir_pod_cgroup(rec["cgroup"], kl.sandbox_resources(pod))
         self.save(rec)
         sb_config = self.sandbox_config(pod, log_dir)
         try:
@@ -567,6 +634,8 @@ def main():
     p.add_argument("--socket", required=True)
     p.add_argument("--work", required=True)
     p.add_argument("--mode", choices=("decide", "guard"), default="decide")
+    p.add_argument("--cgroup-driver", choices=("cgroupfs", "systemd"),
+                   default="cgroupfs")
     p.add_argument("--kubelet-state")
     p.add_argument("--ctl", default="cpumgrctl")
     p.add_argument("--reserved-cpus", default="0")

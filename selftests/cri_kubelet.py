@@ -73,11 +73,31 @@ def qos_class(pod):
     return "Guaranteed" if guaranteed else "Burstable"
 
 
-def cgroup_parent(pod):
-    """The pod cgroup of the kubelet's cgroupfs driver."""
+def cgroup_parent(pod, driver="cgroupfs"):
+    """The pod cgroup as the kubelet names it to the runtime: a path
+    (cgroupfs driver) or a slice (systemd driver, a "-" in a unit's name
+    being a level: the UID's dashes become underscores)."""
     qos = qos_class(pod)
+    uid = pod["metadata"]["uid"]
+    if driver == "systemd":
+        mid = "" if qos == "Guaranteed" else qos.lower() + "-"
+        return "kubepods-%spod%s.slice" % (mid, uid.replace("-", "_"))
     mid = "" if qos == "Guaranteed" else qos.lower() + "/"
-    return "/kubepods/%spod%s" % (mid, pod["metadata"]["uid"])
+    return "/kubepods/%spod%s" % (mid, uid)
+
+
+def slice_path(name):
+    """The cgroup of a slice, below the hierarchy's root:
+    "a-b-c.slice" -> "/a.slice/a-b.slice/a-b-c.slice"."""
+    parts = name[:-len(".slice")].split("-")
+    return "".join("/%s.slice" % "-".join(parts[:i + 1])
+                   for i in range(len(parts)))
+
+
+def cpu_weight(shares):
+    """cgroup v2's cpu.weight for CPU shares, as runc and the kubelet
+    convert them (ConvertCPUSharesToCgroupV2Value)."""
+    return 1 + ((shares - 2) * 9999) // 262142 if shares else 0
 
 
 def linux_resources(cpu_req, cpu_lim, mem_lim):

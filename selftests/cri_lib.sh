@@ -10,6 +10,22 @@
 # cpumgr node as runtime_lib.sh sets it up (enforce mode, CPU 0
 # reserved, the daemon); `cpumgrctl nri` as the NRI plugin; and
 # selftests/cri_driver.py as the kubelet.
+#
+# On a node of today (CPUMGR_NODE=1: guest-run.sh -N, the node root booted
+# by systemd) the node is the one systemd runs instead: the node root's
+# containerd 2.x as containerd.service, configured in
+# /etc/containerd/config.toml with the systemd cgroup driver
+# (SystemdCgroup) and NRI as containerd has it by default (enabled, its
+# socket /var/run/nri/nri.sock), the overlayfs snapshotter; the kubelet's
+# systemd cgroup driver (kubepods.slice, slices started through systemd);
+# cpumgr from its packages: /usr/sbin/cpumgrctl, its state in
+# /var/lib/cpumgr, its daemon cpumgr.service, and the NRI plugin either
+# pre-registered, cpumgr-nri@MODE.service as `cpumgrctl init
+# --integration nri-MODE` enables it (CPUMGR_CRI_PLUGIN=unit, the
+# default), or launched by containerd from its plugin_path
+# (CPUMGR_CRI_PLUGIN=launched: /opt/nri/plugins/10-cpumgr).
+# CPUMGR_CRI_DRIVER=cgroupfs: the kubelet's and containerd's cgroupfs
+# driver there instead (kubepods/, SystemdCgroup = false).
 
 . "$CPUMGR_TOP/selftests/runtime_lib.sh"
 
@@ -18,19 +34,39 @@ CRI=$RT/cri
 CRI_RUN=/run/cpumgr-cri
 CRI_SOCK=$CRI_RUN/containerd.sock
 NRI_SOCK=$CRI_RUN/nri.sock
+NRI_LOG=$CRI/nri.log
 KSTATE=$RT/kubelet/cpu_manager_state
 CRI_IMAGE=cpumgr.test/busybox:1
 CRI_MODE=decide
 CRI_PID=
 NRI_PID=
 PODS=$CPUMGR_TOP/examples/pods
+CRI_NODE=${CPUMGR_NODE:-0}
+CRI_PLUGIN=${CPUMGR_CRI_PLUGIN:-unit}
+CRI_BIN=$TRIXIE/usr/bin
+CRI_DRIVER=cgroupfs
+CRI_SNAPSHOTTER=native
+if [ "$CRI_NODE" = 1 ]; then
+	CTL=/usr/sbin/cpumgrctl
+	S=/var/lib/cpumgr
+	CG=/sys/fs/cgroup/kubepods.slice
+	CRI_SOCK=/run/containerd/containerd.sock
+	NRI_SOCK=/var/run/nri/nri.sock
+	NRI_LOG=/var/log/cpumgr-nri.log
+	KSTATE=/var/lib/kubelet/cpu_manager_state
+	CRI_BIN=/usr/bin
+	CRI_DRIVER=${CPUMGR_CRI_DRIVER:-systemd}
+	CRI_SNAPSHOTTER=overlayfs
+	RT_DAEMON=0
+	[ "$CRI_DRIVER" = systemd ] || CG=/sys/fs/cgroup/kubepods
+fi
 
 # Before the plan: what the node needs (rt_need).
 cri_need()
 {
 	rt_need runc
-	[ -x "$TRIXIE/usr/bin/containerd" ] ||
-		ktap_missing_all "containerd 1.7 in $TRIXIE (scripts/fetch-trixie.sh)"
+	[ -x "$CRI_BIN/containerd" ] ||
+		ktap_missing_all "containerd in $CRI_BIN (scripts/fetch-trixie.sh; the node root: scripts/build-root.sh make node)"
 	/usr/bin/python3 -c "import grpc, grpc_tools" 2>/dev/null ||
 		ktap_missing_all "python3-grpcio and python3-grpc-tools"
 }
@@ -41,10 +77,40 @@ cri_have_plugin()
 	"$CTL" help 2>&1 | grep -q "cpumgrctl nri "
 }
 
+# containerd 2.x's configuration on the node, as an operator writes it:
+# the systemd cgroup driver the kubelet's needs, the test image as the
+# sandbox image; NRI left as containerd has it (enabled, its own socket
+# and plugin directories) but for its timeouts, which a TCG guest needs
+# longer (CRI_NRI_TIMEOUT).  Its root in a tmpfs: overlayfs snapshots
+# cannot be made on the guest's overlay root.
+cri_node_config()
+{
+	local etc=/etc/containerd/config.toml
+
+	mkdir -p /etc/containerd /var/lib/containerd "$(dirname "$KSTATE")"
+	mountpoint -q /var/lib/containerd ||
+		mount -t tmpfs tmpfs /var/lib/containerd || return 1
+	cat >"$etc" <<-EOF
+	version = 3
+
+	[plugins.'io.containerd.cri.v1.images'.pinned_images]
+	  sandbox = "$CRI_IMAGE"
+
+	[plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc.options]
+	  SystemdCgroup = $([ "$CRI_DRIVER" = systemd ] && echo true || echo false)
+
+	[plugins.'io.containerd.nri.v1.nri']
+	  plugin_registration_timeout = "${CRI_NRI_TIMEOUT:-30s}"
+	  plugin_request_timeout = "${CRI_NRI_TIMEOUT:-30s}"
+	EOF
+	cp "$etc" "$CRI/config.toml"
+}
+
 # containerd's configuration: no file under /etc, nothing written to
 # the read-only root.
 cri_config()
 {
+	[ "$CRI_NODE" = 0 ] || { mkdir -p "$CRI"; cri_node_config; return; }
 	mkdir -p "$CRI/cni/bin" "$CRI/cni/conf" "$CRI/nri/plugins" \
 		"$CRI/nri/conf.d" "$CRI/opt" "$CRI_RUN" "$(dirname "$KSTATE")"
 	cat >"$CRI/config.toml" <<-EOF
@@ -96,7 +162,7 @@ kubelet_start()
 	/usr/bin/python3 "$CPUMGR_TOP/selftests/cri_driver.py" \
 		--socket "$CRI_SOCK" --work "$CRI/kubelet" \
 		--kubelet-state "$KSTATE" --ctl "$CTL" --reserved-cpus 0 \
-		--proto-root "$TRIXIE" serve <"$CRI/kubelet.in" \
+		--cgroup-driver "$CRI_DRIVER" --proto-root "$TRIXIE" serve <"$CRI/kubelet.in" \
 		>"$CRI/kubelet.out" 2>>"$CRI/kubelet.log" &
 	KUBELET_PID=$!
 	exec {KUBELET_IN}>"$CRI/kubelet.in" {KUBELET_OUT}<"$CRI/kubelet.out"
@@ -136,17 +202,36 @@ kubelet()
 
 ctr_k8s()
 {
-	"$TRIXIE/usr/bin/ctr" --address "$CRI_SOCK" -n k8s.io "$@"
+	"$CRI_BIN/ctr" --address "$CRI_SOCK" -n k8s.io "$@"
+}
+
+# containerd's log: its own file, or its unit's journal on the node
+cri_containerd_log()
+{
+	if [ "$CRI_NODE" = 1 ]; then
+		journalctl -b --no-pager -o cat -u containerd.service
+	else
+		cat "$CRI/containerd.log"
+	fi
 }
 
 cri_start_containerd()
 {
-	PATH=$TRIXIE/usr/bin:$PATH "$TRIXIE/usr/bin/containerd" \
-		--config "$CRI/config.toml" >>"$CRI/containerd.log" 2>&1 &
-	CRI_PID=$!
 	local t0=$SECONDS
-	kubelet wait >/dev/null 2>"$CRI/wait.err" ||
-		{ diag <"$CRI/wait.err"; tail -n 20 "$CRI/containerd.log" | diag; return 1; }
+
+	if [ "$CRI_NODE" = 1 ]; then
+		systemctl restart containerd.service || return 1
+	else
+		PATH=$TRIXIE/usr/bin:$PATH "$TRIXIE/usr/bin/containerd" \
+			--config "$CRI/config.toml" >>"$CRI/containerd.log" 2>&1 &
+		CRI_PID=$!
+	fi
+	kubelet wait >/dev/null 2>"$CRI/wait.err" || {
+		diag <"$CRI/wait.err"
+		tail -n 20 "$CRI/kubelet.log" | diag
+		cri_containerd_log | tail -n 20 | diag
+		return 1
+	}
 	echo "# containerd answered the CRI after $((SECONDS - t0)) s"
 }
 
@@ -161,6 +246,7 @@ stop_bg()
 
 cri_stop_containerd()
 {
+	[ "$CRI_NODE" = 0 ] || { systemctl stop containerd.service; return; }
 	stop_bg "$CRI_PID"
 	CRI_PID=
 }
@@ -171,7 +257,7 @@ cri_image()
 {
 	/usr/bin/python3 "$CPUMGR_TOP/selftests/cri_image.py" \
 		"$CRI/image.tar" "$CRI_IMAGE" &&
-		ctr_k8s images import --snapshotter native "$CRI/image.tar" \
+		ctr_k8s images import --snapshotter "$CRI_SNAPSHOTTER" "$CRI/image.tar" \
 			>"$CRI/import.log" 2>&1 || { diag <"$CRI/import.log"; return 1; }
 }
 
@@ -182,19 +268,81 @@ cri_wait_registered()
 	local end=$((SECONDS + 120))
 
 	while [ $SECONDS -lt $end ]; do
-		tail -n +"$(($1 + 1))" "$CRI/nri.log" 2>/dev/null |
+		tail -n +"$(($1 + 1))" "$NRI_LOG" 2>/dev/null |
 			grep -qiE "registered|synchroni[sz]ed" && return 0
-		kill -0 "$NRI_PID" 2>/dev/null || break
+		[ "$CRI_NODE" = 1 ] || kill -0 "$NRI_PID" 2>/dev/null || break
 		sleep 0.2
 	done
 	echo "# the plugin did not register"
-	tail -n 20 "$CRI/nri.log" | diag
+	tail -n 20 "$NRI_LOG" | diag
 	return 1
 }
 
 cri_log_lines()
 {
-	cat "$CRI/nri.log" 2>/dev/null | wc -l
+	cat "$NRI_LOG" 2>/dev/null | wc -l
+}
+
+# The plugin on the node: its unit logs every call (--verbose) to
+# NRI_LOG, as `systemctl edit cpumgr-nri@` would make it.
+cri_node_plugin_units()
+{
+	local d=/etc/systemd/system/cpumgr-nri@.service.d
+
+	mkdir -p "$d"
+	cat >"$d/verbose.conf" <<-EOF
+	[Service]
+	ExecStart=
+	ExecStart=$CTL nri --mode %i --verbose
+	StandardError=append:$NRI_LOG
+	EOF
+	systemctl daemon-reload
+}
+
+# The plugin containerd launches: an executable in its plugin_path (an
+# index and a name), which ends with containerd.
+cri_node_plugin_launched()
+{
+	local mode=$1 exe=/opt/nri/plugins/10-cpumgr
+
+	mkdir -p "${exe%/*}"
+	if [ -z "$mode" ]; then
+		rm -f "$exe"
+		return
+	fi
+	cat >"$exe" <<-EOF
+	#!/bin/sh
+	exec $CTL nri --mode $mode --kubelet-state $KSTATE --verbose 2>>$NRI_LOG
+	EOF
+	chmod 755 "$exe"
+}
+
+# cri_node_plugin MODE|"": the node's plugin in MODE, or none
+cri_node_plugin()
+{
+	local from
+
+	from=$(cri_log_lines)
+	if [ "$CRI_PLUGIN" = launched ]; then
+		cri_node_plugin_launched "$1"
+		# containerd launches its plugins when it starts
+		cri_start_containerd || return 1
+	else
+		[ -e /etc/systemd/system/cpumgr-nri@.service.d/verbose.conf ] ||
+			cri_node_plugin_units
+		rt_configure enforce --integration "${1:+nri-}${1:-none}" || return 1
+	fi
+	[ -n "$1" ] || return 0
+	cri_wait_registered "$from" || return 1
+	tail -n +"$((from + 1))" "$NRI_LOG" | grep ' connected ' | diag
+	[ "$CRI_PLUGIN" = launched ] || return 0
+	# containerd's own child, on the socket it handed over
+	local pid parent
+	pid=$(pgrep -n -f "cpumgrctl nri --mode $1")
+	parent=$(awk '/^PPid:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+	parent=$(cat "/proc/$parent/comm" 2>/dev/null)
+	echo "# plugin $pid, started by $parent"
+	[ "$parent" = containerd ]
 }
 
 # cri_plugin_start MODE: the NRI plugin, connected to containerd's socket.
@@ -202,6 +350,7 @@ cri_plugin_start()
 {
 	local from
 
+	[ "$CRI_NODE" = 0 ] || { cri_node_plugin "$1"; return; }
 	from=$(cri_log_lines)
 	"$CTL" nri --socket "$NRI_SOCK" --mode "$1" --kubelet-state "$KSTATE" \
 		--state-dir "$S" --verbose >>"$CRI/nri.log" 2>&1 &
@@ -211,15 +360,63 @@ cri_plugin_start()
 
 cri_plugin_stop()
 {
+	[ "$CRI_NODE" = 0 ] || { cri_node_plugin ""; return; }
 	stop_bg "$NRI_PID"
 	NRI_PID=
 }
 
-# The node: cpumgr in enforce mode with its daemon, containerd, the
-# image; the plugin in CRI_MODE when there is one.
+# What systemd writes to cgroup files on its own (cpuset.cpus of slices
+# and scopes, cgroup.subtree_control, cgroup.procs): a trace kprobe on
+# cgroup_file_write, which calls the functions the module probes (a
+# probe of ours beside the module's, which refuses writes, is kept off
+# them), with the file, its cgroup and that cgroup's parent by name
+# (struct kernfs_node: __parent at 8, name at 16 on 6.12 and 7.3) and
+# the text.  The module's own log names what it refused.
+CRI_TRACE=/sys/kernel/tracing
+cri_trace_systemd()
+{
+	local e=$CRI_TRACE/events/kprobes/cpumgr_cgwrite
+
+	[ -e "$CRI_TRACE/kprobe_events" ] ||
+		mount -t tracefs tracefs "$CRI_TRACE" 2>/dev/null || return 0
+	echo 'p:cpumgr_cgwrite cgroup_file_write file=+0(+16(+0(%di))):string cg=+0(+16(+8(+0(%di)))):string up=+0(+16(+8(+8(+0(%di))))):string buf=+0(%si):string' \
+		>>"$CRI_TRACE/kprobe_events" 2>/dev/null || return 0
+	echo 'comm == "systemd"' >"$e/filter"
+	echo 4096 >"$CRI_TRACE/buffer_size_kb"
+	echo 1 >"$e/enable"
+}
+
+# The cpuset writes systemd made below kubepods.slice, as traced:
+# cpuset.cpus, and the cpuset controller in cgroup.subtree_control
+# (uptime, file, cgroup, its parent, the text).
+cri_systemd_writes()
+{
+	grep -E 'cg="kubepods|up="kubepods' "$CRI_TRACE/trace" 2>/dev/null |
+		grep -E 'file="cpuset.cpus"|buf="[-+]cpuset' |
+		sed 's/^.* \([0-9.]*\): cpumgr_cgwrite: ([^)]*) /\1 /'
+}
+
+# The node without the plugin: cpumgr in enforce mode with its daemon,
+# containerd.  On the node of today, as a node comes up: containerd
+# configured and restarted, the kubelet (its QoS slices), then cpumgr
+# set up and its daemon (cpumgr.service) started.
+cri_node_up()
+{
+	if [ "$CRI_NODE" = 0 ]; then
+		rt_init enforce && cri_config && cri_start_containerd
+		return
+	fi
+	cri_trace_systemd
+	cri_config && cri_start_containerd &&
+		echo "+cpuset +cpu" >/sys/fs/cgroup/cgroup.subtree_control &&
+		rt_configure enforce && systemctl restart cpumgr.service
+}
+
+# The node: cri_node_up, the image; the plugin in CRI_MODE when there is
+# one.
 cri_setup()
 {
-	rt_init enforce && cri_config && cri_start_containerd && cri_image ||
+	cri_node_up && cri_image ||
 		return 1
 	if cri_have_plugin; then
 		cri_plugin_start "$CRI_MODE" || return 1
@@ -267,9 +464,32 @@ cri_cleanup()
 	done
 	kubelet_stop
 	cri_plugin_stop
+	if [ "$CRI_NODE" = 1 ]; then
+		systemctl stop cpumgr.service kubepods.slice
+		# the node as the package left it: no plugin, no cgroup root
+		rm -f /var/lib/cpumgr/config.json
+	fi
 	cri_stop_containerd
 	# what the shims left: their tasks and mounts
 	umount -R "$CRI_RUN/state" 2>/dev/null
 	rm -rf "$CRI_RUN"
 	rt_cleanup
+}
+
+# cri_pod_cgroup UID [QOS]: the pod cgroup the kubelet's driver makes
+# (QOS: burstable or besteffort; none for Guaranteed)
+cri_pod_cgroup()
+{
+	if [ "$CRI_DRIVER" = systemd ]; then
+		echo "$CG/${2:+kubepods-$2.slice/}kubepods-${2:+$2-}pod${1//-/_}.slice"
+	else
+		echo "$CG/${2:+$2/}pod$1"
+	fi
+}
+
+# cri_container_cgroup ID: the cgroup of container ID, wherever it is
+cri_container_cgroup()
+{
+	find "$CG" -type d \( -name "$1" -o -name "cri-containerd-$1.scope" \) |
+		head -n 1
 }

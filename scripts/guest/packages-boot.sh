@@ -12,34 +12,9 @@
 # Continues packages.sh's KTAP on ttyS1 and ends the run.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
+. "$CPUMGR_TOP/scripts/guest/packages_lib.sh"
 
-krel=$(uname -r)
 ktap_n=${CPUMGR_KTAP_START:-0}
-
-# UNIT PROPERTY VALUE
-unit_is()
-{
-	local value
-
-	value=$(systemctl show -P "$2" "$1")
-	[ "$value" = "$3" ] || {
-		echo "$1 $2=$value, expected $3" | diag
-		return 1
-	}
-}
-
-from_dkms()
-{
-	local path
-
-	path=$(modinfo -n cpumgr) || return 1
-	echo "cpumgr: $path, srcversion $(cat /sys/module/cpumgr/srcversion)" | diag
-	case $path in
-	"/lib/modules/$krel/updates/dkms/cpumgr.ko"*) ;;
-	*) return 1 ;;
-	esac
-	[ "$(modinfo -F srcversion cpumgr)" = "$(cat /sys/module/cpumgr/srcversion)" ]
-}
 
 # cpumgrctl init as packages.sh's, with --integration WAY
 init_with()

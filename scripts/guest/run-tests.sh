@@ -16,9 +16,13 @@
 # CPUMGR_KMEMLEAK: the kmemleak file (scripts/tests/ktap-summary.sh runs
 # this script on the host, with stand-ins, and names none).
 #
+# CPUMGR_MODULE_BOOTED=1 (a node that systemd booted, guest/node.sh): the
+# module loaded at boot stays; the runner neither loads nor unloads it.
+# CPUMGR_KTAP_START=N: results are numbered from N + 1.
+#
 # Usage: run-tests.sh [VAR=VALUE | NAME]...
 
-n=0
+n=${CPUMGR_KTAP_START:-0}
 failed=0
 kmemleak=${CPUMGR_KMEMLEAK:-/sys/kernel/debug/kmemleak}
 # each selftest's KTAP, for its verdict
@@ -98,7 +102,12 @@ run_one()
 		result "not ok" "$name # no such selftest"
 		return
 	fi
-	if ! insmod "$CPUMGR_MODULE"; then
+	if [ "${CPUMGR_MODULE_BOOTED:-0}" = 1 ]; then
+		if ! grep -q '^cpumgr ' /proc/modules; then
+			result "not ok" "$name # the module loaded at boot is gone"
+			return
+		fi
+	elif ! insmod "$CPUMGR_MODULE"; then
 		result "not ok" "$name # insmod $CPUMGR_MODULE failed"
 		return
 	fi
@@ -115,6 +124,7 @@ run_one()
 	read -r pid_max </proc/sys/kernel/pid_max
 	echo "# time: $name $((SECONDS - t0))s, $((($(last_pid) - pid0 + pid_max) % pid_max)) processes started"
 	verdict "$name" "$status"
+	[ "${CPUMGR_MODULE_BOOTED:-0}" = 1 ] && return
 	if ! rmmod cpumgr; then
 		result "not ok" "$name: module unloads afterwards"
 		# Later selftests need a fresh module: drop it by force.

@@ -54,7 +54,7 @@ expect "cpumgrctl oci-hook --verbose " "createRuntime prestart poststop"
 expect "cpumgrctl oci-hook --mode guard p" "prestart poststop"
 expect "cpumgrctl checkpoint -j v" "verify"
 # init's options, those kubelet flags that were in no help before included
-expect "cpumgrctl init --c" "--cgroup-mount --cgroup-root --config --cpu-cfs-quota --cpu-manager-policy --cpu-manager-policy-options --cpu-manager-reconcile-period"
+expect "cpumgrctl init --c" "--cgroup-driver --cgroup-mount --cgroup-root --config --cpu-cfs-quota --cpu-manager-policy --cpu-manager-policy-options --cpu-manager-reconcile-period"
 # file names where a file goes, directories where a directory goes
 tmp=$(mktemp -d)
 mkdir "$tmp/sub"

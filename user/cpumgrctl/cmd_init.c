@@ -27,7 +27,7 @@
 static const char *const kubelet_flags[] = {
 	"cpu-manager-policy", "cpu-manager-policy-options", "reserved-cpus",
 	"kube-reserved", "system-reserved", "topology-manager-policy",
-	"cpu-manager-reconcile-period", NULL,
+	"cpu-manager-reconcile-period", "cgroup-driver", NULL,
 };
 
 struct init_args {
@@ -277,6 +277,10 @@ static void fill_config(const struct init_args *a,
 			 a->mount);
 	snprintf(c->cgroup_root, sizeof(c->cgroup_root), "%s",
 		 a->root ? a->root : c->cgroup_mount);
+	c->cgroup_driver = node_cgroup_driver_of(c->cgroup_root);
+	if (kc->cgroup_driver && *kc->cgroup_driver)
+		c->cgroup_driver = strcmp(kc->cgroup_driver, "systemd") ?
+				   NODE_DRIVER_CGROUPFS : NODE_DRIVER_SYSTEMD;
 	if (a->enforce >= 0)
 		c->enforce = (uint32_t)a->enforce;
 	if (a->hotplug >= 0)
@@ -403,12 +407,13 @@ static int cmd_init(const struct ctl_cmdline *cl)
 		return ctl_node_fail(&n, &err, "init");
 	ctl_refused_clear(ctl_state_dir(a.state_dir));
 	reserved = cpuset_to_str(&n.cfg.reserved);
-	printf("policy %s reserved %s enforce %s hotplug %s init-cpus %s cgroup-root %s\n",
+	printf("policy %s reserved %s enforce %s hotplug %s init-cpus %s cgroup-root %s cgroup-driver %s\n",
 	       cpu_policy_name(n.cfg.policy),
 	       reserved && reserved[0] ? reserved : "(none)",
 	       cpumgr_enforce_name(n.cfg.enforce),
 	       cpumgr_hotplug_name(n.cfg.hotplug),
-	       node_init_cpus_name(n.cfg.init_cpus), n.cfg.cgroup_root);
+	       node_init_cpus_name(n.cfg.init_cpus), n.cfg.cgroup_root,
+	       node_cgroup_driver_name(n.cfg.cgroup_driver));
 	if (n.cfg.kubelet_minor)
 		printf("kubelet 1.%d: checkpoint %s\n", n.cfg.kubelet_minor,
 		       checkpoint_version_name(n.cfg.checkpoint_version));
@@ -431,6 +436,7 @@ CPUMGRCTL_COMMAND(init) = {
 		{ "config", 'c', "KUBELETCONFIG", CTL_FILE, NULL, "a KubeletConfiguration file (YAML or JSON), read first" },
 		{ "cgroup-root", 0, "PATH", CTL_DIR, NULL, "the managed cgroup root, absolute (made if missing; default: the mount)" },
 		{ "cgroup-mount", 0, "PATH", CTL_DIR, NULL, "where cgroup v2 is mounted, absolute (default /sys/fs/cgroup)" },
+		{ "cgroup-driver", 0, "DRIVER", CTL_WORD, "cgroupfs systemd", "who makes the pods' cgroups, the kubelet's cgroup driver: with systemd, cpusets of slices and scopes are set as their AllowedCPUs too (default: systemd when the cgroup root is a slice)" },
 		{ "enforce", 0, "MODE", CTL_WORD, "off audit enforce", "what the module does with a write that breaks exclusivity" },
 		{ "hotplug", 0, "MODE", CTL_WORD, "protect release", "refuse to offline an assigned CPU, or take it from its container" },
 		{ "init-cpus", 0, "MODE", CTL_WORD, "keep release", "what an init container that ran to its end keeps: its exclusive CPUs until its pod goes, as the kubelet does (keep, the default), or only those its pod's containers reuse (release)" },

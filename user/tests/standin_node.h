@@ -13,6 +13,7 @@
 
 #include <libgen.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,70 @@ static inline int standin_node_init(struct standin_node *sn)
 		  standin_cgroup_root());
 	standin_run(sn, args, NULL);
 	return sn->status;
+}
+
+/*
+ * The tree stand-in (bench/cpumgrctl-standin-tree: the cgroup hierarchy
+ * a directory of sn->dir) on 16 CPUs (1 socket, 8 cores, 2 threads),
+ * nothing run yet: 0, -1 when the test's own path cannot be read.
+ */
+static inline int standin_tree_new(struct standin_node *sn)
+{
+	char exe[PATH_MAX], path[PATH_MAX + 16];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	xsnprintf(sn->ctl, sizeof(sn->ctl),
+		  "%s/../bench/cpumgrctl-standin-tree", dirname(exe));
+	fake_tree_new(sn->dir, sizeof(sn->dir));
+	xsnprintf(path, sizeof(path), "%s/kernel", sn->dir);
+	setenv("CPUMGR_STANDIN", path, 1);
+	setenv("CPUMGR_STANDIN_TOPOLOGY", "1 1 8 2", 1);
+	return 0;
+}
+
+static inline void standin_runf(struct standin_node *sn, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* cpumgrctl ARGS --state-dir DIR/state, run in DIR, output in sn->out */
+static inline void standin_runf(struct standin_node *sn, const char *fmt, ...)
+{
+	char args[2048], cmd[8192];
+	va_list ap;
+	size_t len;
+	FILE *p;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	xsnprintf(cmd, sizeof(cmd), "cd '%s' && '%s' %s --state-dir '%s/state' 2>&1",
+		  sn->dir, sn->ctl, args, sn->dir);
+	sn->out[0] = '\0';
+	p = popen(cmd, "r");
+	if (!p)
+		abort();
+	len = fread(sn->out, 1, sizeof(sn->out) - 1, p);
+	sn->out[len] = '\0';
+	sn->status = WEXITSTATUS(pclose(p));
+}
+
+/*
+ * DIR/g.json, pod g (UID g1) with container app, Guaranteed with 2 CPUs,
+ * and DIR/b.json, pod b (b1) with web, Burstable with 500m.
+ */
+static inline void standin_pod_files(const struct standin_node *sn)
+{
+	fake_write(sn->dir, "g.json",
+		   "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"g\",\"uid\":\"g1\"},"
+		   "\"spec\":{\"containers\":[{\"name\":\"app\",\"resources\":{"
+		   "\"requests\":{\"cpu\":\"2\",\"memory\":\"1Gi\"},"
+		   "\"limits\":{\"cpu\":\"2\",\"memory\":\"1Gi\"}}}]}}");
+	fake_write(sn->dir, "b.json",
+		   "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"b\",\"uid\":\"b1\"},"
+		   "\"spec\":{\"containers\":[{\"name\":\"web\",\"resources\":{"
+		   "\"requests\":{\"cpu\":\"500m\"}}}]}}");
 }
 
 static inline void standin_node_free(struct standin_node *sn)

@@ -24,31 +24,7 @@
 
 /* the stand-in node's fields, with the tree stand-in as ctl */
 #define rig standin_node
-
-static void run(struct rig *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* cpumgrctl-standin-tree ARGS --state-dir DIR/state, in DIR */
-static void run(struct rig *r, const char *fmt, ...)
-{
-	char args[2048], cmd[8192];
-	va_list ap;
-	size_t len;
-	FILE *p;
-
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof(args), fmt, ap);
-	va_end(ap);
-	xsnprintf(cmd, sizeof(cmd), "cd '%s' && '%s' %s --state-dir '%s/state' 2>&1",
-		  r->dir, r->ctl, args, r->dir);
-	r->out[0] = '\0';
-	p = popen(cmd, "r");
-	if (!p)
-		abort();
-	len = fread(r->out, 1, sizeof(r->out) - 1, p);
-	r->out[len] = '\0';
-	r->status = WEXITSTATUS(pclose(p));
-}
+#define run standin_runf
 
 static struct cpuset file_set(const struct rig *r, const char *rel)
 {
@@ -137,32 +113,14 @@ FIXTURE(node) {
 
 FIXTURE_SETUP(node)
 {
-	char exe[PATH_MAX], path[PATH_MAX + 16];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	struct rig *r = &self->r;
 
-	ASSERT_LT(0, n);
-	exe[n] = '\0';
-	*strrchr(exe, '/') = '\0';
-	xsnprintf(r->ctl, sizeof(r->ctl), "%s/../bench/cpumgrctl-standin-tree",
-		  exe);
-	fake_tree_new(r->dir, sizeof(r->dir));
+	ASSERT_EQ(0, standin_tree_new(r));
 	fake_mkdir(r->dir, "cg");
-	xsnprintf(path, sizeof(path), "%s/kernel", r->dir);
-	setenv("CPUMGR_STANDIN", path, 1);
-	setenv("CPUMGR_STANDIN_TOPOLOGY", "1 1 8 2", 1);
 	run(r, "init --cpu-manager-policy static --reserved-cpus 0-1 --cgroup-mount %s/cg --cgroup-root %s/cg/kubepods",
 	    r->dir, r->dir);
 	ASSERT_EQ(0, r->status) TH_LOG("%s", r->out);
-	fake_write(r->dir, "g.json",
-		   "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"g\",\"uid\":\"g1\"},"
-		   "\"spec\":{\"containers\":[{\"name\":\"app\",\"resources\":{"
-		   "\"requests\":{\"cpu\":\"2\",\"memory\":\"1Gi\"},"
-		   "\"limits\":{\"cpu\":\"2\",\"memory\":\"1Gi\"}}}]}}");
-	fake_write(r->dir, "b.json",
-		   "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"b\",\"uid\":\"b1\"},"
-		   "\"spec\":{\"containers\":[{\"name\":\"web\",\"resources\":{"
-		   "\"requests\":{\"cpu\":\"500m\"}}}]}}");
+	standin_pod_files(r);
 	run(r, "admit g.json");
 	ASSERT_EQ(0, r->status) TH_LOG("%s", r->out);
 	run(r, "admit b.json");

@@ -36,6 +36,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "cgroupfs_units.h"
 #include "cpuset.h"
 #include "error.h"
 
@@ -57,6 +58,12 @@ struct cgroupfs {
 	int version;			/* 1 or 2 */
 	const struct cgroupfs_ops *ops;	/* the kernel's, or a fake tree's */
 	char root[CGROUPFS_NR_CTRL][PATH_MAX];	/* hierarchy root per controller */
+	/*
+	 * Where systemd owns the cgroups (v2): its units' AllowedCPUs
+	 * follow what is written to their cpuset.cpus (cgroupfs_units.h);
+	 * NULL (cgroupfs_init()'s): the files alone.
+	 */
+	const struct cgroupfs_units *units;
 };
 
 /*
@@ -131,9 +138,21 @@ int cgroupfs_remove(const struct cgroupfs *cg, const char *name,
 /*
  * Write cpuset.cpus.  v1 first fills an empty cpuset.mems from the
  * parent's effective mems: a v1 cpuset takes no task without mems.
+ * With units, a cgroup that is a unit's (cgroupfs_unit_of()) then gets
+ * the same CPUs as the unit's AllowedCPUs, which systemd writes again
+ * each time it realizes the unit; the file first, so that a write the
+ * kernel refuses changes neither (a unit systemd does not know: the
+ * file alone).
  */
 int cgroupfs_set_cpus(const struct cgroupfs *cg, const char *name,
 		      const struct cpuset *cpus, struct cm_error *err);
+/*
+ * The same, each of the file and the unit's AllowedCPUs only where it
+ * differs from cpus; *changed says whether either was.
+ */
+int cgroupfs_ensure_cpus(const struct cgroupfs *cg, const char *name,
+			 const struct cpuset *cpus, bool *changed,
+			 struct cm_error *err);
 int cgroupfs_get_cpus(const struct cgroupfs *cg, const char *name,
 		      struct cpuset *out, struct cm_error *err);
 /* cpuset.cpus.effective (v2) or cpuset.effective_cpus (v1). */

@@ -89,7 +89,7 @@ static int fill_mems(const struct cgroupfs *cg, const char *name,
 	return ret;
 }
 
-int cgroupfs_set_cpus(const struct cgroupfs *cg, const char *name,
+static int write_cpus(const struct cgroupfs *cg, const char *name,
 		      const struct cpuset *cpus, struct cm_error *err)
 {
 	char *s;
@@ -106,6 +106,75 @@ int cgroupfs_set_cpus(const struct cgroupfs *cg, const char *name,
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	ret = cgroupfs_write(cg, CGROUPFS_CPUSET, name, "cpuset.cpus", s, err);
 	free(s);
+	return ret;
+}
+
+/* The unit systemd realizes cgroup name as, when it does (units set). */
+static bool unit_of(const struct cgroupfs *cg, const char *name, char *unit)
+{
+	return cg->units && cg->version == 2 &&
+	       cgroupfs_unit_of(name, unit, CGROUPFS_UNIT_MAX);
+}
+
+/* AllowedCPUs=cpus; a unit systemd does not know is none of its. */
+static int set_unit(const struct cgroupfs *cg, const char *name,
+		    const char *unit, const struct cpuset *cpus,
+		    struct cm_error *err)
+{
+	int ret = cg->units->set_cpus(cg->units, unit, cpus, err);
+
+	if (ret == -ENOENT) {
+		cm_error_clear(err);
+		return 0;
+	}
+	if (ret)
+		cm_error_prefix(err, "cgroup %s: cpuset.cpus written, but not the AllowedCPUs of %s",
+				name, unit);
+	return ret;
+}
+
+int cgroupfs_set_cpus(const struct cgroupfs *cg, const char *name,
+		      const struct cpuset *cpus, struct cm_error *err)
+{
+	char unit[CGROUPFS_UNIT_MAX];
+	int ret = write_cpus(cg, name, cpus, err);
+
+	if (!ret && unit_of(cg, name, unit))
+		ret = set_unit(cg, name, unit, cpus, err);
+	return ret;
+}
+
+int cgroupfs_ensure_cpus(const struct cgroupfs *cg, const char *name,
+			 const struct cpuset *cpus, bool *changed,
+			 struct cm_error *err)
+{
+	char unit[CGROUPFS_UNIT_MAX];
+	struct cpuset have;
+	int ret = cgroupfs_get_cpus(cg, name, &have, err);
+
+	*changed = false;
+	if (ret && ret != -ENOENT)
+		return ret;
+	cm_error_clear(err);
+	if (ret || !cpuset_equal(&have, cpus)) {
+		ret = write_cpus(cg, name, cpus, err);
+		if (ret)
+			return ret;
+		*changed = true;
+	}
+	if (!unit_of(cg, name, unit))
+		return 0;
+	ret = cg->units->get_cpus(cg->units, unit, &have, err);
+	if (ret == -ENOENT) {
+		cm_error_clear(err);
+		return 0;
+	}
+	if (ret)
+		return ret;
+	if (cpuset_equal(&have, cpus))
+		return 0;
+	ret = set_unit(cg, name, unit, cpus, err);
+	*changed = !ret;
 	return ret;
 }
 

@@ -91,6 +91,7 @@ void kubelet_config_free(struct kubelet_config *c)
 	free(c->cpu_manager_policy);
 	free(c->topology_manager_policy);
 	free(c->reserved_system_cpus);
+	free(c->cgroup_driver);
 	kv_clear(&c->policy_options);
 	kv_clear(&c->kube_reserved);
 	kv_clear(&c->system_reserved);
@@ -262,6 +263,8 @@ int kubelet_config_flag(struct kubelet_config *c, const char *flag,
 		ret = set_map_flag(c, MAP_SYSTEM, value, err);
 	else if (!strcmp(name, "cpu-manager-reconcile-period"))
 		ret = go_parse_duration(value, &c->reconcile_period_ns, err);
+	else if (!strcmp(name, "cgroup-driver"))
+		ret = set_str(&c->cgroup_driver, value, err);
 	else
 		return -ENOENT;
 	if (ret)
@@ -488,6 +491,7 @@ int kubelet_config_from_json(struct kubelet_config *c, const cJSON *obj,
 	    read_map(obj, "systemReserved", &c->system_reserved, err) ||
 	    read_str(obj, "topologyManagerPolicy", &c->topology_manager_policy,
 		     err) ||
+	    read_str(obj, "cgroupDriver", &c->cgroup_driver, err) ||
 	    read_gates(obj, c, err))
 		return -EINVAL;
 	/* SetDefaults_KubeletConfiguration(): "" and 0s mean the default */
@@ -618,6 +622,15 @@ int kubelet_config_finish(struct kubelet_config *c, struct cm_error *err)
 	if (tm_policy_parse(c->topology_manager_policy, &p->tm, err))
 		return cm_errorf(err, "invalid configuration: topologyManagerPolicy (--topology-manager-policy) \"%s\" must be one of: [\"none\" \"best-effort\" \"restricted\" \"single-numa-node\"]",
 				 c->topology_manager_policy);
+	/*
+	 * The kubelet takes anything but "systemd" for cgroupfs; a typo
+	 * here would leave systemd undoing every cpuset: refused.
+	 */
+	if (c->cgroup_driver && *c->cgroup_driver &&
+	    strcmp(c->cgroup_driver, "cgroupfs") &&
+	    strcmp(c->cgroup_driver, "systemd"))
+		return cm_errorf(err, "invalid configuration: cgroupDriver (--cgroup-driver) \"%s\" must be \"cgroupfs\" or \"systemd\"",
+				 c->cgroup_driver);
 	if (reserved_cpus(c, err))
 		return -EINVAL;
 	/* run(): the listed CPUs stand for the cpu of both reservations */

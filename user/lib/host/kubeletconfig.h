@@ -13,6 +13,9 @@
  *   --system-reserved             systemReserved
  *   --topology-manager-policy     topologyManagerPolicy     (none)
  *   --cpu-manager-reconcile-period cpuManagerReconcilePeriod (10s)
+ *   --cgroup-driver               cgroupDriver              cgroupfs or systemd
+ *                                 (not given: init goes by the managed
+ *                                 root, a slice being systemd's)
  *   (file only)                   featureGates              the gates that
  *                                 change the CPU manager: PodLevelResource-
  *                                 Managers, CPUManagerPolicy{Alpha,Beta}Options
@@ -54,6 +57,7 @@ struct kubelet_config {
 	char *reserved_system_cpus;
 	struct kv_list policy_options, kube_reserved, system_reserved;
 	int64_t reconcile_period_ns;
+	char *cgroup_driver;		/* NULL or "": not given */
 	/* featureGates: -1 not set, 0 off, 1 on */
 	int gate_pod_level, gate_alpha_options, gate_beta_options;
 	unsigned int flags_seen;	/* map flags that replaced the file's */

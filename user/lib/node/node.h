@@ -62,6 +62,21 @@ enum node_init_cpus {
 
 const char *node_init_cpus_name(uint32_t v);
 
+/*
+ * Who makes the pod and container cgroups (the kubelet's cgroupDriver):
+ * with systemd, slices and scopes that systemd realizes, writing their
+ * cpuset.cpus itself from their AllowedCPUs, which every cpuset the
+ * node writes there then sets too (cgroupfs_units.h).
+ */
+enum node_cgroup_driver {
+	NODE_DRIVER_CGROUPFS,
+	NODE_DRIVER_SYSTEMD,
+};
+
+const char *node_cgroup_driver_name(uint32_t v);
+/* The driver of a managed root: systemd's when it is a slice. */
+enum node_cgroup_driver node_cgroup_driver_of(const char *cgroup_root);
+
 struct node_config {
 	enum cpu_policy_kind policy;
 	struct policy_options opts;
@@ -70,6 +85,7 @@ struct node_config {
 	int64_t reserved_milli;		/* the reservation as given */
 	char cgroup_mount[PATH_MAX];	/* where the hierarchies are */
 	char cgroup_root[PATH_MAX];	/* the managed cgroup, absolute */
+	enum node_cgroup_driver cgroup_driver;
 	uint32_t enforce;		/* enum cpumgr_enforce */
 	uint32_t hotplug;		/* enum cpumgr_hotplug */
 	struct cfs_options cfs;

@@ -58,18 +58,7 @@ int node_set_cpuset(struct node *n, const char *name,
 		    const struct cpuset *want, bool *changed,
 		    struct cm_error *err)
 {
-	struct cpuset have;
-	int ret = cgroupfs_get_cpus(&n->cgroups.fs, name, &have, err);
-
-	*changed = false;
-	if (!ret && cpuset_equal(&have, want))
-		return 0;
-	if (ret && ret != -ENOENT)
-		return ret;
-	cm_error_clear(err);
-	ret = cgroupfs_set_cpus(&n->cgroups.fs, name, want, err);
-	*changed = !ret;
-	return ret;
+	return cgroupfs_ensure_cpus(&n->cgroups.fs, name, want, changed, err);
 }
 
 static int read_u64(const struct cgroupfs *cg, const char *name,

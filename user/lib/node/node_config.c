@@ -53,6 +53,23 @@ const char *node_init_cpus_name(uint32_t v)
 	return v < sizeof(names) / sizeof(*names) ? names[v] : NULL;
 }
 
+const char *node_cgroup_driver_name(uint32_t v)
+{
+	static const char *const names[] = { "cgroupfs", "systemd" };
+
+	return v < sizeof(names) / sizeof(*names) ? names[v] : NULL;
+}
+
+enum node_cgroup_driver node_cgroup_driver_of(const char *cgroup_root)
+{
+	size_t n = strlen(cgroup_root);
+
+	while (n > 1 && cgroup_root[n - 1] == '/')
+		n--;
+	return n > 6 && !strncmp(cgroup_root + n - 6, ".slice", 6) ?
+	       NODE_DRIVER_SYSTEMD : NODE_DRIVER_CGROUPFS;
+}
+
 void node_config_default(struct node_config *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -120,6 +137,8 @@ cJSON *node_config_to_json(const struct node_config *c)
 		ret = -ENOMEM;
 	ret |= add_str(j, "cgroupMount", c->cgroup_mount);
 	ret |= add_str(j, "cgroupRoot", c->cgroup_root);
+	ret |= add_str(j, "cgroupDriver",
+		       node_cgroup_driver_name(c->cgroup_driver));
 	ret |= add_str(j, "enforce", cpumgr_enforce_name(c->enforce));
 	ret |= add_str(j, "hotplug", cpumgr_hotplug_name(c->hotplug));
 	ret |= add_str(j, "initCpus", node_init_cpus_name(c->init_cpus));
@@ -212,7 +231,7 @@ int node_config_from_json(struct node_config *c, const cJSON *j,
 	const cJSON *opts = json_member(j, "cpuManagerPolicyOptions"), *m;
 	const char *s = "";
 	double milli = 0, period = 0, reconcile = 0;
-	uint32_t init_cpus = NODE_INIT_CPUS_KEEP;
+	uint32_t init_cpus = NODE_INIT_CPUS_KEEP, driver;
 
 	node_config_default(c);
 	if (!cJSON_IsObject(j))
@@ -239,6 +258,12 @@ int node_config_from_json(struct node_config *c, const cJSON *j,
 	    get_enum(j, "initCpus", node_init_cpus_name, &init_cpus, err))
 		goto bad;
 	c->init_cpus = init_cpus;
+	/* written by init since it exists; older files: by the root */
+	driver = node_cgroup_driver_of(c->cgroup_root);
+	if (json_member(j, "cgroupDriver") &&
+	    get_enum(j, "cgroupDriver", node_cgroup_driver_name, &driver, err))
+		goto bad;
+	c->cgroup_driver = driver;
 	/* both written by init since they exist; older files: none, v2 */
 	if (json_member(j, "kubeletVersion") &&
 	    (get_str(j, "kubeletVersion", &s, err) ||

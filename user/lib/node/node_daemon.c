@@ -229,6 +229,7 @@ static unsigned int drain(struct cpumgr_nl *ev_nl,
 
 struct watch {
 	int fd;
+	struct cgroupfs cg;		/* the node's, units and all */
 	unsigned int nr;
 	int wd[WATCH_MAX];
 	char dir[WATCH_MAX][PATH_MAX];
@@ -256,15 +257,24 @@ static void watch_add(struct watch *w, const char *dir, bool qos_level)
 /*
  * A new cgroup gets the shared pool as the module sees it now: no lock,
  * no netlink, nothing bound there yet.  The round after it corrects
- * what changed meanwhile.
+ * what changed meanwhile.  A slice systemd made gets it as its
+ * AllowedCPUs too, or systemd would empty it again as soon as a scope
+ * starts below (cgroupfs_set_cpus()).
  */
-static void narrow_new(const struct node_daemon_opts *o, const char *dir)
+static void narrow_new(const struct watch *w, const struct node_daemon_opts *o,
+		       const char *dir)
 {
 	struct node quiet = { .log = o->log, .log_time = true };
-	char path[PATH_MAX * 2 + 32], cpus[4096];
+	const char *top = w->cg.root[CGROUPFS_CPUSET];
+	struct cm_error err = { 0 };
+	struct cpuset pool;
+	char cpus[4096];
+	size_t tl = strlen(top);
 	ssize_t len;
-	int fd;
+	int fd, ret;
 
+	if (strncmp(dir, top, tl) || dir[tl] != '/')
+		return;
 	fd = open("/sys/kernel/cpumgr/shared_cpus", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
@@ -273,14 +283,19 @@ static void narrow_new(const struct node_daemon_opts *o, const char *dir)
 	if (len <= 0)
 		return;
 	cpus[len] = '\0';
-	snprintf(path, sizeof(path), "%s/cpuset.cpus", dir);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
+	cpus[strcspn(cpus, "\n")] = '\0';
+	ret = cpuset_parse(&pool, cpus, &err);
+	if (!ret)
+		ret = cgroupfs_set_cpus(&w->cg, dir + tl + 1, &pool, &err);
+	if (ret) {
+		/* gone again, or no cpuset controller there: nothing to say */
+		if (ret != -ENOENT)
+			node_log_sev(&quiet, NODE_LOG_WARNING, "%s: new: %s",
+				     dir, cm_error_msg(&err));
+		cm_error_clear(&err);
 		return;
-	if (write(fd, cpus, (size_t)len) == len)
-		node_log(&quiet, "%s: new, cpuset.cpus %.*s", dir,
-			 (int)strcspn(cpus, "\n"), cpus);
-	close(fd);
+	}
+	node_log(&quiet, "%s: new, cpuset.cpus %s", dir, cpus);
 }
 
 /* Read the watch: narrow what was created; whether anything was. */
@@ -303,7 +318,7 @@ static bool watch_read(struct watch *w, const struct node_daemon_opts *o)
 					continue;
 				snprintf(path, sizeof(path), "%s/%s", w->dir[i],
 					 e->name);
-				narrow_new(o, path);
+				narrow_new(w, o, path);
 				if (w->qos_level[i] && node_qos_cgroup(e->name))
 					watch_add(w, path, false);
 				created = true;
@@ -333,6 +348,7 @@ static void watch_open(struct watch *w, const struct node_daemon_opts *o)
 		node_close(&n);
 		return;
 	}
+	w->cg = n.cgroups.fs;
 	node_close(&n);
 	w->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (w->fd < 0)

@@ -246,14 +246,11 @@ int node_reconcile(struct node *n, const struct pod_list *active,
 static int follow_pool(struct node *n, const char *skip_uid,
 		       struct cm_error *err)
 {
-	char name[PATH_MAX], *text;
+	char name[PATH_MAX];
 	struct cpuset pool;
 	int changes = 0, ret = 0;
 
 	node_shared_pool(n, &pool);
-	text = cpuset_to_str(&pool);
-	if (!text)
-		return cm_errorf(err, "out of memory"), -ENOMEM;
 	for (unsigned int i = 0; i < n->nr_pods && !ret; i++) {
 		const struct node_pod *p = &n->pods[i];
 
@@ -274,9 +271,8 @@ static int follow_pool(struct node *n, const char *skip_uid,
 			ret = node_cgroup_name(n, p->c[k].cgroup, name,
 					       sizeof(name), err);
 			if (!ret)
-				ret = cgroupfs_write(&n->cgroups.fs,
-						     CGROUPFS_CPUSET, name,
-						     "cpuset.cpus", text, err);
+				ret = cgroupfs_set_cpus(&n->cgroups.fs, name,
+							&pool, err);
 			/* the write says it is gone: no stat() of each first */
 			if (ret == -ENOENT) {
 				cm_error_clear(err);
@@ -292,7 +288,6 @@ static int follow_pool(struct node *n, const char *skip_uid,
 			changes++;
 		}
 	}
-	free(text);
 	return ret ? ret : changes;
 }
 

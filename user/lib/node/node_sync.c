@@ -41,6 +41,9 @@ static int open_cgroups(struct node *n, struct cm_error *err)
 	ret = cgroupfs_init(&n->cgroups.fs, n->cfg.cgroup_mount, 0, err);
 	if (ret)
 		return ret;
+	/* systemd's slices and scopes: their AllowedCPUs too */
+	if (n->cfg.cgroup_driver == NODE_DRIVER_SYSTEMD)
+		n->cgroups.fs.units = cgroupfs_systemd(NULL);
 	return node_cgroup_name(n, n->cfg.cgroup_root, n->cgroups.root_name,
 				sizeof(n->cgroups.root_name), err);
 }

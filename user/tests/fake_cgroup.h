@@ -142,7 +142,7 @@ static inline int fake_open_file(const char *path, int flags)
 	int fd;
 
 	if (flags & (O_WRONLY | O_RDWR))
-		return open(path, flags | O_CREAT, 0644);
+		return open(path, flags | O_CREAT | O_TRUNC, 0644);
 	fd = open(path, flags);
 	if (fd < 0 && errno == ENOENT && base &&
 	    !strcmp(base + 1, "cgroup.subtree_control"))

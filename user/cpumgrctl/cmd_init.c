@@ -29,6 +29,8 @@ static const char *const kubelet_flags[] = {
 
 struct init_args {
 	const char *state_dir, *config, *root, *mount;
+	/* quiet CPUs: NULL keeps the defaults */
+	const char *proc, *sys, *irqbalance_config, *irqbalance_restart;
 	int enforce, hotplug, quota, no_quota_excl, init_cpus;
 	bool force, dry_run, strict;
 	/* --integration: -1 leaves the node's as it is */
@@ -106,6 +108,10 @@ static int parse_args(const struct ctl_cmdline *cl, struct init_args *a)
 	a->config = ctl_val(cl, "config");
 	a->root = ctl_val(cl, "cgroup-root");
 	a->mount = ctl_val(cl, "cgroup-mount");
+	a->proc = ctl_val(cl, "proc-mount");
+	a->sys = ctl_val(cl, "sys-mount");
+	a->irqbalance_config = ctl_val(cl, "irqbalance-config");
+	a->irqbalance_restart = ctl_val(cl, "irqbalance-restart");
 	a->force = ctl_flag(cl, "force");
 	a->dry_run = ctl_flag(cl, "dry-run");
 	a->strict = ctl_flag(cl, "strict");
@@ -153,6 +159,17 @@ static int parse_args(const struct ctl_cmdline *cl, struct init_args *a)
 	}
 	if ((a->root && a->root[0] != '/') || (a->mount && a->mount[0] != '/')) {
 		ctl_err("--cgroup-root and --cgroup-mount need absolute paths");
+		return -1;
+	}
+	if ((a->proc && a->proc[0] != '/') || (a->sys && a->sys[0] != '/') ||
+	    (a->irqbalance_config && a->irqbalance_config[0] != '/')) {
+		ctl_err("--proc-mount, --sys-mount and --irqbalance-config need absolute paths");
+		return -1;
+	}
+	if (a->irqbalance_restart &&
+	    strlen(a->irqbalance_restart) >= NODE_COMMAND_MAX) {
+		ctl_err("--irqbalance-restart: longer than %d bytes",
+			NODE_COMMAND_MAX - 1);
 		return -1;
 	}
 	return 0;
@@ -280,6 +297,16 @@ static void fill_config(const struct init_args *a,
 		c->cfs.disable_quota_exclusive = a->no_quota_excl;
 	c->kubelet_minor = a->kubelet_minor;
 	c->checkpoint_version = checkpoint_of(a, kc);
+	if (a->proc)
+		snprintf(c->proc_mount, sizeof(c->proc_mount), "%s", a->proc);
+	if (a->sys)
+		snprintf(c->sys_mount, sizeof(c->sys_mount), "%s", a->sys);
+	if (a->irqbalance_config)
+		snprintf(c->irqbalance_config, sizeof(c->irqbalance_config),
+			 "%s", a->irqbalance_config);
+	if (a->irqbalance_restart)
+		snprintf(c->irqbalance_restart, sizeof(c->irqbalance_restart),
+			 "%s", a->irqbalance_restart);
 }
 
 /* The managed root must be a cgroup: make it when it is missing. */
@@ -404,6 +431,10 @@ CPUMGRCTL_COMMAND(init) = {
 		{ "config", 'c', "KUBELETCONFIG", CTL_FILE, NULL, "a KubeletConfiguration file (YAML or JSON), read first" },
 		{ "cgroup-root", 0, "PATH", CTL_DIR, NULL, "the managed cgroup root, absolute (made if missing; default: the mount)" },
 		{ "cgroup-mount", 0, "PATH", CTL_DIR, NULL, "where cgroup v2 is mounted, absolute (default /sys/fs/cgroup)" },
+		{ "proc-mount", 0, "PATH", CTL_DIR, NULL, "where the host's procfs is, absolute (default /proc): interrupts' affinities, irqbalance (quiet CPUs)" },
+		{ "sys-mount", 0, "PATH", CTL_DIR, NULL, "where the host's sysfs is, absolute (default /sys): idle states, governors (quiet CPUs)" },
+		{ "irqbalance-config", 0, "FILE", CTL_ANY, NULL, "irqbalance's environment file, where its banned CPUs go while it runs (default " NODE_IRQBALANCE_CONFIG ")" },
+		{ "irqbalance-restart", 0, "COMMAND", CTL_ANY, NULL, "how irqbalance is restarted to read it, a shell command (default \"" NODE_IRQBALANCE_RESTART "\")" },
 		{ "enforce", 0, "MODE", CTL_WORD, "off audit enforce", "what the module does with a write that breaks exclusivity" },
 		{ "hotplug", 0, "MODE", CTL_WORD, "protect release", "refuse to offline an assigned CPU, or take it from its container" },
 		{ "init-cpus", 0, "MODE", CTL_WORD, "keep release", "what an init container that ran to its end keeps: its exclusive CPUs until its pod goes, as the kubelet does (keep, the default), or only those its pod's containers reuse (release)" },

@@ -98,6 +98,16 @@ void ctl_nri_cpu_resources(struct ctl_nri_cpu *r, const char *cpus)
 	r->res.cpu = &r->cpu;
 }
 
+void ctl_nri_cpu_no_quota(struct ctl_nri_cpu *r)
+{
+	Nri__Pkg__Api__V1alpha1__OptionalInt64 q =
+		NRI__PKG__API__V1ALPHA1__OPTIONAL_INT64__INIT;
+
+	r->quota = q;
+	r->quota.value = -1;
+	r->cpu.quota = &r->quota;
+}
+
 int ctl_nri_updates(struct ctl_nri *p, struct node *n, const char *skip_id,
 		    struct ctl_nri_updates *set)
 {
@@ -143,6 +153,8 @@ int ctl_nri_updates_pod(struct ctl_nri *p, struct node *n,
 		v->u = u;
 		v->l = l;
 		ctl_nri_cpu_resources(&v->r, cpus);
+		if (k->no_quota)
+			ctl_nri_cpu_no_quota(&v->r);
 		v->u.container_id = k->id;
 		v->u.linux = &v->l;
 		v->l.resources = &v->r.res;

@@ -64,6 +64,16 @@ void ctl_err(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void ctl_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 /* In place of lib/node/cgroupfs_kernel.c's: never the host's cgroups. */
 int cgroupfs_init(struct cgroupfs *cg, const char *mount, int version,
 		  struct cm_error *err)

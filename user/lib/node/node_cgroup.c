@@ -190,6 +190,11 @@ int node_apply_container(struct node *n, const struct node_pod *p,
 		changes += changed;
 	}
 	cfs_container_limits(c, exclusive, &n->cfg.cfs, &l);
+	/* cpu-quota "disable": none, whatever the limit */
+	if (exclusive && c->iso.quota_off) {
+		l.set_quota = true;
+		l.quota = -1;
+	}
 	ret = node_set_cfs(n, name, &l, &changed, err);
 	if (ret)
 		return ret;
@@ -200,7 +205,25 @@ int node_apply_container(struct node *n, const struct node_pod *p,
 			 l.period);
 		changes += changed;
 	}
-	return changes;
+	ret = node_quiet_container(n, p, k, name, &cpus, exclusive, verbose,
+				   err);
+	return ret < 0 ? ret : changes + ret;
+}
+
+/* A container of the pod with exclusive CPUs asks for no CFS quota. */
+static bool pod_quota_off(const struct node *n, const struct node_pod *p)
+{
+	for (unsigned int k = 0; k < p->pod.nr; k++) {
+		struct cpuset cpus;
+		bool exclusive;
+
+		if (!p->pod.containers[k].iso.quota_off || p->c[k].removed)
+			continue;
+		node_container_cpus(n, p, k, &cpus, &exclusive);
+		if (exclusive)
+			return true;
+	}
+	return false;
 }
 
 int node_apply_pod(struct node *n, const struct node_pod *p, bool verbose,
@@ -224,6 +247,11 @@ int node_apply_pod(struct node *n, const struct node_pod *p, bool verbose,
 	else
 		cfs_pod_limits(&p->pod, node_pod_exclusive(n, p),
 			       &n->cfg.cfs, &l);
+	/* as CRI-O does: the pod's quota would cap the container's */
+	if (pod_quota_off(n, p)) {
+		l.set_quota = true;
+		l.quota = -1;
+	}
 	ret = node_set_cfs(n, name, &l, &changed, err);
 	if (ret)
 		return ret;

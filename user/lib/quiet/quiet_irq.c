@@ -67,14 +67,22 @@ static void mask_format(const struct cpuset *s, int chunks, char *buf,
 	}
 }
 
-/* What an affinity of orig becomes with off kept off. */
-static void without(const struct cpuset *orig, const struct cpuset *off,
-		    const struct cpuset *online, struct cpuset *out)
+/*
+ * What an affinity of orig becomes with off kept off (orig itself when
+ * off is empty): false when that is have, nothing to write.
+ */
+static bool without(const struct cpuset *orig, const struct cpuset *off,
+		    const struct cpuset *online, const struct cpuset *have,
+		    struct cpuset *out)
 {
-	cpuset_andnot(out, orig, off);
-	cpuset_and(out, out, online);
-	if (cpuset_empty(out))
-		cpuset_andnot(out, online, off);
+	*out = *orig;
+	if (!cpuset_empty(off)) {
+		cpuset_andnot(out, orig, off);
+		cpuset_and(out, out, online);
+		if (cpuset_empty(out))
+			cpuset_andnot(out, online, off);
+	}
+	return !cpuset_equal(out, have);
 }
 
 static void note_stuck(struct quiet_irq_result *r, unsigned int irq)
@@ -111,11 +119,7 @@ static int sync_one(const char *dir, unsigned int irq,
 				 irq, o->list);
 	if (!o)
 		orig = have;
-	if (cpuset_empty(off))
-		want = orig;
-	else
-		without(&orig, off, online, &want);
-	if (cpuset_equal(&want, &have))
+	if (!without(&orig, off, online, &have, &want))
 		return 0;
 	/* saved before the first change, so that a crash loses nothing */
 	if (!o && quiet_saved_add_irq(s, irq, text, err))
@@ -156,11 +160,7 @@ static int sync_default(const char *dir, const struct cpuset *off,
 				 s->default_affinity);
 	if (!s->default_affinity)
 		orig = have;
-	if (cpuset_empty(off))
-		want = orig;
-	else
-		without(&orig, off, online, &want);
-	if (cpuset_equal(&want, &have))
+	if (!without(&orig, off, online, &have, &want))
 		return 0;
 	if (!s->default_affinity && !(s->default_affinity = strdup(text)))
 		return cm_errorf(err, "out of memory"), -ENOMEM;

@@ -13,8 +13,12 @@
 bool quiet_part_remote(const struct cgroupfs *cg, const char *name)
 {
 	struct cm_error err = { 0 };
-	char *s = NULL;
-	int ret = cgroupfs_read(cg, CGROUPFS_CPUSET, name, EXCLUSIVE, &s, &err);
+	char top[PATH_MAX], *s = NULL;
+	int ret;
+
+	/* the kernel has the file in every cgroup or none: the top one's */
+	snprintf(top, sizeof(top), "%.*s", (int)strcspn(name, "/"), name);
+	ret = cgroupfs_read(cg, CGROUPFS_CPUSET, top, EXCLUSIVE, &s, &err);
 
 	cm_error_clear(&err);
 	free(s);

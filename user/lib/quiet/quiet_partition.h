@@ -37,7 +37,7 @@ enum quiet_part {
 	QUIET_PART_INVALID,		/* "root invalid (...)", "isolated invalid" */
 };
 
-/* Whether cgroup name has cpuset.cpus.exclusive: remote partitions. */
+/* Whether the hierarchy of cgroup name has cpuset.cpus.exclusive: remote partitions. */
 bool quiet_part_remote(const struct cgroupfs *cg, const char *name);
 /*
  * The partition state of cgroup name, and the kernel's reason when it is

@@ -17,6 +17,7 @@
 #include "go_strconv.h"
 #include "kubelet_version.h"
 #include "kubeletconfig.h"
+#include "quiet_partition.h"
 #include "strbuf.h"
 #include "topology_sysfs.h"
 
@@ -31,6 +32,7 @@ struct init_args {
 	const char *state_dir, *config, *root, *mount;
 	/* quiet CPUs: NULL keeps the defaults */
 	const char *proc, *sys, *irqbalance_config, *irqbalance_restart;
+	int pool_moves;		/* -2: the default */
 	int enforce, hotplug, quota, no_quota_excl, init_cpus;
 	bool force, dry_run, strict;
 	/* --integration: -1 leaves the node's as it is */
@@ -91,6 +93,7 @@ static int parse_args(const struct ctl_cmdline *cl, struct init_args *a)
 	memset(a, 0, sizeof(*a));
 	a->enforce = a->hotplug = a->quota = a->no_quota_excl = -2;
 	a->init_cpus = -2;
+	a->pool_moves = -2;
 	a->integration = -1;
 	for (unsigned int i = 0; i < cl->nr_seq; i++) {
 		const char *name = cl->cmd->opts[cl->seq[i].opt].name;
@@ -124,6 +127,9 @@ static int parse_args(const struct ctl_cmdline *cl, struct init_args *a)
 	v = ctl_val(cl, "init-cpus");
 	if (v)
 		a->init_cpus = mode_value(v, node_init_cpus_name);
+	v = ctl_val(cl, "pool-moves");
+	if (v)
+		a->pool_moves = mode_value(v, node_pool_moves_name);
 	v = ctl_val(cl, "cpu-cfs-quota");
 	if (v) {
 		a->quota = parse_bool("cpu-cfs-quota", v);
@@ -291,6 +297,8 @@ static void fill_config(const struct init_args *a,
 		c->hotplug = (uint32_t)a->hotplug;
 	if (a->init_cpus >= 0)
 		c->init_cpus = (enum node_init_cpus)a->init_cpus;
+	if (a->pool_moves >= 0)
+		c->pool_moves = (enum node_pool_moves)a->pool_moves;
 	if (a->quota >= 0)
 		c->cfs.cpu_cfs_quota = a->quota;
 	if (a->no_quota_excl >= 0)
@@ -341,6 +349,10 @@ static int run(struct node *n, const struct init_args *a,
 	cpu_policy_destroy(&p);
 	n->files.has_config = true;
 	ret = make_root(n, err);
+	if (!ret && n->cfg.pool_moves == NODE_POOL_PARTITIONS &&
+	    !quiet_part_remote(&n->cgroups.fs, n->cgroups.root_name))
+		ret = cm_errorf(err, "--pool-moves partitions: this kernel has no cpuset.cpus.exclusive in %s (remote partitions: Linux 6.7 on, cgroup v2)",
+				n->cfg.cgroup_root);
 	/* the kernel has the last word: it refuses while pods hold CPUs */
 	if (!ret)
 		ret = node_configure(n, err);
@@ -438,6 +450,7 @@ CPUMGRCTL_COMMAND(init) = {
 		{ "enforce", 0, "MODE", CTL_WORD, "off audit enforce", "what the module does with a write that breaks exclusivity" },
 		{ "hotplug", 0, "MODE", CTL_WORD, "protect release", "refuse to offline an assigned CPU, or take it from its container" },
 		{ "init-cpus", 0, "MODE", CTL_WORD, "keep release", "what an init container that ran to its end keeps: its exclusive CPUs until its pod goes, as the kubelet does (keep, the default), or only those its pod's containers reuse (release)" },
+		{ "pool-moves", 0, "WAY", CTL_WORD, "writes partitions", "how the shared pool's cgroups follow it: cpumgr writes each (writes, the default), or each exclusive container's cgroup is a cpuset partition the kernel takes its CPUs for (partitions; Linux 6.7 on)" },
 		{ "cpu-cfs-quota", 0, "BOOL", CTL_ANY, NULL, "enforce CPU limits with CFS quota (the kubelet's --cpu-cfs-quota)" },
 		{ "disable-cpu-quota-with-exclusive-cpus", 0, "BOOL", CTL_ANY, NULL, "no CFS quota for containers with exclusive CPUs" },
 		{ "force", 'f', NULL, CTL_ANY, NULL, "also over a checkpoint of another configuration" },

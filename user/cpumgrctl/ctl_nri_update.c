@@ -68,6 +68,10 @@ static int cpus_of(struct node *n, const char *pool, const char *pod_uid,
 	out[0] = '\0';
 	if (k < 0 || pod->c[k].removed || !pod->c[k].cgroup[0])
 		return -ENOENT;
+	/* the pool moves by partitions: no cpuset of its own, none told */
+	if (n->cfg.pool_moves == NODE_POOL_PARTITIONS &&
+	    !node_assignment(n, pod_uid, name))
+		return 0;
 	/* no assignment: the pool, as every other container on it */
 	if (pool && !node_assignment(n, pod_uid, name)) {
 		snprintf(out, len, "%s", pool);

@@ -312,4 +312,54 @@ TEST_F(node, a_reboot_then_a_reconcile_puts_it_all_back)
 	EXPECT_STREQ("schedutil", V(CPU_FILE("2", "cpufreq/scaling_governor")));
 }
 
+/*
+ * init --pool-moves partitions: every exclusive container's cgroup a
+ * ("root") partition on its CPUs, taken by the kernel from the others;
+ * containers on the pool and pod cgroups hold no CPUs of their own
+ * (they inherit), so that CPUs coming and going write none of them.
+ */
+TEST_F(node, the_pool_moved_by_partitions)
+{
+	char cpus[64];
+
+	ASSERT_EQ(0, run(self, "init --cpu-manager-policy static --reserved-cpus 0-1 "
+			 "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' "
+			 "--proc-mount '%s/proc' --sys-mount '%s/sys' --pool-moves partitions",
+			 self->dir, self->dir, self->dir, self->dir)) TH_LOG("%s", self->out);
+	pod(self, "u1", "", "2");
+	ASSERT_EQ(0, run(self, "admit '%s/u1.json'", self->dir)) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, attach(self, "u1", "side")) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, attach(self, "u1", "app")) TH_LOG("%s", self->out);
+	cpus_of(self, "u1", "app", cpus, sizeof(cpus));
+	ASSERT_STREQ("2,6", cpus);
+	EXPECT_STREQ("root", V("cgroup/kubepods/podu1/app/cpuset.cpus.partition"));
+	EXPECT_STREQ("2,6", V("cgroup/kubepods/podu1/app/cpuset.cpus.exclusive"));
+	EXPECT_STREQ("2,6", V("cgroup/kubepods/podu1/cpuset.cpus.exclusive"));
+	EXPECT_STREQ("2,6", V("cgroup/kubepods/cpuset.cpus.exclusive"));
+	EXPECT_STREQ("2,6", V("cgroup/kubepods/podu1/app/cpuset.cpus"));
+	/* the sidecar and the pod cgroup inherit: no CPUs of their own */
+	EXPECT_STREQ("", V("cgroup/kubepods/podu1/side/cpuset.cpus"));
+	EXPECT_FALSE(fake_exists(self->dir, "cgroup/kubepods/podu1/cpuset.cpus"));
+	/* a second pod moves the pool: the first pod's cgroups are not written */
+	fake_write(self->dir, "cgroup/kubepods/podu1/side/cpuset.cpus", "untouched\n");
+	pod(self, "u2", "", "2");
+	ASSERT_EQ(0, run(self, "admit '%s/u2.json'", self->dir)) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, attach(self, "u2", "app")) TH_LOG("%s", self->out);
+	EXPECT_STREQ("root", V("cgroup/kubepods/podu2/app/cpuset.cpus.partition"));
+	EXPECT_STREQ("2-3,6-7", V("cgroup/kubepods/cpuset.cpus.exclusive"));
+	EXPECT_STREQ("untouched", V("cgroup/kubepods/podu1/side/cpuset.cpus"));
+	/* gone: its partition undone, its CPUs out of the ancestors */
+	ASSERT_EQ(0, run(self, "remove u2")) TH_LOG("%s", self->out);
+	EXPECT_STREQ("member", V("cgroup/kubepods/podu2/app/cpuset.cpus.partition"));
+	EXPECT_STREQ("2,6", V("cgroup/kubepods/cpuset.cpus.exclusive"));
+	EXPECT_STREQ("untouched", V("cgroup/kubepods/podu1/side/cpuset.cpus"));
+	/* a kernel without cpuset.cpus.exclusive (6.1): refused at init */
+	unlink(strcat(strcpy(self->out, self->dir), "/cgroup/kubepods/cpuset.cpus.exclusive"));
+	EXPECT_NE(0, run(self, "init --cpu-manager-policy static --reserved-cpus 0-1 "
+			 "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' "
+			 "--pool-moves partitions --force", self->dir, self->dir));
+	EXPECT_NE(NULL, strstr(self->out, "--pool-moves partitions: this kernel has no cpuset.cpus.exclusive"))
+		TH_LOG("%s", self->out);
+}
+
 TEST_HARNESS_MAIN

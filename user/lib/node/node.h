@@ -72,6 +72,22 @@ enum node_init_cpus {
 
 const char *node_init_cpus_name(uint32_t v);
 
+/*
+ * How the cgroups on the shared pool follow it when exclusive CPUs come
+ * and go (init --pool-moves): cpumgr writes each of them, and the pod
+ * and QoS cgroups above (writes); or every exclusive container's cgroup
+ * is a cpuset partition on its CPUs (remote: Linux 6.7 on), which the
+ * kernel takes from every other cgroup and hands back when it goes,
+ * and the cgroups on the pool hold no CPUs of their own: they inherit
+ * (partitions).
+ */
+enum node_pool_moves {
+	NODE_POOL_WRITES,
+	NODE_POOL_PARTITIONS,
+};
+
+const char *node_pool_moves_name(uint32_t v);
+
 struct node_config {
 	enum cpu_policy_kind policy;
 	struct policy_options opts;
@@ -97,6 +113,7 @@ struct node_config {
 	char proc_mount[PATH_MAX], sys_mount[PATH_MAX];
 	char irqbalance_config[PATH_MAX];
 	char irqbalance_restart[NODE_COMMAND_MAX];
+	enum node_pool_moves pool_moves;
 };
 
 void node_config_default(struct node_config *c);
@@ -538,6 +555,13 @@ int node_quiet_container(struct node *n, const struct node_pod *p,
 			 unsigned int k, const char *name,
 			 const struct cpuset *cpus, bool exclusive,
 			 bool verbose, struct cm_error *err);
+/*
+ * Whether container k's cgroup is a partition when it holds exclusive
+ * CPUs: it asks for cpu-load-balancing "disable" (isolated), or the pool
+ * moves by partitions (root).
+ */
+bool node_quiet_partitioned(const struct node *n, const struct node_pod *p,
+			    unsigned int k);
 /*
  * Before a container's CPUs go back: its partition undone, cgroup name
  * (NULL: gone) and cpus out of parent's and its ancestors' exclusive

@@ -72,6 +72,29 @@ int node_set_cpuset(struct node *n, const char *name,
 	return ret;
 }
 
+int node_set_cpuset_inherit(struct node *n, const char *name, bool *changed,
+			    struct cm_error *err)
+{
+	char *have = NULL;
+	int ret = cgroupfs_read(&n->cgroups.fs, CGROUPFS_CPUSET, name,
+				"cpuset.cpus", &have, err);
+
+	*changed = false;
+	if (!ret && (!have[0] || have[0] == '\n')) {
+		free(have);
+		return 0;
+	}
+	free(have);
+	if (ret && ret != -ENOENT)
+		return ret;
+	cm_error_clear(err);
+	/* an empty value needs a byte to write: the kernel takes "\n" */
+	ret = cgroupfs_write(&n->cgroups.fs, CGROUPFS_CPUSET, name,
+			     "cpuset.cpus", "\n", err);
+	*changed = !ret;
+	return ret;
+}
+
 static int read_u64(const struct cgroupfs *cg, const char *name,
 		    const char *file, int64_t *out)
 {
@@ -179,7 +202,11 @@ int node_apply_container(struct node *n, const struct node_pod *p,
 	if (ret)
 		return ret;
 	node_container_cpus(n, p, k, &cpus, &exclusive);
-	ret = node_set_cpuset(n, name, &cpus, &changed, err);
+	/* pool moves by partitions: on the pool, what its pod has */
+	if (!exclusive && n->cfg.pool_moves == NODE_POOL_PARTITIONS)
+		ret = node_set_cpuset_inherit(n, name, &changed, err);
+	else
+		ret = node_set_cpuset(n, name, &cpus, &changed, err);
 	if (ret)
 		return ret;
 	describe(&cpus, text, sizeof(text));

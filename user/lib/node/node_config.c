@@ -53,6 +53,13 @@ const char *node_init_cpus_name(uint32_t v)
 	return v < sizeof(names) / sizeof(*names) ? names[v] : NULL;
 }
 
+const char *node_pool_moves_name(uint32_t v)
+{
+	static const char *const names[] = { "writes", "partitions" };
+
+	return v < sizeof(names) / sizeof(*names) ? names[v] : NULL;
+}
+
 void node_config_default(struct node_config *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -139,6 +146,7 @@ cJSON *node_config_to_json(const struct node_config *c)
 	ret |= add_str(j, "sysMount", c->sys_mount);
 	ret |= add_str(j, "irqbalanceConfig", c->irqbalance_config);
 	ret |= add_str(j, "irqbalanceRestart", c->irqbalance_restart);
+	ret |= add_str(j, "poolMoves", node_pool_moves_name(c->pool_moves));
 	free(reserved);
 	if (ret || !opts || !reserved) {
 		cJSON_Delete(j);
@@ -273,6 +281,13 @@ int node_config_from_json(struct node_config *c, const cJSON *j,
 			goto bad;
 		}
 		strcpy(c->irqbalance_restart, s);
+	}
+	if (json_member(j, "poolMoves")) {
+		uint32_t moves;
+
+		if (get_enum(j, "poolMoves", node_pool_moves_name, &moves, err))
+			goto bad;
+		c->pool_moves = moves;
 	}
 	c->reserved_milli = (int64_t)milli;
 	c->cfs.period = (uint64_t)period;

@@ -11,6 +11,9 @@ int node_set_cpuset(struct node *n, const char *name,
 		    struct cm_error *err);
 int node_set_cfs(struct node *n, const char *name, const struct cfs_limits *l,
 		 bool *changed, struct cm_error *err);
+/* Empty cpuset.cpus (its parent's CPUs) unless it is already. */
+int node_set_cpuset_inherit(struct node *n, const char *name, bool *changed,
+			    struct cm_error *err);
 
 /* A container of the pod holds exclusive CPUs. */
 bool node_pod_exclusive(const struct node *n, const struct node_pod *p);

@@ -178,19 +178,25 @@ int node_quiet_container(struct node *n, const struct node_pod *p,
 
 	if (n->cgroups.fs.version != 2)
 		return 0;
-	if (exclusive && c->iso.cpu_lb_off) {
-		ret = quiet_part_make(&n->cgroups.fs, name, cpus, true,
-				      &changed, err);
+	if (exclusive && node_quiet_partitioned(n, p, k)) {
+		ret = quiet_part_make(&n->cgroups.fs, name, cpus,
+				      c->iso.cpu_lb_off, &changed, err);
 		if (ret) {
-			cm_error_prefix(err, "pod %s container %s: %s=disable",
-					p->pod.uid, c->name,
-					pod_isolation_name(POD_ISO_CPU_LB));
+			if (c->iso.cpu_lb_off)
+				cm_error_prefix(err, "pod %s container %s: %s=disable",
+						p->pod.uid, c->name,
+						pod_isolation_name(POD_ISO_CPU_LB));
+			else
+				cm_error_prefix(err, "pod %s container %s: its partition (the pool moves by partitions)",
+						p->pod.uid, c->name);
 			return ret;
 		}
 		cpuset_format(cpus, text, sizeof(text));
 		if (changed || verbose)
-			node_log(n, "%s/%s: %s an isolated partition on CPUs %s",
-				 p->pod.uid, c->name, p->c[k].cgroup, text);
+			node_log(n, "%s/%s: %s %s partition on CPUs %s",
+				 p->pod.uid, c->name, p->c[k].cgroup,
+				 c->iso.cpu_lb_off ? "an isolated" : "a",
+				 text);
 		return changed;
 	}
 	/* no longer asked, or not exclusive: a partition it had goes */
@@ -207,6 +213,13 @@ int node_quiet_container(struct node *n, const struct node_pod *p,
 		node_log(n, "%s/%s: %s no longer a partition", p->pod.uid,
 			 c->name, p->c[k].cgroup);
 	return ret ? ret : 1;
+}
+
+bool node_quiet_partitioned(const struct node *n, const struct node_pod *p,
+			    unsigned int k)
+{
+	return p->pod.containers[k].iso.cpu_lb_off ||
+	       n->cfg.pool_moves == NODE_POOL_PARTITIONS;
 }
 
 int node_quiet_release(struct node *n, const char *uid, const char *container,

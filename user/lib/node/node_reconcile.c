@@ -66,7 +66,7 @@ static void unpartition(struct node *n, const struct node_pod *p,
 	bool have_name = false;
 	struct cpuset cpus;
 
-	if (!p->pod.containers[k].iso.cpu_lb_off || !a || !a->cpus ||
+	if (!node_quiet_partitioned(n, p, k) || !a || !a->cpus ||
 	    cpuset_parse(&cpus, a->cpus, NULL))
 		return;
 	parent[0] = '\0';
@@ -295,6 +295,9 @@ static int follow_pool(struct node *n, const char *skip_uid,
 	struct cpuset pool;
 	int changes = 0, ret = 0;
 
+	/* the kernel moved it: they inherit */
+	if (n->cfg.pool_moves == NODE_POOL_PARTITIONS)
+		return 0;
 	node_shared_pool(n, &pool);
 	text = cpuset_to_str(&pool);
 	if (!text)

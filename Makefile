@@ -17,6 +17,7 @@
 #   make install-user    the userspace alone: no kernel tree needed
 #   make man             cpumgrctl(8) and cpumgr(4) from doc/*.scd (scdoc)
 #   make deb             packages cpumgr and cpumgr-dkms in build/deb
+#   make deb-deps        install their Build-Depends (apt-get build-dep ./, root)
 #   make image           the DaemonSet's container image, an OCI archive (buildah)
 #   make check-packages  the packages in guests: DKMS, boot, a kernel upgrade
 #   make clean
@@ -143,6 +144,11 @@ lint:
 deb:
 	@scripts/deb.sh
 
+# what make deb (dpkg-buildpackage) needs: debian/control's Build-Depends,
+# through apt (as root)
+deb-deps:
+	apt-get build-dep -y ./
+
 # the container image of contrib/kubernetes/, build/image/cpumgr-VERSION.oci.tar
 image: deb
 	@scripts/image.sh
@@ -190,5 +196,5 @@ clean:
 	rm -rf $(OUT)
 
 .PHONY: all module modules user user-san fuzzers fuzz soak selftests initramfs build-all \
-	guest shell test setup check check-host check-packages demo bench lint man deb \
+	guest shell test setup check check-host check-packages demo bench lint man deb deb-deps \
 	image install install-user clean

@@ -14,11 +14,11 @@
  * holds ftrace on while loaded: an ftrace_ops marked permanent, as
  * livepatch marks its own, makes the kernel refuse
  * kernel.ftrace_enabled=0 (EBUSY; 7.3 refuses it anyway) and refuse the
- * load while ftrace is off.  kprobes/enabled=0 has no such lock, but
- * the writer of that file is probed (its probe fires before it disarms
- * every kprobe): a write of 0 is counted, and the watch's next check
- * reports a disarm, however short, and then the guarantee armed again,
- * so that what slipped in meanwhile is audited.
+ * load while ftrace is off.  kprobes/enabled=0 has no such lock: the
+ * watch counts every disarm of the canary where the kernel makes it
+ * (cpumgr_armed_disarmed()), and the readers of sysfs "armed" and of
+ * GET_STATE are each told once of a disarm since their last read, even
+ * when the probes fire again by then.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -27,9 +27,6 @@
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/mutex.h>
-#include <linux/ptrace.h>
-#include <linux/string.h>
-#include <linux/uaccess.h>
 
 #include "cpumgr_armed.h"
 #include "cpumgr_probes.h"
@@ -92,32 +89,9 @@ static void cpumgr_unpin_ftrace(void)
 	ftrace_free_filter(&cpumgr_pin_ops);
 }
 
-static atomic_t cpumgr_disarm_writes;
-
-/*
- * write_enabled_file_bool(file, user_buf, count, ppos), the writer of
- * /sys/kernel/debug/kprobes/enabled: a false value disarms every kprobe.
- */
-static int cpumgr_enabled_pre(struct kprobe *kp, struct pt_regs *regs)
-{
-	const char __user *buf =
-		(const char __user *)regs_get_kernel_argument(regs, 1);
-	size_t count = regs_get_kernel_argument(regs, 2);
-	char val[4] = "";
-	bool on;
-
-	/* What cannot be read here, the writer cannot read either. */
-	if (copy_from_user_nofault(val, buf, min(count, sizeof(val) - 1)))
-		return 0;
-	if (!kstrtobool(val, &on) && !on)
-		atomic_inc(&cpumgr_disarm_writes);
-	return 0;
-}
-
-static struct kprobe cpumgr_enabled_probe = {
-	.symbol_name = "write_enabled_file_bool",
-	.pre_handler = cpumgr_enabled_pre,
-};
+/* The disarms of the canary since load, and those each reader was told of. */
+static atomic_t cpumgr_disarms;
+static atomic_t cpumgr_disarms_read[CPUMGR_ARMED_READERS];
 
 /* The canary's calls, one at a time. */
 static struct mutex cpumgr_canary_lock;
@@ -146,10 +120,46 @@ bool cpumgr_armed(const char **why)
 	return !reason;
 }
 
-/* The writes of kprobes/enabled=0 since load. */
+/**
+ * cpumgr_armed_read - whether the guarantee is armed, for one reader
+ * @reader: sysfs "armed" or GET_STATE
+ * @why: where a reason goes when not (a string literal)
+ *
+ * As cpumgr_armed(), and false also when the probes were disarmed since
+ * @reader's last call, however short the disarm: each disarm is told
+ * once.  May sleep.
+ */
+bool cpumgr_armed_read(enum cpumgr_armed_reader reader, const char **why)
+{
+	int disarms = atomic_read(&cpumgr_disarms);
+	bool armed = cpumgr_armed(why);
+
+	if (atomic_xchg(&cpumgr_disarms_read[reader], disarms) == disarms ||
+	    !armed)
+		return armed;
+	*why = "kprobes were disarmed since the last read (kprobes/enabled=0)";
+	return false;
+}
+
+/*
+ * Whether a kprobe at @addr is the canary's (where kprobes placed it,
+ * after an endbr64): the canary disarmed is every probe disarmed.
+ */
+bool cpumgr_armed_canary_at(const void *addr)
+{
+	return addr == cpumgr_canary_probe.addr;
+}
+
+/* The canary's probe was disarmed, or is about to be (the watch's). */
+void cpumgr_armed_disarmed(void)
+{
+	atomic_inc(&cpumgr_disarms);
+}
+
+/* The disarms since load. */
 int cpumgr_armed_disarms(void)
 {
-	return atomic_read(&cpumgr_disarm_writes);
+	return atomic_read(&cpumgr_disarms);
 }
 
 int cpumgr_armed_init(void)
@@ -166,18 +176,11 @@ int cpumgr_armed_init(void)
 		cpumgr_unpin_ftrace();
 		return err;
 	}
-	/* Without debugfs there is no such file, and nothing to watch. */
-	if (register_kprobe(&cpumgr_enabled_probe)) {
-		pr_warn("cannot probe kprobes/enabled's writer: a disarm shorter than armed_check_ms through it would go unseen\n");
-		cpumgr_enabled_probe.addr = NULL;
-	}
 	return 0;
 }
 
 void cpumgr_armed_exit(void)
 {
-	if (cpumgr_enabled_probe.addr)
-		unregister_kprobe(&cpumgr_enabled_probe);
 	unregister_kprobe(&cpumgr_canary_probe);
 	cpumgr_unpin_ftrace();
 }

@@ -16,93 +16,13 @@
 #include <linux/rculist.h>
 #include <linux/string.h>
 
+#include "cpumgr_check_partition.h"
 #include "cpumgr_check_write.h"
 #include "cpumgr_cpuset.h"
 #include "cpumgr_inflight.h"
 #include "cpumgr_report.h"
 #include "cpumgr_rules.h"
 #include "cpumgr_view.h"
-
-/*
- * What the cpusets with tasks below @to would inherit if partition @css,
- * dissolving, handed its CPUs back to @to; added to @bad.
- */
-static bool cpumgr_dissolves_onto(const struct cpumgr_view *view,
-				  struct cgroup_subsys_state *to,
-				  struct cgroup_subsys_state *css,
-				  struct cpumask *bad, struct cpumgr_scratch *s)
-{
-	struct cpumask *eff = cpumgr_scratch_mask(s, CPUMGR_EFF);
-	static const struct cpumgr_inflight_entry none;
-
-	if (!cpumgr_rules_reaches_scope(view, to->cgroup, s))
-		return false;
-	cpumask_or(eff, cpumgr_cpuset_effective(to),
-		   cpumgr_cpuset_effective(css));
-	return cpumgr_rules_check_inherit(view, to, eff,
-					  cpumgr_cpuset_allowed(to), &none,
-					  NULL, bad, s);
-}
-
-/*
- * Whether partition @css, dissolving, would hand CPUs on to cgroups with
- * tasks that may not hold them; added to @bad.  A partition holds CPUs
- * its parent has not: they go back, to the parent, or for a remote
- * partition (6.7 on, its parent none) to the top cpuset and on to
- * whatever inherits from it.  Which of the two it is, cpuset keeps
- * private: both ways are checked.  A cpuset that holds nothing its
- * parent has not is no partition: false.
- */
-static bool cpumgr_partition_dissolves(const struct cpumgr_view *view,
-				       struct cgroup_subsys_state *css,
-				       struct cpumask *bad,
-				       struct cpumgr_scratch *s)
-{
-	struct cgroup_subsys_state *parent = css->parent;
-	struct cgroup_subsys_state *top = cpumgr_cpuset_top();
-	bool found;
-
-	if (!parent || cpumask_subset(cpumgr_cpuset_effective(css),
-				      cpumgr_cpuset_effective(parent)))
-		return false;
-	found = cpumgr_dissolves_onto(view, parent, css, bad, s);
-	if (parent != top)
-		found |= cpumgr_dissolves_onto(view, top, css, bad, s);
-	return found;
-}
-
-/*
- * An empty cpuset.cpus.exclusive: the partitions at or below @css that
- * hold CPUs through it may dissolve (on 7.3 a remote partition whose
- * ancestor's exclusive CPUs are gone does; whether one falls back on its
- * cpuset.cpus is cpuset's private state), handing their CPUs back.  Each
- * that holds a container's CPUs is checked as if dissolved, both ways.
- * Partitions are found by what they hold that their parent has not,
- * whether tasks run there or not; after inherit_walk_max cpusets the
- * walk stops and every container's CPU is refused.
- */
-static bool cpumgr_exclusive_emptied(const struct cpumgr_view *view,
-				     struct cgroup_subsys_state *css,
-				     struct cpumask *bad,
-				     struct cpumgr_scratch *s)
-{
-	unsigned int visited = 0, max = cpumgr_rules_walk_max();
-	struct cgroup_subsys_state *pos;
-	bool found = false;
-
-	css_for_each_descendant_pre(pos, css) {
-		if (++visited > max) {
-			pr_warn_ratelimited("more than %u cpusets below cgroup %llu: its cpuset.cpus.exclusive may not be emptied\n",
-					    max, cgroup_id(css->cgroup));
-			cpumask_or(bad, bad, view->exclusive);
-			return true;
-		}
-		if (cpumask_intersects(cpumgr_cpuset_effective(pos),
-				       view->exclusive))
-			found |= cpumgr_partition_dissolves(view, pos, bad, s);
-	}
-	return found;
-}
 
 /**
  * cpumgr_check_above - a write against the writes above it
@@ -152,6 +72,7 @@ static bool cpumgr_resmask_refused(struct kernfs_open_file *of,
 	struct cgroup_subsys_state *css = of_css(of);
 	const char *file = cpus ? "cpuset.cpus" : "cpuset.cpus.exclusive";
 	enum cpumgr_violation kind = CPUMGR_VIOLATION_WRITE;
+	bool v2 = cpumgr_cpuset_v2_mode(css->cgroup) && css->parent;
 	struct cpumgr_inflight_entry entry;
 	struct cpumask *arg, *bad, *eff;
 	bool found;
@@ -168,23 +89,20 @@ static bool cpumgr_resmask_refused(struct kernfs_open_file *of,
 		goto report;
 	/*
 	 * Exclusive CPUs are a partition's to take, from everyone else, and
-	 * what it holds once it is one (cpuset.cpus aside, 6.7 on): the
-	 * containers bound below it keep their CPUs only if it names them.
+	 * what it holds once it is one (cpuset.cpus aside, 6.7 on).
 	 */
-	if (!cpus && cpumask_empty(arg)) {
-		if (cpumgr_exclusive_emptied(view, css, bad, s))
-			kind = CPUMGR_VIOLATION_INHERIT;
-		goto report;
-	}
 	if (!cpus) {
-		if (!cpumgr_rules_check_partition(view, css->cgroup, arg, bad,
-						  s) &&
-		    !cpumgr_rules_check_take(view, css->cgroup, arg, bad, s))
-			cpumgr_rules_check_keep(view, css->cgroup, arg, bad, s);
+		cpumgr_check_part_exclusive(view, css, arg, &kind, bad, s);
 		goto report;
 	}
+	/* A partition's CPUs, and its siblings' (cpumgr_check_partition.c) */
+	if (v2 && cpumgr_cgroup_on_dfl(css->cgroup) &&
+	    cpumgr_check_part_cpus(view, css, arg, &kind, bad, s))
+		goto report;
 	/* What the cpuset, and what inherits from it, would get. */
-	if (cpumgr_cpuset_v2_mode(css->cgroup) && css->parent) {
+	if (v2 && cpumgr_cpuset_prs(css) > 0) {
+		cpumgr_check_part_cpus_eff(css, arg, eff, s);
+	} else if (v2) {
 		const struct cpumask *above =
 			cpumgr_cpuset_effective(css->parent);
 
@@ -193,10 +111,9 @@ static bool cpumgr_resmask_refused(struct kernfs_open_file *of,
 	} else {
 		cpumask_copy(eff, arg);
 	}
-	if (cpumgr_rules_check_keep(view, css->cgroup, eff, bad, s))
+	if (cpumgr_check_part_keep(view, css, eff, bad, s))
 		goto report;
-	if (!cpumgr_cpuset_v2_mode(css->cgroup) || !css->parent ||
-	    !cpumgr_rules_reaches_scope(view, css->cgroup, s))
+	if (!v2 || !cpumgr_rules_reaches_scope(view, css->cgroup, s))
 		goto report;
 	/*
 	 * A task entering below meanwhile is counted, or counts this; so
@@ -216,9 +133,9 @@ report:
 
 /*
  * cpuset.cpus.partition: a cgroup may not change how it holds CPUs it
- * should not hold at all, and a partition may not dissolve when the CPUs
- * it hands back to its parent would flow on to cgroups with tasks that
- * may not hold them.
+ * should not hold at all, and a partition made or dissolved may not take
+ * or hand CPUs where the rules do not let them go
+ * (cpumgr_check_partition.c).
  */
 static bool cpumgr_partition_refused(struct kernfs_open_file *of,
 				     const char *buf,
@@ -234,20 +151,8 @@ static bool cpumgr_partition_refused(struct kernfs_open_file *of,
 	cpumask_clear(bad);
 	cpumask_or(eff, cpumgr_cpuset_allowed(css),
 		   cpumgr_cpuset_effective(css));
-	if (cpumgr_rules_check(view, css->cgroup, eff, NULL, bad, s))
-		goto report;
-	/*
-	 * A partition takes its CPUs from the rest of the hierarchy, and
-	 * none is made below the managed root.
-	 */
-	if ((sysfs_streq(buf, "root") || sysfs_streq(buf, "isolated")) &&
-	    (cpumgr_rules_check_partition(view, css->cgroup, eff, bad, s) ||
-	     cpumgr_rules_check_take(view, css->cgroup, eff, bad, s)))
-		goto report;
-	if (sysfs_streq(buf, "member") &&
-	    cpumgr_partition_dissolves(view, css, bad, s))
-		kind = CPUMGR_VIOLATION_INHERIT;
-report:
+	if (!cpumgr_rules_check(view, css->cgroup, eff, NULL, bad, s))
+		cpumgr_check_part_state(view, css, buf, &kind, bad, s);
 	return !cpumask_empty(bad) &&
 	       cpumgr_violation(view, kind, css->cgroup,
 				"cpuset.cpus.partition", bad, s);
@@ -282,10 +187,11 @@ static bool cpumgr_subtree_refused(struct kernfs_open_file *of,
 				   const struct cpumgr_view *view,
 				   struct cpumgr_scratch *s)
 {
+	enum cpumgr_violation kind = CPUMGR_VIOLATION_INHERIT;
 	struct cgroup *cgrp = of_css(of)->cgroup;
 	struct cgroup_subsys_state *css, *child;
-	struct cpumask *bad;
-	bool found = false;
+	struct cpumask *bad, *eff;
+	bool found;
 
 	if (!(cgrp->subtree_control & BIT(cpuset_cgrp_id)) ||
 	    !cpumgr_drops_cpuset(buf))
@@ -294,7 +200,10 @@ static bool cpumgr_subtree_refused(struct kernfs_open_file *of,
 	if (!css)
 		return false;
 	bad = cpumgr_scratch_mask(s, CPUMGR_BAD);
+	eff = cpumgr_scratch_mask(s, CPUMGR_EFF);
 	cpumask_clear(bad);
+	/* children that are partitions dissolve: what @css then has */
+	found = cpumgr_check_part_children(view, css, eff, &kind, bad, s);
 	list_for_each_entry_rcu(child, &cgrp->self.children, sibling) {
 		struct cgroup_subsys_state *kid;
 
@@ -302,15 +211,14 @@ static bool cpumgr_subtree_refused(struct kernfs_open_file *of,
 			continue;
 		/* what it named, to the same-pod rule (cpumgr_rules.c) */
 		kid = cpumgr_cpuset_css(child->cgroup);
-		found |= cpumgr_rules_check(view, child->cgroup,
-					    cpumgr_cpuset_effective(css),
+		found |= cpumgr_rules_check(view, child->cgroup, eff,
 					    kid && kid != css ?
 					    cpumgr_cpuset_allowed(kid) :
 					    cpu_none_mask, bad, s);
 	}
 	return found &&
-	       cpumgr_violation(view, CPUMGR_VIOLATION_INHERIT, cgrp,
-				"cgroup.subtree_control", bad, s);
+	       cpumgr_violation(view, kind, cgrp, "cgroup.subtree_control",
+				bad, s);
 }
 
 /*

@@ -14,6 +14,15 @@ struct cgroup_subsys_state *cpumgr_cpuset_top(void);
 const struct cpumask *cpumgr_cpuset_allowed(struct cgroup_subsys_state *css);
 const struct cpumask *cpumgr_cpuset_effective(struct cgroup_subsys_state *css);
 bool cpumgr_cpuset_has_tasks(struct cgroup_subsys_state *css);
+/* Partitions: the state, what a root asks for and holds (cpumgr_cpuset.c) */
+int cpumgr_cpuset_prs(struct cgroup_subsys_state *css);
+bool cpumgr_cpuset_partition(struct cgroup_subsys_state *css);
+const struct cpumask *cpumgr_cpuset_exclusive(struct cgroup_subsys_state *css);
+const struct cpumask *cpumgr_cpuset_wants(struct cgroup_subsys_state *css);
+void cpumgr_cpuset_held(struct cgroup_subsys_state *css, struct cpumask *held);
+void cpumgr_cpuset_would_hold(struct cgroup_subsys_state *css,
+			      const struct cpumask *wants,
+			      struct cpumask *held);
 
 /*
  * Whether the cpusets of @cgrp's hierarchy take their effective CPUs as on

@@ -111,8 +111,11 @@ static void cpumgr_state_free(struct cpumgr_state *st)
 	free_cpumask_var(st->online);
 }
 
-/* A copy of the view, so that formatting happens outside RCU. */
-static int cpumgr_state_get(struct cpumgr_state *st)
+/*
+ * A copy of the view, so that formatting happens outside RCU; @reader:
+ * for a GET_STATE reply, not a notification.
+ */
+static int cpumgr_state_get(struct cpumgr_state *st, bool reader)
 {
 	const struct cpumgr_view *view;
 
@@ -141,7 +144,10 @@ static int cpumgr_state_get(struct cpumgr_state *st)
 	cpumgr_view_shared(view, st->shared);
 	cpumask_copy(st->online, cpu_online_mask);
 	rcu_read_unlock();
-	st->armed = cpumgr_armed(&st->unarmed);
+	/* GET_STATE is told once of a disarm since its last reply */
+	st->armed = reader ? cpumgr_armed_read(CPUMGR_ARMED_GET_STATE,
+					       &st->unarmed) :
+			     cpumgr_armed(&st->unarmed);
 	st->missed = cpumgr_probes_missed();
 	return 0;
 }
@@ -175,7 +181,7 @@ struct sk_buff *cpumgr_state_msg(struct genl_info *info, u8 cmd,
 	size_t size;
 	void *hdr;
 
-	if (cpumgr_state_get(&st))
+	if (cpumgr_state_get(&st, !!info))
 		return NULL;
 	if (restricted)
 		st.root[0] = '\0';

@@ -38,8 +38,10 @@
 #include <linux/string.h>
 #include <asm/linkage.h>
 
+#include "cpumgr_check_affinity.h"
 #include "cpumgr_check_entry.h"
 #include "cpumgr_check_offline.h"
+#include "cpumgr_check_partition.h"
 #include "cpumgr_check_write.h"
 #include "cpumgr_inflight.h"
 #include "cpumgr_offline.h"
@@ -175,6 +177,42 @@ static int cpumgr_redirect_pre(struct kprobe *kp, struct pt_regs *regs)
 }
 
 /*
+ * Where a checked set_cpus_allowed_ptr() call goes (the probed function
+ * is called again from there, and let through), as a checked write
+ * under way: a change of the table waits for it, and unload too.
+ */
+static int cpumgr_affinity_checked(struct task_struct *p,
+				   const struct cpumask *mask)
+{
+	int idx = cpumgr_inflight_checked_begin();
+	int ret = cpumgr_check_affinity_set(p, mask);
+
+	cpumgr_inflight_checked_end(idx);
+	return ret;
+}
+
+/*
+ * set_cpus_allowed_ptr(p, new_mask): a thread the kernel made for a task
+ * in scope, given CPUs it may not hold (cpumgr_check_affinity.c), is
+ * sent to cpumgr_affinity_checked() with its arguments as they are,
+ * unless the call comes from there.
+ */
+static int cpumgr_affinity_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	unsigned long caller = *(unsigned long *)kernel_stack_pointer(regs);
+	struct task_struct *p =
+		(void *)cpumgr_arg(regs, CPUMGR_HOOK_AFFINITY, CPUMGR_ARG_TASK);
+	const struct cpumask *mask =
+		(void *)cpumgr_arg(regs, CPUMGR_HOOK_AFFINITY, CPUMGR_ARG_MASK);
+
+	if (within_module(caller, THIS_MODULE) ||
+	    !cpumgr_check_affinity(p, mask))
+		return 0;
+	instruction_pointer_set(regs, (unsigned long)cpumgr_affinity_checked);
+	return 1;
+}
+
+/*
  * cpuset_fork(task) and cpuset_cancel_fork(task, cset), every fork's:
  * a clone3(CLONE_INTO_CGROUP) checked at cpuset_can_fork() is over, its
  * child in the cgroup (cpuset_fork() comes after that) or not started.
@@ -231,6 +269,15 @@ static int cpumgr_offline_pre(struct kprobe *kp, struct pt_regs *regs)
 	return cpumgr_check_offline(cpu) ? cpumgr_refuse(regs) : 0;
 }
 
+/* cgroup_rmdir(kn): a cgroup removed, a partition there dissolved. */
+static int cpumgr_rmdir_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct kernfs_node *kn =
+		(void *)cpumgr_arg(regs, CPUMGR_HOOK_RMDIR, CPUMGR_ARG_KN);
+
+	return cpumgr_check_rmdir(kn) ? cpumgr_refuse(regs) : 0;
+}
+
 /* cpuhp_smt_disable(ctrlval): smt/control "off" or "forceoff". */
 static int cpumgr_smt_off_pre(struct kprobe *kp, struct pt_regs *regs)
 {
@@ -265,6 +312,8 @@ static struct kprobe cpumgr_probes[CPUMGR_NR_HOOKS] = {
 	CPUMGR_PROBE(CPUMGR_HOOK_SMT_OFF, cpumgr_smt_off_pre),
 	CPUMGR_WATCH(CPUMGR_HOOK_FORK_END, cpumgr_fork_end_pre),
 	CPUMGR_WATCH(CPUMGR_HOOK_FORK_CANCEL, cpumgr_fork_end_pre),
+	CPUMGR_PROBE(CPUMGR_HOOK_AFFINITY, cpumgr_affinity_pre),
+	CPUMGR_PROBE(CPUMGR_HOOK_RMDIR, cpumgr_rmdir_pre),
 };
 
 static struct kprobe *cpumgr_probe_list[ARRAY_SIZE(cpumgr_probes)];

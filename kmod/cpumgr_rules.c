@@ -84,7 +84,7 @@ struct cpumgr_scratch {
 	cpumask_var_t masks[CPUMGR_SCRATCH_MASKS];
 	/* whose CPUs the last check found first: view indexes, -1 none */
 	int whose_pod, whose_container;
-	/* or: a partition below the managed root was refused */
+	/* or: a partition below the managed root held other CPUs */
 	bool partition;
 	u64 chain[CPUMGR_CGROUP_DEPTH_MAX];
 	struct cgroup_subsys_state *csses[CPUMGR_CGROUP_DEPTH_MAX];
@@ -143,6 +143,11 @@ struct cpumask *cpumgr_scratch_mask(struct cpumgr_scratch *s, unsigned int i)
 struct cpumgr_log_buf *cpumgr_scratch_log(struct cpumgr_scratch *s)
 {
 	return &s->log;
+}
+
+struct cgroup_subsys_state **cpumgr_scratch_csses(struct cpumgr_scratch *s)
+{
+	return s->csses;
 }
 
 /* Both scratch spaces of @cpu. */
@@ -389,6 +394,24 @@ bool cpumgr_rules_reaches_scope(const struct cpumgr_view *view,
 	       cpumgr_above(&view->root, s->chain[0], v1);
 }
 
+/**
+ * cpumgr_rules_in_scope - whether a cgroup is checked
+ * @view: the table
+ * @cgrp: the cgroup
+ * @s: this CPU's scratch space
+ *
+ * True when @cgrp is strictly below the managed root of its hierarchy
+ * (or, without one, not that hierarchy's root).
+ */
+bool cpumgr_rules_in_scope(const struct cpumgr_view *view, struct cgroup *cgrp,
+			   struct cpumgr_scratch *s)
+{
+	bool v1 = !cpumgr_cgroup_on_dfl(cgrp), whole = true;
+	unsigned int nr = cpumgr_chain(cgrp, s->chain, &whole);
+
+	return nr && cpumgr_in_scope(view, s->chain, nr, whole, v1);
+}
+
 /*
  * The CPUs containers would lose, added to @bad: with @below, those bound
  * at or below @cgrp lose what of theirs @cpus lacks; without, every other
@@ -456,33 +479,48 @@ bool cpumgr_rules_check_take(const struct cpumgr_view *view,
  * @cgrp: a cgroup about to hold @cpus as a partition (cpuset.cpus.partition
  *	  root or isolated, or cpuset.cpus.exclusive)
  * @cpus: those CPUs
- * @bad: where @cpus are added when it may not
+ * @bad: where those of @cpus it may not hold so are added
  * @s: this CPU's scratch space
  *
- * Kubernetes makes no partition below its cgroup root, and a partition
- * there moves CPUs outside what the other checks follow: made on a pod
- * cgroup, it takes its containers off their CPUs; made remote on a
- * container (cpuset.cpus.exclusive on its ancestors, 6.7 on) and dissolved,
- * it hands its CPUs back to the top cpuset, and on to every cgroup that
- * inherits them.  So no cgroup strictly below the managed root (every
- * cgroup, once it was removed) may become one while there is anything to
- * check, nor name exclusive CPUs.  Without a managed root the scope is
- * every cgroup, the system's own partitions included: not refused then.
- * The caller is in an RCU read-side section.  Return: whether @cpus were
- * added to @bad.
+ * Kubernetes makes no partition below its cgroup root, but a container
+ * may be given its own isolated one (CRI-O's cpu-load-balancing.crio.io
+ * "disable": cpuset.cpus.exclusive on its ancestors, and
+ * cpuset.cpus.partition isolated on its cgroup; doc/kernel-guarantee.md
+ * has the writes).  There, a partition or cpuset.cpus.exclusive holds
+ * whole CPU sets of containers bound at or below it, nothing else: what
+ * it takes from every other cgroup is their CPUs only, which no other
+ * cgroup may hold anyway.  Any other CPU is refused, as every partition
+ * there was before: made on a pod cgroup over other CPUs, it would take
+ * its containers off theirs.  (What the cgroups that lose CPUs fall back
+ * to, and where a partition's CPUs go when it dissolves, cpumgr_partition.c
+ * checks.)  Without a managed root the scope is every cgroup, the
+ * system's own partitions included: not refused then.  The caller is in
+ * an RCU read-side section.  Return: whether CPUs were added to @bad.
  */
 bool cpumgr_rules_check_partition(const struct cpumgr_view *view,
 				  struct cgroup *cgrp,
 				  const struct cpumask *cpus,
 				  struct cpumask *bad, struct cpumgr_scratch *s)
 {
-	bool v1 = !cpumgr_cgroup_on_dfl(cgrp), whole = true;
-	unsigned int nr = cpumgr_chain(cgrp, s->chain, &whole);
+	struct cpumask *whole = s->masks[CPUMGR_SCRATCH_OTHERS];
+	bool v1 = !cpumgr_cgroup_on_dfl(cgrp), whole_chain = true;
+	unsigned int nr = cpumgr_chain(cgrp, s->chain, &whole_chain);
+	unsigned int k;
 
 	if (!nr || !view->root.id || cpumask_empty(cpus) ||
-	    !cpumgr_in_scope(view, s->chain, nr, whole, v1))
+	    !cpumgr_in_scope(view, s->chain, nr, whole_chain, v1))
 		return false;
-	cpumask_or(bad, bad, cpus);
+	cpumask_clear(whole);
+	for (k = 0; k < view->nr_containers; k++) {
+		const struct cpumgr_view_container *c = &view->containers[k];
+
+		if (cpumgr_above(&c->cg, s->chain[0], v1) &&
+		    cpumask_subset(c->cpus, cpus))
+			cpumask_or(whole, whole, c->cpus);
+	}
+	if (!cpumask_andnot(whole, cpus, whole))
+		return false;
+	cpumask_or(bad, bad, whole);
 	s->partition = true;
 	return true;
 }
@@ -535,9 +573,9 @@ cpumgr_walk_skip(struct cgroup_subsys_state *pos,
 }
 
 /* The next cpuset of the walk below @root, after @pos's subtree if @skip. */
-static struct cgroup_subsys_state *
-cpumgr_walk_next(struct cgroup_subsys_state *pos,
-		 struct cgroup_subsys_state *root, bool skip)
+struct cgroup_subsys_state *
+cpumgr_rules_walk_next(struct cgroup_subsys_state *pos,
+		       struct cgroup_subsys_state *root, bool skip)
 {
 	return skip ? cpumgr_walk_skip(pos, root) :
 		      css_next_descendant_pre(pos, root);
@@ -548,10 +586,10 @@ cpumgr_walk_next(struct cgroup_subsys_state *pos,
  * every CPU of @cpus that a container holds or is owed is added to @bad,
  * unchecked (@tmp is scratch).  Return: true.
  */
-static bool cpumgr_walk_stop(const struct cpumgr_view *view,
-			     struct cgroup_subsys_state *css, unsigned int max,
-			     const struct cpumask *cpus, struct cpumask *bad,
-			     struct cpumask *tmp)
+bool cpumgr_rules_walk_stop(const struct cpumgr_view *view,
+			    struct cgroup_subsys_state *css, unsigned int max,
+			    const struct cpumask *cpus, struct cpumask *bad,
+			    struct cpumask *tmp)
 {
 	pr_warn_ratelimited("more than %u cpusets with tasks below cgroup %llu: pods' CPUs refused there unchecked\n",
 			    max, cgroup_id(css->cgroup));
@@ -591,15 +629,15 @@ struct cgroup *cpumgr_rules_check_offline(const struct cpumgr_view *view,
 	struct cgroup *found = NULL;
 	bool skip = false;
 
-	for (pos = top; pos; pos = cpumgr_walk_next(pos, top, skip)) {
+	for (pos = top; pos; pos = cpumgr_rules_walk_next(pos, top, skip)) {
 		const struct cpumask *eff = cpumgr_cpuset_effective(pos);
 
 		skip = !cgroup_is_populated(pos->cgroup);
 		if (skip)
 			continue;
 		if (++visited > max) {
-			cpumgr_walk_stop(view, top, max, cpu_possible_mask,
-					 bad, dest);
+			cpumgr_rules_walk_stop(view, top, max,
+					       cpu_possible_mask, bad, dest);
 			return top->cgroup;
 		}
 		if (!cpumask_test_cpu(cpu, eff) || cpumask_weight(eff) != 1 ||
@@ -632,7 +670,7 @@ int cpumgr_rules_whose(const struct cpumgr_view *view,
 {
 	if (s->partition)
 		return scnprintf(buf, len,
-				 "below the managed root, where no partition is made");
+				 "below the managed root, where a partition holds only whole containers' CPUs bound at or below it");
 	if (s->whose_pod < 0 || s->whose_pod >= view->nr_pods ||
 	    s->whose_container < 0 ||
 	    s->whose_container >= view->nr_containers)
@@ -654,11 +692,15 @@ int cpumgr_rules_whose(const struct cpumgr_view *view,
  *
  * A cgroup2 cpuset's effective CPUs are its configured ones within its
  * parent's, or all of its parent's when it has none (or none of those):
- * new effective CPUs of @from flow down to @pos that way.  Below
- * CPUMGR_CGROUP_DEPTH_MAX levels it is too deep to follow, and @pos
- * might get them all.  (Partitions, which take CPUs out of that flow, are
- * not modelled: the result errs towards refusing.)  The caller is in an
- * RCU read-side section.
+ * new effective CPUs of @from flow down to @pos that way.  A valid
+ * partition root below @from keeps its own: a remote one (6.7 on) holds
+ * CPUs its cpuset.cpus.exclusive and its ancestors' took from the top
+ * cpuset, which no cpuset.cpus write above it changes, and a local one
+ * holds what its parent, a partition too, granted it (that parent's
+ * change of CPUs, and a child partition it dissolves, are
+ * cpumgr_partition.c's to check).  Below CPUMGR_CGROUP_DEPTH_MAX levels
+ * it is too deep to follow, and @pos might get them all.  The caller is
+ * in an RCU read-side section.
  */
 void cpumgr_rules_inherited(struct cgroup_subsys_state *pos,
 			    struct cgroup_subsys_state *from,
@@ -676,6 +718,10 @@ void cpumgr_rules_inherited(struct cgroup_subsys_state *pos,
 	if (a != from)
 		return;
 	while (nr--) {
+		if (cpumgr_cpuset_prs(s->csses[nr]) > 0) {
+			cpumask_copy(eff, cpumgr_cpuset_effective(s->csses[nr]));
+			continue;
+		}
 		allowed = cpumgr_inflight_allowed(w, s->csses[nr]);
 		if (cpumask_intersects(allowed, eff))
 			cpumask_and(eff, eff, allowed);
@@ -727,13 +773,14 @@ bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 	struct cgroup_subsys_state *pos;
 	bool found = false, skip = false;
 
-	for (pos = css; pos; pos = cpumgr_walk_next(pos, css, skip)) {
+	for (pos = css; pos; pos = cpumgr_rules_walk_next(pos, css, skip)) {
 		skip = !cgroup_is_populated(pos->cgroup) &&
 		       !cpumgr_entering_below(pos, entry);
 		if (skip)
 			continue;
 		if (++visited > max)
-			return cpumgr_walk_stop(view, css, max, cpus, bad, eff);
+			return cpumgr_rules_walk_stop(view, css, max, cpus, bad,
+						      eff);
 		cpumgr_rules_inherited(pos, css, cpus, eff, w, s);
 		named = pos == css ? own : cpumgr_inflight_allowed(w, pos);
 		if (cpumgr_cpuset_has_tasks(pos))

@@ -14,11 +14,21 @@ struct cpumgr_view;
 /* A CPU's scratch space: cpumasks, the path buffers, what a check found. */
 struct cpumgr_scratch;
 
-/* The scratch masks of the checks (cpumgr_check_*.c); the rules use others. */
+/*
+ * The scratch masks of the checks (cpumgr_check_*.c) and of the model of
+ * partitions (cpumgr_partition.c); the rules use others.
+ */
 enum {
 	CPUMGR_ARG,
 	CPUMGR_BAD,
 	CPUMGR_EFF,
+	CPUMGR_HELD,		/* what a partition would hold */
+	CPUMGR_PART_WALK,	/* cpumgr_partition.c's */
+	CPUMGR_PART_E0,
+	CPUMGR_PART_E1,
+	CPUMGR_PART_H0,
+	CPUMGR_PART_H1,
+	CPUMGR_PART_TMP,
 	CPUMGR_SCRATCH_CHECK_MASKS,
 };
 
@@ -34,10 +44,19 @@ struct cpumgr_scratch *cpumgr_scratch_get(void);
 struct cpumgr_scratch *cpumgr_scratch_lock(void);
 void cpumgr_scratch_unlock(void);
 struct cpumask *cpumgr_scratch_mask(struct cpumgr_scratch *s, unsigned int i);
+/* Room for a cpuset and its ancestors, CPUMGR_CGROUP_DEPTH_MAX of them */
+struct cgroup_subsys_state **cpumgr_scratch_csses(struct cpumgr_scratch *s);
 /* The scratch space's buffers for a cgroup's path (cpumgr_report.c) */
 struct cpumgr_log_buf *cpumgr_scratch_log(struct cpumgr_scratch *s);
 bool cpumgr_rules_active(const struct cpumgr_view *view);
 unsigned int cpumgr_rules_walk_max(void);
+struct cgroup_subsys_state *
+cpumgr_rules_walk_next(struct cgroup_subsys_state *pos,
+		       struct cgroup_subsys_state *root, bool skip);
+bool cpumgr_rules_walk_stop(const struct cpumgr_view *view,
+			    struct cgroup_subsys_state *css, unsigned int max,
+			    const struct cpumask *cpus, struct cpumask *bad,
+			    struct cpumask *tmp);
 bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
 			const struct cpumask *cpus, const struct cpumask *own,
 			struct cpumask *bad, struct cpumgr_scratch *s);
@@ -55,6 +74,8 @@ bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 				struct cpumask *bad, struct cpumgr_scratch *s);
 bool cpumgr_rules_reaches_scope(const struct cpumgr_view *view,
 				struct cgroup *cgrp, struct cpumgr_scratch *s);
+bool cpumgr_rules_in_scope(const struct cpumgr_view *view, struct cgroup *cgrp,
+			   struct cpumgr_scratch *s);
 bool cpumgr_rules_check_take(const struct cpumgr_view *view,
 			     struct cgroup *cgrp, const struct cpumask *cpus,
 			     struct cpumask *bad, struct cpumgr_scratch *s);

@@ -60,6 +60,29 @@
 /* cpuset's fork callbacks, which end a clone3 into a cgroup */
 #define CPUMGR_SITE_FORK_END	{ "cpuset_fork" }
 #define CPUMGR_SITE_FORK_CANCEL	{ "cpuset_cancel_fork" }
+/*
+ * set_cpus_allowed_ptr(p, new_mask): how the kernel sets the CPUs of the
+ * threads it makes for a task (io_uring's SQPOLL thread and io-wq
+ * workers, a kthread vhost worker re-affined by 7.x's housekeeping), and
+ * how cpuset moves tasks onto its CPUs.
+ */
+#define CPUMGR_SITE_AFFINITY	{ "set_cpus_allowed_ptr",		\
+	.arg = { [CPUMGR_ARG_TASK] = CPUMGR_AT(0),			\
+		 [CPUMGR_ARG_MASK] = CPUMGR_AT(1) } }
+/*
+ * disarm_kprobe_ftrace(p) and __disarm_kprobe_ftrace(p, ops, cnt): every
+ * ftrace-based kprobe (all of cpumgr's) disarmed, by disarm_all_kprobes()
+ * (kprobes/enabled=0; it and arm_all_kprobes() are inlined into the
+ * file's writer in every series) or when one is unregistered.  Debian's
+ * 6.1 and the debug kernel (7.3, gcc-12) keep the second out of line,
+ * Debian's 7.3 (gcc-14) the first.
+ */
+#define CPUMGR_SITE_DISARM {						\
+	.symbols = { "__disarm_kprobe_ftrace", "disarm_kprobe_ftrace" },	\
+	.kprobe_arg = CPUMGR_AT(0) }
+/* rmdir of a cgroup, which dissolves a partition there */
+#define CPUMGR_SITE_RMDIR	{ "cgroup_rmdir",			\
+	.arg = { [CPUMGR_ARG_KN] = CPUMGR_AT(0) } }
 
 /*
  * A series' sites: what differs is the partition file's writer, and
@@ -75,6 +98,8 @@
 	[CPUMGR_HOOK_SMT_OFF] = CPUMGR_SITE_SMT_OFF,			\
 	[CPUMGR_HOOK_FORK_END] = CPUMGR_SITE_FORK_END,			\
 	[CPUMGR_HOOK_FORK_CANCEL] = CPUMGR_SITE_FORK_CANCEL,		\
+	[CPUMGR_HOOK_AFFINITY] = CPUMGR_SITE_AFFINITY,			\
+	[CPUMGR_HOOK_RMDIR] = CPUMGR_SITE_RMDIR,			\
 }
 
 static const struct cpumgr_series cpumgr_series_table[] = {
@@ -85,8 +110,11 @@ static const struct cpumgr_series cpumgr_series_table[] = {
 		.top_flags = BIT(0) | BIT(1) | BIT(2),
 		.top_flags_names = "online, cpu_exclusive, mem_exclusive",
 		.site = CPUMGR_SITES("sched_partition_write", CPUMGR_SITE_OFFLINE),
+		.disarm = CPUMGR_SITE_DISARM,
 		.v1 = CPUMGR_V1_BUILTIN,
 		.partitions = "root, isolated; no cpus.exclusive; conflicts invalidate",
+		.invalid_root_stays = true,
+		.conflicts_invalidate = true,
 	},
 	{
 		.name = "6.12",
@@ -94,9 +122,12 @@ static const struct cpumgr_series cpumgr_series_table[] = {
 		.top_flags = BIT(0) | BIT(1) | BIT(2),
 		.top_flags_names = "online, cpu_exclusive, mem_exclusive",
 		.site = CPUMGR_SITES("sched_partition_write", CPUMGR_SITE_OFFLINE),
+		.disarm = CPUMGR_SITE_DISARM,
 		.v1 = CPUMGR_V1_CONFIG,
 		.partitions =
 			"root, isolated, remote; exclusive within cpus; conflicts invalidate",
+		.conflicts_invalidate = true,
+		.exclusive_empty_invalidates = true,
 	},
 	{
 		.name = "7.3",
@@ -105,6 +136,7 @@ static const struct cpumgr_series cpumgr_series_table[] = {
 		.top_flags = BIT(0) | BIT(1),
 		.top_flags_names = "cpu_exclusive, mem_exclusive",
 		.site = CPUMGR_SITES("cpuset_partition_write", CPUMGR_SITE_CPU_DOWN),
+		.disarm = CPUMGR_SITE_DISARM,
 		.v1 = CPUMGR_V1_CONFIG,
 		.partitions =
 			"root, isolated, remote; exclusive apart from cpus; conflicts take CPUs",

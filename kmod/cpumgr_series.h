@@ -21,6 +21,8 @@ enum cpumgr_hook {
 	CPUMGR_HOOK_SMT_OFF,	/* smt/control off */
 	CPUMGR_HOOK_FORK_END,	/* a clone3 into a cgroup done */
 	CPUMGR_HOOK_FORK_CANCEL,	/* or failed */
+	CPUMGR_HOOK_AFFINITY,	/* a task's CPUs set by the kernel */
+	CPUMGR_HOOK_RMDIR,	/* a cgroup removed */
 	CPUMGR_NR_HOOKS,
 };
 
@@ -31,6 +33,9 @@ enum cpumgr_arg {
 	CPUMGR_ARG_CPU,		/* unsigned int */
 	CPUMGR_ARG_CTRLVAL,	/* enum cpuhp_smt_control */
 	CPUMGR_ARG_FROZEN,	/* int tasks_frozen: a suspend's offline */
+	CPUMGR_ARG_TASK,	/* struct task_struct * */
+	CPUMGR_ARG_MASK,	/* const struct cpumask * */
+	CPUMGR_ARG_KN,		/* the struct kernfs_node * of a directory */
 	CPUMGR_NR_ARGS,
 };
 
@@ -42,6 +47,17 @@ enum cpumgr_arg {
 struct cpumgr_site {
 	const char *symbol;
 	u8 arg[CPUMGR_NR_ARGS];
+};
+
+/*
+ * Where kprobes are disarmed, one ftrace-based kprobe (struct kprobe *,
+ * argument @kprobe_arg) at a time: the first of @symbols the kernel has
+ * out of line (which of the two the compiler inlines into the other
+ * differs within a series).
+ */
+struct cpumgr_disarm_site {
+	const char *symbols[2];
+	u8 kprobe_arg;
 };
 
 /* Where the v1 cpuset hierarchy comes from. */
@@ -63,6 +79,8 @@ struct cpumgr_series {
 	unsigned long top_flags;
 	const char *top_flags_names;
 	struct cpumgr_site site[CPUMGR_NR_HOOKS];
+	/* watched, not enforced (cpumgr_armed_watch.c) */
+	struct cpumgr_disarm_site disarm;
 	enum cpumgr_v1 v1;
 	/*
 	 * What partitions do there, for the log line at load: the states a
@@ -71,6 +89,18 @@ struct cpumgr_series {
 	 * does (the partition becomes invalid, or loses the CPUs).
 	 */
 	const char *partitions;
+	/*
+	 * How partitions behave where the checks model them
+	 * (cpumgr_check_partition.c): an invalid root written "root" or
+	 * "isolated" stays invalid (6.1; later series try it anew), and a
+	 * cpuset.cpus write that overlaps a sibling partition's CPUs
+	 * makes that partition invalid (6.1, 6.12; 7.3 leaves it); a
+	 * partition root's cpuset.cpus.exclusive emptied makes it invalid
+	 * (6.12; 7.3 has it hold its cpuset.cpus instead).
+	 */
+	bool invalid_root_stays;
+	bool conflicts_invalidate;
+	bool exclusive_empty_invalidates;
 };
 
 /* The series of the kernel this module was built for; NULL when unknown. */

@@ -107,13 +107,16 @@ CPUMGR_COUNTER_SHOW(violations)
 CPUMGR_COUNTER_SHOW(offlines_refused)
 CPUMGR_COUNTER_SHOW(events_dropped)
 
-/* 1 or 0, then why not: the probes are checked when this is read. */
+/*
+ * 1 or 0, then why not: the probes are checked when this is read, and a
+ * disarm since the last read is told once.
+ */
 static ssize_t armed_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  char *buf)
 {
 	const char *why;
 
-	if (cpumgr_armed(&why))
+	if (cpumgr_armed_read(CPUMGR_ARMED_SYSFS, &why))
 		return sysfs_emit(buf, "1\n");
 	return sysfs_emit(buf, "0 %s\n", why);
 }

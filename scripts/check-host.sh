@@ -15,8 +15,14 @@
 #     (scripts/tests/nri-proto.sh);
 #   - `make deb` builds cpumgr, cpumgr-dev and cpumgr-dkms, lintian-clean
 #     (+pedantic): the hook file and the units name the packaged
-#     cpumgrctl, no live hooks.d file, the postinst leaves the NRI unit
-#     alone, `pkg-config --libs cpumgr` links a program;
+#     cpumgrctl, no live hooks.d file, the postinst only restarts the NRI
+#     unit that runs, the prerm turns the integrations off on removal,
+#     the postrm's purge says what it keeps, `pkg-config --libs cpumgr`
+#     links a program; a second build of cpumgr, VERSION+upgrade1, for
+#     the packages guest's upgrade (build/deb-upgrade);
+#   - the packages build from a clone of HEAD in a Debian 12 chroot with
+#     only the Build-Depends and no network, unit tests included, and
+#     hold what make deb's hold (scripts/deb-chroot.sh);
 #   - `dkms build` of cpumgr-dkms's source against the cached 6.1, 6.12
 #     and 6.12-rt kernels (built with the host's gcc-12 as Debian built
 #     them), and 7.3 and 7.3-rt by Debian 13's dkms and gcc-14 in its
@@ -97,7 +103,9 @@ completion()
 
 packages()
 {
-	"$CPUMGR_TOP/scripts/deb.sh" || return 1
+	# the unit tests ran in make check's unit phase, and run in the
+	# network-less chroot's build (deb-chroot below)
+	DEB_BUILD_OPTIONS="nocheck parallel=1" "$CPUMGR_TOP/scripts/deb.sh" || return 1
 	cat "$CPUMGR_OUT/deb/lintian.txt"
 	lintian --pedantic --fail-on error,warning,info,pedantic \
 		"$CPUMGR_OUT"/deb/*.changes || return 1
@@ -138,6 +146,33 @@ packages()
 	[ $status = 0 ] && safe_defaults && pc_consumer
 }
 
+# A second build of cpumgr, VERSION+upgrade1, for the packages guest's
+# upgrade (scripts/guest/packages-boot.sh): make deb's source with a
+# changelog entry on top, built again where make deb built it (its
+# objects are up to date: seconds), the arch-dependent packages alone,
+# its unit tests already run.
+upgrade_package()
+{
+	local dir=$CPUMGR_OUT/deb-upgrade up=$version+upgrade1 src who
+
+	rm -rf "$dir"
+	mkdir -p "$dir/src"
+	src=$dir/src/cpumgr-$version
+	cp -a "$CPUMGR_OUT/deb/src/cpumgr-$version" "$src" || return 1
+	rm -f "$src/debian/debhelper-build-stamp"
+	who=$(dpkg-parsechangelog -l "$src/debian/changelog" -S Maintainer)
+	{
+		printf 'cpumgr (%s) unstable; urgency=medium\n\n' "$up"
+		printf '  * A build of a higher version, for the upgrade test.\n\n'
+		printf ' -- %s  %s\n\n' "$who" "$(date -R)"
+		cat "$CPUMGR_TOP/debian/changelog"
+	} >"$src/debian/changelog.new" && mv "$src/debian/changelog.new" "$src/debian/changelog"
+	(cd "$src" && DEB_BUILD_OPTIONS="nocheck parallel=1" \
+		dpkg-buildpackage -B -nc -us -uc) >"$logs/deb-upgrade.log" 2>&1 ||
+		{ tail -n 30 "$logs/deb-upgrade.log"; return 1; }
+	mv "$dir"/src/*.deb "$dir/" && ls "$dir"/cpumgr_"$up"_*.deb
+}
+
 # The package changes nothing a runtime reads: no live hooks.d file, no
 # NRI unit enabled or started by its scripts; what its hook file and
 # units run is the cpumgrctl it ships.
@@ -152,10 +187,20 @@ safe_defaults()
 		echo "a live hooks.d file"
 		return 1
 	fi
-	if grep -l 'cpumgr-nri' "$logs/cpumgr-control"/p*{inst,rm}; then
-		echo "a maintainer script touches the NRI unit"
+	# the NRI plugin: never enabled or started by the package, only
+	# restarted by an upgrade when it runs; removal turns every
+	# integration off; purge keeps the state, saying so
+	if grep -hv '^[[:space:]]*#' "$logs/cpumgr-control"/p*{inst,rm} | grep 'cpumgr-nri' |
+		grep -v "try-restart 'cpumgr-nri@\*.service'"; then
+		echo "a maintainer script does more to the NRI unit than restart it"
 		return 1
 	fi
+	grep -q '^if \[ "$1" = remove \] && command -v cpumgrctl >/dev/null; then' \
+		"$logs/cpumgr-control/prerm" &&
+		grep -q 'cpumgrctl integration off' "$logs/cpumgr-control/prerm" ||
+		{ echo "the prerm does not turn the integrations off on removal"; return 1; }
+	grep -q 'kept /var/lib/cpumgr' "$logs/cpumgr-control/postrm" ||
+		{ echo "the postrm's purge does not say what it keeps"; return 1; }
 	grep -q "enable 'cpumgr.service'" "$logs/cpumgr-control/postinst" || return 1
 	for f in usr/share/cpumgr/oci-hooks.d/cpumgr.json \
 		usr/share/cpumgr/containerd/cpumgr-hooks.json; do
@@ -413,6 +458,8 @@ main()
 	run nri-proto bash "$CPUMGR_TOP/scripts/tests/nri-proto.sh"
 	version=$(sed -n 's/^#define CPUMGR_VERSION "\(.*\)"/\1/p' "$CPUMGR_TOP/kmod/cpumgr.h")
 	run packages packages
+	run deb-upgrade upgrade_package
+	run deb-chroot "$CPUMGR_TOP/scripts/deb-chroot.sh"
 	run dkms-6.1 dkms_build 6.1
 	run dkms-6.12 dkms_build 6.12
 	run dkms-6.12-rt dkms_build 6.12-rt

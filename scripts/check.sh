@@ -6,7 +6,8 @@
 # selftests/plan lists them (kernel x preset x selftests), two guests at a
 # time.  Prints one KTAP document and ends with "N passed, N failed,
 # N skipped" (scripts/ktap-summary.awk: a result missing from a plan is
-# a failure).  The selftests see CPUMGR_CHECK=1: what scripts/setup.sh
+# a failure), each failed result named just before it: CI shows a log's
+# tail only.  The selftests see CPUMGR_CHECK=1: what scripts/setup.sh
 # installs is there, and a selftest missing it fails instead of skipping.
 #
 # Environment:
@@ -204,4 +205,4 @@ export CPUMGR_CHECK=1
 mkdir -p "$CPUMGR_OUT"
 main | tee "$results.ktap.tmp"
 mv "$results.ktap.tmp" "$results.ktap"
-awk -f "$CPUMGR_TOP/scripts/ktap-summary.awk" "$results.ktap"
+awk -v list=1 -f "$CPUMGR_TOP/scripts/ktap-summary.awk" "$results.ktap"

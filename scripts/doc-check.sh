@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The man pages against what they document: every command of
-# `cpumgrctl help` in cpumgrctl(8), its OPTIONS and EXAMPLES exactly as
-# the command tables make them (`cpumgrctl help --scd`), every option the
-# page names one of a table's; every module parameter, sysfs file and
-# netlink operation in cpumgr(4); every JSON name the commands print in
+# The man pages and the operator's guide against what they document:
+# every command of `cpumgrctl help` in cpumgrctl(8), its OPTIONS and
+# EXAMPLES exactly as the command tables make them (`cpumgrctl help
+# --scd`), every option the page names one of a table's; the guide's
+# synopses and option reference exactly as the tables make them
+# (`cpumgrctl help --md`, scripts/guide_check.py), every option it names
+# one of a table's; every module parameter, sysfs file and netlink
+# operation in cpumgr(4); every JSON name the commands print in
 # doc/json-names.md.  Prints what is missing or differs; exits 1 then.
 #
 # Usage: scripts/doc-check.sh [--fix] [CPUMGRCTL]
-#   (default build/user/cpumgrctl; --fix rewrites the generated part of
-#   doc/cpumgrctl.8.scd instead of failing on it)
+#   (default build/user/cpumgrctl; --fix rewrites the generated parts of
+#   doc/cpumgrctl.8.scd and doc/operator-guide.md instead of failing on
+#   them)
 
 # word splitting wanted: one name per argument to need()
 # shellcheck disable=SC2046,SC2086
@@ -69,6 +73,11 @@ elif ! diff -u <(sed -n '/^; BEGIN: made by/,/^; END of what/p' "$page" |
 fi
 rm -f "$gen" "$gen.diff"
 
+# the operator's guide: its synopses and option reference are the
+# tables' (help --md), every option it names on a cpumgrctl line is one
+# of a table's
+python3 scripts/guide_check.py "$ctl" doc/operator-guide.md ${fix:+--fix} || status=1
+
 # every option the page names is one of some command's table
 opts=$(for c in $cmds; do "$ctl" help --complete "$c"; done |
 	awk '$1 == "opt" { print $2 }' | sort -u)
@@ -80,9 +89,10 @@ for o in $(grep -o -- '\*--[a-z][a-z-]*\*' "$page" | tr -d '*' | sort -u); do
 	fi
 done
 # every JSON member a command prints or plan reads is in doc/json-names.md
-# (ctl_integration.c reads an OCI hook file, whose names are oci-hooks(5)'s)
+# (ctl_integration.c and ctl_containerd.c read OCI hook files and
+# runtime specs, whose names are oci-hooks(5)'s and the OCI spec's)
 python3 scripts/json-names-check.py doc/json-names.md \
-	$(ls user/cpumgrctl/*.c | grep -v '/ctl_integration\.c$') \
+	$(ls user/cpumgrctl/*.c | grep -Ev '/ctl_(integration|containerd)\.c$') \
 	user/lib/node/node_admit.c user/lib/host/plan.c \
 	user/lib/host/topology_json.c || status=1
 need cpumgr.4 "module parameter" \

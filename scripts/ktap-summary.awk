@@ -19,7 +19,14 @@
 #
 # Prints those findings as "# " lines, then "P passed, F failed,
 # S skipped"; exits 1 when anything failed.  -v doc=NAME names the
-# outermost document (default "the document").
+# outermost document (default "the document").  With -v list=1, each
+# failed result is named before the count ("# failed: PARENT: CHILD"),
+# so that a log's tail says what failed.
+
+# Remember a failed result named WHAT at level D, for -v list=1.
+function name_failure(d, what) {
+	failures[d] = failures[d] "\n" what
+}
 
 function note_failure(d, n,   k) {
 	failed += n
@@ -36,27 +43,41 @@ function open_level(ind) {
 	fails_below[depth] = 0
 	results_below[depth] = 0
 	started[depth] = NR
+	failures[depth] = ""
 }
 
 # Close the deepest level; NAME is its parent's description, or "".
-function close_level(name,   d, what) {
+function close_level(name,   d, what, n, i, parts, msg) {
 	d = depth
 	what = name != "" ? name : (d == 1 ? doc : "the KTAP at line " started[d])
+	# the parent's name goes before its children's failures
+	if (d > 1 && failures[d] != "") {
+		n = split(substr(failures[d], 2), parts, "\n")
+		for (i = 1; i <= n; i++)
+			name_failure(d - 1, what ": " parts[i])
+	}
+	msg = ""
 	if (plan[d] < 0) {
 		if (nres[d] > 0) {
 			note_failure(d, 1)
-			printf "# %s: %d result(s) and no plan\n", what, nres[d]
+			msg = sprintf("%s: %d result(s) and no plan", what, nres[d])
 		}
 	} else if (nres[d] < plan[d] && !bailed[d]) {
 		note_failure(d, plan[d] - nres[d])
 		if (nres[d] + 1 == plan[d])
-			printf "# %s: result %d of 1..%d missing\n", what, plan[d], plan[d]
+			msg = sprintf("%s: result %d of 1..%d missing", what,
+				plan[d], plan[d])
 		else
-			printf "# %s: results %d-%d of 1..%d missing\n", what,
-				nres[d] + 1, plan[d], plan[d]
+			msg = sprintf("%s: results %d-%d of 1..%d missing", what,
+				nres[d] + 1, plan[d], plan[d])
 	} else if (nres[d] > plan[d]) {
 		note_failure(d, 1)
-		printf "# %s: %d results for a plan of 1..%d\n", what, nres[d], plan[d]
+		msg = sprintf("%s: %d results for a plan of 1..%d", what,
+			nres[d], plan[d])
+	}
+	if (msg != "") {
+		printf "# %s\n", msg
+		name_failure(d > 1 ? d - 1 : d, msg)
 	}
 	depth--
 }
@@ -90,6 +111,7 @@ BEGIN {
 line ~ /^Bail out!/ {
 	enter(ind, "")
 	note_failure(depth, 1)
+	name_failure(depth, line)
 	bailed[depth] = 1
 	next
 }
@@ -120,14 +142,17 @@ line ~ /^(not )?ok / {
 	parent = results_below[depth] || fails_below[depth]
 	bad = line ~ /^not ok /
 	if (!parent) {
-		if (bad)
+		if (bad) {
 			note_failure(depth, 1)
+			name_failure(depth, description(line))
+		}
 		else if (line ~ /#[ \t]*[Ss][Kk][Ii][Pp]/)
 			skipped++
 		else
 			passed++
 	} else if (bad && !fails_below[depth]) {
 		note_failure(depth, 1)
+		name_failure(depth, description(line))
 	}
 	fails_below[depth] = 0
 	results_below[depth] = 0
@@ -137,8 +162,14 @@ line ~ /^(not )?ok / {
 }
 
 END {
-	while (depth > 0)
+	while (depth > 0) {
+		if (depth == 1 && list && failures[1] != "") {
+			n = split(substr(failures[1], 2), parts, "\n")
+			for (i = 1; i <= n; i++)
+				printf "# failed: %s\n", parts[i]
+		}
 		close_level("")
+	}
 	printf "%d passed, %d failed, %d skipped\n", passed, failed, skipped
 	exit failed != 0
 }

@@ -91,11 +91,15 @@ def check_init(spec, c, argv, cms, ctl, bad):
             bad.append(f"init: cpumgrctl init --dry-run refuses the settings: {r.stderr.strip()}")
 
 
-def check_probes(c, bad):
-    for kind in ("livenessProbe", "readinessProbe"):
-        cmd = c.get(kind, {}).get("exec", {}).get("command", [])
-        if cmd[:1] != [CTL] or len(cmd) < 2:
-            bad.append(f"{c['name']}: no {kind} running cpumgrctl")
+def check_probes(c, ready, bad):
+    """Liveness runs cpumgrctl; readiness is status --ready READY: the
+    node doing its job (nri: the plugin registered), not its files."""
+    cmd = c.get("livenessProbe", {}).get("exec", {}).get("command", [])
+    if cmd[:1] != [CTL] or len(cmd) < 2:
+        bad.append(f"{c['name']}: no livenessProbe running cpumgrctl")
+    cmd = c.get("readinessProbe", {}).get("exec", {}).get("command", [])
+    if cmd != [CTL, "status", "--ready", ready]:
+        bad.append(f"{c['name']}: readinessProbe is not cpumgrctl status --ready {ready}: {cmd}")
 
 
 def check_ds(ds, cms, version, ctl):
@@ -136,6 +140,10 @@ def check_ds(ds, cms, version, ctl):
             bad.append("cpumgrctl init runs before the module is loaded")
         c = inits[init[0]]
         check_init(spec, c, argvs[c["name"]], cms, ctl, bad)
+        argv = argvs[c["name"]]
+        i = argv.index("--on-busy") if "--on-busy" in argv else -1
+        if i < 0 or argv[i + 1:i + 2] != ["keep"]:
+            bad.append("init: no --on-busy keep: a refused change would leave the node without its plugin")
 
     daemon, nri = named(ctrs, "daemon"), named(ctrs, "nri")
     if len(daemon) != 1:
@@ -147,11 +155,12 @@ def check_ds(ds, cms, version, ctl):
         for p in NODE_PATHS:
             if host_path(m.get(p, {})) != p:
                 bad.append(f"{c['name']}: {p} is not the node's {p}")
-        check_probes(c, bad)
+        check_probes(c, "nri" if c in nri else "node", bad)
     for c in nri:
         argv = argvs[c["name"]]
-        if "--mode" not in argv or argv[argv.index("--mode") + 1:][:1] not in (["decide"], ["guard"]):
-            bad.append(f"nri: --mode is not decide or guard: {argv}")
+        if "--mode" not in argv or argv[argv.index("--mode") + 1:][:1] not in (
+                ["decide"], ["guard"], ["follow"]):
+            bad.append(f"nri: --mode is not decide, guard or follow: {argv}")
         m = mounts(spec, c)
         for p in ("/var/run/nri", "/var/lib/kubelet"):
             if host_path(m.get(p, {})) != p:
@@ -199,6 +208,10 @@ BREAKAGES = [
     ("an undefined $(VAR)", lambda d: _ctr(d, "init")["env"].pop(0)),
     ("no liveness probe", lambda d: _ctr(d, "daemon").pop("livenessProbe")),
     ("no readiness probe", lambda d: _ctr(d, "nri").pop("readinessProbe")),
+    ("a readiness probe that only reads files", lambda d: _ctr(d, "nri").update(
+        readinessProbe={"exec": {"command": [CTL, "status"]}})),
+    ("no --on-busy keep", lambda d: _ctr(d, "init").update(
+        command=_ctr(d, "init")["command"][:-2])),
     ("no NRI socket", lambda d: _ctr(d, "nri").update(
         volumeMounts=[m for m in _ctr(d, "nri")["volumeMounts"] if m["name"] != "nri"])),
 ]

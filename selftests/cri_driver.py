@@ -214,7 +214,7 @@ class Kubelet:
 
     # ---- the calls ----
 
-    def first_line(self, log, timeout=30):
+    def first_line(self, log, timeout=120):
         """The first line the container printed (CRI log format:
         TIME STREAM TAG TEXT)."""
         end = time.time() + timeout

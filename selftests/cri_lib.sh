@@ -176,10 +176,10 @@ cri_image()
 }
 
 # cri_wait_registered FROM: the plugin's log shows it registered (and
-# synchronized) after its line FROM, within 30 s.
+# synchronized) after its line FROM, within 120 s.
 cri_wait_registered()
 {
-	local end=$((SECONDS + 30))
+	local end=$((SECONDS + 120))
 
 	while [ $SECONDS -lt $end ]; do
 		tail -n +"$(($1 + 1))" "$CRI/nri.log" 2>/dev/null |

@@ -150,14 +150,14 @@ ev_mark()
 	return 1
 }
 
-# Wait up to 5 s for the listener to join a multicast group: a generic
+# Wait up to 30 s for the listener to join a multicast group: a generic
 # netlink socket (protocol 16) of its process (the port id's low 22 bits,
 # as libnl makes them) with group bits in /proc/net/netlink.
 ev_subscribed()
 {
 	local i eth port groups rest
 
-	for ((i = 0; i < 100; i++)); do
+	for ((i = 0; i < 600; i++)); do
 		while read -r _ eth port groups rest; do
 			[ "$eth" = 16 ] && [ "$groups" != 00000000 ] &&
 			   (((port & 0x3fffff) == EV_PID)) && return 0

@@ -23,8 +23,10 @@
 #     cpuset.cpus.exclusive on its ancestors) hands its CPUs back to the
 #     top cpuset, past the checks, to a task in a new cgroup beside the
 #     pod; the pod cgroup made a partition on other CPUs (4,5 exclusive,
-#     root) moves c1 there.  Kubernetes makes no partition there: every
-#     step is refused.  The managed root may be one, on c1's CPUs;
+#     root) moves c1 there.  c1's own partition, on its CPUs, is allowed
+#     (issue 30, item 2; selftests/partitions.sh has the rest), but it
+#     may not dissolve onto that task; the pod cgroup may hold no other
+#     CPUs.  The managed root may be one, on c1's CPUs;
 #   - with no managed root (every cgroup checked, partitions allowed),
 #     c1 made a remote partition (6.7 on) and dissolved hands its CPUs
 #     to the top cpuset, and on to a task in a cgroup that inherits from
@@ -122,18 +124,6 @@ c1_keeps_its_cpus()
 	return 1
 }
 
-# WRITE VALUE FILE: the write is refused with EBUSY.
-refused()
-{
-	local err
-
-	err=$( { echo "$1" >"$2"; } 2>&1) &&
-		{ echo "# '$1' > $2 was accepted"; return 1; }
-	grep -q "busy" <<<"$err" && return 0
-	echo "# '$1' > $2: $err"
-	return 1
-}
-
 partition_outside_scope()
 {
 	echo 2 >"$OUTSIDE/cpuset.cpus" || return 1
@@ -181,23 +171,30 @@ undo_partitions()
 
 # Item 5, step 1: the ancestors hold 2-3 as exclusive CPUs, c1 becomes a
 # (remote) partition, a task enters a new cgroup under the managed root
-# (it gets what the partition left: 0-1,4-7), c1 dissolves: 2-3 go back
-# to the top cpuset and on to the new cgroup's task.
+# (it gets what the partition left: 0-1,4-7), c1 may not dissolve: 2-3
+# would go back to the top cpuset and on to the new cgroup's task.  On
+# 6.1 c1's partition is invalid (its parent is none), holds nothing, and
+# the new cgroup's task is refused at once.
 container_partition_dissolved()
 {
-	local ret=0 allowed
+	local ret=0 allowed remote=
 
 	if [ -e "$ROOT/cpuset.cpus.exclusive" ]; then
-		echo 2-3 >"$ROOT/cpuset.cpus.exclusive" || return 1
-		refused 2-3 "$ROOT/pa/cpuset.cpus.exclusive" || ret=1
+		echo 2-3 >"$ROOT/cpuset.cpus.exclusive" &&
+		echo 2-3 >"$ROOT/pa/cpuset.cpus.exclusive" || return 1
+		remote=1
 	fi
-	refused root "$C1/cpuset.cpus.partition" || ret=1
+	echo root >"$C1/cpuset.cpus.partition" || ret=1
 	mkdir "$ROOT/new" || return 1
 	sleep 1000 &
 	PID3=$!
 	# refused when the new cgroup inherits 2-3: the task stays out
 	echo "$PID3" >"$ROOT/new/cgroup.procs" 2>/dev/null
-	echo member >"$C1/cpuset.cpus.partition" || ret=1
+	if [ -n "$remote" ]; then
+		refused member "$C1/cpuset.cpus.partition" || ret=1
+	else
+		echo member >"$C1/cpuset.cpus.partition" || ret=1
+	fi
 	if grep -qx "$PID3" "$ROOT/new/cgroup.procs"; then
 		allowed=$(sed -n 's/^Cpus_allowed_list:\t//p' \
 			"/proc/$PID3/status")
@@ -212,21 +209,32 @@ container_partition_dissolved()
 }
 
 # Item 5, step 2: DIR made a partition on other CPUs (4,5 exclusive,
-# root) would move c1 there.  The pod cgroup may not be a partition at
-# all; the managed root (outside the scope) may, but on CPUs that hold
-# c1's: cpuset.cpus.exclusive is what it would hold.
+# root) would move c1 there.  The pod cgroup may hold no CPU but its
+# containers' (its root write, with nothing to hold, leaves it an invalid
+# root).  The managed root (outside the scope) may name them as a member
+# (they move nothing), but not become a partition on them: that is what
+# it would hold.  On 6.1 (no exclusive CPUs) the managed root's
+# partition on all its CPUs is left invalid by the kernel itself.
 partition_on_other_cpus()
 {
 	local dir=$1 ret=0
 
-	if [ -e "$ROOT/cpuset.cpus.exclusive" ]; then
+	if [ ! -e "$ROOT/cpuset.cpus.exclusive" ]; then
+		echo root >"$dir/cpuset.cpus.partition" || ret=1
+	elif [ "$dir" = "$ROOT" ]; then
+		echo 2-5 >"$ROOT/cpuset.cpus.exclusive" &&
+		echo 4,5 >"$ROOT/cpuset.cpus.exclusive" || return 1
+		refused root "$ROOT/cpuset.cpus.partition" || ret=1
+	else
 		echo 2-5 >"$ROOT/cpuset.cpus.exclusive" || return 1
 		refused 4,5 "$dir/cpuset.cpus.exclusive" || ret=1
-	fi
-	if [ "$dir" = "$ROOT" ]; then
 		echo root >"$dir/cpuset.cpus.partition" || ret=1
-	else
-		refused root "$dir/cpuset.cpus.partition" || ret=1
+	fi
+	if [ "$dir" != "$ROOT" ]; then
+		grep -q "^root invalid" "$dir/cpuset.cpus.partition" || {
+			echo "# $dir: $(cat "$dir/cpuset.cpus.partition")"
+			ret=1
+		}
 	fi
 	c1_keeps_its_cpus || ret=1
 	undo_partitions
@@ -299,12 +307,29 @@ pod_subtree_drops_cpuset()
 	c2_stays_off_c1 && c1_keeps_its_cpus
 }
 
+# c1's own cpuset.cpus.exclusive emptied: 6.12 dissolves the partition
+# (refused), 7.3 keeps it on c1's cpuset.cpus (accepted, still valid).
+own_exclusive_emptied()
+{
+	local err
+
+	err=$( { echo >"$C1/cpuset.cpus.exclusive"; } 2>&1) || {
+		grep -q "busy" <<<"$err" && return 0
+		echo "# '' > c1's cpuset.cpus.exclusive: $err"
+		return 1
+	}
+	grep -q "^root$" "$C1/cpuset.cpus.partition" && return 0
+	echo "# accepted, and c1 is '$(cat "$C1/cpuset.cpus.partition")'"
+	return 1
+}
+
 # With no managed root, c1 a remote partition on 2-3 (its ancestors
 # hold them in cpuset.cpus.exclusive, none is a partition), a task in a
 # cgroup beside them that inherits from the top cpuset: c1 dissolving
 # would hand 2-3 to the top cpuset, and so to that task.  It dissolves
 # by "member" ($1 partition), by its own cpuset.cpus.exclusive emptied
-# ($1 own) or by its parent's emptied ($1 parent).
+# ($1 own, where the kernel dissolves it then) or by its parent's
+# emptied ($1 parent).
 remote_partition_without_root()
 {
 	local ret=0 allowed
@@ -324,7 +349,7 @@ remote_partition_without_root()
 	echo "$PID3" >"$INHERITS/cgroup.procs" || ret=1
 	case $1 in
 	partition) refused member "$C1/cpuset.cpus.partition" ;;
-	own) refused "" "$C1/cpuset.cpus.exclusive" ;;
+	own) own_exclusive_emptied ;;
 	parent) refused "" "$ROOT/pa/cpuset.cpus.exclusive" ;;
 	esac || ret=1
 	allowed=$(sed -n 's/^Cpus_allowed_list:\t//p' "/proc/$PID3/status")
@@ -372,8 +397,8 @@ check "a partition outside the managed root may not take c1's CPU" partition_out
 check "one on CPUs nobody holds may" partition_outside_scope_of_free_cpus
 check "nor may cpuset.cpus.exclusive outside it (6.12)" exclusive_outside_scope
 check "the managed root may not drop c1's CPUs" managed_root_drops_cpus
-check "no partition below the managed root: c1's, made and dissolved" container_partition_dissolved
-check "nor its pod cgroup's on other CPUs" partition_on_other_cpus "$ROOT/pa"
+check "c1's own partition below the managed root may not dissolve onto a task beside" container_partition_dissolved
+check "no partition below it on other CPUs: the pod cgroup's" partition_on_other_cpus "$ROOT/pa"
 check "the managed root's may not leave c1's CPUs out" partition_on_other_cpus "$ROOT"
 check "a pinned sibling may not fall back onto c1's CPUs: an offline CPU written" sibling_written_with_offline_cpu
 check "nor its last CPU taken offline" sibling_last_cpu_offline

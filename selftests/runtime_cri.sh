@@ -53,7 +53,7 @@ cri_need
 
 CYCLES=${CPUMGR_CRI_CYCLES:-30}
 G2=0b1e5a44-5f3c-4c55-9a0e-000000000004
-ktap_plan 20
+ktap_plan 22
 
 rt_init enforce && cri_config && cri_start_containerd || {
 	echo "# set-up failed"
@@ -92,7 +92,8 @@ check "containerd 1.7 with NRI: the image imports, a pod runs through the CRI" \
 	timed t_plain
 
 if ! cri_have_plugin; then
-	for t in "decide: Guaranteed 2-CPU container on its exclusive CPUs; status names its pod" \
+	for t in "decide: status --ready nri once the plugin registered with containerd" \
+		 "decide: Guaranteed 2-CPU container on its exclusive CPUs; status names its pod" \
 		 "decide: fractional, Burstable, BestEffort on the shared pool" \
 		 "decide: init container, app, sidecar; --init-cpus keep and release" \
 		 "decide: a pod that does not fit is refused, nothing left" \
@@ -105,6 +106,7 @@ if ! cri_have_plugin; then
 		 "decide: a container restarted in its pod keeps its CPUs when its dead instance goes" \
 		 "decide: pod create/delete cycles" \
 		 "decide: table, checkpoint, cgroups agree" \
+		 "status --ready nri: not ready once the plugin stopped" \
 		 "guard: the kubelet's CPUs, assigned and bound" \
 		 "guard: a container without an entry gets the shared pool" \
 		 "guard: a pod that does not fit is refused by the kubelet" \
@@ -117,6 +119,9 @@ if ! cri_have_plugin; then
 fi
 
 cri_plugin_start decide || { echo "# the plugin did not start"; exit 1; }
+# the DaemonSet's readiness: the plugin says it registered
+check "decide: status --ready nri once the plugin registered with containerd" \
+	eval 'ctl status --ready nri 2>&1 | diag; [ "${PIPESTATUS[0]}" = 0 ]'
 
 # long_check DESCRIPTION COMMAND...: a check CPUMGR_CRI_SHORT=1 leaves
 # out (the debug kernel, where each pod takes a minute).
@@ -501,6 +506,8 @@ check "decide: table, checkpoint, cgroups agree" timed rt_agree
 
 # guard: the kubelet runs the static policy and decides
 cri_plugin_stop
+check "status --ready nri: not ready once the plugin stopped" \
+	eval '! ctl status --ready nri 2>&1 | diag; [ "${PIPESTATUS[0]}" = 1 ]'
 CRI_MODE=guard
 rm -f "$KSTATE"
 cri_plugin_start guard || { echo "# the plugin did not start in guard mode"; exit 1; }

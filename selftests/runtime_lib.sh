@@ -94,12 +94,12 @@ rt_init()
 	fi
 }
 
-# Wait up to 5 s for the daemon to give DIR a cpuset of its own.
+# Wait up to 30 s for the daemon to give DIR a cpuset of its own.
 rt_wait_narrowed()
 {
 	local i
 
-	for ((i = 0; i < 100; i++)); do
+	for ((i = 0; i < 600; i++)); do
 		[ -n "$(cat "$1/cpuset.cpus" 2>/dev/null)" ] && return 0
 		sleep 0.05
 	done
@@ -205,12 +205,12 @@ rt_run()
 	return $status
 }
 
-# The first line the container's program printed, waiting up to 20 s.
+# The first line the container's program printed, waiting up to 60 s.
 rt_first_line()
 {
 	local rt=${1%%:*} id=$2 i line
 
-	for i in $(seq 200); do
+	for i in $(seq 600); do
 		if [ "$rt" = podman ]; then
 			line=$(rt_podman logs "$id" 2>/dev/null | head -n 1)
 		else

@@ -147,12 +147,12 @@ new_pod_refused()
 	dmesg | grep -q "cpumgr: refused task move through cgroup.procs in cgroup /kubepods/podnew/ctr by pid .*are pod $G container nginx"
 }
 
-# DIR: wait up to 5 s for the daemon to narrow DIR; prints how long.
+# DIR: wait up to 30 s for the daemon to narrow DIR; prints how long.
 wait_narrowed()
 {
 	local i
 
-	for ((i = 0; i < 100; i++)); do
+	for ((i = 0; i < 600; i++)); do
 		[ -n "$(cpus_of "$1/cpuset.cpus")" ] && {
 			echo "# $1 narrowed after about $((i * 50)) ms"
 			return 0

@@ -92,14 +92,14 @@ ktap_missing_all()
 	exit 1
 }
 
-# PID: wait up to 10 s for process PID to join a netlink multicast group
+# PID: wait up to 60 s for process PID to join a netlink multicast group
 # (a listener that subscribed hears every change made after): a generic
 # netlink socket (protocol 16) of it (the port id's low 22 bits, as
 # libnl makes them) with group bits in /proc/net/netlink.  Says so when
 # it does not.
 nl_subscribed()
 {
-	local end=$((SECONDS + 10)) eth port groups
+	local end=$((SECONDS + 60)) eth port groups
 
 	while [ $SECONDS -lt $end ]; do
 		while read -r _ eth port groups _; do
@@ -108,7 +108,20 @@ nl_subscribed()
 		done </proc/net/netlink
 		sleep 0.1
 	done
-	echo "# process $1 joined no netlink multicast group in 10 s"
+	echo "# process $1 joined no netlink multicast group in 60 s"
+	return 1
+}
+
+# VALUE FILE: the write of VALUE to FILE is refused with EBUSY; says
+# what happened when not.
+refused()
+{
+	local err
+
+	err=$( { echo "$1" >"$2"; } 2>&1) &&
+		{ echo "# '$1' > $2 was accepted"; return 1; }
+	grep -q "busy" <<<"$err" && return 0
+	echo "# '$1' > $2: $err"
 	return 1
 }
 

@@ -6,7 +6,9 @@
 # systemd-modules-load from modules-load.d, DKMS's build for this kernel,
 # and cpumgr.service runs (Type=notify: active means READY=1 came); no
 # runtime integration until `cpumgrctl init --integration` chooses one,
-# which then runs, and turns off the one before.
+# which then runs, and turns off the one before.  With
+# CPUMGR_LIFECYCLE=1 (packages.sh ... lifecycle), then the package's
+# upgrade, rollback, removal and purge (guest/packages-lifecycle.sh).
 # Continues packages.sh's KTAP on ttyS1 and ends the run.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
@@ -91,6 +93,11 @@ main()
 	check "init --integration nri-decide: cpumgr-nri@decide runs" nri_decide
 	check "init --integration oci-hook: the NRI plugin off, the hook in place" oci_hook
 	check "init --integration none: none again" eval 'init_with none && no_integration'
+	# last: it removes the package
+	if [ "${CPUMGR_LIFECYCLE:-}" = 1 ]; then
+		. "$CPUMGR_TOP/scripts/guest/packages-lifecycle.sh"
+		lifecycle
+	fi
 	if [ $ktap_failed != 0 ]; then
 		systemctl status --no-pager cpumgr.service systemd-modules-load.service 2>&1 | diag
 		journalctl -b --no-pager -u cpumgr.service 2>&1 | tail -n 20 | diag

@@ -9,7 +9,7 @@
 # is running.  KTAP on stdout.
 #
 # Usage: packages.sh install [UPGRADE_SERIES OUT]
-#        packages.sh prebuilt
+#        packages.sh prebuilt [lifecycle]
 #        packages.sh restored
 #   install   dpkg -i both packages (DKMS builds for the running kernel),
 #             cpumgrctl init; with UPGRADE_SERIES (6.12), that kernel is
@@ -19,7 +19,10 @@
 #   prebuilt  install, with the module DKMS built on the host (make
 #             check-host's binaries-only tarball, which the package's
 #             postinst loads with dkms ldtarball): DKMS installs it instead
-#             of compiling for 9 minutes under TCG; make check's short form
+#             of compiling for 9 minutes under TCG; make check's short form;
+#             lifecycle: after the boot's checks, the package's upgrade,
+#             rollback, removal and purge with a container running
+#             (guest/packages-lifecycle.sh)
 #   restored  a guest booted on UPGRADE_SERIES with that upper layer
 #             (guest-run.sh -U): the packages are there, and the module for
 #             this kernel, before systemd starts
@@ -192,6 +195,7 @@ main()
 	prebuilt)
 		prebuilt=$CPUMGR_OUT/check-host/dkms-binaries-$CPUMGR_KERNEL.tar.gz
 		install_packages
+		[ "${2:-}" != lifecycle ] || lifecycle=1
 		;;
 	restored) restored ;;
 	*) ktap_result not-ok "packages.sh: unknown mode '${1:-}'" ;;
@@ -199,6 +203,7 @@ main()
 	echo "# time: packages.sh $((SECONDS - t0))s"
 	# packages-boot.sh numbers on
 	echo "CPUMGR_KTAP_START=$ktap_n" >/etc/cpumgr-guest.env
+	echo "CPUMGR_LIFECYCLE=${lifecycle:-0}" >>/etc/cpumgr-guest.env
 	ktap_exit
 }
 

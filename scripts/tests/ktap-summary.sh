@@ -46,7 +46,7 @@ want_named=(
 
 awks=(awk)
 busybox awk 'BEGIN { exit 0 }' 2>/dev/null && awks+=("busybox awk")
-ktap_plan $((${#cases[@]} + 3 + 2 * ${#awks[@]}))
+ktap_plan $((${#cases[@]} + 3 + 3 * ${#awks[@]}))
 
 # The stand-ins: selftests, insmod and rmmod.
 mkdir -p "$tmp/out/selftests" "$tmp/bin"
@@ -113,6 +113,20 @@ for a in "${awks[@]}"; do
 		grep -qxF -- "$w" "$tmp/summary" || { echo "# not named: $w"; ok=1; }
 	done
 	result $ok "ktap-summary.awk ($a): names each selftest short of its plan"
+done
+
+# With list=1 the tail names each failure under its parents: a log's
+# last lines are all CI shows.
+want_list="# failed: guest: x: b & c
+# failed: y: results 2-3 of 1..3 missing
+# failed: z
+2 passed, 4 failed, 0 skipped"
+for a in "${awks[@]}"; do
+	printf 'TAP version 13\n1..3\n    1..2\n    ok 1 a\n    not ok 2 b & c\nnot ok 1 guest: x\n    1..3\n    ok 1 b\nnot ok 2 y\nnot ok 3 z # exit 1\n' |
+		$a -v list=1 -f "$top/scripts/ktap-summary.awk" | tail -n 4 >"$tmp/summary"
+	sed 's/^/# /' "$tmp/summary"
+	[ "$(cat "$tmp/summary")" = "$want_list" ]
+	result $? "ktap-summary.awk ($a): list=1 names the failures at the end"
 done
 
 # A complete run passes, and a parent that failed after all its

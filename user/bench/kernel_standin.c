@@ -315,11 +315,28 @@ int cpumgr_nl_get_table(struct cpumgr_nl *nl, struct cpumgr_table *st)
 	return 0;
 }
 
+/* The same CPUs in two cpulists (the kernel compares masks). */
+static bool same_cpus(const char *a, const char *b)
+{
+	struct cpuset x, y;
+
+	return !cpuset_parse(&x, a, NULL) && !cpuset_parse(&y, b, NULL) &&
+	       cpuset_equal(&x, &y);
+}
+
 int cpumgr_nl_configure(struct cpumgr_nl *nl, const struct cpumgr_config *cfg,
 			const uint64_t *expect, uint64_t *generation)
 {
 	if (fresh(nl))
 		return nl->error.err;
+	/* the kernel's rule: the table's meaning stays while it has entries */
+	if (nl->nr &&
+	    (((cfg->set & CPUMGR_CFG_POLICY) && cfg->policy != nl->policy) ||
+	     ((cfg->set & CPUMGR_CFG_OPTIONS) && cfg->options != nl->options) ||
+	     ((cfg->set & CPUMGR_CFG_RESERVED) &&
+	      !same_cpus(cfg->reserved_cpus, nl->reserved))))
+		return fail(nl, -ENOTEMPTY,
+			    "policy, options and reserved CPUs cannot change while assignments exist: RESET first");
 	if (cfg->set & CPUMGR_CFG_POLICY)
 		nl->policy = cfg->policy;
 	if (cfg->set & CPUMGR_CFG_OPTIONS)

@@ -126,6 +126,11 @@ void ctl_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 int ctl_parse(const struct cpumgrctl_cmd *cmd, int argc, char **argv,
 	      bool json, struct ctl_cmdline *cl);
+/*
+ * --state-dir's value, before or after the command: true, or false after
+ * a usage message (NULL: none given; "": empty).
+ */
+bool ctl_state_dir_arg(const char *dir);
 /* The value of the option called name (NULL when not given). */
 const char *ctl_val(const struct ctl_cmdline *cl, const char *name);
 /* Was the flag (or option) called name given? */
@@ -140,5 +145,13 @@ void ctl_help_list_entry(FILE *f, const struct cpumgrctl_cmd *cmd);
 void ctl_help_scd(FILE *f, const struct cpumgrctl_cmd *const *cmds,
 		  unsigned int nr);
 void ctl_help_complete(FILE *f, const struct cpumgrctl_cmd *cmd);
+/*
+ * `help --md [COMMAND...]`: the operator's guide's generated parts, in
+ * Markdown: each command's synopsis as a code block, or every command's
+ * synopsis and options (scripts/doc-check.sh holds the guide to them).
+ */
+void ctl_help_md_synopsis(FILE *f, const struct cpumgrctl_cmd *cmd);
+void ctl_help_md(FILE *f, const struct cpumgrctl_cmd *const *cmds,
+		 unsigned int nr);
 
 #endif

@@ -13,7 +13,8 @@ static int cmd_assign(const struct ctl_cmdline *cl)
 	struct cpumgr_nl *nl;
 	bool check;
 
-	if (!ctl_generation(cl, &expect, &check))
+	if (!ctl_generation(cl, &expect, &check) ||
+	    !ctl_parse_cpulist("CPULIST", cl->arg[2], false))
 		return CPUMGRCTL_EXIT_USAGE;
 	nl = ctl_nl_open();
 	if (!nl)

@@ -21,6 +21,7 @@
 #include "cmd.h"
 #include "ctl_nl.h"
 #include "ctl_node.h"
+#include "gojson.h"
 #include "json_util.h"
 
 static int read_checkpoint(const char *path, struct checkpoint *cp,
@@ -39,9 +40,9 @@ static int read_checkpoint(const char *path, struct checkpoint *cp,
 	if (!buf)
 		return cm_errorf(err, "%s: cannot read", path), -EIO;
 	ret = checkpoint_parse(buf, len, NULL, cp, err);
-	free(buf);
 	if (ret)
-		cm_error_prefix(err, "%s", path);
+		gojson_error_prefix(err, path, buf, len);
+	free(buf);
 	return ret;
 }
 

@@ -109,6 +109,8 @@ static int cmd_configure(const struct ctl_cmdline *cl)
 	}
 	v = ctl_val(cl, "reserved");
 	if (v) {
+		if (!ctl_parse_cpulist("--reserved", v, true))
+			return CPUMGRCTL_EXIT_USAGE;
 		cfg.set |= CPUMGR_CFG_RESERVED;
 		cfg.reserved_cpus = v;
 	}

@@ -13,7 +13,10 @@
 
 #include "cmd.h"
 #include "ctl_integration.h"
+#include "ctl_kubelet.h"
 #include "ctl_node.h"
+#include "ctl_ready.h"
+#include "ctl_runtime.h"
 #include "go_strconv.h"
 #include "kubelet_version.h"
 #include "kubeletconfig.h"
@@ -33,8 +36,10 @@ struct init_args {
 	/* quiet CPUs: NULL keeps the defaults */
 	const char *proc, *sys, *irqbalance_config, *irqbalance_restart;
 	int pool_moves;		/* -2: the default */
+	const char *kubelet_config, *kubelet_state;	/* the kubelet's own */
 	int enforce, hotplug, quota, no_quota_excl, init_cpus;
 	bool force, dry_run, strict;
+	bool keep_if_busy;	/* --on-busy keep */
 	/* --integration: -1 leaves the node's as it is */
 	int integration;
 	int kubelet_minor;	/* --kubelet-version, 0: none */
@@ -115,9 +120,13 @@ static int parse_args(const struct ctl_cmdline *cl, struct init_args *a)
 	a->sys = ctl_val(cl, "sys-mount");
 	a->irqbalance_config = ctl_val(cl, "irqbalance-config");
 	a->irqbalance_restart = ctl_val(cl, "irqbalance-restart");
+	a->kubelet_config = ctl_val(cl, "kubelet-config") ?: CTL_KUBELET_CONFIG;
+	a->kubelet_state = ctl_val(cl, "kubelet-state") ?: CTL_KUBELET_STATE;
 	a->force = ctl_flag(cl, "force");
 	a->dry_run = ctl_flag(cl, "dry-run");
 	a->strict = ctl_flag(cl, "strict");
+	a->keep_if_busy = ctl_val(cl, "on-busy") &&
+			  !strcmp(ctl_val(cl, "on-busy"), "keep");
 	v = ctl_val(cl, "enforce");
 	if (v)
 		a->enforce = mode_value(v, cpumgr_enforce_name);
@@ -354,8 +363,11 @@ static int run(struct node *n, const struct init_args *a,
 		ret = cm_errorf(err, "--pool-moves partitions: this kernel has no cpuset.cpus.exclusive in %s (remote partitions: Linux 6.7 on, cgroup v2)",
 				n->cfg.cgroup_root);
 	/* the kernel has the last word: it refuses while pods hold CPUs */
-	if (!ret)
+	if (!ret) {
 		ret = node_configure(n, err);
+		if (ret == -ENOTEMPTY)
+			ctl_name_holders(n, err);
+	}
 	if (!ret)
 		ret = node_save_config(n, err);
 	if (!ret)
@@ -385,6 +397,7 @@ static int cmd_init(const struct ctl_cmdline *cl)
 	struct cm_error err = { 0 };
 	struct kubelet_config kc;
 	struct init_args a;
+	bool had_config;
 	struct node n;
 	char *reserved;
 	int ret;
@@ -398,6 +411,12 @@ static int cmd_init(const struct ctl_cmdline *cl)
 		kubelet_config_free(&kc);
 		return CPUMGRCTL_EXIT_USAGE;
 	}
+	ret = ctl_kubelet_integration(&a.integration, a.kubelet_config,
+				      a.kubelet_state);
+	if (ret) {
+		kubelet_config_free(&kc);
+		return ret;
+	}
 	if (a.dry_run) {
 		ret = dry_run(&a, &kc);
 		kubelet_config_free(&kc);
@@ -410,10 +429,18 @@ static int cmd_init(const struct ctl_cmdline *cl)
 		kubelet_config_free(&kc);
 		return ret;
 	}
+	had_config = n.files.has_config;
 	ret = run(&n, &a, &kc, &err);
 	kubelet_config_free(&kc);
+	/* --on-busy keep: the node goes on with the settings it runs */
+	if (ret == -ENOTEMPTY && a.keep_if_busy && had_config) {
+		node_close(&n);
+		return ctl_refused_keep(ctl_state_dir(a.state_dir), &err) ?:
+		       apply_integration(&a);
+	}
 	if (ret)
 		return ctl_node_fail(&n, &err, "init");
+	ctl_refused_clear(ctl_state_dir(a.state_dir));
 	reserved = cpuset_to_str(&n.cfg.reserved);
 	printf("policy %s reserved %s enforce %s hotplug %s init-cpus %s cgroup-root %s\n",
 	       cpu_policy_name(n.cfg.policy),
@@ -457,7 +484,10 @@ CPUMGRCTL_COMMAND(init) = {
 		{ "dry-run", 'n', NULL, CTL_ANY, NULL, "check the flags and the file on this machine's CPUs; no module, nothing changed" },
 		{ "strict", 0, NULL, CTL_ANY, NULL, "an unknown KubeletConfiguration field is an error, not a warning" },
 		{ "kubelet-version", 0, "VERSION", CTL_ANY, NULL, "the kubelet the node matches, 1.32 to 1.37: the checkpoint is written in its version (without it v2; 1.36 v3 with its PodLevelResourceManagers gate on, 1.37 v4) and options its gates keep out are refused" },
-		{ "integration", 0, "WAY", CTL_WORD, "none nri-decide nri-guard oci-hook", "how the container runtime meets cpumgr: every other way is turned off, then this one on (default: left as it is)" },
+		{ "on-busy", 0, "WHAT", CTL_WORD, "fail keep", "when the kernel refuses the change because pods hold exclusive CPUs (they are named): fail (exit 1, the default), or keep the node's settings, record the refusal for status and exit 0 (the DaemonSet)" },
+		{ "integration", 0, "WAY", CTL_WORD, "none nri-decide nri-guard oci-hook nri-follow", "how the container runtime meets cpumgr: every other way is turned off, then this one on (default: left as it is); nri-decide and oci-hook are refused while the kubelet runs static, nri-follow is nri-guard then and nri-decide otherwise" },
+		CTL_OPT_KUBELET_CONFIG,
+		{ "kubelet-state", 0, "FILE", CTL_FILE, NULL, "the kubelet's cpu_manager_state, read likewise (default " CTL_KUBELET_STATE ")" },
 		CTL_OPT_STATE_DIR,
 		{ NULL }
 	},

@@ -23,8 +23,10 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "ctl_kubelet.h"
 #include "ctl_node.h"
 #include "ctl_nri.h"
+#include "ctl_ready.h"
 #include "ctl_sd.h"
 #include "kubeletconfig.h"
 
@@ -42,7 +44,19 @@ struct nri_opts {
 	int fd;				/* NRI_PLUGIN_SOCKET, else -1 */
 	unsigned int sweep_ms;		/* --sweep-period, 0: none */
 	struct ctl_nri p;
+	struct ctl_nri_record rec;	/* for status --ready nri */
 };
+
+/* Where the plugin is, for status --ready nri (ctl_ready.h). */
+static void record(struct nri_opts *o, const char *state)
+{
+	char plugin[64];
+
+	snprintf(plugin, sizeof(plugin), "%s-%s", o->index, o->name);
+	ctl_nri_record_set(&o->rec, state,
+			   o->p.rt.mode == CTL_MODE_GUARD ? "guard" : "decide",
+			   plugin, o->fd >= 0 ? "NRI_PLUGIN_SOCKET" : o->socket);
+}
 
 static int dial(const char *path)
 {
@@ -101,8 +115,10 @@ static int session(struct nri_opts *o, int fd)
 			o->index, o->name,
 			o->p.rt.mode == CTL_MODE_GUARD ? "guard" : "decide");
 		ctl_sd_notify("READY=1\nSTATUS=connected to the runtime");
+		record(o, "registered");
 		ret = nri_conn_serve(&c, &h, &err);
 	}
+	record(o, "connecting");
 	if (ret)
 		ctl_err("nri: %s", cm_error_msg(&err));
 	else
@@ -143,6 +159,41 @@ static int run(struct nri_opts *o)
 		ctl_sd_notify("STATUS=waiting for the runtime");
 		sleep_ms(backoff);
 	}
+}
+
+/*
+ * One decider: decide is refused while the kubelet runs static (exit 2:
+ * the unit does not restart it), follow is guard then and decide
+ * otherwise, read once at start.
+ */
+static int one_decider(struct nri_opts *o, const char *mode,
+		       const char *kubelet_config)
+{
+	struct cm_error err = { 0 };
+	struct ctl_kubelet k;
+
+	if (!strcmp(mode, "guard"))
+		return 0;
+	if (ctl_kubelet_read(&k, kubelet_config, o->p.rt.kubelet_state, &err)) {
+		ctl_err("nri: cannot tell whether the kubelet decides: %s",
+			cm_error_msg(&err));
+		cm_error_clear(&err);
+		return CPUMGRCTL_EXIT_FAIL;
+	}
+	if (!strcmp(mode, "follow")) {
+		o->p.rt.mode = k.is_static ? CTL_MODE_GUARD : CTL_MODE_DECIDE;
+		fprintf(stderr, "cpumgrctl: nri: --mode follow: %s (%s)\n",
+			k.is_static ? "guard" : "decide",
+			k.found ? k.why : "no kubelet configuration or checkpoint");
+		return 0;
+	}
+	if (!k.is_static)
+		return 0;
+	ctl_kubelet_refuse(&k, "--mode guard (or follow), with cpumgrctl init given the kubelet's own settings",
+			   &err);
+	ctl_err("nri: --mode decide: %s", cm_error_msg(&err));
+	cm_error_clear(&err);
+	return CPUMGRCTL_EXIT_USAGE;
 }
 
 /* NRI indexes are two digits ("00".."99"), as the runtime checks. */
@@ -186,10 +237,11 @@ static int cmd_nri(const struct ctl_cmdline *cl)
 		.p.dir = cl->state_dir,
 		.p.log = ctl_flag(cl, "verbose") ? stderr : NULL,
 	};
-	const char *mode = ctl_val(cl, "mode");
+	const char *mode = ctl_val(cl, "mode") ?: "decide";
 	const char *sweep = ctl_val(cl, "sweep-period");
 	struct cm_error err = { 0 };
 	int64_t ns = (int64_t)SWEEP_MS * 1000000;
+	int ret;
 
 	/* the runtime's environment, then the command line */
 	if (from_env(&o))
@@ -208,16 +260,21 @@ static int cmd_nri(const struct ctl_cmdline *cl)
 	/* tests: a call held past the runtime's timeout (doc/development.md) */
 	if (ctl_nri_stall_setup(&o.p, getenv("CPUMGR_NRI_STALL")))
 		return CPUMGRCTL_EXIT_USAGE;
-	/* the table has checked the mode's name */
-	if (mode)
-		ctl_runtime_mode(mode, &o.p.rt.mode);
+	/* the table has checked the mode's name; follow is resolved below */
+	ctl_runtime_mode(mode, &o.p.rt.mode);
 	if (!*o.name || !valid_index(o.index)) {
 		ctl_err("plugin name '%s', index '%s': the name may not be empty, the index is two digits",
 			o.name, o.index);
 		return CPUMGRCTL_EXIT_USAGE;
 	}
+	ret = one_decider(&o, mode, ctl_val(cl, "kubelet-config") ?:
+				    CTL_KUBELET_CONFIG);
+	if (ret)
+		return ret;
 	/* a runtime that goes away is a closed connection, not a signal */
 	signal(SIGPIPE, SIG_IGN);
+	ctl_nri_record_open(&o.rec, ctl_state_dir(o.p.dir));
+	record(&o, "connecting");
 	return run(&o);
 }
 
@@ -226,8 +283,9 @@ CPUMGRCTL_COMMAND(nri) = {
 	.help = "an NRI plugin: containerd's or CRI-O's containers get their CPUs before they are created (decide mode reads the prefer-shared-cpus.cpumgr.io annotations, as admit does)",
 	.opts = (const struct ctl_opt[]){
 		{ "socket", 0, "PATH", CTL_FILE, NULL, "the runtime's NRI socket (default " NRI_SOCKET ")" },
-		CTL_OPT_MODE,
+		{ "mode", 'm', "MODE", CTL_WORD, "decide guard follow", "decide: the static policy allocates (refused while the kubelet runs static); guard: the kubelet's checkpoint decided; follow: guard while the kubelet runs static, else decide" },
 		CTL_OPT_KUBELET_STATE,
+		CTL_OPT_KUBELET_CONFIG,
 		{ "name", 0, "NAME", CTL_ANY, NULL, "the plugin's name (default " NRI_NAME ", or $NRI_PLUGIN_NAME)" },
 		{ "index", 0, "NN", CTL_ANY, NULL, "the plugin's two-digit index (default " NRI_INDEX ", or $NRI_PLUGIN_IDX)" },
 		{ "sweep-period", 0, "DURATION", CTL_ANY, NULL, "release containers whose cgroup is gone this often, whatever the runtime says, a Go duration (default 10s, 0: off): a plugin the runtime launches gets no Synchronize" },

@@ -145,6 +145,15 @@ static int short_opts(struct ctl_cmdline *cl, int argc, char **argv, int *i)
 	return 0;
 }
 
+bool ctl_state_dir_arg(const char *dir)
+{
+	if (!dir)
+		ctl_err("option '--state-dir' needs an argument (DIR)");
+	else if (!dir[0])
+		ctl_err("option '--state-dir' needs a directory, not an empty value");
+	return dir && dir[0];
+}
+
 /* The positional arguments against the table's count and values. */
 static int check_args(const struct ctl_cmdline *cl)
 {
@@ -212,8 +221,11 @@ int ctl_parse(const struct cpumgrctl_cmd *cmd, int argc, char **argv,
 	for (unsigned int k = 0; cmd->opts && cmd->opts[k].name; k++) {
 		if (!strcmp(cmd->opts[k].name, "json") && cl->val[k])
 			cl->json = true;
-		if (!strcmp(cmd->opts[k].name, "state-dir"))
+		if (!strcmp(cmd->opts[k].name, "state-dir") && cl->val[k]) {
+			if (!ctl_state_dir_arg(cl->val[k]))
+				return CPUMGRCTL_EXIT_USAGE;
 			cl->state_dir = cl->val[k];
+		}
 	}
 	return check_args(cl);
 }

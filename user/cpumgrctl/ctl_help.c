@@ -4,6 +4,7 @@
  * `help` listing, the man page's generated OPTIONS and EXAMPLES
  * (help --scd) and what the bash completion offers (help --complete).
  */
+#include <ctype.h>
 #include <string.h>
 
 #include "cmd.h"
@@ -30,14 +31,17 @@ static int opt_synopsis(char *buf, size_t len, const struct ctl_opt *o)
 	return snprintf(buf, len, "[--%s%s]", o->name, arg);
 }
 
-/* "cpumgrctl NAME ARGS [OPTIONS...]", wrapped with indent after a newline */
-static void synopsis(FILE *f, const struct cpumgrctl_cmd *cmd,
-		     const char *indent)
+/*
+ * "cpumgrctl NAME ARGS [OPTIONS...]" after lead, wrapped with indent
+ * (cols wide) after a newline
+ */
+static void synopsis_at(FILE *f, const struct cpumgrctl_cmd *cmd,
+			const char *lead, const char *indent, size_t cols)
 {
 	char word[192];
 	size_t col;
 
-	col = (size_t)fprintf(f, "cpumgrctl %s", cmd->name);
+	col = (size_t)fprintf(f, "%scpumgrctl %s", lead, cmd->name);
 	for (const struct ctl_pos *a = cmd->args; a && a->name; a++)
 		col += (size_t)fprintf(f, a->optional ? " [%s]" : " %s",
 				       a->name);
@@ -45,14 +49,20 @@ static void synopsis(FILE *f, const struct cpumgrctl_cmd *cmd,
 		size_t n = (size_t)opt_synopsis(word, sizeof(word), o);
 
 		if (col + 1 + n > WIDTH) {
-			/* the indent is tabs */
 			fprintf(f, "\n%s%s", indent, word);
-			col = 8 * strlen(indent) + n;
+			col = cols + n;
 			continue;
 		}
 		col += (size_t)fprintf(f, " %s", word);
 	}
 	fputc('\n', f);
+}
+
+/* The same for a terminal: the indent is tabs. */
+static void synopsis(FILE *f, const struct cpumgrctl_cmd *cmd,
+		     const char *indent)
+{
+	synopsis_at(f, cmd, "", indent, 8 * strlen(indent));
 }
 
 void ctl_help_list_entry(FILE *f, const struct cpumgrctl_cmd *cmd)
@@ -219,4 +229,64 @@ void ctl_help_complete(FILE *f, const struct cpumgrctl_cmd *cmd)
 	for (const struct ctl_pos *a = cmd->args; a && a->name; a++)
 		fprintf(f, "arg %u %s%s%s\n", ++n, kinds[a->kind],
 			a->values ? " " : "", a->values ? a->values : "");
+}
+
+/* A Markdown code block line: the synopsis, continued under the arguments. */
+void ctl_help_md_synopsis(FILE *f, const struct cpumgrctl_cmd *cmd)
+{
+	char indent[64];
+	size_t n = 4 + strlen("cpumgrctl ") + strlen(cmd->name) + 1;
+
+	snprintf(indent, sizeof(indent), "%*s", (int)n, "");
+	synopsis_at(f, cmd, "    ", indent, n);
+}
+
+/* Markdown inline code needs no escapes; a backtick never occurs here. */
+static void md_opt(FILE *f, const struct ctl_opt *o)
+{
+	fputs("- `", f);
+	if (o->short_name)
+		fprintf(f, "-%c`, `", o->short_name);
+	fprintf(f, "--%s", o->name);
+	if (o->arg && !o->values)
+		fprintf(f, " %s", o->arg);
+	fputc('`', f);
+	if (o->values) {
+		const char *v = o->values;
+
+		fputs(" ", f);
+		while (*v) {
+			size_t len = strcspn(v, " ");
+
+			fprintf(f, "%s`%.*s`", v == o->values ? "" : "|",
+				(int)len, v);
+			v += len;
+			v += strspn(v, " ");
+		}
+	}
+	fprintf(f, ": %s.\n", o->help);
+}
+
+void ctl_help_md(FILE *f, const struct cpumgrctl_cmd *const *cmds,
+		 unsigned int nr)
+{
+	for (unsigned int i = 0; i < nr; i++) {
+		const struct cpumgrctl_cmd *c = cmds[i];
+
+		/* the one-line help as a sentence */
+		fprintf(f, "%s### %s\n\n%c%s.\n\n", i ? "\n" : "", c->name,
+			toupper((unsigned char)c->help[0]), c->help + 1);
+		ctl_help_md_synopsis(f, c);
+		fputc('\n', f);
+		for (const struct ctl_pos *a = c->args; a && a->name; a++) {
+			fprintf(f, "- `%s`: %s", a->name, a->help);
+			if (a->values)
+				fprintf(f, " (`%s`)", a->values);
+			fputs(a->optional ? " (optional).\n" : ".\n", f);
+		}
+		for (const struct ctl_opt *o = c->opts; o && o->name; o++)
+			md_opt(f, o);
+		if ((!c->args || !c->args[0].name) && (!c->opts || !c->opts[0].name))
+			fputs("No arguments, no options.\n", f);
+	}
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "atomic_file.h"
+#include "ctl_containerd.h"
 #include "ctl_integration.h"
 #include "ctl_paths.h"
 #include "json_util.h"
@@ -29,6 +30,7 @@ static const char *const names[CTL_INTEGRATION_NR] = {
 	[CTL_INTEGRATION_NRI_DECIDE] = "nri-decide",
 	[CTL_INTEGRATION_NRI_GUARD] = "nri-guard",
 	[CTL_INTEGRATION_OCI_HOOK] = "oci-hook",
+	[CTL_INTEGRATION_NRI_FOLLOW] = "nri-follow",
 };
 
 /* the unit of each NRI mode, in the order of the enum */
@@ -50,7 +52,7 @@ int ctl_integration_parse(const char *s, enum ctl_integration *out,
 			return 0;
 		}
 	}
-	cm_errorf(err, "--integration: '%s' is not one of: none nri-decide nri-guard oci-hook",
+	cm_errorf(err, "--integration: '%s' is not one of: none nri-decide nri-guard oci-hook nri-follow",
 		  s);
 	return -1;
 }
@@ -60,6 +62,9 @@ void ctl_integration_env_default(struct ctl_integration_env *env)
 	env->systemctl = "systemctl";
 	env->hook_src = CPUMGR_DATADIR "/oci-hooks.d/" HOOK_NAME;
 	env->hook_dir = "/etc/containers/oci/hooks.d";
+	env->base_spec = CTL_BASE_SPEC;
+	env->base_hooks = CPUMGR_DATADIR "/containerd/cpumgr-hooks.json";
+	env->plugin_dir = CTL_NRI_PLUGIN_DIR;
 }
 
 /* systemctl VERB [--now|--quiet] UNIT: its exit status, 127 when absent */
@@ -90,7 +95,10 @@ static int unit_off(const struct ctl_integration_env *env, const char *unit,
 	if (systemctl(env, "is-enabled", "--quiet", unit) &&
 	    systemctl(env, "is-active", "--quiet", unit))
 		return 0;
-	if (systemctl(env, "disable", "--now", unit))
+	/* without a running systemd (a chroot) there is nothing to stop */
+	if (systemctl(env, "disable", "--now", unit) &&
+	    (!access("/run/systemd/system", F_OK) ||
+	     systemctl(env, "disable", "--quiet", unit)))
 		return cm_errorf(err, "systemctl disable --now %s failed", unit),
 		       -1;
 	fprintf(log, "integration: disabled and stopped %s\n", unit);
@@ -209,7 +217,11 @@ static int turn_on(enum ctl_integration which,
 		if (which != CTL_INTEGRATION_NRI_DECIDE + i &&
 		    unit_off(env, nri_units[i], log, err))
 			return -1;
-	if (which != CTL_INTEGRATION_OCI_HOOK && hook_off(env, log, err))
+	if (ctl_nri_plugins_off(env->plugin_dir, false, log, err) < 0)
+		return -1;
+	if (which != CTL_INTEGRATION_OCI_HOOK &&
+	    (hook_off(env, log, err) ||
+	     ctl_base_spec_hooks(env->base_spec, NULL, log, err)))
 		return -1;
 	switch (which) {
 	case CTL_INTEGRATION_NRI_DECIDE:
@@ -217,7 +229,9 @@ static int turn_on(enum ctl_integration which,
 		return unit_on(env, nri_units[which - CTL_INTEGRATION_NRI_DECIDE],
 			       log, err);
 	case CTL_INTEGRATION_OCI_HOOK:
-		return hook_on(env, hook, len, log, err);
+		return hook_on(env, hook, len, log, err) ||
+		       ctl_base_spec_hooks(env->base_spec, env->base_hooks, log,
+					   err) ? -1 : 0;
 	default:
 		return 0;
 	}
@@ -231,10 +245,49 @@ int ctl_integration_apply(enum ctl_integration which,
 	size_t len = 0;
 	int ret;
 
+	if (which >= CTL_INTEGRATION_NRI_FOLLOW)
+		return cm_errorf(err, "%s: not a way to apply (resolve it first)",
+				 ctl_integration_name(which)), -1;
+
 	if (which == CTL_INTEGRATION_OCI_HOOK &&
 	    hook_load(env, &hook, &len, err))
 		return -1;
 	ret = turn_on(which, env, hook, len, log, err);
 	free(hook);
 	return ret;
+}
+
+unsigned int ctl_integration_show(const struct ctl_integration_env *env,
+				  FILE *out)
+{
+	struct cm_error err = { 0 };
+	unsigned int n = 0;
+	char path[PATH_MAX];
+	int k;
+
+	for (unsigned int i = 0; i < 2; i++) {
+		bool enabled = !systemctl(env, "is-enabled", "--quiet", nri_units[i]);
+		bool active = !systemctl(env, "is-active", "--quiet", nri_units[i]);
+
+		if (!enabled && !active)
+			continue;
+		fprintf(out, "%s: %s, %s\n", nri_units[i],
+			enabled ? "enabled" : "disabled",
+			active ? "active" : "inactive");
+		n++;
+	}
+	snprintf(path, sizeof(path), "%s/%s", env->hook_dir, HOOK_NAME);
+	if (!access(path, F_OK)) {
+		fprintf(out, "%s: the OCI hook (podman, CRI-O)\n", path);
+		n++;
+	}
+	if (ctl_base_spec_has_hooks(env->base_spec)) {
+		fprintf(out, "%s: cpumgr's OCI hooks (containerd)\n",
+			env->base_spec);
+		n++;
+	}
+	/* listed, not removed */
+	k = ctl_nri_plugins_off(env->plugin_dir, true, out, &err);
+	cm_error_clear(&err);
+	return n + (k > 0 ? (unsigned int)k : 0);
 }

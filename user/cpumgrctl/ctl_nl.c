@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cpuset.h"
 #include "ctl_nl.h"
 
 struct cpumgr_nl *ctl_nl_open(void)
@@ -51,6 +52,21 @@ bool ctl_parse_u64(const char *opt, const char *s, uint64_t *val)
 	}
 	*val = v;
 	return true;
+}
+
+bool ctl_parse_cpulist(const char *what, const char *s, bool empty_ok)
+{
+	struct cm_error err = { 0 };
+	struct cpuset set;
+
+	if (!cpuset_parse(&set, s, &err)) {
+		if (empty_ok || !cpuset_empty(&set))
+			return true;
+		cm_errorf(&err, "an empty cpulist");
+	}
+	ctl_err("%s: %s", what, cm_error_msg(&err));
+	cm_error_clear(&err);
+	return false;
 }
 
 bool ctl_generation(const struct ctl_cmdline *cl, uint64_t *expect,

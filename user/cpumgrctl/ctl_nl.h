@@ -27,6 +27,12 @@ int ctl_nl_fail(struct cpumgr_nl *nl, const char *what, ...)
 /* A whole decimal u64; false (and a usage message) otherwise. */
 bool ctl_parse_u64(const char *opt, const char *s, uint64_t *val);
 /*
+ * A cpulist the kernel would take (its syntax, CPUs below 8192; not
+ * empty unless empty_ok), checked before the request goes: false after
+ * a usage message "WHAT: invalid cpulist ...".
+ */
+bool ctl_parse_cpulist(const char *what, const char *s, bool empty_ok);
+/*
  * --generation N of the command line, if given: *expect set and true in
  * *check; false after a usage message.
  */

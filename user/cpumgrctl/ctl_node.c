@@ -29,15 +29,22 @@ int ctl_node_open(struct node *n, const char *dir, unsigned int flags)
 	struct cm_error err = { 0 };
 
 	if (node_open(n, ctl_state_dir(dir), flags, &err)) {
+		const char *msg = cm_error_msg(&err);
 		char cfg[PATH_MAX];
-		bool none;
+		bool none, no_module;
 
-		/* whatever failed, a node with no init behind it needs one */
+		/*
+		 * The next step: the module when it is not loaded; else, but
+		 * for init itself, a node with no init behind it needs one.
+		 */
 		snprintf(cfg, sizeof(cfg), "%s/%s", ctl_state_dir(dir),
 			 NODE_CONFIG_FILE);
-		none = access(cfg, F_OK) && errno == ENOENT &&
-		       !strstr(cm_error_msg(&err), "cpumgrctl init");
-		ctl_err("%s%s", cm_error_msg(&err),
+		no_module = strstr(msg, "connect to cpumgr") &&
+			    access("/sys/kernel/cpumgr", F_OK);
+		none = !(flags & NODE_CREATE) && access(cfg, F_OK) &&
+		       errno == ENOENT && !strstr(msg, "cpumgrctl init");
+		ctl_err("%s%s", msg,
+			no_module ? ": load the module first (modprobe cpumgr)" :
 			none ? ": run 'cpumgrctl init' first" : "");
 		cm_error_clear(&err);
 		return CPUMGRCTL_EXIT_FAIL;

@@ -19,7 +19,9 @@
  *   UpdateContainer   a managed container keeps the cpuset cpumgr gave it,
  *                     but for a resize of its exclusive CPUs (decide
  *                     mode, ctl_nri_resize.c): its new cpuset and the
- *                     others' as updates, or the kubelet's refusal
+ *                     others' as updates, or the kubelet's refusal; a
+ *                     container on the shared pool has its new CPU
+ *                     request and limit recorded
  *   StopContainer     release it; updates for the others
  *   RunPodSandbox     the sandbox on the shared pool
  *   RemoveContainer, StopPodSandbox, RemovePodSandbox
@@ -442,7 +444,8 @@ static int stop_container(struct ctl_nri *p, const struct nri_request *req,
 
 /*
  * A managed container keeps its cpuset whatever the update says, but
- * for a resize of its exclusive CPUs in decide mode (ctl_nri_resize.c).
+ * for a resize of its exclusive CPUs in decide mode; a new CPU request
+ * or limit is recorded (ctl_nri_resize.c).
  */
 static int update_container(struct ctl_nri *p, const struct nri_request *req,
 			    struct nri_reply *r)
@@ -458,15 +461,14 @@ static int update_container(struct ctl_nri *p, const struct nri_request *req,
 	NriUpdate **list = NULL, *one[1] = { &u.u };
 	struct ctl_nri_updates set = { 0 };
 	struct ctl_nri_known *k;
-	int ret = 0, num;
+	int ret = 0;
 
 	if (!in || !in->container)
 		return refuse(r, NRI_RPC_INVALID_ARGUMENT, "UpdateContainer: a request that does not parse"), 0;
 	k = ctl_nri_find(p, in->container->id);
-	num = k && p->rt.mode == CTL_MODE_DECIDE ? nri_spec_resize_cpus(in->pod, in->container,
-						  in->linux_resources) : 0;
-	if (num)
-		ret = ctl_nri_resize(p, k, num, &set, r);
+	if (k)
+		ret = ctl_nri_resize(p, k, in->pod, in->container,
+				     in->linux_resources, &set, r);
 	if (ret < 0)
 		goto out;
 	if (k && k->told[0]) {

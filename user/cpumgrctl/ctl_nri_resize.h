@@ -4,13 +4,19 @@
 #define CPUMGRCTL_CTL_NRI_RESIZE_H
 
 #include "ctl_nri_update.h"
+#include "nri_spec.h"
 
 /*
- * Resize managed container k to num exclusive CPUs: k->told becomes its
- * new cpuset, set the others' updates.  1: it holds no exclusive CPUs
- * (nothing done); -errno with r holding the runtime's error.
+ * Managed container k (ctr of pod) updated to want: a container on
+ * exclusive CPUs resized to the whole number of CPUs want asks for
+ * (decide mode), k->told its new cpuset and set the others' updates (0);
+ * one on the shared pool has its new CPU request and limit recorded (1:
+ * nothing changes for the others); 1 too when the update changes no
+ * CPU request or limit.  -errno with r holding the runtime's error.
  */
-int ctl_nri_resize(struct ctl_nri *p, struct ctl_nri_known *k, int num,
-		   struct ctl_nri_updates *set, struct nri_reply *r);
+int ctl_nri_resize(struct ctl_nri *p, struct ctl_nri_known *k,
+		   const NriPod *pod, const NriContainer *ctr,
+		   NriResources *want, struct ctl_nri_updates *set,
+		   struct nri_reply *r);
 
 #endif

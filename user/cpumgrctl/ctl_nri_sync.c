@@ -17,6 +17,9 @@
  * - what runs and is not recorded, or recorded as an earlier instance,
  *   is added and bound (an existing container cannot be refused: when
  *   it cannot get its CPUs it is left as it is, with a warning);
+ * - what runs and is recorded, on the shared pool, has the CPU request
+ *   and limit the runtime lists recorded (a resize while the plugin was
+ *   away);
  * - a container listed in an unknown state (containerd recovering its
  *   task after a restart) is left as it is: it may well run;
  * and every managed container whose cpuset differs from the runtime's
@@ -248,6 +251,28 @@ static void runtime_cpus(const NriContainer *ctr, char *out, size_t len)
 	cm_error_clear(&err);
 }
 
+/*
+ * A recorded container that runs, on the shared pool: the CPU request
+ * and limit the runtime lists for it into its record, where it was
+ * resized in place while the plugin was away (a call past the runtime's
+ * timeout, a plugin started again); the reconcile after keeps them.
+ */
+static void follow_resize(struct node *n, const struct oci_container *c,
+			  const NriContainer *ctr)
+{
+	struct cm_error err = { 0 };
+
+	if (!ctr->linux || !ctr->linux->resources ||
+	    !ctr->linux->resources->cpu ||
+	    node_assignment(n, c->pod_uid, c->name))
+		return;
+	if (node_container_resized(n, c->pod_uid, c->name, c->request_milli,
+				   c->limit_milli, &err))
+		node_log_sev(n, NODE_LOG_WARNING, "nri: sync: %s (%s/%s): %s",
+			     c->id, c->pod_uid, c->name, cm_error_msg(&err));
+	cm_error_clear(&err);
+}
+
 static void add_running(struct ctl_nri *p, struct node *n, const NriSync *in,
 			struct oci_container *cs, const NriContainer **ctrs,
 			size_t nr)
@@ -270,13 +295,14 @@ static void add_running(struct ctl_nri *p, struct node *n, const NriSync *in,
 
 		if (!alive(ctrs[i]))
 			continue;
+		if (attached(n, c) &&
+		    ctl_runtime_follows(n, c->pod_uid, c->name,
+					c->cgroups_path))
+			follow_resize(n, c, ctrs[i]);
 		/* recorded as an earlier instance: its CPUs, bound anew */
-		if ((!attached(n, c) ||
-		     !ctl_runtime_follows(n, c->pod_uid, c->name,
-					  c->cgroups_path)) &&
-		    (ctl_runtime_spec_cgroup(n, c->cgroups_path, cgroup,
-					     sizeof(cgroup), &err) ||
-		     ctl_runtime_add(n, &p->rt, c, cgroup, false, &err))) {
+		else if (ctl_runtime_spec_cgroup(n, c->cgroups_path, cgroup,
+						 sizeof(cgroup), &err) ||
+			 ctl_runtime_add(n, &p->rt, c, cgroup, false, &err)) {
 			node_log_sev(n, NODE_LOG_WARNING,
 				     "nri: sync: %s (%s/%s) left as it is: %s",
 				     c->id, c->pod_uid, c->name,

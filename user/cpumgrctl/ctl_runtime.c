@@ -9,6 +9,7 @@
 #include "checkpoint.h"
 #include "cmd.h"
 #include "ctl_runtime.h"
+#include "gojson.h"
 #include "json_util.h"
 
 int ctl_runtime_mode(const char *s, enum ctl_runtime_mode *mode)
@@ -61,8 +62,8 @@ static int kubelet_decided(const struct ctl_runtime *rt,
 	if (!text)
 		return cm_errorf(err, "%s: cannot read it", rt->kubelet_state);
 	if (checkpoint_parse(text, len, NULL, &cp, err)) {
+		gojson_error_prefix(err, rt->kubelet_state, text, len);
 		free(text);
-		cm_error_prefix(err, "%s", rt->kubelet_state);
 		return -EINVAL;
 	}
 	free(text);

@@ -111,19 +111,45 @@ static int usage(FILE *f)
 	return f == stdout ? CPUMGRCTL_EXIT_OK : CPUMGRCTL_EXIT_USAGE;
 }
 
-/* help [COMMAND | --scd | --complete [COMMAND]] */
+/* help --md [COMMAND...]: synopses, or the whole reference, in Markdown */
+static int help_md(int argc, char **argv)
+{
+	const struct cpumgrctl_cmd *cmd;
+
+	if (!argc) {
+		ctl_help_md(stdout, __start_cpumgrctl_cmds,
+			    (unsigned int)nr_cmds());
+		return CPUMGRCTL_EXIT_OK;
+	}
+	for (int i = 0; i < argc; i++)
+		if (!find_cmd(argv[i])) {
+			ctl_err("unknown command '%s' (try 'cpumgrctl help')",
+				argv[i]);
+			return CPUMGRCTL_EXIT_USAGE;
+		}
+	for (int i = 0; i < argc; i++) {
+		cmd = find_cmd(argv[i]);
+		ctl_help_md_synopsis(stdout, cmd);
+	}
+	return CPUMGRCTL_EXIT_OK;
+}
+
+/* help [COMMAND | --scd | --md [COMMAND...] | --complete [COMMAND]] */
 static int cmd_help(int argc, char **argv)
 {
 	const struct cpumgrctl_cmd *cmd;
 
 	ctl_cmd_name = "help";
-	if (argc == 1)
+	if (argc == 1 || (argc == 2 && (!strcmp(argv[1], "--help") ||
+					!strcmp(argv[1], "-h"))))
 		return usage(stdout);
 	if (argc == 2 && !strcmp(argv[1], "--scd")) {
 		ctl_help_scd(stdout, __start_cpumgrctl_cmds,
 			     (unsigned int)nr_cmds());
 		return CPUMGRCTL_EXIT_OK;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "--md"))
+		return help_md(argc - 2, argv + 2);
 	if (argc == 2 && !strcmp(argv[1], "--complete")) {
 		/* in help's order: the node's, then the table's */
 		for (int kernel = 0; kernel < 2; kernel++)
@@ -166,20 +192,29 @@ int main(int argc, char **argv)
 	bool json = false;
 	int i, ret;
 
-	/* the global options, before the command */
+	/* the global options, before the command; "--" ends them */
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
 
-		if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		} else if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
 			json = true;
-		} else if (!strcmp(a, "--state-dir") && i + 1 < argc) {
-			setenv("CPUMGR_STATE_DIR", argv[++i], 1);
-		} else if (!strncmp(a, "--state-dir=", 12)) {
-			setenv("CPUMGR_STATE_DIR", a + 12, 1);
+		} else if (!strcmp(a, "--state-dir") ||
+			   !strncmp(a, "--state-dir=", 12)) {
+			const char *dir = a[11] ? a + 12 : argv[i + 1];
+
+			if (!a[11] && i + 1 < argc)
+				i++;
+			if (!ctl_state_dir_arg(dir))
+				return CPUMGRCTL_EXIT_USAGE;
+			setenv("CPUMGR_STATE_DIR", dir, 1);
 		} else if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
+			/* what follows is version's: --version --json */
 			cmd = find_cmd("version");
 			ctl_cmd_name = cmd->name;
-			ret = ctl_parse(cmd, 1, argv + i, json, &cl);
+			ret = ctl_parse(cmd, argc - i, argv + i, json, &cl);
 			return ret ? ret : cmd->run(&cl);
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			return usage(stdout);

@@ -75,12 +75,20 @@ static inline char *standin_file(const struct standin_node *sn,
 	return text;
 }
 
+/* The managed root init is given: the cpuset hierarchy's root. */
+static inline const char *standin_cgroup_root(void)
+{
+	struct statfs fs;
+
+	return !statfs("/sys/fs/cgroup", &fs) && fs.f_type == CGROUP2_SUPER_MAGIC ?
+	       "/sys/fs/cgroup" : "/sys/fs/cgroup/cpuset";
+}
+
 /* The node, initialised; non-zero (sn->out says why) when init failed. */
 static inline int standin_node_init(struct standin_node *sn)
 {
 	char exe[PATH_MAX], args[PATH_MAX + 128];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	struct statfs fs;
 
 	if (n <= 0)
 		abort();
@@ -95,8 +103,7 @@ static inline int standin_node_init(struct standin_node *sn)
 	setenv("CPUMGR_STANDIN_TOPOLOGY", "1 1 4 2", 1);
 	xsnprintf(args, sizeof(args),
 		  "init --cpu-manager-policy static --reserved-cpus 0-1 --cgroup-root %s",
-		  !statfs("/sys/fs/cgroup", &fs) && fs.f_type == CGROUP2_SUPER_MAGIC ?
-		  "/sys/fs/cgroup" : "/sys/fs/cgroup/cpuset");
+		  standin_cgroup_root());
 	standin_run(sn, args, NULL);
 	return sn->status;
 }

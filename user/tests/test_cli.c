@@ -161,6 +161,19 @@ TEST(every_subcommand_answers_help_on_stdout)
 	CHECK(r.status == 0 && strstr(r.out, "cpumgrctl reset"), "%s", r.err);
 	RUN(&r, "help", "nosuch");
 	EXPECT_EQ(2, r.status);
+	/* the guide's synopses: a Markdown code block, continued under it */
+	RUN(&r, "help", "--md", "status", "table");
+	CHECK(r.status == 0 &&
+	      !strncmp(r.out, "    cpumgrctl status [-j|--json] [--ready node|nri]", 51) &&
+	      strstr(r.out, "\n    cpumgrctl table [-j|--json]\n"), "%s", r.out);
+	RUN(&r, "help", "--md", "init");
+	CHECK(strstr(r.out, "\n                   [-c|--config KUBELETCONFIG]"), "%s",
+	      r.out);
+	RUN(&r, "help", "--md");
+	CHECK(r.status == 0 && strstr(r.out, "### init\n\nConfigure the node's") &&
+	      strstr(r.out, "- `--ready` `node`|`nri`: a probe"), "%.300s", r.out);
+	RUN(&r, "help", "--md", "nosuch");
+	EXPECT_EQ(2, r.status);
 }
 
 TEST(help_has_a_node_and_a_kernel_table_section)
@@ -343,6 +356,15 @@ TEST(every_error_is_one_line_naming_its_command)
 		{ { "configure", "--policy", "dynamic" }, "'dynamic'" },
 		{ { "init", "--dry-run", "--cpu-cfs-quota", "maybe" }, "ParseBool" },
 		{ { "help", "nosuch" }, "unknown command 'nosuch'" },
+		/* a cpulist is checked before the module is asked */
+		{ { "assign", "p", "c", "1-" }, "CPULIST: invalid cpulist \"1-\"" },
+		{ { "assign", "p", "c", "a" }, "CPULIST: invalid cpulist \"a\"" },
+		{ { "assign", "p", "c", "99999" }, "out of range" },
+		{ { "assign", "p", "c", "" }, "CPULIST: an empty cpulist" },
+		{ { "configure", "--reserved", "0-" }, "--reserved: invalid cpulist" },
+		{ { "status", "--state-dir" }, "'--state-dir' needs an argument" },
+		{ { "status", "--state-dir=" }, "'--state-dir' needs a directory" },
+		{ { "version", "x" }, "unexpected argument 'x'" },
 	};
 	struct run r;
 
@@ -372,6 +394,108 @@ static void write_file(const char *path, const char *text)
 
 	if (!f || fputs(text, f) < 0 || fclose(f))
 		abort();
+}
+
+/* Exactly one line on stderr, nothing on stdout. */
+static bool one_line(const struct run *r)
+{
+	const char *nl = strchr(r->err, '\n');
+
+	return nl && !nl[1] && !r->out[0];
+}
+
+/* The options before the command: mistakes, "--", --version's own. */
+TEST(global_options_edges)
+{
+	struct run r;
+	cJSON *j;
+
+	RUN(&r, "--state-dir");
+	CHECK(r.status == 2 && one_line(&r) &&
+	      strstr(r.err, "cpumgrctl: option '--state-dir' needs an argument (DIR)"),
+	      "%d %s", r.status, r.err);
+	/* empty is no directory, not the default one */
+	RUN(&r, "--state-dir=", "status");
+	CHECK(r.status == 2 && one_line(&r) && strstr(r.err, "needs a directory"),
+	      "%d %s", r.status, r.err);
+	RUN(&r, "--state-dir", "", "status");
+	CHECK(r.status == 2 && one_line(&r), "%d %s", r.status, r.err);
+	/* "--" ends the options: the command runs */
+	RUN(&r, "--", "status");
+	CHECK(r.status == 1 && !strncmp(r.err, "cpumgrctl: status: ", 19),
+	      "%d %s", r.status, r.err);
+	RUN(&r, "-j", "--", "version");
+	j = cJSON_Parse(r.out);
+	CHECK(r.status == 0 && j, "%d %s %s", r.status, r.out, r.err);
+	cJSON_Delete(j);
+	RUN(&r, "--", "--bogus");
+	CHECK(r.status == 2 && strstr(r.err, "unknown command '--bogus'"), "%s",
+	      r.err);
+	/* help --help is help */
+	RUN(&r, "help", "--help");
+	CHECK(r.status == 0 && strstr(r.out, "usage: cpumgrctl") && !r.err[0],
+	      "%d %s", r.status, r.err);
+	/* --version takes version's options after it */
+	for (unsigned int i = 0; i < 2; i++) {
+		RUN(&r, "--version", i ? "-j" : "--json");
+		j = cJSON_Parse(r.out);
+		CHECK(r.status == 0 && j &&
+		      cJSON_IsString(cJSON_GetObjectItem(j, "cpumgrctl")),
+		      "--version %s: %d %s", i ? "-j" : "--json", r.status, r.out);
+		cJSON_Delete(j);
+	}
+}
+
+/* plan, admit and checkpoint verify name a bad file's place alike. */
+TEST(json_errors_say_file_line_and_column)
+{
+	static const char *const cmds[][2] = {
+		{ "plan" }, { "admit" }, { "hints" }, { "checkpoint", "verify" },
+	};
+	char dir[] = "/tmp/cpumgr-cli.XXXXXX", path[PATH_MAX], want[PATH_MAX + 64];
+	struct run r;
+
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/bad.json", dir);
+	/* the 'x' is line 3, column 7 */
+	write_file(path, "{\n  \"a\": 1,\n  \"b\" x\n}\n");
+	snprintf(want, sizeof(want), ": %s:3:7: ", path);
+	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++) {
+		if (cmds[i][1])
+			ctl(&r, NULL, cmds[i][0], cmds[i][1], path, END);
+		else
+			ctl(&r, NULL, cmds[i][0], path, END);
+		CHECK(r.status == 2 && strstr(r.err, want) &&
+		      strchr(r.err, '\n') == r.err + strlen(r.err) - 1,
+		      "%s: %d '%s', want '...%s'", cmds[i][0], r.status, r.err,
+		      want);
+	}
+	/* the end of the input, in Go's words for a checkpoint */
+	write_file(path, "{\"policyName\": ");
+	ctl(&r, NULL, "checkpoint", "verify", path, END);
+	snprintf(want, sizeof(want), ": %s:1:16: unexpected end of JSON input", path);
+	CHECK(r.status == 2 && strstr(r.err, want), "%d %s", r.status, r.err);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* init with no module: the step to take is loading it. */
+TEST(init_without_the_module_says_load_it)
+{
+	char dir[] = "/tmp/cpumgr-cli.XXXXXX", state[PATH_MAX];
+	struct run r;
+
+	if (!access("/sys/kernel/cpumgr", F_OK))
+		SKIP(return, "the module is loaded here");
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	snprintf(state, sizeof(state), "%s/state", dir);
+	ctl(&r, state, "init", "--cpu-manager-policy", "none", END);
+	CHECK(r.status == 1 && one_line(&r) &&
+	      strstr(r.err, "load the module first (modprobe cpumgr)") &&
+	      !strstr(r.err, "run 'cpumgrctl init' first"), "%d %s", r.status,
+	      r.err);
+	rmdir(state);
+	rmdir(dir);
 }
 
 /* The names of doc/json-names.md's table, one per line in names. */

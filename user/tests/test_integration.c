@@ -2,11 +2,14 @@
 /*
  * init --integration (ctl_integration.c) against a stand-in systemctl, a
  * script that records its calls and keeps each unit's state in a file,
- * and a hooks.d directory of the test's own: each choice turns the
- * others off first, a hook file naming a missing program is refused with
- * nothing changed, a node without systemctl can still choose none or the
- * hook.  Then the option on cpumgrctl init's command line.
+ * and a hooks.d directory, a containerd base spec and an NRI plugin
+ * directory of the test's own: each choice turns the others off first,
+ * a hook file naming a missing program is refused with nothing changed,
+ * a node without systemctl can still choose none or the hook.  Then the
+ * option on cpumgrctl init's command line, and the kubelet's policy
+ * read from its files (ctl_kubelet.c): one decider.
  */
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +20,7 @@
 
 #include "kselftest_harness.h"
 
+#include "../cpumgrctl/ctl_containerd.h"
 #include "../cpumgrctl/ctl_integration.h"
 #include "test_util.h"
 
@@ -34,7 +38,8 @@ static const char fake_systemctl[] =
 
 FIXTURE(integ) {
 	char dir[64], ctl[128], calls[128], hook_src[128], hook_dir[128];
-	char live[160];
+	char live[160], base_spec[128], base_hooks[128], plugins[128];
+	char cpumgrctl[128];
 	struct ctl_integration_env env;
 	FILE *log;
 	char *log_text;
@@ -82,6 +87,27 @@ FIXTURE_SETUP(integ)
 	self->env.systemctl = self->ctl;
 	self->env.hook_src = self->hook_src;
 	self->env.hook_dir = self->hook_dir;
+	/* containerd's: no base spec, no plugin directory yet */
+	snprintf(self->base_spec, sizeof(self->base_spec), "%s/base-spec.json",
+		 self->dir);
+	snprintf(self->plugins, sizeof(self->plugins), "%s/plugins", self->dir);
+	snprintf(self->cpumgrctl, sizeof(self->cpumgrctl), "%s/cpumgrctl",
+		 self->dir);
+	put(self->cpumgrctl, "#!/bin/sh\n", 0755);
+	snprintf(self->base_hooks, sizeof(self->base_hooks),
+		 "%s/cpumgr-hooks.json", self->dir);
+	{
+		char text[512];
+
+		snprintf(text, sizeof(text),
+			 "{\"hooks\": {\"createRuntime\": [{\"path\": \"%s\", \"args\": [\"cpumgrctl\", \"oci-hook\", \"createRuntime\"]}],"
+			 " \"poststop\": [{\"path\": \"%s\", \"args\": [\"cpumgrctl\", \"oci-hook\", \"poststop\"]}]}}\n",
+			 self->cpumgrctl, self->cpumgrctl);
+		put(self->base_hooks, text, 0644);
+	}
+	self->env.base_spec = self->base_spec;
+	self->env.base_hooks = self->base_hooks;
+	self->env.plugin_dir = self->plugins;
 	self->log = open_memstream(&self->log_text, &self->log_len);
 }
 
@@ -122,11 +148,109 @@ TEST(names_parse_back)
 						   &err));
 		EXPECT_EQ(n, i);
 	}
-	EXPECT_EQ(4U, n);
+	EXPECT_EQ(5U, n);
 	EXPECT_EQ(-1, ctl_integration_parse("nri", &i, &err));
-	EXPECT_STREQ("--integration: 'nri' is not one of: none nri-decide nri-guard oci-hook",
+	EXPECT_STREQ("--integration: 'nri' is not one of: none nri-decide nri-guard oci-hook nri-follow",
 		     cm_error_msg(&err));
 	cm_error_clear(&err);
+}
+
+/* containerd's base spec: an admin's other hooks and members stay */
+static const char base_spec_text[] =
+	"{\"ociVersion\": \"1.1.0\", \"hooks\": {\"prestart\": [{\"path\": \"/usr/bin/other\"}],"
+	" \"poststop\": [{\"path\": \"/usr/sbin/cpumgrctl\", \"args\": [\"cpumgrctl\", \"oci-hook\", \"--mode\", \"guard\", \"poststop\"]}]}}\n";
+
+TEST_F(integ, oci_hook_owns_the_base_spec_hooks)
+{
+	char err[256], text[2048];
+	struct stat st;
+
+	/* no base spec: said, nothing made */
+	ASSERT_EQ(0, apply(_metadata, self, CTL_INTEGRATION_OCI_HOOK, err,
+			   sizeof(err)));
+	EXPECT_NE(0, access(self->base_spec, F_OK));
+	EXPECT_NE(NULL, strstr(self->log_text, "containerd has no cpumgr hooks"));
+
+	/* an old hook of cpumgr's replaced, the other kept */
+	put(self->base_spec, base_spec_text, 0640);
+	ASSERT_EQ(0, apply(_metadata, self, CTL_INTEGRATION_OCI_HOOK, err,
+			   sizeof(err)));
+	slurp(self->base_spec, text, sizeof(text));
+	CHECK(strstr(text, "/usr/bin/other") && strstr(text, "\"1.1.0\"") &&
+	      !strstr(text, "\"guard\"") && strstr(text, "createRuntime") &&
+	      strstr(text, self->cpumgrctl), "%s", text);
+	EXPECT_TRUE(ctl_base_spec_has_hooks(self->base_spec));
+	ASSERT_EQ(0, stat(self->base_spec, &st));
+	EXPECT_EQ(0640U, st.st_mode & 07777);
+
+	/* any other way: cpumgr's hooks go, the rest stays */
+	ASSERT_EQ(0, apply(_metadata, self, CTL_INTEGRATION_NRI_DECIDE, err,
+			   sizeof(err)));
+	slurp(self->base_spec, text, sizeof(text));
+	CHECK(strstr(text, "/usr/bin/other") && !strstr(text, "cpumgrctl") &&
+	      !strstr(text, "poststop"), "%s", text);
+	EXPECT_FALSE(ctl_base_spec_has_hooks(self->base_spec));
+	EXPECT_NE(NULL, strstr(self->log_text, "removed cpumgr's hooks from"));
+	EXPECT_NE(NULL, strstr(self->log_text, "restart it"));
+
+	/* a base spec that is no JSON: refused, left as it is */
+	put(self->base_spec, "{", 0644);
+	EXPECT_EQ(-1, apply(_metadata, self, CTL_INTEGRATION_NONE, err,
+			    sizeof(err)));
+	CHECK(strstr(err, "containerd's base spec") && strstr(err, ":1:2: invalid JSON"),
+	      "%s", err);
+	slurp(self->base_spec, text, sizeof(text));
+	EXPECT_STREQ("{", text);
+}
+
+TEST_F(integ, every_way_removes_a_plugin_the_runtime_launches)
+{
+	char err[256], path[256], show[1024];
+	size_t len = 0;
+	char *out = NULL;
+	FILE *f;
+
+	ASSERT_EQ(0, mkdir(self->plugins, 0755));
+	snprintf(path, sizeof(path), "%s/10-cpumgr", self->plugins);
+	ASSERT_EQ(0, symlink("/usr/sbin/cpumgrctl", path));
+	snprintf(path, sizeof(path), "%s/20-cpumgr-guard", self->plugins);
+	put(path, "#!/bin/sh\nexec /usr/sbin/cpumgrctl nri --mode guard\n", 0755);
+	/* not cpumgr's: another plugin, a name that only looks like it */
+	snprintf(path, sizeof(path), "%s/30-other", self->plugins);
+	put(path, "#!/bin/sh\n", 0755);
+	snprintf(path, sizeof(path), "%s/40-cpumgrx", self->plugins);
+	ASSERT_EQ(0, symlink("/usr/sbin/cpumgrctl", path));
+
+	f = open_memstream(&out, &len);
+	EXPECT_EQ(2U, ctl_integration_show(&self->env, f));
+	fclose(f);
+	snprintf(show, sizeof(show), "%s", out);
+	free(out);
+	CHECK(strstr(show, "/10-cpumgr: an NRI plugin") &&
+	      strstr(show, "/20-cpumgr-guard: an NRI plugin"), "%s", show);
+
+	ASSERT_EQ(0, apply(_metadata, self, CTL_INTEGRATION_NRI_GUARD, err,
+			   sizeof(err)));
+	snprintf(path, sizeof(path), "%s/10-cpumgr", self->plugins);
+	EXPECT_EQ(-1, faccessat(AT_FDCWD, path, F_OK, AT_SYMLINK_NOFOLLOW));
+	snprintf(path, sizeof(path), "%s/20-cpumgr-guard", self->plugins);
+	EXPECT_NE(0, access(path, F_OK));
+	snprintf(path, sizeof(path), "%s/30-other", self->plugins);
+	EXPECT_EQ(0, access(path, F_OK));
+	snprintf(path, sizeof(path), "%s/40-cpumgrx", self->plugins);
+	EXPECT_EQ(0, faccessat(AT_FDCWD, path, F_OK, AT_SYMLINK_NOFOLLOW));
+	EXPECT_NE(NULL, strstr(self->log_text, "/10-cpumgr (an NRI plugin the runtime launched"));
+
+	/* what is live now: the guard unit alone */
+	out = NULL;
+	f = open_memstream(&out, &len);
+	EXPECT_EQ(1U, ctl_integration_show(&self->env, f));
+	fclose(f);
+	EXPECT_STREQ("cpumgr-nri@guard.service: enabled, active\n", out);
+	free(out);
+	/* nri-follow is the caller's to resolve */
+	EXPECT_EQ(-1, apply(_metadata, self, CTL_INTEGRATION_NRI_FOLLOW, err,
+			    sizeof(err)));
 }
 
 TEST_F(integ, nri_modes_replace_each_other)
@@ -252,6 +376,9 @@ static int run_ctl(const char *args, char *out, size_t size)
 		abort();
 	len = fread(out, 1, size - 1, p);
 	out[len] = '\0';
+	/* the rest unread would end the writer with SIGPIPE */
+	while (fgetc(p) != EOF)
+		;
 	st = pclose(p);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
@@ -265,7 +392,7 @@ TEST(init_takes_the_option)
 	EXPECT_NE(NULL, strstr(out, "dry run: integration nri-guard\n"));
 	/* bad input: one line, usage status, before anything else */
 	EXPECT_EQ(2, run_ctl("init --integration nri", out, sizeof(out)));
-	EXPECT_STREQ("cpumgrctl: init: --integration: 'nri' is not one of: none nri-decide nri-guard oci-hook\n",
+	EXPECT_STREQ("cpumgrctl: init: --integration: 'nri' is not one of: none nri-decide nri-guard oci-hook nri-follow\n",
 		     out);
 	EXPECT_EQ(2, run_ctl("init --dry-run --integration oci-hook --state-dir /tmp/x",
 			     out, sizeof(out)));
@@ -274,7 +401,89 @@ TEST(init_takes_the_option)
 	EXPECT_EQ(0, run_ctl("init --dry-run --integration none --state-dir /tmp/x",
 			     out, sizeof(out)));
 	EXPECT_EQ(0, run_ctl("init --help", out, sizeof(out)));
-	EXPECT_NE(NULL, strstr(out, "--integration none|nri-decide|nri-guard|oci-hook"));
+	EXPECT_NE(NULL, strstr(out, "--integration none|nri-decide|nri-guard|oci-hook|nri-follow"));
+}
+
+/*
+ * One decider: init and nri read the kubelet's configuration and
+ * checkpoint; decide is refused (exit 2, the way out named) while it
+ * runs static; nri-follow picks guard then, decide otherwise.
+ */
+TEST(a_static_kubelet_is_the_only_decider)
+{
+	char dir[] = "/tmp/cpumgr-kubelet-XXXXXX", cfg[128], cp[128];
+	char none[128], args[1024], out[4096];
+	static const char kc[] = "kind: KubeletConfiguration\n"
+		"apiVersion: kubelet.config.k8s.io/v1beta1\n"
+		"cpuManagerPolicy: %s\nreservedSystemCPUs: \"0\"\n";
+	char text[256];
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(cfg, sizeof(cfg), "%s/config.yaml", dir);
+	snprintf(cp, sizeof(cp), "%s/cpu_manager_state", dir);
+	snprintf(none, sizeof(none), "%s/none", dir);
+
+	/* no kubelet files: decide is fine, follow is decide */
+	snprintf(args, sizeof(args), "init --dry-run --integration nri-follow --kubelet-config %s --kubelet-state %s",
+		 none, none);
+	EXPECT_EQ(0, run_ctl(args, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "integration: nri-follow: nri-decide (no kubelet configuration or checkpoint)"));
+
+	/* the configuration says static */
+	snprintf(text, sizeof(text), kc, "static");
+	put(cfg, text, 0644);
+	snprintf(args, sizeof(args), "init --dry-run --integration nri-decide --kubelet-config %s --kubelet-state %s",
+		 cfg, none);
+	EXPECT_EQ(2, run_ctl(args, out, sizeof(out)));
+	CHECK(strstr(out, "cpumgrctl: init: --integration nri-decide: the kubelet runs the static policy") &&
+	      strstr(out, "cpuManagerPolicy \"static\"") && strstr(out, "drain the node") &&
+	      strstr(out, "--integration nri-guard") && !strchr(out, '\n')[1],
+	      "%s", out);
+	snprintf(args, sizeof(args), "init --dry-run --integration oci-hook --kubelet-config %s --kubelet-state %s",
+		 cfg, none);
+	EXPECT_EQ(2, run_ctl(args, out, sizeof(out)));
+	snprintf(args, sizeof(args), "init --dry-run --integration nri-follow --kubelet-config %s --kubelet-state %s",
+		 cfg, none);
+	EXPECT_EQ(0, run_ctl(args, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "dry run: integration nri-guard\n"));
+	/* guard and none are no second decider */
+	snprintf(args, sizeof(args), "init --dry-run --integration nri-guard --kubelet-config %s --kubelet-state %s",
+		 cfg, none);
+	EXPECT_EQ(0, run_ctl(args, out, sizeof(out)));
+
+	/* none configured, but the checkpoint says it ran static */
+	snprintf(text, sizeof(text), kc, "none");
+	put(cfg, text, 0644);
+	put(cp, "{\"policyName\":\"static\",\"defaultCpuSet\":\"0-7\",\"checksum\":1}", 0644);
+	snprintf(args, sizeof(args), "init --dry-run --integration nri-decide --kubelet-config %s --kubelet-state %s",
+		 cfg, cp);
+	EXPECT_EQ(2, run_ctl(args, out, sizeof(out)));
+	CHECK(strstr(out, "policyName \"static\"") && strstr(out, cp), "%s", out);
+	/* the plugin itself refuses decide, before it connects anywhere */
+	snprintf(args, sizeof(args), "nri --socket %s --kubelet-config %s --kubelet-state %s",
+		 none, cfg, cp);
+	EXPECT_EQ(2, run_ctl(args, out, sizeof(out)));
+	CHECK(strstr(out, "cpumgrctl: nri: --mode decide: the kubelet runs the static policy") &&
+	      strstr(out, "--mode guard (or follow)"), "%s", out);
+
+	/* a checkpoint that says none, a configuration that says none */
+	put(cp, "{\"policyName\":\"none\",\"defaultCpuSet\":\"0-7\",\"checksum\":1}", 0644);
+	snprintf(args, sizeof(args), "init --dry-run --integration nri-follow --kubelet-config %s --kubelet-state %s",
+		 cfg, cp);
+	EXPECT_EQ(0, run_ctl(args, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "nri-follow: nri-decide"));
+
+	/* a checkpoint nobody can read: nobody can tell, decide is refused */
+	put(cp, "{\"policyName\": ", 0644);
+	snprintf(args, sizeof(args), "init --dry-run --integration nri-decide --kubelet-config %s --kubelet-state %s",
+		 cfg, cp);
+	EXPECT_EQ(1, run_ctl(args, out, sizeof(out)));
+	CHECK(strstr(out, "cannot tell whether the kubelet decides") &&
+	      strstr(out, ":1:16: unexpected end of JSON input"), "%s", out);
+
+	unlink(cfg);
+	unlink(cp);
+	rmdir(dir);
 }
 
 TEST_HARNESS_MAIN

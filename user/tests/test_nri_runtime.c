@@ -21,6 +21,7 @@
 
 #include "kselftest_harness.h"
 
+#include "cfs.h"
 #include "fake_cgroup.h"
 #include "json_util.h"
 #include "nri_msg.h"
@@ -157,20 +158,25 @@ static int32_t configure(struct __test_metadata *_metadata,
 struct pod_msg {
 	Pod pod;
 	Nri__Pkg__Api__V1alpha1__LinuxPodSandbox lnx;
-	char id[32], uid[32], cgroup[64];
+	/* dir: the pod cgroup, its containers' parent */
+	char id[32], uid[32], dir[64], cgroup[96];
 };
 
 struct ctr_msg {
 	Ctr c;
 	struct nri_msg_linux lx;
 	struct nri_msg_cri cri;
-	char id[48], cgroup[96];
+	char id[48], cgroup[160];
 };
 
-/* Pod i, its sandbox's cgroup made (the runtime makes it first). */
-static void pod_msg(FIXTURE_DATA(plugin) *self, struct pod_msg *m, int i)
+/*
+ * Pod i below the QoS cgroup qos ("" for Guaranteed, "burstable/"), its
+ * sandbox's cgroup made (the runtime makes it first).
+ */
+static void pod_msg_in(FIXTURE_DATA(plugin) *self, struct pod_msg *m, int i,
+		       const char *qos)
 {
-	char rel[96];
+	char rel[128];
 
 	*m = (struct pod_msg){
 		.pod = NRI__PKG__API__V1ALPHA1__POD_SANDBOX__INIT,
@@ -178,8 +184,8 @@ static void pod_msg(FIXTURE_DATA(plugin) *self, struct pod_msg *m, int i)
 	};
 	snprintf(m->id, sizeof(m->id), "sandbox-%d", i);
 	snprintf(m->uid, sizeof(m->uid), "pod-%d", i);
-	snprintf(m->cgroup, sizeof(m->cgroup), "/kubepods/podpod-%d/%s", i,
-		 m->id);
+	snprintf(m->dir, sizeof(m->dir), "/kubepods/%spodpod-%d", qos, i);
+	snprintf(m->cgroup, sizeof(m->cgroup), "%s/%s", m->dir, m->id);
 	m->pod.id = m->id;
 	m->pod.uid = m->uid;
 	m->pod.name = m->uid;
@@ -190,6 +196,11 @@ static void pod_msg(FIXTURE_DATA(plugin) *self, struct pod_msg *m, int i)
 	fake_mkdir(self->dir, rel);
 }
 
+static void pod_msg(FIXTURE_DATA(plugin) *self, struct pod_msg *m, int i)
+{
+	pod_msg_in(self, m, i, "");
+}
+
 /* Container name of pod p, milli CPUs for request and limit, in state. */
 static void ctr_msg(struct ctr_msg *m, const struct pod_msg *p,
 		    const char *name, int64_t milli, int state)
@@ -197,8 +208,7 @@ static void ctr_msg(struct ctr_msg *m, const struct pod_msg *p,
 	*m = (struct ctr_msg){ .c = NRI__PKG__API__V1ALPHA1__CONTAINER__INIT };
 	nri_msg_cri(&m->cri, &m->c, p->uid, name);
 	snprintf(m->id, sizeof(m->id), "%s-%s", p->uid, name);
-	snprintf(m->cgroup, sizeof(m->cgroup), "/kubepods/pod%s/%s", p->uid,
-		 m->id);
+	snprintf(m->cgroup, sizeof(m->cgroup), "%s/%s", p->dir, m->id);
 	m->c.id = m->id;
 	m->c.pod_sandbox_id = (char *)p->id;
 	m->c.name = (char *)name;
@@ -209,7 +219,7 @@ static void ctr_msg(struct ctr_msg *m, const struct pod_msg *p,
 /* The runtime made the container's cgroup and its task runs there. */
 static void runs(FIXTURE_DATA(plugin) *self, const struct ctr_msg *m)
 {
-	char rel[128];
+	char rel[200];
 
 	xsnprintf(rel, sizeof(rel), "cg%s/cgroup.procs", m->cgroup);
 	fake_write(self->dir, rel, "4242\n");
@@ -238,7 +248,7 @@ static const char *cgroup_cpus(FIXTURE_DATA(plugin) *self,
 			       const struct ctr_msg *m)
 {
 	static char text[256];
-	char rel[128];
+	char rel[200];
 
 	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus", m->cgroup);
 	snprintf(text, sizeof(text), "%s", fake_read(self->dir, rel));
@@ -534,6 +544,284 @@ TEST_F(plugin, update_pod_sandbox_records_the_pods_resources)
 			       "pod pod-2 resized: cpu request 1500m"));
 }
 
+/* cgroup's file ("cg" + cgroup), its first line. */
+static const char *cg_file(FIXTURE_DATA(plugin) *self, const char *cgroup,
+			   const char *file)
+{
+	static char text[256];
+	char rel[256];
+
+	xsnprintf(rel, sizeof(rel), "cg%s/%s", cgroup, file);
+	snprintf(text, sizeof(text), "%s", fake_read(self->dir, rel));
+	text[strcspn(text, "\n")] = '\0';
+	return text;
+}
+
+/* The cgroup's cpu.weight and cpu.max, for messages. */
+static const char *cfs_text(FIXTURE_DATA(plugin) *self, const char *cgroup)
+{
+	static char text[160];
+	int n = snprintf(text, sizeof(text), "cpu.weight %.60s, ",
+			 cg_file(self, cgroup, "cpu.weight"));
+
+	snprintf(text + n, sizeof(text) - n, "cpu.max %.60s",
+		 cg_file(self, cgroup, "cpu.max"));
+	return text;
+}
+
+/* The kubelet's cpu.weight for a CPU request (runc's linear conversion). */
+static uint64_t weight_of(int64_t request_milli)
+{
+	return cfs_shares_to_weight(cfs_milli_cpu_to_shares(request_milli),
+				    CFS_WEIGHT_LINEAR);
+}
+
+/* What a runtime writes to a cgroup: cpu.weight, and cpu.max for a limit. */
+static void runtime_cfs(FIXTURE_DATA(plugin) *self, const char *cgroup,
+			int64_t request_milli, int64_t limit_milli)
+{
+	char rel[256], v[64];
+
+	xsnprintf(rel, sizeof(rel), "cg%s/cpu.weight", cgroup);
+	xsnprintf(v, sizeof(v), "%llu\n",
+		  (unsigned long long)weight_of(request_milli));
+	fake_write(self->dir, rel, v);
+	xsnprintf(rel, sizeof(rel), "cg%s/cpu.max", cgroup);
+	if (limit_milli)
+		xsnprintf(v, sizeof(v), "%lld 100000\n",
+			  (long long)limit_milli * 100);
+	else
+		xsnprintf(v, sizeof(v), "max 100000\n");
+	fake_write(self->dir, rel, v);
+}
+
+/*
+ * The CRI's UpdateContainerResources for c, as containerd passes it on:
+ * UpdateContainer with the new request and limit, answered OK; then the
+ * runtime writes them to the container's cgroup and its record of c
+ * holds them.
+ */
+static void update(struct __test_metadata *_metadata,
+		   FIXTURE_DATA(plugin) *self, struct pod_msg *p,
+		   struct ctr_msg *c, int64_t request_milli,
+		   int64_t limit_milli)
+{
+	Nri__Pkg__Api__V1alpha1__UpdateContainerRequest in =
+		NRI__PKG__API__V1ALPHA1__UPDATE_CONTAINER_REQUEST__INIT;
+	Ctr want = NRI__PKG__API__V1ALPHA1__CONTAINER__INIT;
+	struct nri_msg_linux lx;
+
+	nri_msg_linux(&lx, &want, "", request_milli, limit_milli);
+	in.pod = &p->pod;
+	in.container = &c->c;
+	in.linux_resources = &lx.res;
+	call_ok(_metadata, self, "UpdateContainer", &in.base, NULL);
+	runtime_cfs(self, c->cgroup, request_milli, limit_milli);
+	nri_msg_linux(&c->lx, &c->c, c->cgroup, request_milli, limit_milli);
+}
+
+/* The cgroup's cpu.weight and cpu.max are a runtime's for request, limit. */
+static bool cfs_is(FIXTURE_DATA(plugin) *self, const char *cgroup,
+		   int64_t request_milli, int64_t limit_milli)
+{
+	char w[32], max[64];
+
+	snprintf(w, sizeof(w), "%llu",
+		 (unsigned long long)weight_of(request_milli));
+	if (limit_milli)
+		snprintf(max, sizeof(max), "%lld 100000",
+			 (long long)limit_milli * 100);
+	else
+		snprintf(max, sizeof(max), "max 100000");
+	return !strcmp(w, cg_file(self, cgroup, "cpu.weight")) &&
+	       !strcmp(max, cg_file(self, cgroup, "cpu.max"));
+}
+
+/* Container name's resources.requests.cpu and limits.cpu in pod uid's file. */
+static bool recorded(FIXTURE_DATA(plugin) *self, const char *uid,
+		     const char *name, const char *request, const char *limit)
+{
+	char rel[64];
+	cJSON *rec, *c;
+	bool same = false;
+
+	xsnprintf(rel, sizeof(rel), "pods/%s.json", uid);
+	rec = cJSON_Parse(fake_read(self->state, rel));
+	cJSON_ArrayForEach(c, json_member(json_member(json_member(rec, "pod"), "spec"),
+					  "containers")) {
+		const cJSON *res = json_member(c, "resources");
+		const cJSON *rq = json_member(json_member(res, "requests"), "cpu");
+		const cJSON *lm = json_member(json_member(res, "limits"), "cpu");
+
+		if (strcmp(json_member(c, "name")->valuestring, name))
+			continue;
+		same = cJSON_IsString(rq) && !strcmp(rq->valuestring, request) &&
+		       (limit ? cJSON_IsString(lm) &&
+				!strcmp(lm->valuestring, limit) : !lm);
+	}
+	cJSON_Delete(rec);
+	return same;
+}
+
+/*
+ * The plugin started, pod n in the Burstable QoS class, its container
+ * web created and running with a CPU request of 500m and a limit of 1.
+ */
+static void burstable(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(plugin) *self, struct pod_msg *p,
+		      struct ctr_msg *c, int n)
+{
+	start(_metadata, self, true);
+	configure(_metadata, self, "", "containerd", "1.7.24", 0);
+	sync_empty(_metadata, self);
+	pod_msg_in(self, p, n, "burstable/");
+	ctr_msg(c, p, "web", 500, RUNNING);
+	nri_msg_linux(&c->lx, &c->c, c->cgroup, 500, 1000);
+	create(_metadata, self, p, c);
+	runs(self, c);
+}
+
+/* The plugin started again, the runtime listing pod p and container c. */
+static void reconnect(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(plugin) *self, struct pod_msg *p,
+		      struct ctr_msg *c)
+{
+	Pod *pods[1] = { &p->pod };
+	Ctr *ctrs[1] = { &c->c };
+
+	start(_metadata, self, true);
+	configure(_metadata, self, "", "containerd", "1.7.24", 0);
+	nri__pkg__api__v1alpha1__synchronize_response__free_unpacked(
+		sync_part(_metadata, self, pods, 1, ctrs, 1, false), NULL);
+}
+
+/*
+ * An in-place resize of a container on the shared pool (a Burstable
+ * one: 500m, limit 1): UpdateContainer records its new CPU request and
+ * limit in its pod file, so that the daemon's next round keeps the CFS
+ * limits the runtime wrote (cpu.weight, cpu.max) rather than writing
+ * those it was created with back, for the container and for its pod
+ * cgroup (the kubelet's sum over its containers, when the runtime sends
+ * no UpdatePodSandbox: containerd before 2.2); so does the plugin
+ * started again, which knows the container from the pod file.
+ */
+TEST_F(plugin, update_container_records_a_shared_containers_resources)
+{
+	struct pod_msg p;
+	struct ctr_msg c;
+
+	burstable(_metadata, self, &p, &c, 10);
+	ASSERT_TRUE(cfs_is(self, c.cgroup, 500, 1000))
+		TH_LOG("%s", cfs_text(self, c.cgroup));
+	ASSERT_TRUE(cfs_is(self, p.dir, 500, 1000));
+
+	/* the kubelet resizes the pod cgroup, then the container */
+	runtime_cfs(self, p.dir, 1500, 2000);
+	update(_metadata, self, &p, &c, 1500, 2000);
+	EXPECT_TRUE(recorded(self, p.uid, "web", "1500m", "2"))
+		TH_LOG("%s", fake_read(self->state, "pods/pod-10.json"));
+	EXPECT_STRNE("", cgroup_cpus(self, &c));
+
+	ASSERT_EQ(0, ctl(self, "daemon --once"))
+		TH_LOG("%s", fake_read(self->dir, "log"));
+	EXPECT_TRUE(cfs_is(self, c.cgroup, 1500, 2000))
+		TH_LOG("the daemon undid the resize: %s",
+		       cfs_text(self, c.cgroup));
+	EXPECT_TRUE(cfs_is(self, p.dir, 1500, 2000))
+		TH_LOG("the pod cgroup: %s", cfs_text(self, p.dir));
+
+	/* the plugin started again: what it knows comes from the pod file */
+	nri_rt_stop(&self->rt);
+	reconnect(_metadata, self, &p, &c);
+	ASSERT_EQ(0, ctl(self, "reconcile"))
+		TH_LOG("%s", fake_read(self->dir, "log"));
+	EXPECT_TRUE(cfs_is(self, c.cgroup, 1500, 2000))
+		TH_LOG("%s", cfs_text(self, c.cgroup));
+	EXPECT_TRUE(cfs_is(self, p.dir, 1500, 2000))
+		TH_LOG("%s", cfs_text(self, p.dir));
+
+	/* back to 500m without a limit: none recorded, cpu.max lifted */
+	runtime_cfs(self, p.dir, 500, 0);
+	update(_metadata, self, &p, &c, 500, 0);
+	EXPECT_TRUE(recorded(self, p.uid, "web", "500m", NULL))
+		TH_LOG("%s", fake_read(self->state, "pods/pod-10.json"));
+	ASSERT_EQ(0, ctl(self, "daemon --once"));
+	EXPECT_TRUE(cfs_is(self, c.cgroup, 500, 0))
+		TH_LOG("%s", cfs_text(self, c.cgroup));
+}
+
+/*
+ * A container on the shared pool resized while the plugin was away (the
+ * runtime goes on without a plugin it closed): the plugin connected
+ * again takes its new CPU request and limit from the runtime's
+ * Synchronize, whose reconcile, and the daemon's round after it, keep
+ * the runtime's CFS limits.
+ */
+TEST_F(plugin, a_resize_while_the_plugin_was_away_is_synchronized)
+{
+	struct pod_msg p;
+	struct ctr_msg c;
+
+	burstable(_metadata, self, &p, &c, 12);
+	nri_rt_stop(&self->rt);
+
+	/* resized without the plugin: the runtime's values, and its record */
+	runtime_cfs(self, p.dir, 1500, 2000);
+	runtime_cfs(self, c.cgroup, 1500, 2000);
+	nri_msg_linux(&c.lx, &c.c, c.cgroup, 1500, 2000);
+
+	reconnect(_metadata, self, &p, &c);
+	EXPECT_TRUE(recorded(self, p.uid, "web", "1500m", "2"))
+		TH_LOG("%s", fake_read(self->state, "pods/pod-12.json"));
+	EXPECT_TRUE(cfs_is(self, c.cgroup, 1500, 2000))
+		TH_LOG("%s", cfs_text(self, c.cgroup));
+	ASSERT_EQ(0, ctl(self, "daemon --once"))
+		TH_LOG("%s", fake_read(self->dir, "log"));
+	EXPECT_TRUE(cfs_is(self, c.cgroup, 1500, 2000))
+		TH_LOG("%s", cfs_text(self, c.cgroup));
+	EXPECT_TRUE(cfs_is(self, p.dir, 1500, 2000))
+		TH_LOG("%s", cfs_text(self, p.dir));
+}
+
+/*
+ * A container on exclusive CPUs resized in place (2 -> 3 CPUs): its
+ * recorded request and limit follow its new CPU count, so that the
+ * daemon's round keeps the weight of 3 CPUs the runtime wrote; a second
+ * update for the same count (a memory resize) changes nothing.
+ */
+TEST_F(plugin, an_exclusive_resize_records_the_new_count)
+{
+	struct pod_msg p;
+	struct ctr_msg c;
+	char before[256], after[256];
+
+	start(_metadata, self, true);
+	configure(_metadata, self, "", "containerd", "1.7.24", 0);
+	sync_empty(_metadata, self);
+	pod_msg(self, &p, 11);
+	ctr_msg(&c, &p, "app", 2000, RUNNING);
+	create(_metadata, self, &p, &c);
+	runs(self, &c);
+	held(self, p.uid, "app", before, sizeof(before));
+	ASSERT_STRNE("", before);
+	update(_metadata, self, &p, &c, 3000, 3000);
+	held(self, p.uid, "app", after, sizeof(after));
+	EXPECT_STRNE(before, after);
+	EXPECT_STREQ(after, cgroup_cpus(self, &c));
+	EXPECT_TRUE(recorded(self, p.uid, "app", "3", "3"))
+		TH_LOG("%s", fake_read(self->state, "pods/pod-11.json"));
+	update(_metadata, self, &p, &c, 3000, 3000);
+	held(self, p.uid, "app", before, sizeof(before));
+	EXPECT_STREQ(after, before);
+	ASSERT_EQ(0, ctl(self, "daemon --once"))
+		TH_LOG("%s", fake_read(self->dir, "log"));
+	/* exclusive: no quota (DisableCPUQuotaWithExclusiveCPUs) */
+	snprintf(before, sizeof(before), "%llu",
+		 (unsigned long long)weight_of(3000));
+	EXPECT_STREQ(before, cg_file(self, c.cgroup, "cpu.weight"));
+	EXPECT_STREQ(after, cgroup_cpus(self, &c));
+}
+
 /* ValidateContainerAdjustment for ctr of pod with cpus set by owner. */
 static bool rejected(struct __test_metadata *_metadata,
 		     FIXTURE_DATA(plugin) *self, struct pod_msg *p,
@@ -796,7 +1084,7 @@ TEST_F(plugin, a_call_past_the_timeout_is_pinned_on_the_reconnect)
 	struct ctr_msg c;
 	Pod *pods[1] = { &p.pod };
 	Ctr *ctrs[1] = { &c.c };
-	char cpus[256], rel[160];
+	char cpus[256], rel[200];
 
 	create_past_the_timeout(_metadata, self, false, "1500ms", 8, &p, &c);
 	ASSERT_EQ(0, nri_rt_accept(&self->rt, 10000))

@@ -205,7 +205,7 @@ TEST(json_load_files)
 	write_file(path, "{\"a\":\0 1}", 9);
 	EXPECT_EQ(NULL, json_load(path, &err));
 	EXPECT_NE(NULL, strstr(cm_error_msg(&err),
-			       ": NUL byte in JSON at line 1, column 6 (byte 5)"));
+			       ":1:6: NUL byte in JSON"));
 	unlink(path);
 	cm_error_clear(&err);
 
@@ -216,8 +216,8 @@ TEST(json_load_files)
 		char want[64];
 
 		EXPECT_EQ(NULL, cJSON_ParseWithOpts(bad, &end, true));
-		snprintf(want, sizeof(want), ": invalid JSON at line 1, column %ld (byte %ld)",
-			 (long)(end - bad) + 1, (long)(end - bad));
+		snprintf(want, sizeof(want), ":1:%ld: invalid JSON",
+			 (long)(end - bad) + 1);
 		write_file(path, bad, strlen(bad));
 		EXPECT_EQ(NULL, json_load(path, &err));
 		CHECK(strstr(cm_error_msg(&err), want), "\"%s\", want \"...%s\"",
@@ -315,7 +315,7 @@ static bool same_heads(const cJSON *a, const cJSON *b)
 	return true;
 }
 
-/* "line L, column C (byte B)": columns count UTF-8 characters */
+/* "LINE:COLUMN": columns count UTF-8 characters */
 static void where(char *buf, size_t len, const char *text, long off)
 {
 	long line = 1, col = 1;
@@ -326,7 +326,7 @@ static void where(char *buf, size_t len, const char *text, long off)
 		else if (((unsigned char)text[i] & 0xc0) != 0x80)
 			col++;
 	}
-	snprintf(buf, len, "line %ld, column %ld (byte %ld)", line, col, off);
+	snprintf(buf, len, "%ld:%ld", line, col);
 }
 
 /*
@@ -349,7 +349,7 @@ static bool agrees(struct __test_metadata *_metadata, const char *text)
 		char want[128], at[64];
 
 		where(at, sizeof(at), text, end ? (long)(end - text) : 0L);
-		snprintf(want, sizeof(want), "t: invalid JSON at %s", at);
+		snprintf(want, sizeof(want), "t:%s: invalid JSON", at);
 		ok = !mine && !ref &&
 		     !strcmp(ref_err.msg ? cm_error_msg(&ref_err) : want,
 			     cm_error_msg(&err));
@@ -567,13 +567,13 @@ TEST(nul_in_a_string_is_refused_not_cut)
 	for (size_t i = 0; i < ARRAY_SIZE(texts); i++) {
 		j = json_parse_text(texts[i], "t", &err);
 		CHECK(!j && strstr(cm_error_msg(&err), "U+0000") &&
-		      strstr(cm_error_msg(&err), "at line 1, column "),
+		      !strncmp(cm_error_msg(&err), "t:1:", 4),
 		      "%s: %s", texts[i], j ? "accepted" : cm_error_msg(&err));
 		cJSON_Delete(j);
 		cm_error_clear(&err);
 	}
 	j = json_parse_text("\n\n  {\"a\": \"\\\\u0000 \\u0000\"}", "t", &err);
-	CHECK(!j && strstr(cm_error_msg(&err), "at line 3, column 18 (byte 19)"),
+	CHECK(!j && strstr(cm_error_msg(&err), "t:3:18: "),
 	      "%s", j ? "accepted" : cm_error_msg(&err));
 	cJSON_Delete(j);
 	cm_error_clear(&err);
@@ -585,16 +585,16 @@ TEST(nul_in_a_string_is_refused_not_cut)
 	cm_error_clear(&err);
 }
 
-/* Syntax errors say the line and the column, counted in characters. */
+/* Syntax errors say FILE:LINE:COLUMN, the column counted in characters. */
 TEST(syntax_errors_give_line_and_column)
 {
 	static const struct {
 		const char *text, *at;
 	} cases[] = {
-		{ "{\n  \"a\": [1, 2,, 3]\n}", "line 2, column 14 (byte 15)" },
+		{ "{\n  \"a\": [1, 2,, 3]\n}", "t:2:14: invalid JSON" },
 		/* é is one character, two bytes */
-		{ "{\"\xc3\xa9\": tru}", "line 1, column 7 (byte 7)" },
-		{ "\n\n\n", "line 4, column 1 (byte 3)" },
+		{ "{\"\xc3\xa9\": tru}", "t:1:7: invalid JSON" },
+		{ "\n\n\n", "t:4:1: invalid JSON" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {

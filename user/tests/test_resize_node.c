@@ -6,17 +6,20 @@
  * A Guaranteed container admitted with 2 CPUs and attached, beside a
  * Burstable one on the shared pool: resized 2 -> 4 -> 3 -> 2, each run
  * a new process reading the admission set from the pod file; its cgroup
- * follows, the shared container's never overlaps it; below the
- * admission set, and past what is free, is refused with nothing changed.
+ * follows (its cpuset, and its CFS weight at once), the shared
+ * container's never overlaps it; below the admission set, and past what
+ * is free, is refused with nothing changed.
  */
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
 
+#include "cfs.h"
 #include "standin_node.h"
 #include "test_util.h"
 
-#define APP	"cg/kubepods/podg1/app/cpuset.cpus"
+#define APP_CG	"cg/kubepods/podg1/app"
+#define APP	APP_CG "/cpuset.cpus"
 #define WEB	"cg/kubepods/burstable/podb1/web/cpuset.cpus"
 
 /* the stand-in node's fields, with the tree stand-in as ctl */
@@ -68,6 +71,22 @@ static bool apart(const struct rig *r)
 	struct cpuset a = file_set(r, APP), w = file_set(r, WEB);
 
 	return !cpuset_empty(&a) && !cpuset_intersects(&a, &w);
+}
+
+/* DIR/rel/cpu.weight is the kubelet's for a CPU request of milli */
+static bool weight_is(const struct rig *r, const char *rel, int64_t milli)
+{
+	uint64_t w = cfs_shares_to_weight(cfs_milli_cpu_to_shares(milli),
+					  CFS_WEIGHT_LINEAR);
+	char file[256], want[32];
+	const char *got;
+	size_t len;
+
+	xsnprintf(file, sizeof(file), "%s/cpu.weight", rel);
+	len = (size_t)snprintf(want, sizeof(want), "%llu",
+			       (unsigned long long)w);
+	got = fake_read(r->dir, file);
+	return !strncmp(got, want, len) && (!got[len] || got[len] == '\n');
 }
 
 /* DIR/rel's text, "" when there is none */
@@ -172,6 +191,10 @@ TEST_F(node, grow_shrink_and_back)
 	EXPECT_TRUE(file_is(r, APP, "2-3,10-11")) TH_LOG("%s", fake_read(r->dir, APP));
 	EXPECT_TRUE(file_is(r, WEB, "4-9,12-15")) TH_LOG("%s", fake_read(r->dir, WEB));
 	CHECK(strstr(r->out, "g1 app 2-3,10-11 (admitted 2,10)") != NULL, "%s", r->out);
+	/* the CFS weight of 4 CPUs at once, the container's and its pod's */
+	EXPECT_TRUE(weight_is(r, APP_CG, 4000))
+		TH_LOG("%s", fake_read(r->dir, APP_CG "/cpu.weight"));
+	EXPECT_TRUE(weight_is(r, "cg/kubepods/podg1", 4000));
 	/* status shows the admission set, text and JSON */
 	run(r, "status");
 	CHECK(strstr(r->out, "admitted 2,10") != NULL, "%s", r->out);
@@ -186,6 +209,7 @@ TEST_F(node, grow_shrink_and_back)
 	run(r, "resize g1 app 3");
 	ASSERT_EQ(0, r->status) TH_LOG("%s", r->out);
 	EXPECT_TRUE(file_is(r, APP, "2-3,10")) TH_LOG("%s", fake_read(r->dir, APP));
+	EXPECT_TRUE(weight_is(r, APP_CG, 3000));
 	EXPECT_TRUE(apart(r));
 	web = file_set(r, WEB);
 	EXPECT_TRUE(cpuset_test(&web, 11));

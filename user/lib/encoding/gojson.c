@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gojson.h"
+#include "json_util.h"
 #include "utf8.h"
 
 /* Go's maxNestingDepth */
@@ -482,23 +483,52 @@ static struct gojson_value *parse_value(struct gojson_parser *p, int depth)
 	return parse_scalar(p);
 }
 
-struct gojson_value *gojson_parse(const char *buf, size_t len,
-				  struct cm_error *err)
+/* The document, or NULL with err set and *pos where it went wrong. */
+static struct gojson_value *parse_doc(const char *buf, size_t len,
+				      size_t *pos, struct cm_error *err)
 {
 	struct gojson_parser p = {
 		.s = (const unsigned char *)buf, .len = len, .err = err,
 	};
 	struct gojson_value *v = parse_value(&p, 1);
 
-	if (!v)
-		return NULL;
-	skip_space(&p);
-	if (p.pos < p.len) {
-		syntax_error(&p, "after top-level value");
-		gojson_free(v);
-		return NULL;
+	if (v) {
+		skip_space(&p);
+		if (p.pos < p.len) {
+			syntax_error(&p, "after top-level value");
+			gojson_free(v);
+			v = NULL;
+		}
 	}
+	*pos = p.pos < len ? p.pos : len;
 	return v;
+}
+
+struct gojson_value *gojson_parse(const char *buf, size_t len,
+				  struct cm_error *err)
+{
+	size_t pos;
+
+	return parse_doc(buf, len, &pos, err);
+}
+
+void gojson_error_prefix(struct cm_error *err, const char *name,
+			 const char *buf, size_t len)
+{
+	struct cm_error scratch = { 0 };
+	struct gojson_value *v;
+	unsigned int line, col;
+	size_t pos;
+
+	v = parse_doc(buf, len, &pos, &scratch);
+	cm_error_clear(&scratch);
+	if (v) {
+		gojson_free(v);
+		cm_error_prefix(err, "%s", name);
+		return;
+	}
+	json_position(buf, pos, &line, &col);
+	cm_error_prefix(err, "%s:%u:%u", name, line, col);
 }
 
 void gojson_free(struct gojson_value *v)

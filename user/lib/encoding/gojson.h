@@ -43,6 +43,13 @@ struct gojson_value {
 struct gojson_value *gojson_parse(const char *buf, size_t len,
 				  struct cm_error *err);
 void gojson_free(struct gojson_value *v);
+/*
+ * Name a document in an error about it: "NAME:LINE:COLUMN: ..." where
+ * its syntax fails (Go's text stays as it is), "NAME: ..." when it
+ * parses and the error is about its content.
+ */
+void gojson_error_prefix(struct cm_error *err, const char *name,
+			 const char *buf, size_t len);
 
 /* The JSON kind as Go's UnmarshalTypeError names it ("string", "object"). */
 const char *gojson_kind(const struct gojson_value *v);

@@ -43,17 +43,10 @@ char *manifest_read(const char *path, size_t *len, struct cm_error *err)
 static void json_error(const char *buf, const char *end, const char *name,
 		       struct cm_error *err)
 {
-	size_t line = 1, col = 1;
+	unsigned int line, col;
 
-	for (const char *p = buf; end && p < end && *p; p++) {
-		if (*p == '\n') {
-			line++;
-			col = 1;
-		} else {
-			col++;
-		}
-	}
-	cm_errorf(err, "%s:%zu:%zu: invalid JSON", name, line, col);
+	json_position(buf, end ? (size_t)(end - buf) : 0, &line, &col);
+	cm_errorf(err, "%s:%u:%u: invalid JSON", name, line, col);
 }
 
 cJSON *manifest_parse(const char *buf, size_t len, const char *name,

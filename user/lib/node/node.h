@@ -512,6 +512,21 @@ int node_resize(struct node *n, const char *pod_uid, const char *container,
  */
 int node_pod_resized(struct node *n, const char *uid, int64_t request_milli,
 		     int64_t limit_milli, struct cm_error *err);
+/* The largest CPU request or limit a record takes, millicores. */
+#define NODE_CPU_MILLI_MAX	((int64_t)1 << 40)
+/*
+ * Container name of pod uid, on the shared pool, was resized in place to
+ * a CPU request and limit (millicores, 0: none; the runtime's
+ * UpdateContainer): recorded in its Pod object in the pod file, and its
+ * cgroup's and its pod cgroup's CFS limits follow (every reconcile after
+ * it too; a cgroup that refuses now is logged).  -ENOENT when the node
+ * has no record of it, -EINVAL for a container on exclusive CPUs
+ * (node_resize() changes those) or values out of range; a failure
+ * changes nothing.
+ */
+int node_container_resized(struct node *n, const char *uid, const char *name,
+			   int64_t request_milli, int64_t limit_milli,
+			   struct cm_error *err);
 /* What node_resize checks first: the container holds exclusive CPUs. */
 int node_resize_check(struct node *n, const char *pod_uid,
 		      const char *container, struct cm_error *err);

@@ -15,6 +15,15 @@ int node_set_cfs(struct node *n, const char *name, const struct cfs_limits *l,
 int node_set_cpuset_inherit(struct node *n, const char *name, bool *changed,
 			    struct cm_error *err);
 
+/*
+ * Container k of p asks for a CPU request and a limit (millicores, 0:
+ * none) in its Pod object from now on: the pod file rewritten with it
+ * (atomically), then the record.  On failure p is as it was.
+ */
+int node_pod_set_cpu(struct node *n, struct node_pod *p, unsigned int k,
+		     int64_t request_milli, int64_t limit_milli,
+		     struct cm_error *err);
+
 /* A container of the pod holds exclusive CPUs. */
 bool node_pod_exclusive(const struct node *n, const struct node_pod *p);
 /* The CPUs container k of p runs on: its own, or the shared pool. */
@@ -29,6 +38,14 @@ int node_apply_container(struct node *n, const struct node_pod *p,
 			 unsigned int k, bool verbose, struct cm_error *err);
 int node_apply_pod(struct node *n, const struct node_pod *p, bool verbose,
 		   struct cm_error *err);
+
+/*
+ * What node_reconcile() does for one pod: its attached containers'
+ * cgroups (those not gone) and its pod cgroup.  Returns the number of
+ * changes or -errno.
+ */
+int node_reconcile_one(struct node *n, const struct node_pod *p,
+		       struct cm_error *err);
 
 /*
  * Try t of a change made against the kernel's table and retried while

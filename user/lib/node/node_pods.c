@@ -13,6 +13,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "atomic_file.h"
 #include "json_util.h"
 #include "node.h"
+#include "node_internal.h"
 
 void node_pod_free(struct node_pod *p)
 {
@@ -316,6 +318,97 @@ int node_delete_pod(struct node *n, const char *uid, struct cm_error *err)
 		break;
 	}
 	return ret;
+}
+
+/* A CPU quantity as a Pod object spells it: "2", "1500m". */
+static void cpu_quantity(int64_t milli, char *buf, size_t len)
+{
+	if (milli % 1000)
+		snprintf(buf, len, "%" PRId64 "m", milli);
+	else
+		snprintf(buf, len, "%" PRId64, milli / 1000);
+}
+
+/* resources.<kind>.cpu of container object c: milli, none for 0. */
+static int put_cpu(cJSON *c, const char *kind, int64_t milli)
+{
+	cJSON *res = cJSON_GetObjectItemCaseSensitive(c, "resources"), *q;
+	char v[32];
+
+	if (!res && !milli)
+		return 0;
+	if (!res)
+		res = cJSON_AddObjectToObject(c, "resources");
+	q = res ? cJSON_GetObjectItemCaseSensitive(res, kind) : NULL;
+	if (!q && !milli)
+		return 0;
+	if (!q)
+		q = cJSON_AddObjectToObject(res, kind);
+	if (!q)
+		return -ENOMEM;
+	cJSON_DeleteItemFromObjectCaseSensitive(q, "cpu");
+	if (!milli)
+		return 0;
+	cpu_quantity(milli, v, sizeof(v));
+	return cJSON_AddStringToObject(q, "cpu", v) ? 0 : -ENOMEM;
+}
+
+/* The container object of spec.containers or spec.initContainers. */
+static cJSON *container_object(cJSON *obj, const char *name)
+{
+	static const char *const lists[] = { "containers", "initContainers" };
+	cJSON *spec = cJSON_GetObjectItemCaseSensitive(obj, "spec"), *c;
+
+	for (size_t l = 0; l < 2; l++) {
+		cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(spec, lists[l])) {
+			const cJSON *cn = json_member(c, "name");
+
+			if (cJSON_IsString(cn) && !strcmp(cn->valuestring, name))
+				return c;
+		}
+	}
+	return NULL;
+}
+
+int node_pod_set_cpu(struct node *n, struct node_pod *p, unsigned int k,
+		     int64_t request_milli, int64_t limit_milli,
+		     struct cm_error *err)
+{
+	cJSON *obj = cJSON_Duplicate(p->obj, true);
+	cJSON *c = obj ? container_object(obj, p->pod.containers[k].name) :
+		   NULL;
+	struct node_pod next = *p;
+	struct pod pod;
+	int ret;
+
+	if (!c) {
+		cJSON_Delete(obj);
+		return cm_errorf(err, "pod %s: cannot record the CPUs of container %s",
+				 p->pod.uid, p->pod.containers[k].name), -ENOMEM;
+	}
+	if (put_cpu(c, "requests", request_milli) ||
+	    put_cpu(c, "limits", limit_milli)) {
+		cJSON_Delete(obj);
+		return cm_errorf(err, "out of memory"), -ENOMEM;
+	}
+	if (pod_from_json(obj, &pod, err)) {
+		cJSON_Delete(obj);
+		return -EINVAL;
+	}
+	/* the file first: the record changes only once it is written */
+	next.obj = obj;
+	next.pod = pod;
+	ret = node_save_pod(n, &next, err);
+	if (ret) {
+		pod_free(&pod);
+		cJSON_Delete(obj);
+		return ret;
+	}
+	pod_free(&p->pod);
+	cJSON_Delete(p->obj);
+	p->pod = pod;
+	p->obj = obj;
+	return 0;
 }
 
 struct node_pod *node_add_pod(struct node *n, const cJSON *obj,

@@ -228,9 +228,8 @@ static bool attached(struct node *n, const struct node_pod *p, unsigned int k)
 	return false;
 }
 
-/* What node_reconcile() does for one pod. */
-static int reconcile_one(struct node *n, const struct node_pod *p,
-			 struct cm_error *err)
+int node_reconcile_one(struct node *n, const struct node_pod *p,
+		       struct cm_error *err)
 {
 	bool any = false;
 	int changes = 0, ret;
@@ -273,7 +272,7 @@ int node_reconcile(struct node *n, const struct pod_list *active,
 		return ret;
 	changes += ret;
 	for (unsigned int i = 0; i < n->nr_pods; i++) {
-		ret = reconcile_one(n, &n->pods[i], err);
+		ret = node_reconcile_one(n, &n->pods[i], err);
 		if (ret < 0)
 			return ret;
 		changes += ret;
@@ -359,7 +358,7 @@ int node_reconcile_pod(struct node *n, const char *uid, struct cm_error *err)
 		return ret;
 	changes += ret;
 	if (p) {
-		ret = reconcile_one(n, p, err);
+		ret = node_reconcile_one(n, p, err);
 		if (ret < 0)
 			return ret;
 		changes += ret;

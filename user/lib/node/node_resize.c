@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Resizing a running container's exclusive CPUs (node.h, node_resize()).
+ * In-place resizes (node.h): a running container's exclusive CPUs
+ * (node_resize()), a container on the shared pool (its CPU request and
+ * limit: node_container_resized()), a pod (node_pod_resized()).  Each is
+ * recorded in the pod file, so that a reconcile writes the new CFS
+ * limits rather than those of the admission back.
+ *
+ * A resize of exclusive CPUs:
  *
  * At no moment may two containers run on one CPU, and the kernel refuses
  * a write that drops a CPU its table still gives a bound container
@@ -15,15 +21,15 @@
  *           cgroup is narrowed, then the shared containers get them.
  *
  * The pod file records the admission set (first resize) and the new CPU
- * count in the Pod object, so the CFS weight follows and a restart knows
- * how far the container may shrink.
+ * count in the Pod object, so the CFS weight follows (at once: the
+ * container's and its pod's cgroups) and a restart knows how far the
+ * container may shrink.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_util.h"
 #include "node.h"
 #include "node_internal.h"
 #include "resize.h"
@@ -47,62 +53,17 @@ int node_resize_check(struct node *n, const char *uid, const char *name,
 	return 0;
 }
 
-/* resources.requests.cpu and resources.limits.cpu of one container: num. */
-static int set_cpu_count(cJSON *obj, const char *name, int num)
-{
-	static const char *const lists[] = { "containers", "initContainers" };
-	static const char *const kinds[] = { "requests", "limits" };
-	cJSON *spec = cJSON_GetObjectItemCaseSensitive(obj, "spec");
-	char v[16];
-
-	snprintf(v, sizeof(v), "%d", num);
-	for (size_t l = 0; l < 2; l++) {
-		cJSON *cs = cJSON_GetObjectItemCaseSensitive(spec, lists[l]);
-		cJSON *c, *res, *q;
-
-		cJSON_ArrayForEach(c, cs) {
-			const cJSON *cn = json_member(c, "name");
-
-			if (!cJSON_IsString(cn) || strcmp(cn->valuestring, name))
-				continue;
-			res = cJSON_GetObjectItemCaseSensitive(c, "resources");
-			if (!res)
-				res = cJSON_AddObjectToObject(c, "resources");
-			for (size_t k = 0; res && k < 2; k++) {
-				q = cJSON_GetObjectItemCaseSensitive(res, kinds[k]);
-				if (!q)
-					q = cJSON_AddObjectToObject(res, kinds[k]);
-				if (!q)
-					return -ENOMEM;
-				cJSON_DeleteItemFromObjectCaseSensitive(q, "cpu");
-				if (!cJSON_AddStringToObject(q, "cpu", v))
-					return -ENOMEM;
-			}
-			return res ? 0 : -ENOMEM;
-		}
-	}
-	return -ENOENT;
-}
-
 /* The pod file after a resize: the admission set, the new count. */
 static int record(struct node *n, struct node_pod *p, unsigned int k,
 		  const struct cpuset *admitted, int num, struct cm_error *err)
 {
-	struct pod pod;
-
 	/* a resize that changed nothing records the admission set here */
 	if (!p->c[k].has_admitted) {
 		p->c[k].has_admitted = true;
 		p->c[k].admitted = *admitted;
 	}
-	if (set_cpu_count(p->obj, p->pod.containers[k].name, num))
-		return cm_errorf(err, "pod %s: cannot record the new CPU count",
-				 p->pod.uid), -ENOMEM;
-	if (pod_from_json(p->obj, &pod, err))
-		return -EINVAL;
-	pod_free(&p->pod);
-	p->pod = pod;
-	return node_save_pod(n, p, err);
+	return node_pod_set_cpu(n, p, k, (int64_t)num * 1000,
+				(int64_t)num * 1000, err);
 }
 
 static int assign(struct node *n, const char *uid, const char *name,
@@ -297,13 +258,67 @@ int node_resize(struct node *n, const char *uid, const char *name, int num,
 	ret = node_save_checkpoint(n, 0, err);
 	if (!ret)
 		ret = record(n, p, (unsigned int)k, &admitted, num, err);
-	if (ret)
+	/* the CFS weight of the new count, now rather than at a reconcile */
+	if (!ret)
+		ret = node_reconcile_one(n, p, err);
+	if (ret < 0)
 		return ret;
 	*out = next;
 	text = cpuset_to_str(&next);
 	node_log(n, "resized %s/%s to %d CPU%s: %s", uid, name, num,
 		 num == 1 ? "" : "s", text ? text : "?");
 	free(text);
+	return 0;
+}
+
+/* The request or limit of a container as its record has it; 0: none. */
+static int64_t cpu_of(const struct pod_container *c, bool limit)
+{
+	if (limit)
+		return c->has_limit[RES_CPU] ?
+		       quantity_milli_value(&c->limit[RES_CPU]) : 0;
+	return c->has_request[RES_CPU] ?
+	       quantity_milli_value(&c->request[RES_CPU]) : 0;
+}
+
+int node_container_resized(struct node *n, const char *uid, const char *name,
+			   int64_t request_milli, int64_t limit_milli,
+			   struct cm_error *err)
+{
+	struct node_pod *p = node_find_pod(n, uid);
+	int k = p ? node_pod_container(p, name) : -1;
+	struct cm_error again = { 0 };
+	const struct pod_container *c;
+	int ret;
+
+	if (k < 0)
+		return cm_errorf(err, "pod %s has no container %s recorded",
+				 uid, name), -ENOENT;
+	if (request_milli < 0 || limit_milli < 0 ||
+	    request_milli > NODE_CPU_MILLI_MAX || limit_milli > NODE_CPU_MILLI_MAX)
+		return cm_errorf(err, "container %s of pod %s: CPU request %lldm, limit %lldm: out of range",
+				 name, uid, (long long)request_milli,
+				 (long long)limit_milli), -EINVAL;
+	if (node_assignment(n, uid, name))
+		return cm_errorf(err, "container %s of pod %s holds exclusive CPUs: only a resize of them (to another whole number) changes its CPUs",
+				 name, uid), -EINVAL;
+	c = &p->pod.containers[k];
+	if (cpu_of(c, false) == request_milli && cpu_of(c, true) == limit_milli)
+		return 0;
+	ret = node_pod_set_cpu(n, p, (unsigned int)k, request_milli,
+			       limit_milli, err);
+	if (ret)
+		return ret;
+	node_log(n, "%s/%s: resized in place: cpu request %lldm, limit %lldm",
+		 uid, name, (long long)request_milli, (long long)limit_milli);
+	/*
+	 * Its cgroup, and the pod's, whose limits sum its containers'.  The
+	 * record stands when a cgroup refuses: each reconcile tries again.
+	 */
+	if (node_reconcile_one(n, p, &again) < 0)
+		node_log_sev(n, NODE_LOG_WARNING, "%s/%s: %s", uid, name,
+			     cm_error_msg(&again));
+	cm_error_clear(&again);
 	return 0;
 }
 

@@ -432,30 +432,28 @@ static cJSON *plain_parse(const char *text)
 	return root;
 }
 
-/* "line L, column C (byte B)" of text + off; columns count characters. */
-static int json_where(char *buf, size_t len, const char *text, size_t off)
+void json_position(const char *text, size_t off, unsigned int *line,
+		   unsigned int *col)
 {
-	unsigned int line = 1, col = 1;
-
+	*line = 1;
+	*col = 1;
 	for (size_t i = 0; i < off; i++) {
 		if (text[i] == '\n') {
-			line++;
-			col = 1;
+			++*line;
+			*col = 1;
 		} else if (((unsigned char)text[i] & 0xc0) != 0x80) {
-			col++;	/* not a UTF-8 continuation byte */
+			++*col;	/* not a UTF-8 continuation byte */
 		}
 	}
-	return snprintf(buf, len, "line %u, column %u (byte %zu)", line, col,
-			off);
 }
 
 static int json_error_at(struct cm_error *err, const char *name,
 			 const char *text, size_t off, const char *what)
 {
-	char where[96];
+	unsigned int line, col;
 
-	json_where(where, sizeof(where), text, off);
-	return cm_errorf(err, "%s: %s at %s", name, what, where);
+	json_position(text, off, &line, &col);
+	return cm_errorf(err, "%s:%u:%u: %s", name, line, col, what);
 }
 
 /*

@@ -51,10 +51,17 @@ int json_go_rules(cJSON *j, const char *text, const char *name,
 cJSON *json_load(const char *path, struct cm_error *err);
 /*
  * Parse a NUL-terminated text as json_load() does; errors read
- * "NAME: invalid JSON at line L, column C (byte B)".
+ * "NAME:LINE:COLUMN: invalid JSON", as every JSON and YAML error of
+ * cpumgrctl does (json_position()).
  */
 cJSON *json_parse_text(const char *text, const char *name,
 		       struct cm_error *err);
+/*
+ * Where byte off of text is: its line and column from 1, columns
+ * counting characters (UTF-8), as "FILE:LINE:COLUMN: what" names it.
+ */
+void json_position(const char *text, size_t off, unsigned int *line,
+		   unsigned int *col);
 /* Bytes json_load() holds for values not yet freed (tests, benchmarks). */
 size_t json_load_held(void);
 

@@ -151,6 +151,80 @@ TEST_F(part, undone_above_a_pod_cgroup_already_gone)
 	EXPECT_STREQ("", EXCL("kubepods"));
 }
 
+/*
+ * Undone with the CPUs it held, whatever the caller passes (a container
+ * no longer exclusive has the shared pool's), and its own emptied.
+ */
+TEST_F(part, undone_by_what_it_held)
+{
+	struct cpuset a = cpus_of("2-3"), b = cpus_of("4"), pool = cpus_of("1,5-7");
+	bool changed;
+
+	lay_out(self, true);
+	ASSERT_EQ(0, quiet_part_make(&self->cg, "kubepods/pod1/c1", &a, true,
+				     &changed, &self->err));
+	ASSERT_EQ(0, quiet_part_make(&self->cg, "kubepods/pod1/c2", &b, true,
+				     &changed, &self->err));
+	ASSERT_EQ(0, quiet_part_undo(&self->cg, "kubepods/pod1",
+				     "kubepods/pod1/c1", NULL, &self->err))
+		TH_LOG("%s", cm_error_msg(&self->err));
+	EXPECT_STREQ("member", PART("kubepods/pod1/c1"));
+	EXPECT_STREQ("", EXCL("kubepods/pod1/c1"));
+	EXPECT_STREQ("4", EXCL("kubepods/pod1"));
+	EXPECT_STREQ("4", EXCL("kubepods"));
+	ASSERT_EQ(0, quiet_part_undo(&self->cg, "kubepods/pod1",
+				     "kubepods/pod1/c2", &pool, &self->err));
+	EXPECT_STREQ("", EXCL("kubepods/pod1/c2"));
+	EXPECT_STREQ("", EXCL("kubepods/pod1"));
+	EXPECT_STREQ("", EXCL("kubepods"));
+}
+
+/* Writes to c1's cpuset.cpus.exclusive are refused. */
+static int exclusive_refused_open(const char *path, int flags)
+{
+	if ((flags & (O_WRONLY | O_RDWR)) &&
+	    strstr(path, "/c1/cpuset.cpus.exclusive")) {
+		errno = EBUSY;
+		return -1;
+	}
+	return fake_open_file(path, flags);
+}
+
+static const struct cgroupfs_ops exclusive_refused_ops = {
+	.open_file = exclusive_refused_open,
+	.remove_dir = fake_remove_dir,
+	.v1_root = fake_v1_root,
+};
+
+/* A valid partition whose move the kernel refuses stays where it was. */
+TEST_F(part, a_refused_move_keeps_the_partition)
+{
+	struct cpuset a = cpus_of("2-3"), moved = cpus_of("2,5");
+	bool changed;
+
+	lay_out(self, true);
+	ASSERT_EQ(0, quiet_part_make(&self->cg, "kubepods/pod1/c1", &a, true,
+				     &changed, &self->err));
+	self->cg.ops = &exclusive_refused_ops;
+	EXPECT_EQ(-EBUSY, quiet_part_make(&self->cg, "kubepods/pod1/c1",
+					  &moved, true, &changed, &self->err));
+	self->cg.ops = &invalid_ops;
+	EXPECT_STREQ("isolated", PART("kubepods/pod1/c1"));
+	EXPECT_STREQ("2-3", EXCL("kubepods/pod1/c1"));
+	EXPECT_STREQ("2-3", EXCL("kubepods/pod1"));
+	EXPECT_STREQ("2-3", EXCL("kubepods"));
+}
+
+/* The managed root at the mount: the root's cpuset.cpus.isolated tells. */
+TEST_F(part, remote_asked_of_the_root_cgroup)
+{
+	lay_out(self, true);
+	EXPECT_FALSE(quiet_part_remote(&self->cg, ""));
+	fake_write(self->dir, "cpuset.cpus.isolated", "\n");
+	EXPECT_TRUE(quiet_part_remote(&self->cg, ""));
+	EXPECT_TRUE(quiet_part_remote(&self->cg, "kubepods/pod1/c1"));
+}
+
 TEST_F(part, an_invalid_partition_is_undone_with_the_kernels_reason)
 {
 	struct cpuset a = cpus_of("6");
@@ -223,8 +297,8 @@ TEST_F(files, interrupts_kept_off_and_given_back)
 	fake_write(self->dir, "proc/irq/25/smp_affinity_list", "2\n");
 	fake_write(self->dir, "proc/irq/26/smp_affinity_list", "3,8\n");
 	fake_write(self->dir, "proc/irq/default_smp_affinity", "ff,ffffffff\n");
-	ASSERT_EQ(0, quiet_irq_sync(proc, &off, &online, &self->s, &r,
-				    &self->err)) TH_LOG("%s", cm_error_msg(&self->err));
+	ASSERT_EQ(0, quiet_irq_sync(proc, &off, &online, &self->s, NULL, NULL,
+				    &r, &self->err)) TH_LOG("%s", cm_error_msg(&self->err));
 	EXPECT_EQ(4u, r.seen);
 	EXPECT_EQ(3u, r.moved);
 	EXPECT_STREQ("0\n", fake_read(self->dir, "proc/irq/0/smp_affinity_list"));
@@ -236,22 +310,155 @@ TEST_F(files, interrupts_kept_off_and_given_back)
 	EXPECT_EQ((size_t)3, self->s.nr_irqs);
 	/* more kept off: from the saved affinities, not the written ones */
 	off = cpus_of("2-3,8");
-	ASSERT_EQ(0, quiet_irq_sync(proc, &off, &online, &self->s, &r,
-				    &self->err));
+	ASSERT_EQ(0, quiet_irq_sync(proc, &off, &online, &self->s, NULL, NULL,
+				    &r, &self->err));
 	EXPECT_STREQ("0-1,4-7,9-39", fake_read(self->dir, "proc/irq/26/smp_affinity_list"));
 	off = cpus_of("8");
-	ASSERT_EQ(0, quiet_irq_sync(proc, &off, &online, &self->s, &r,
-				    &self->err));
+	ASSERT_EQ(0, quiet_irq_sync(proc, &off, &online, &self->s, NULL, NULL,
+				    &r, &self->err));
 	EXPECT_STREQ("3", fake_read(self->dir, "proc/irq/26/smp_affinity_list"));
 	EXPECT_STREQ("2", fake_read(self->dir, "proc/irq/25/smp_affinity_list"));
 	/* none: every one as it was, nothing saved */
 	cpuset_zero(&none);
-	ASSERT_EQ(0, quiet_irq_sync(proc, &none, &online, &self->s, &r,
-				    &self->err));
+	ASSERT_EQ(0, quiet_irq_sync(proc, &none, &online, &self->s, NULL, NULL,
+				    &r, &self->err));
 	EXPECT_STREQ("0-39", fake_read(self->dir, "proc/irq/24/smp_affinity_list"));
 	EXPECT_STREQ("3,8", fake_read(self->dir, "proc/irq/26/smp_affinity_list"));
 	EXPECT_STREQ("ff,ffffffff", fake_read(self->dir, "proc/irq/default_smp_affinity"));
 	EXPECT_TRUE(quiet_saved_empty(&self->s));
+}
+
+/* What persist finds: the saved originals, and no affinity changed yet. */
+struct persisted {
+	const char *dir;
+	struct quiet_saved *s;
+	int calls;
+	char affinity[64];
+	size_t saved;
+};
+
+static int persist_probe(void *arg, struct cm_error *err)
+{
+	struct persisted *p = arg;
+
+	p->calls++;
+	xsnprintf(p->affinity, sizeof(p->affinity), "%s",
+		  fake_read(p->dir, "proc/irq/24/smp_affinity_list"));
+	p->saved = p->s->nr_irqs;
+	return 0;
+}
+
+static int persist_fails(void *arg, struct cm_error *err)
+{
+	return cm_errorf(err, "no space left"), -ENOSPC;
+}
+
+TEST_F(files, originals_persisted_before_any_change)
+{
+	struct cpuset off = cpus_of("2-3"), online = cpus_of("0-7");
+	struct persisted p = { .dir = self->dir, .s = &self->s };
+	struct quiet_irq_result r;
+	char proc[PATH_MAX + 8];
+
+	xsnprintf(proc, sizeof(proc), "%s/proc", self->dir);
+	fake_write(self->dir, "proc/irq/24/smp_affinity_list", "0-7\n");
+	fake_write(self->dir, "proc/irq/25/smp_affinity_list", "0-1\n");
+	/* a failed persist writes nothing */
+	EXPECT_EQ(-ENOSPC, quiet_irq_sync(proc, &off, &online, &self->s,
+					  persist_fails, NULL, &r, &self->err));
+	EXPECT_STREQ("0-7\n", fake_read(self->dir, "proc/irq/24/smp_affinity_list"));
+	cm_error_clear(&self->err);
+	ASSERT_EQ(0, quiet_irq_sync(proc, &off, &online, &self->s,
+				    persist_probe, &p, &r, &self->err));
+	EXPECT_EQ(1, p.calls);
+	EXPECT_STREQ("0-7\n", p.affinity);
+	EXPECT_EQ((size_t)1, p.saved);
+	EXPECT_STREQ("0-1,4-7", fake_read(self->dir, "proc/irq/24/smp_affinity_list"));
+	/* nothing new to save: not called again */
+	ASSERT_EQ(0, quiet_irq_sync(proc, &off, &online, &self->s,
+				    persist_probe, &p, &r, &self->err));
+	EXPECT_EQ(1, p.calls);
+}
+
+/* An interrupt the kernel refuses back stays saved for the next try. */
+TEST_F(files, a_refused_restore_stays_saved)
+{
+	struct cpuset off = cpus_of("2"), online = cpus_of("0-3"), none;
+	struct quiet_irq_result r;
+	char proc[PATH_MAX + 8], path[PATH_MAX + 64];
+
+	xsnprintf(proc, sizeof(proc), "%s/proc", self->dir);
+	fake_write(self->dir, "proc/irq/24/smp_affinity_list", "0-3\n");
+	fake_write(self->dir, "proc/irq/25/smp_affinity_list", "2-3\n");
+	ASSERT_EQ(0, quiet_irq_sync(proc, &off, &online, &self->s, NULL, NULL,
+				    &r, &self->err));
+	EXPECT_EQ((size_t)2, self->s.nr_irqs);
+	/* 25's file made read-only: its write back fails */
+	xsnprintf(path, sizeof(path), "%s/proc/irq/25/smp_affinity_list",
+		  self->dir);
+	ASSERT_EQ(0, chmod(path, 0444));
+	cpuset_zero(&none);
+	ASSERT_EQ(0, quiet_irq_sync(proc, &none, &online, &self->s, NULL, NULL,
+				    &r, &self->err));
+	EXPECT_STREQ("0-3", fake_read(self->dir, "proc/irq/24/smp_affinity_list"));
+	if (geteuid() == 0) {
+		/* root writes a read-only file: both given back */
+		EXPECT_EQ((size_t)0, self->s.nr_irqs);
+		return;
+	}
+	ASSERT_EQ((size_t)1, self->s.nr_irqs);
+	EXPECT_EQ(25u, self->s.irqs[0].irq);
+	EXPECT_FALSE(quiet_saved_empty(&self->s));
+}
+
+TEST_F(files, a_reboot_forgets_what_the_kernel_reset)
+{
+	struct cpuset off = cpus_of("2");
+	struct quiet_cpu_orig *c;
+
+	ASSERT_EQ(0, quiet_saved_add_irq(&self->s, 24, "0-3", &self->err));
+	self->s.irq_off = off;
+	self->s.irqbalance_banned = true;
+	xsnprintf(self->s.irqbalance_line, sizeof(self->s.irqbalance_line),
+		  "%s", "IRQBALANCE_BANNED_CPULIST=7");
+	c = quiet_saved_cpu(&self->s, 2, true);
+	ASSERT_NE(NULL, c);
+	xsnprintf(c->governor, sizeof(c->governor), "%s", "schedutil");
+	EXPECT_FALSE(quiet_saved_rebooted(&self->s, "boot-1"));
+	EXPECT_FALSE(quiet_saved_rebooted(&self->s, "boot-1"));
+	/* unknown (a test's tree): the same boot */
+	EXPECT_FALSE(quiet_saved_rebooted(&self->s, ""));
+	EXPECT_EQ((size_t)1, self->s.nr_irqs);
+	EXPECT_FALSE(quiet_saved_rebooted(&self->s, "boot-1"));
+	EXPECT_TRUE(quiet_saved_rebooted(&self->s, "boot-2"));
+	EXPECT_EQ((size_t)0, self->s.nr_irqs);
+	EXPECT_EQ((size_t)0, self->s.nr_cpus);
+	EXPECT_TRUE(cpuset_empty(&self->s.irq_off));
+	/* irqbalance's line is a file's: kept */
+	EXPECT_TRUE(self->s.irqbalance_banned);
+	EXPECT_STREQ("boot-2", self->s.boot_id);
+}
+
+/* The shell reads every line: cpumgr's takes the place of the last. */
+TEST_F(files, irqbalance_the_last_line_counts)
+{
+	static const char two[] = "IRQBALANCE_BANNED_CPULIST=6\n"
+		"IRQBALANCE_ARGS=\nIRQBALANCE_BANNED_CPULIST=7\n";
+	struct cpuset off = cpus_of("2"), none;
+	char file[PATH_MAX + 16];
+	bool changed;
+
+	xsnprintf(file, sizeof(file), "%s/irqbalance", self->dir);
+	fake_write(self->dir, "irqbalance", two);
+	ASSERT_EQ(0, quiet_irqbalance_ban(file, &off, &self->s, &changed,
+					  &self->err));
+	EXPECT_STREQ("IRQBALANCE_BANNED_CPULIST=6\nIRQBALANCE_ARGS=\n"
+		     "IRQBALANCE_BANNED_CPULIST=2,7\n",
+		     fake_read(self->dir, "irqbalance"));
+	cpuset_zero(&none);
+	ASSERT_EQ(0, quiet_irqbalance_ban(file, &none, &self->s, &changed,
+					  &self->err));
+	EXPECT_STREQ(two, fake_read(self->dir, "irqbalance"));
 }
 
 TEST_F(files, irqbalance_banned_and_put_back)

@@ -11,9 +11,9 @@
  *   kept off their CPUs (irq-load-balancing; "housekeeping" leaves the
  *   first CPU and its SMT siblings), irqbalance told, idle states and
  *   governors set; what was there saved in the state directory
- *   (quiet.json) and put back when no container asks any more, or is
- *   left (a restart, a reboot: the next sync reads the kernel's values
- *   again where nothing is saved).
+ *   (quiet.json) before it changes, and put back when no container asks
+ *   any more; a restart keeps it, a reboot forgets what the kernel
+ *   reset (quiet_saved.h), and the next sync reads its values again.
  *
  * Only a container holding exclusive CPUs is isolated, as CRI-O runs its
  * hooks for Guaranteed containers with whole CPUs alone: a pod's key
@@ -208,7 +208,8 @@ int node_quiet_container(struct node *n, const struct node_pod *p,
 	snprintf(parent, sizeof(parent), "%s", name);
 	slash = strrchr(parent, '/');
 	*(slash ? slash : parent) = '\0';
-	ret = quiet_part_undo(&n->cgroups.fs, parent, name, cpus, err);
+	/* its CPUs now may be the shared pool's: undo what it held */
+	ret = quiet_part_undo(&n->cgroups.fs, parent, name, NULL, err);
 	if (!ret)
 		node_log(n, "%s/%s: %s no longer a partition", p->pod.uid,
 			 c->name, p->c[k].cgroup);
@@ -292,19 +293,32 @@ static void wanted_free(struct wanted *w)
 	free(w->governor);
 }
 
+/* This boot's id ("" where procfs has none: a test's tree). */
+static void boot_id(const struct node *n, char *buf, size_t len)
+{
+	char path[PATH_MAX + 40];
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/random/boot_id",
+		 n->cfg.proc_mount);
+	if (quiet_read_value(path, buf, len))
+		buf[0] = '\0';
+}
+
 static int load(struct node *n, struct cm_error *err)
 {
-	char path[PATH_MAX + 32];
+	char path[PATH_MAX + 32], boot[QUIET_BOOT_ID_MAX];
 	cJSON *j;
 	int ret;
 
 	if (n->quiet_loaded)
 		return 0;
 	quiet_saved_init(&n->quiet);
+	boot_id(n, boot, sizeof(boot));
 	snprintf(path, sizeof(path), "%s/%s", n->files.dir, NODE_QUIET_FILE);
 	ret = node_read_json(path, &j, err);
 	if (ret == -ENOENT) {
 		cm_error_clear(err);
+		quiet_saved_rebooted(&n->quiet, boot);
 		n->quiet_loaded = true;
 		return 0;
 	}
@@ -313,6 +327,9 @@ static int load(struct node *n, struct cm_error *err)
 	cJSON_Delete(j);
 	if (ret)
 		return ret;
+	if (quiet_saved_rebooted(&n->quiet, boot))
+		node_log(n, "quiet: %s is of an earlier boot: the interrupts' and CPUs' values read again",
+			 path);
 	n->quiet_loaded = true;
 	return 0;
 }
@@ -368,6 +385,11 @@ static void irqbalance(struct node *n, const struct cpuset *off)
 	cm_error_clear(&err);
 }
 
+static int persist(void *arg, struct cm_error *err)
+{
+	return save(arg, err);
+}
+
 static int irqs(struct node *n, const struct cpuset *off, bool full,
 		struct cm_error *err)
 {
@@ -383,7 +405,7 @@ static int irqs(struct node *n, const struct cpuset *off, bool full,
 	    !n->quiet.irqbalance_banned)
 		return 0;
 	ret = quiet_irq_sync(n->cfg.proc_mount, off, &n->kernel.online,
-			     &n->quiet, &r, err);
+			     &n->quiet, persist, n, &r, err);
 	if (ret)
 		return ret;
 	irqbalance(n, off);
@@ -475,25 +497,35 @@ int node_quiet_sync(struct node *n, struct cm_error *err)
 	before = j ? cJSON_PrintUnformatted(j) : NULL;
 	cJSON_Delete(j);
 	ret = irqs(n, &w.irq_off, !n->targeted, err);
-	if (ret < 0)
-		goto out;
-	changes += ret;
-	/* the CPUs asked for and those with something to put back */
-	cpuset_zero(&cpus);
-	for (unsigned int cpu = 0; cpu < CPUSET_MAX_CPUS; cpu++)
-		if (w.cstates[cpu] || w.governor[cpu])
-			cpuset_set(&cpus, cpu);
-	for (size_t i = 0; i < n->quiet.nr_cpus; i++)
-		cpuset_set(&cpus, n->quiet.cpus[i].cpu);
-	for (int cpu = cpuset_next(&cpus, 0); cpu >= 0;
-	     cpu = cpuset_next(&cpus, cpu + 1))
-		cpu_one(n, (unsigned int)cpu, &w, !n->targeted, &changes);
+	if (ret >= 0) {
+		changes += ret;
+		/* the CPUs asked for and those with something to put back */
+		cpuset_zero(&cpus);
+		for (unsigned int cpu = 0; cpu < CPUSET_MAX_CPUS; cpu++)
+			if (w.cstates[cpu] || w.governor[cpu])
+				cpuset_set(&cpus, cpu);
+		for (size_t i = 0; i < n->quiet.nr_cpus; i++)
+			cpuset_set(&cpus, n->quiet.cpus[i].cpu);
+		for (int cpu = cpuset_next(&cpus, 0); cpu >= 0;
+		     cpu = cpuset_next(&cpus, cpu + 1))
+			cpu_one(n, (unsigned int)cpu, &w, !n->targeted,
+				&changes);
+	}
+	/* kept whatever happened: a failed sync may have changed some */
 	j = quiet_saved_to_json(&n->quiet);
 	{
 		char *after = j ? cJSON_PrintUnformatted(j) : NULL;
+		struct cm_error serr = { 0 };
+		int sret = 0;
 
 		if (!after || !before || strcmp(after, before))
-			ret = save(n, err);
+			sret = save(n, ret < 0 ? &serr : err);
+		if (sret && ret < 0)
+			node_log_sev(n, NODE_LOG_WARNING, "quiet: %s",
+				     cm_error_msg(&serr));
+		else if (sret)
+			ret = sret;
+		cm_error_clear(&serr);
 		free(after);
 	}
 	cJSON_Delete(j);

@@ -94,8 +94,11 @@ static void note_stuck(struct quiet_irq_result *r, unsigned int irq)
 			 "%s%u", at ? "," : "", irq);
 }
 
-/* One interrupt's affinity as off says (or back to its saved one). */
-static int sync_one(const char *dir, unsigned int irq,
+/*
+ * One interrupt's affinity as off says (or back to its saved one); with
+ * write false, only its affinity before saved in s where it will change.
+ */
+static int sync_one(const char *dir, unsigned int irq, bool write,
 		    const struct cpuset *off, const struct cpuset *online,
 		    struct quiet_saved *s, struct quiet_irq_result *r,
 		    struct cm_error *err)
@@ -109,7 +112,7 @@ static int sync_one(const char *dir, unsigned int irq,
 	if (quiet_read_value(path, text, sizeof(text)) ||
 	    cpuset_parse(&have, text, NULL))
 		return 0;	/* gone, or nothing to read: not ours */
-	r->seen++;
+	r->seen += write;
 	if (cpuset_empty(off) && !o)
 		return 0;
 	if (!o && !cpuset_intersects(&have, off))
@@ -121,9 +124,12 @@ static int sync_one(const char *dir, unsigned int irq,
 		orig = have;
 	if (!without(&orig, off, online, &have, &want))
 		return 0;
-	/* saved before the first change, so that a crash loses nothing */
-	if (!o && quiet_saved_add_irq(s, irq, text, err))
-		return -ENOMEM;
+	if (!write) {
+		if (!o && quiet_saved_add_irq(s, irq, text, err))
+			return -ENOMEM;
+		r->recorded += !o;
+		return 0;
+	}
 	want_text = cpuset_to_str(&want);
 	if (!want_text)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
@@ -134,14 +140,18 @@ static int sync_one(const char *dir, unsigned int irq,
 	if (ret) {
 		if (cpuset_intersects(&have, off))
 			note_stuck(r, irq);
+		/* not put back: its original stays saved for the next try */
+		if (o && cpuset_empty(off))
+			o->restore_failed = true;
 		return 0;
 	}
 	r->moved++;
 	return 0;
 }
 
-static int sync_default(const char *dir, const struct cpuset *off,
-			const struct cpuset *online, struct quiet_saved *s,
+static int sync_default(const char *dir, bool write,
+			const struct cpuset *off, const struct cpuset *online,
+			struct quiet_saved *s, struct quiet_irq_result *r,
 			struct cm_error *err)
 {
 	char path[PATH_MAX + 48], text[4096], want_text[4096];
@@ -162,8 +172,12 @@ static int sync_default(const char *dir, const struct cpuset *off,
 		orig = have;
 	if (!without(&orig, off, online, &have, &want))
 		return 0;
-	if (!s->default_affinity && !(s->default_affinity = strdup(text)))
-		return cm_errorf(err, "out of memory"), -ENOMEM;
+	if (!write) {
+		if (!s->default_affinity && !(s->default_affinity = strdup(text)))
+			return cm_errorf(err, "out of memory"), -ENOMEM;
+		r->recorded++;
+		return 0;
+	}
 	/* given back as it was read, else in the width the kernel printed */
 	if (cpuset_empty(off))
 		snprintf(want_text, sizeof(want_text), "%s", s->default_affinity);
@@ -190,35 +204,60 @@ static int irq_number(const char *name, unsigned int *out)
 	return 0;
 }
 
-int quiet_irq_sync(const char *proc, const struct cpuset *off,
-		   const struct cpuset *online, struct quiet_saved *s,
-		   struct quiet_irq_result *r, struct cm_error *err)
+/* Every interrupt of dir, then the default affinity: one pass. */
+static int sync_pass(const char *dir, bool write, const struct cpuset *off,
+		     const struct cpuset *online, struct quiet_saved *s,
+		     struct quiet_irq_result *r, struct cm_error *err)
 {
-	char dir[PATH_MAX];
 	struct dirent *de;
 	DIR *d;
 	int ret = 0;
 
-	memset(r, 0, sizeof(*r));
-	snprintf(dir, sizeof(dir), "%s/irq", proc);
 	d = opendir(dir);
-	if (!d)
-		return cm_errorf(err, "%s: %s", dir, strerror(errno)), -errno;
+	if (!d) {
+		ret = -errno;
+		return cm_errorf(err, "%s: %s", dir, strerror(-ret)), ret;
+	}
 	while (!ret && (de = readdir(d))) {
 		unsigned int irq;
 
 		if (!irq_number(de->d_name, &irq))
-			ret = sync_one(dir, irq, off, online, s, r, err);
+			ret = sync_one(dir, irq, write, off, online, s, r, err);
 	}
 	closedir(d);
 	if (!ret)
-		ret = sync_default(dir, off, online, s, err);
+		ret = sync_default(dir, write, off, online, s, r, err);
+	return ret;
+}
+
+int quiet_irq_sync(const char *proc, const struct cpuset *off,
+		   const struct cpuset *online, struct quiet_saved *s,
+		   quiet_persist_fn *persist, void *arg,
+		   struct quiet_irq_result *r, struct cm_error *err)
+{
+	size_t nr_before = s->nr_irqs;
+	bool had_default = s->default_affinity != NULL;
+	char dir[PATH_MAX];
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(dir, sizeof(dir), "%s/irq", proc);
+	/* the originals kept where a crash cannot lose them, then changed */
+	ret = sync_pass(dir, false, off, online, s, r, err);
+	if (!ret && r->recorded && persist)
+		ret = persist(arg, err);
+	if (ret) {
+		/* not kept: forgotten, so that the next try saves them */
+		quiet_saved_truncate_irqs(s, nr_before, had_default);
+		return ret;
+	}
+	ret = sync_pass(dir, true, off, online, s, r, err);
 	if (ret)
 		return ret;
 	s->irq_off = *off;
-	/* given back: what was saved is what there is */
+	/* given back: what was saved is what there is, but for the refused */
 	if (cpuset_empty(off))
-		quiet_saved_drop_irqs(s);
+		quiet_saved_drop_irqs(s, true);
 	return 0;
 }
 
@@ -254,6 +293,27 @@ static const char *banned_value(const char *line)
 	       line + strlen(BANNED);
 }
 
+/* The number of the last active banned line of text (len bytes), or -1. */
+static long last_banned(const char *text, size_t len)
+{
+	long nr = 0, last = -1;
+
+	for (const char *line = text; line < text + len; nr++) {
+		const char *nl = memchr(line, '\n', (size_t)(text + len - line));
+		size_t ll = nl ? (size_t)(nl - line) : (size_t)(text + len - line);
+		char buf[QUIET_LINE_MAX];
+
+		if (ll < sizeof(buf)) {
+			memcpy(buf, line, ll);
+			buf[ll] = '\0';
+			if (banned_value(buf))
+				last = nr;
+		}
+		line += ll + (nl ? 1 : 0);
+	}
+	return last;
+}
+
 /* The line irqbalance's banned CPUs get: off and what was banned before. */
 static int banned_line(const struct quiet_saved *s, const char *was,
 		       const struct cpuset *off, char *buf, size_t len)
@@ -281,6 +341,7 @@ int quiet_irqbalance_ban(const char *file, const struct cpuset *off,
 	char *text, *out, *before, dir[PATH_MAX], mine[2 * QUIET_LINE_MAX];
 	const char *slash = strrchr(file, '/');
 	size_t len = 0, at = 0, cap;
+	long last, nr = 0;
 	FILE *f;
 	int ret = 0;
 
@@ -288,8 +349,10 @@ int quiet_irqbalance_ban(const char *file, const struct cpuset *off,
 	if (restore && !s->irqbalance_banned)
 		return 0;
 	f = fopen(file, "re");
-	if (!f)
-		return cm_errorf(err, "%s: %s", file, strerror(errno)), -errno;
+	if (!f) {
+		ret = -errno;
+		return cm_errorf(err, "%s: %s", file, strerror(-ret)), ret;
+	}
 	text = file_slurp(f, &len);
 	fclose(f);
 	cap = len + sizeof(mine) + 64;
@@ -302,15 +365,15 @@ int quiet_irqbalance_ban(const char *file, const struct cpuset *off,
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	}
 	memcpy(before, text, len);
-	for (char *line = text; line < text + len;) {
+	last = last_banned(text, len);
+	for (char *line = text; line < text + len; nr++) {
 		char *nl = memchr(line, '\n', (size_t)(text + len - line));
 		size_t ll = nl ? (size_t)(nl - line) : (size_t)(text + len - line);
-		const char *v;
 
 		if (nl)
 			*nl = '\0';
-		v = ll < QUIET_LINE_MAX ? banned_value(line) : NULL;
-		if (v && !found) {
+		/* the shell reads them all, and the last one counts */
+		if (nr == last) {
 			found = true;
 			/* the line before cpumgr's, kept the first time */
 			if (!s->irqbalance_banned)
@@ -359,16 +422,21 @@ int quiet_run(const char *cmd, struct cm_error *err)
 	pid_t pid = fork();
 	int status;
 
-	if (pid < 0)
-		return cm_errorf(err, "fork: %s", strerror(errno)), -errno;
+	if (pid < 0) {
+		int e = errno;
+
+		return cm_errorf(err, "fork: %s", strerror(e)), -e;
+	}
 	if (!pid) {
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return cm_errorf(err, "%s: %s", cmd, strerror(errno)),
-			       -errno;
+	while (waitpid(pid, &status, 0) < 0) {
+		int e = errno;
+
+		if (e != EINTR)
+			return cm_errorf(err, "%s: %s", cmd, strerror(e)), -e;
+	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		return cm_errorf(err, "%s: exit status %d", cmd,
 				 WIFEXITED(status) ? WEXITSTATUS(status) : -1),

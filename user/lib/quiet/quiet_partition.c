@@ -16,9 +16,14 @@ bool quiet_part_remote(const struct cgroupfs *cg, const char *name)
 	char top[PATH_MAX], *s = NULL;
 	int ret;
 
-	/* the kernel has the file in every cgroup or none: the top one's */
+	/*
+	 * The kernel has the file in every cgroup but the root, or none:
+	 * the top one's; the root's own cpuset.cpus.isolated came with it.
+	 */
 	snprintf(top, sizeof(top), "%.*s", (int)strcspn(name, "/"), name);
-	ret = cgroupfs_read(cg, CGROUPFS_CPUSET, top, EXCLUSIVE, &s, &err);
+	ret = cgroupfs_read(cg, CGROUPFS_CPUSET, top,
+			    top[0] ? EXCLUSIVE : "cpuset.cpus.isolated", &s,
+			    &err);
 
 	cm_error_clear(&err);
 	free(s);
@@ -66,11 +71,16 @@ static int get_exclusive(const struct cgroupfs *cg, const char *name,
 	return ret;
 }
 
+/* name's cpuset.cpus.exclusive: exactly cpus (NULL: none). */
 static int put_exclusive(const struct cgroupfs *cg, const char *name,
 			 const struct cpuset *cpus, struct cm_error *err)
 {
-	char *text = cpuset_to_str(cpus);
+	struct cpuset none;
+	char *text;
 	int ret;
+
+	cpuset_zero(&none);
+	text = cpuset_to_str(cpus ? cpus : &none);
 
 	if (!text)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
@@ -223,8 +233,17 @@ int quiet_part_make(const struct cgroupfs *cg, const char *name,
 
 		snprintf(parent, sizeof(parent), "%.*s",
 			 slash ? (int)(slash - name) : 0, name);
-		cpuset_or(&gone, cpus, &old);
-		quiet_part_undo(cg, parent, name, &gone, &ignored);
+		if (state == want) {
+			/* a valid partition that failed to move stays */
+			put_exclusive(cg, name, &old, &ignored);
+			cpuset_andnot(&gone, cpus, &old);
+			for (int i = nr - 1; i >= 0; i--)
+				change_exclusive(cg, up[i], NULL, &gone,
+						 &ignored);
+		} else {
+			cpuset_or(&gone, cpus, &old);
+			quiet_part_undo(cg, parent, name, &gone, &ignored);
+		}
 		cm_error_clear(&ignored);
 		free(up);
 		return ret;
@@ -238,22 +257,33 @@ int quiet_part_make(const struct cgroupfs *cg, const char *name,
 }
 
 int quiet_part_undo(const struct cgroupfs *cg, const char *parent,
-		    const char *name, const struct cpuset *cpus,
+		    const char *name, const struct cpuset *given,
 		    struct cm_error *err)
 {
+	struct cpuset cpus, own;
 	char (*up)[PATH_MAX];
 	enum quiet_part state;
 	int nr, ret = 0;
 
+	cpuset_zero(&cpus);
+	if (given)
+		cpus = *given;
 	if (name && !quiet_part_state(cg, name, &state, NULL, 0, err)) {
 		if (state != QUIET_PART_MEMBER)
 			ret = write_state(cg, name, "member", err);
-		if (!ret && quiet_part_remote(cg, name))
-			ret = change_exclusive(cg, name, NULL, cpus, err);
+		/* what it held goes up too, whatever the caller thinks */
+		if (!ret && quiet_part_remote(cg, name) &&
+		    !get_exclusive(cg, name, &own, err)) {
+			cpuset_or(&cpus, &cpus, &own);
+			if (!cpuset_empty(&own))
+				ret = put_exclusive(cg, name, NULL, err);
+		}
 		if (ret && ret != -ENOENT)
 			return ret;
 	}
 	cm_error_clear(err);
+	if (cpuset_empty(&cpus))
+		return 0;
 	if (!parent[0])
 		return 0;
 	up = calloc(DEPTH_MAX + 1, sizeof(*up));
@@ -268,7 +298,7 @@ int quiet_part_undo(const struct cgroupfs *cg, const char *parent,
 	snprintf(up[nr++], PATH_MAX, "%s", parent);
 	/* one gone (or, on 6.1, no such file): the next up may hold them */
 	for (int i = nr - 1; i >= 0; i--) {
-		ret = change_exclusive(cg, up[i], NULL, cpus, err);
+		ret = change_exclusive(cg, up[i], NULL, &cpus, err);
 		if (ret == -ENOENT) {
 			cm_error_clear(err);
 			ret = 0;

@@ -62,7 +62,8 @@ int quiet_part_make(const struct cgroupfs *cg, const char *name,
 /*
  * Undo what quiet_part_make() did for cpus below cgroup parent: cgroup
  * name (NULL or gone: already removed, which dissolved its partition)
- * back to "member" with no exclusive CPUs, then cpus out of
+ * back to "member" with no exclusive CPUs, then cpus and what name's
+ * cpuset.cpus.exclusive held (cpus NULL: only that) out of
  * cpuset.cpus.exclusive of parent and each of its ancestors below the
  * root, bottom first.  Ancestors already gone are skipped.
  */

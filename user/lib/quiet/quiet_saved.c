@@ -14,22 +14,58 @@ void quiet_saved_init(struct quiet_saved *s)
 	memset(s, 0, sizeof(*s));
 }
 
-void quiet_saved_drop_irqs(struct quiet_saved *s)
+void quiet_saved_truncate_irqs(struct quiet_saved *s, size_t nr,
+			       bool keep_default)
 {
-	for (size_t i = 0; i < s->nr_irqs; i++)
+	while (s->nr_irqs > nr)
+		free(s->irqs[--s->nr_irqs].list);
+	if (!keep_default) {
+		free(s->default_affinity);
+		s->default_affinity = NULL;
+	}
+}
+
+void quiet_saved_drop_irqs(struct quiet_saved *s, bool keep_failed)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < s->nr_irqs; i++) {
+		if (keep_failed && s->irqs[i].restore_failed) {
+			s->irqs[kept] = s->irqs[i];
+			s->irqs[kept++].restore_failed = false;
+			continue;
+		}
 		free(s->irqs[i].list);
-	free(s->irqs);
-	s->irqs = NULL;
-	s->nr_irqs = 0;
+	}
+	s->nr_irqs = kept;
+	if (!kept) {
+		free(s->irqs);
+		s->irqs = NULL;
+	}
 	free(s->default_affinity);
 	s->default_affinity = NULL;
 }
 
 void quiet_saved_free(struct quiet_saved *s)
 {
-	quiet_saved_drop_irqs(s);
+	quiet_saved_drop_irqs(s, false);
 	free(s->cpus);
 	quiet_saved_init(s);
+}
+
+bool quiet_saved_rebooted(struct quiet_saved *s, const char *boot_id)
+{
+	bool other = s->boot_id[0] && boot_id[0] && strcmp(s->boot_id, boot_id);
+
+	if (other) {
+		quiet_saved_drop_irqs(s, false);
+		cpuset_zero(&s->irq_off);
+		free(s->cpus);
+		s->cpus = NULL;
+		s->nr_cpus = 0;
+	}
+	snprintf(s->boot_id, sizeof(s->boot_id), "%s", boot_id);
+	return other;
 }
 
 bool quiet_saved_empty(const struct quiet_saved *s)
@@ -129,7 +165,8 @@ cJSON *quiet_saved_to_json(const struct quiet_saved *s)
 {
 	cJSON *j = cJSON_CreateObject(), *irqs, *cpus;
 	char key[16], *off = cpuset_to_str(&s->irq_off);
-	bool ok = j && off && cJSON_AddStringToObject(j, "irqOff", off);
+	bool ok = j && off && add_string(j, "bootId", s->boot_id) &&
+		  cJSON_AddStringToObject(j, "irqOff", off);
 
 	free(off);
 	irqs = ok ? cJSON_AddObjectToObject(j, "irqs") : NULL;
@@ -229,7 +266,8 @@ int quiet_saved_from_json(struct quiet_saved *s, const cJSON *j,
 	if (!cJSON_IsObject(j) || (irqs && !cJSON_IsObject(irqs)) ||
 	    (cpus && !cJSON_IsObject(cpus)))
 		return cm_errorf(err, "quiet state: not an object of irqs and cpus");
-	if (json_opt_string(j, "irqOff", &off, "quiet state", err) ||
+	if (copy_string(j, "bootId", s->boot_id, sizeof(s->boot_id), err) ||
+	    json_opt_string(j, "irqOff", &off, "quiet state", err) ||
 	    json_opt_string(j, "defaultAffinity", &def, "quiet state", err) ||
 	    (off && cpuset_parse(&s->irq_off, off, err)) ||
 	    copy_string(j, "irqbalanceLine", s->irqbalance_line,

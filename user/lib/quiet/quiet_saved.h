@@ -6,8 +6,10 @@
  * (with /proc/irq/default_smp_affinity's), irqbalance's banned CPUs
  * line before, and per CPU its cpufreq governor and cpuidle states
  * before.  It survives restarts of cpumgr as a JSON file in the state
- * directory (the node's quiet.json); a node's reboot resets the
- * kernel's values, which the next sync reads as the originals again.
+ * directory (the node's quiet.json), with the boot it was made in: a
+ * reboot resets the kernel's values (and may number the interrupts
+ * anew), so after one only irqbalance's line, a file's, is kept and the
+ * next sync reads the kernel's values as the originals again.
  */
 #ifndef CPUMGR_QUIET_SAVED_H
 #define CPUMGR_QUIET_SAVED_H
@@ -28,6 +30,7 @@
 struct quiet_irq_orig {
 	unsigned int irq;
 	char *list;			/* smp_affinity_list before */
+	bool restore_failed;		/* the kernel refused it back (not kept) */
 };
 
 struct quiet_cpu_orig {
@@ -39,7 +42,10 @@ struct quiet_cpu_orig {
 	bool state_disabled[QUIET_STATES_MAX];
 };
 
+#define QUIET_BOOT_ID_MAX	40
+
 struct quiet_saved {
+	char boot_id[QUIET_BOOT_ID_MAX];	/* "" unknown */
 	struct cpuset irq_off;		/* CPUs kept off interrupts now */
 	struct quiet_irq_orig *irqs;
 	size_t nr_irqs;
@@ -62,7 +68,17 @@ struct quiet_irq_orig *quiet_saved_irq(struct quiet_saved *s,
 /* Save irq's affinity before (once: a later call keeps the first). */
 int quiet_saved_add_irq(struct quiet_saved *s, unsigned int irq,
 			const char *list, struct cm_error *err);
-void quiet_saved_drop_irqs(struct quiet_saved *s);
+/* Forget the originals saved after the first nr (and the default's). */
+void quiet_saved_truncate_irqs(struct quiet_saved *s, size_t nr,
+			       bool keep_default);
+/* Forget the interrupts' originals; keep_failed: but those refused back. */
+void quiet_saved_drop_irqs(struct quiet_saved *s, bool keep_failed);
+/*
+ * Of a state saved in another boot (boot_id, "" unknown: the same),
+ * forget what the reboot reset: the interrupts and the CPUs' records.
+ * Then s is of boot_id.  True when something was forgotten.
+ */
+bool quiet_saved_rebooted(struct quiet_saved *s, const char *boot_id);
 /* cpu's record, made empty when create and none (NULL: none, or ENOMEM). */
 struct quiet_cpu_orig *quiet_saved_cpu(struct quiet_saved *s,
 				       unsigned int cpu, bool create);
@@ -70,7 +86,7 @@ struct quiet_cpu_orig *quiet_saved_cpu(struct quiet_saved *s,
 void quiet_saved_drop_cpu(struct quiet_saved *s, unsigned int cpu);
 
 /*
- * As JSON: {"irqOff": "2-3", "irqs": {"24": "0-7", ...}, "defaultAffinity":
+ * As JSON: {"bootId": "...", "irqOff": "2-3", "irqs": {"24": "0-7", ...}, "defaultAffinity":
  * "ff", "irqbalanceLine": "...", "cpus": {"2": {"governorNow": ...,
  * "governor": ..., "cStatesNow": ..., "stateDisabled": [false, ...]}}}.
  */

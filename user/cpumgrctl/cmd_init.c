@@ -346,6 +346,8 @@ static int make_root(struct node *n, struct cm_error *err)
 static int run(struct node *n, const struct init_args *a,
 	       struct kubelet_config *kc, struct cm_error *err)
 {
+	enum node_pool_moves moves = n->cfg.pool_moves;
+	bool had_config = n->files.has_config;
 	struct cpu_policy p;
 	int ret;
 
@@ -362,6 +364,11 @@ static int run(struct node *n, const struct init_args *a,
 	    !quiet_part_remote(&n->cgroups.fs, n->cgroups.root_name))
 		ret = cm_errorf(err, "--pool-moves partitions: this kernel has no cpuset.cpus.exclusive in %s (remote partitions: Linux 6.7 on, cgroup v2)",
 				n->cfg.cgroup_root);
+	/* the pods' cgroups were set up for the other way: not switched under them */
+	if (!ret && had_config && n->nr_pods && n->cfg.pool_moves != moves)
+		ret = cm_errorf(err, "--pool-moves %s: %u pods are recorded, their cgroups set up for --pool-moves %s: remove them first (cpumgrctl remove)",
+				node_pool_moves_name(n->cfg.pool_moves),
+				n->nr_pods, node_pool_moves_name(moves));
 	/* the kernel has the last word: it refuses while pods hold CPUs */
 	if (!ret) {
 		ret = node_configure(n, err);

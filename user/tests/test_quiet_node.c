@@ -353,6 +353,15 @@ TEST_F(node, the_pool_moved_by_partitions)
 	EXPECT_STREQ("member", V("cgroup/kubepods/podu2/app/cpuset.cpus.partition"));
 	EXPECT_STREQ("2,6", V("cgroup/kubepods/cpuset.cpus.exclusive"));
 	EXPECT_STREQ("untouched", V("cgroup/kubepods/podu1/side/cpuset.cpus"));
+	/* not switched back under a recorded pod: refused, nothing changed */
+	EXPECT_NE(0, run(self, "init --cpu-manager-policy static --reserved-cpus 0-1 "
+			 "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' "
+			 "--proc-mount '%s/proc' --sys-mount '%s/sys' --pool-moves writes",
+			 self->dir, self->dir, self->dir, self->dir));
+	EXPECT_NE(NULL, strstr(self->out, "--pool-moves writes: 1 pods are recorded, their cgroups set up for --pool-moves partitions: remove them first (cpumgrctl remove)"))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(fake_read(self->dir, "state/config.json"), "\"poolMoves\":\t\"partitions\""))
+		TH_LOG("%s", fake_read(self->dir, "state/config.json"));
 	/* a kernel without cpuset.cpus.exclusive (6.1): refused at init */
 	unlink(strcat(strcpy(self->out, self->dir), "/cgroup/kubepods/cpuset.cpus.exclusive"));
 	EXPECT_NE(0, run(self, "init --cpu-manager-policy static --reserved-cpus 0-1 "

@@ -48,6 +48,15 @@ int node_reconcile_one(struct node *n, const struct node_pod *p,
 		       struct cm_error *err);
 
 /*
+ * Container k's partition undone while it still holds its CPUs (the
+ * kernel allows a partition on them only then): at its release, and
+ * when it ran to its end keeping them (its cgroup may outlive it).  A
+ * failure is logged.
+ */
+void node_unpartition(struct node *n, const struct node_pod *p,
+		      unsigned int k);
+
+/*
  * Try t of a change made against the kernel's table and retried while
  * the table moves under it (-ESTALE): the node read again (after the
  * first try), its policy, and a copy of its state in *st (assignments_free()

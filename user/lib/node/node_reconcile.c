@@ -50,14 +50,9 @@ int node_remove_check(struct node *n, const char *uid,
 	return 0;
 }
 
-/*
- * Container k's partition undone while it still holds its CPUs (the
- * kernel allows a partition on them only then): its cgroup back to a
- * member, its CPUs out of its ancestors' exclusive ones.  A failure is
- * logged: the release goes on.
- */
-static void unpartition(struct node *n, const struct node_pod *p,
-			unsigned int k)
+/* Its cgroup back to a member, its CPUs out of its ancestors' exclusive ones. */
+void node_unpartition(struct node *n, const struct node_pod *p,
+		      unsigned int k)
 {
 	const char *c = p->pod.containers[k].name;
 	const struct cpumgr_assignment *a = node_assignment(n, p->pod.uid, c);
@@ -112,7 +107,7 @@ int node_remove(struct node *n, const char *uid, const char *container,
 		released(n, uid, container, &freed);
 	for (unsigned int i = 0; p && in_kernel && i < p->pod.nr; i++)
 		if (!container || (int)i == k)
-			unpartition(n, p, i);
+			node_unpartition(n, p, i);
 	if (in_kernel &&
 	    cpumgr_nl_release(n->kernel.nl, uid, container, NULL, NULL))
 		return node_nl_error(n, "release", err);

@@ -307,14 +307,20 @@ check "isolated: no unbound kernel thread may run on its CPU" t_kthreads
 
 t_undone()
 {
-	local part
+	local part cg=$CG/podquiet/busy
 
 	ctl remove quiet >/dev/null 2>&1 || return 1
 	part=$(cat "$ISOLATED" 2>/dev/null)
 	echo "# after the removal: cpuset.cpus.isolated \"$part\", irq $IRQ on $(cat /proc/irq/$IRQ/smp_affinity_list)"
+	# the container's cgroup outlives the removal here: undone too
+	echo "# $cg: partition '$(cat "$cg/cpuset.cpus.partition" 2>/dev/null)', exclusive '$(cat "$cg/cpuset.cpus.exclusive" 2>/dev/null)', its pod's '$(cat "$CG/podquiet/cpuset.cpus.exclusive" 2>/dev/null)'"
 	[ -z "$part" ] && wq_has "${QUIET[0]}" &&
 		[ "$(cat /proc/irq/$IRQ/smp_affinity_list)" = "${QUIET[0]}" ] &&
-		[ -z "$(cat "$CG/cpuset.cpus.exclusive")" ]
+		[ -z "$(cat "$CG/cpuset.cpus.exclusive")" ] &&
+		{ [ ! -d "$cg" ] ||
+		  { [ "$(cat "$cg/cpuset.cpus.partition")" = member ] &&
+		    [ -z "$(cat "$cg/cpuset.cpus.exclusive")" ] &&
+		    [ -z "$(cat "$CG/podquiet/cpuset.cpus.exclusive")" ]; }; }
 }
 check "removed: all of it undone, the pinned interrupt back" t_undone
 

@@ -204,8 +204,10 @@ t_down()
 	needs_pod || return
 	kubelet down $UID_ISO || return 1
 	echo "# after the deletion: cpuset.cpus.isolated '$(cat $ISOLATED 2>/dev/null)', $CG exclusive '$(cat "$CG/cpuset.cpus.exclusive")', irq $IRQ on '$(cat /proc/irq/$IRQ/smp_affinity_list)'"
+	# containerd removes the pod's cgroups: none left to hold CPUs
 	[ -z "$(cat $ISOLATED 2>/dev/null)" ] &&
 		[ -z "$(cat "$CG/cpuset.cpus.exclusive")" ] &&
+		[ ! -e "$CG/pod$UID_ISO" ] &&
 		[ "$(cat /proc/irq/$IRQ/smp_affinity_list)" = 1-7 ] &&
 		[ ! -e "$S/quiet.json" ] && ctl audit >/dev/null
 }

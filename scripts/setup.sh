@@ -17,7 +17,8 @@
 #     sid's newest NRI definitions, through scripts/fetch-trixie.sh (the
 #     runtime_cri selftest; python3-grpcio and python3-grpc-tools are its
 #     CRI client; python3-protobuf reads the NRI definitions for
-#     scripts/nri-proto-check.py).
+#     scripts/nri-proto-check.py);
+#   - rt-tests (cyclictest, oslat) for the quiet_cpu selftest.
 # The debug kernel is built separately (scripts/build-debug-kernel.sh).
 #
 # Usage: scripts/setup.sh [--no-kernels]
@@ -38,6 +39,7 @@ HOST_PACKAGES="
 	buildah
 	protobuf-c-compiler libprotobuf-c-dev
 	mmdebstrap
+	rt-tests
 "
 
 missing_packages()

@@ -33,6 +33,17 @@
  * cgroup_standin.c for the cgroups (a directory tree beside the state
  * directory, on the same file system).
  *
+ * With CPUMGR_BENCH_KERNEL=real (in a guest: selftests/bench_pool.sh)
+ * the plugin is the real cpumgrctl, with the module and the cgroup v2
+ * hierarchy at /sys/fs/cgroup (managed root benchpods, CPUs 0-1
+ * reserved, --pool-moves CPUMGR_BENCH_POOL: writes or partitions), and
+ * what moves the pool is measured as the node fills: CPUMGR_BENCH_CONTAINERS
+ * containers on the shared pool (each its pod, each with a sleeping
+ * task, as a runtime would put its process in), and at each quarter of
+ * them CPUMGR_BENCH_CYCLES (default 20) pods of a 2-CPU app created and
+ * removed: each call's wall time (the kernel's waits included: its
+ * sched-domain rebuilds, RCU grace periods) and the plugin's CPU time.
+ *
  * CPU time: the plugin's process CPU clock (clock_getcpuclockid()) read
  * before the call is sent and after the plugin answered a no-op
  * StateChange sent behind it, so that the work it does after its reply
@@ -68,6 +79,7 @@ struct runtime {
 	struct nri_rt nri;		/* the stand-in runtime's connection */
 	clockid_t clock;
 	unsigned long updates;		/* ContainerUpdates the plugin sent */
+	double wall;			/* the last timed() call's wall ms */
 };
 
 /* One container of the bench and what the runtime tells of it. */
@@ -153,14 +165,26 @@ static void no_op(struct runtime *rt, Pod *pod)
 	call(rt, "StateChange", &ev.base);
 }
 
-/* The plugin's CPU ms for one call and what it did after its reply. */
+static double wall_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/*
+ * The plugin's CPU ms for one call and what it did after its reply; its
+ * wall ms in rt->wall.
+ */
 static double timed(struct runtime *rt, const char *method,
 		    const ProtobufCMessage *msg, Pod *pod)
 {
-	double t0 = cpu_ms(rt);
+	double t0 = cpu_ms(rt), w0 = wall_ms();
 
 	call(rt, method, msg);
 	no_op(rt, pod);
+	rt->wall = wall_ms() - w0;
 	return cpu_ms(rt) - t0;
 }
 
@@ -481,6 +505,190 @@ static void run(const char *ctl, const char *base, const char *shm, int nr,
 	free(rm);
 }
 
+/* ---- the real kernel (a guest): what moves the pool as the node fills ---- */
+
+#define REAL_ROOT	"/sys/fs/cgroup/benchpods"
+
+/* A task in the container's cgroup, sleeping, as the runtime's process. */
+static pid_t task_in(const struct ctr *c)
+{
+	char path[PATH_MAX], pid[32];
+	pid_t p = fork();
+	FILE *f;
+
+	if (p < 0)
+		die("fork");
+	if (p)
+		return p;
+	snprintf(path, sizeof(path), "/sys/fs/cgroup%s/cgroup.procs", c->cgroup);
+	snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	f = fopen(path, "w");
+	if (!f || fputs(pid, f) < 0 || fclose(f))
+		_exit(1);
+	for (;;)
+		pause();
+}
+
+/*
+ * CreateContainer of c (its pod's sandbox left out: a cgroup and a task
+ * more per pod, no other call of the plugin's); wall and CPU ms.
+ */
+static void create_one(struct runtime *rt, struct ctr *c, double *wall,
+		       double *cpu)
+{
+	Nri__Pkg__Api__V1alpha1__CreateContainerRequest req =
+		NRI__PKG__API__V1ALPHA1__CREATE_CONTAINER_REQUEST__INIT;
+	struct pod_msg pm;
+	struct ctr_msg cm;
+
+	pod_msg(&pm, c);
+	ctr_msg(&cm, c);
+	req.pod = &pm.pod;
+	req.container = &cm.c;
+	*cpu = timed(rt, "CreateContainer", &req.base, &pm.pod);
+	*wall = rt->wall;
+}
+
+/* The container and its pod gone, as containerd tells it; wall and CPU ms. */
+static void remove_one(struct runtime *rt, struct ctr *c, pid_t task,
+		       double *wall, double *cpu)
+{
+	Nri__Pkg__Api__V1alpha1__StopContainerRequest stop =
+		NRI__PKG__API__V1ALPHA1__STOP_CONTAINER_REQUEST__INIT;
+	Nri__Pkg__Api__V1alpha1__StateChangeEvent ev =
+		NRI__PKG__API__V1ALPHA1__STATE_CHANGE_EVENT__INIT;
+	char path[PATH_MAX];
+	struct pod_msg pm;
+	struct ctr_msg cm;
+
+	pod_msg(&pm, c);
+	ctr_msg(&cm, c);
+	/* the runtime: its task ends, its cgroup goes */
+	if (task > 0) {
+		kill(task, SIGKILL);
+		waitpid(task, NULL, 0);
+	}
+	snprintf(path, sizeof(path), "/sys/fs/cgroup%s", c->cgroup);
+	stop.pod = &pm.pod;
+	stop.container = &cm.c;
+	*cpu = timed(rt, "StopContainer", &stop.base, &pm.pod);
+	*wall = rt->wall;
+	rmdir(path);
+	ev.event = NRI__PKG__API__V1ALPHA1__EVENT__REMOVE_CONTAINER;
+	ev.pod = &pm.pod;
+	ev.container = &cm.c;
+	*cpu += timed(rt, "StateChange", &ev.base, &pm.pod);
+	*wall += rt->wall;
+	ev.event = NRI__PKG__API__V1ALPHA1__EVENT__REMOVE_POD_SANDBOX;
+	ev.container = NULL;
+	call(rt, "StateChange", &ev.base);
+	snprintf(path, sizeof(path), "/sys/fs/cgroup%s", c->pod_cgroup);
+	rmdir(path);
+}
+
+/* p50, p99, max of wall ms, and the CPU ms's p50 beside. */
+static void wall_row(const char *what, const double *wall, const double *cpu,
+		     int n)
+{
+	double *w = malloc(n * sizeof(*w)), *c = malloc(n * sizeof(*c));
+
+	if (!w || !c)
+		die("out of memory");
+	memcpy(w, wall, n * sizeof(*w));
+	memcpy(c, cpu, n * sizeof(*c));
+	qsort(w, n, sizeof(*w), cmp_double);
+	qsort(c, n, sizeof(*c), cmp_double);
+	printf("  %-26s %8.3f %8.3f %8.3f %9.3f\n", what, w[n / 2],
+	       w[(n * 99) / 100 < n ? (n * 99) / 100 : n - 1], w[n - 1],
+	       c[n / 2]);
+	free(w);
+	free(c);
+}
+
+static void run_real(const char *ctl, const char *shm, const char *pool,
+		     int nr, int cycles)
+{
+	char state[PATH_MAX + 32], cmd[4 * PATH_MAX], what[64];
+	struct ctr *c = calloc(nr, sizeof(*c)), app;
+	double *w = calloc(nr, sizeof(*w)), *t = calloc(nr, sizeof(*t));
+	double *aw = calloc(cycles, sizeof(*aw)), *at = calloc(cycles, sizeof(*at));
+	double *rw = calloc(cycles, sizeof(*rw)), *rt_ = calloc(cycles, sizeof(*rt_));
+	pid_t *task = calloc(nr, sizeof(*task));
+	struct runtime rt;
+	int filled = 0;
+
+	if (!c || !w || !t || !aw || !at || !rw || !rt_ || !task)
+		die("out of memory");
+	snprintf(state, sizeof(state), "%s/cpumgr-bench-pool-%d", shm, (int)getpid());
+	snprintf(cmd, sizeof(cmd),
+		 "echo +cpuset +cpu >/sys/fs/cgroup/cgroup.subtree_control && "
+		 "mkdir -p " REAL_ROOT " && '%s' init --cpu-manager-policy static "
+		 "--reserved-cpus 0-1 --cgroup-root " REAL_ROOT " --pool-moves %s "
+		 "--enforce %s --state-dir '%s' >/dev/null && "
+		 "echo +cpuset +cpu >" REAL_ROOT "/cgroup.subtree_control",
+		 ctl, pool, getenv("CPUMGR_BENCH_ENFORCE") ?: "enforce", state);
+	sh(cmd);
+	for (int i = 0; i < nr; i++) {
+		name_ctr(&c[i], 2 * i + 1);
+		snprintf(c[i].uid, sizeof(c[i].uid), "side-%08d", i);
+		snprintf(c[i].pod_id, sizeof(c[i].pod_id), "sandbox-side-%d", i);
+		snprintf(c[i].pod_cgroup, sizeof(c[i].pod_cgroup),
+			 "/benchpods/pod%s", c[i].uid);
+		snprintf(c[i].cgroup, sizeof(c[i].cgroup), "%s/%s",
+			 c[i].pod_cgroup, c[i].id);
+	}
+	name_ctr(&app, 0);
+	snprintf(app.pod_cgroup, sizeof(app.pod_cgroup), "/benchpods/pod%s",
+		 app.uid);
+	snprintf(app.cgroup, sizeof(app.cgroup), "%s/%s", app.pod_cgroup,
+		 app.id);
+	printf("pool moves by %s, state directory on %s, %d containers on the shared pool with a task each\n",
+	       pool, fs_name(shm), nr);
+	start_plugin(&rt, ctl, state);
+	printf("  %-26s %8s %8s %8s %9s\n", "wall ms (CPU: the plugin's)",
+	       "p50", "p99", "max", "CPU p50");
+	for (int q = 1; q <= 4; q++) {
+		int to = nr * q / 4;
+
+		for (; filled < to; filled++) {
+			create_one(&rt, &c[filled], &w[filled], &t[filled]);
+			task[filled] = task_in(&c[filled]);
+		}
+		snprintf(what, sizeof(what), "sidecar Create, to %d", to);
+		wall_row(what, w + nr * (q - 1) / 4, t + nr * (q - 1) / 4,
+			 to - nr * (q - 1) / 4);
+		for (int k = 0; k < cycles; k++) {
+			pid_t p;
+
+			create_one(&rt, &app, &aw[k], &at[k]);
+			p = task_in(&app);
+			remove_one(&rt, &app, p, &rw[k], &rt_[k]);
+		}
+		snprintf(what, sizeof(what), "app Create at %d", to);
+		wall_row(what, aw, at, cycles);
+		snprintf(what, sizeof(what), "app Stop+Remove at %d", to);
+		wall_row(what, rw, rt_, cycles);
+	}
+	for (int i = 0; i < nr; i++) {
+		kill(task[i], SIGKILL);
+		waitpid(task[i], NULL, 0);
+	}
+	stop_plugin(&rt);
+	snprintf(cmd, sizeof(cmd), "'%s' reset --force --state-dir '%s' >/dev/null 2>&1; "
+		 "find " REAL_ROOT " -depth -type d -exec rmdir {} + 2>/dev/null; rm -rf '%s'",
+		 ctl, state, state);
+	if (system(cmd))
+		fprintf(stderr, "bench_nri: the node's cleanup failed\n");
+	free(c);
+	free(w);
+	free(t);
+	free(aw);
+	free(at);
+	free(rw);
+	free(rt_);
+	free(task);
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR") ?: "/tmp";
@@ -503,6 +711,15 @@ int main(void)
 	signal(SIGPIPE, SIG_IGN);
 	/* a row as soon as it is measured: a run takes minutes */
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(getenv("CPUMGR_BENCH_KERNEL") ?: "", "real")) {
+		int cycles = atoi(getenv("CPUMGR_BENCH_CYCLES") ?: "20");
+
+		snprintf(ctl, sizeof(ctl), "%s/../cpumgrctl", exe);
+		printf("cpumgrctl nri (decide), the module and cgroups of this kernel\n");
+		run_real(ctl, shm ? shm : tmp, getenv("CPUMGR_BENCH_POOL") ?: "writes",
+			 nr, cycles > 0 ? cycles : 1);
+		return 0;
+	}
 	printf("cpumgrctl nri (decide), the runtime's calls on %s CPUs, the kernel and cgroups stood in for\n",
 	       "4096");
 	if (sample < 1)

@@ -43,6 +43,8 @@ static int cmd_attach(const struct ctl_cmdline *cl)
 		return ctl_node_bad_input(&n, &err, "attach");
 	if (node_attach(&n, &a, &err))
 		return ctl_node_fail(&n, &err, "attach");
+	if (n.warning[0])
+		ctl_note("%s", n.warning);
 	node_close(&n);
 	return CPUMGRCTL_EXIT_OK;
 }

@@ -22,7 +22,7 @@
 #include "ctl_nri_pending.h"
 #include "ctl_sd.h"
 #include "kubeletconfig.h"
-#include "node_daemon.h"
+#include "node.h"
 
 /*
  * Is f the journal?  systemd sets JOURNAL_STREAM to "DEV:INODE" of the

@@ -20,6 +20,7 @@
 #include "go_strconv.h"
 #include "kubelet_version.h"
 #include "kubeletconfig.h"
+#include "quiet_partition.h"
 #include "strbuf.h"
 #include "topology_sysfs.h"
 
@@ -32,6 +33,9 @@ static const char *const kubelet_flags[] = {
 
 struct init_args {
 	const char *state_dir, *config, *root, *mount;
+	/* quiet CPUs: NULL keeps the defaults */
+	const char *proc, *sys, *irqbalance_config, *irqbalance_restart;
+	int pool_moves;		/* -2: the default */
 	const char *kubelet_config, *kubelet_state;	/* the kubelet's own */
 	int enforce, hotplug, quota, no_quota_excl, init_cpus;
 	bool force, dry_run, strict;
@@ -94,6 +98,7 @@ static int parse_args(const struct ctl_cmdline *cl, struct init_args *a)
 	memset(a, 0, sizeof(*a));
 	a->enforce = a->hotplug = a->quota = a->no_quota_excl = -2;
 	a->init_cpus = -2;
+	a->pool_moves = -2;
 	a->integration = -1;
 	for (unsigned int i = 0; i < cl->nr_seq; i++) {
 		const char *name = cl->cmd->opts[cl->seq[i].opt].name;
@@ -111,6 +116,10 @@ static int parse_args(const struct ctl_cmdline *cl, struct init_args *a)
 	a->config = ctl_val(cl, "config");
 	a->root = ctl_val(cl, "cgroup-root");
 	a->mount = ctl_val(cl, "cgroup-mount");
+	a->proc = ctl_val(cl, "proc-mount");
+	a->sys = ctl_val(cl, "sys-mount");
+	a->irqbalance_config = ctl_val(cl, "irqbalance-config");
+	a->irqbalance_restart = ctl_val(cl, "irqbalance-restart");
 	a->kubelet_config = ctl_val(cl, "kubelet-config") ?: CTL_KUBELET_CONFIG;
 	a->kubelet_state = ctl_val(cl, "kubelet-state") ?: CTL_KUBELET_STATE;
 	a->force = ctl_flag(cl, "force");
@@ -127,6 +136,9 @@ static int parse_args(const struct ctl_cmdline *cl, struct init_args *a)
 	v = ctl_val(cl, "init-cpus");
 	if (v)
 		a->init_cpus = mode_value(v, node_init_cpus_name);
+	v = ctl_val(cl, "pool-moves");
+	if (v)
+		a->pool_moves = mode_value(v, node_pool_moves_name);
 	v = ctl_val(cl, "cpu-cfs-quota");
 	if (v) {
 		a->quota = parse_bool("cpu-cfs-quota", v);
@@ -162,6 +174,17 @@ static int parse_args(const struct ctl_cmdline *cl, struct init_args *a)
 	}
 	if ((a->root && a->root[0] != '/') || (a->mount && a->mount[0] != '/')) {
 		ctl_err("--cgroup-root and --cgroup-mount need absolute paths");
+		return -1;
+	}
+	if ((a->proc && a->proc[0] != '/') || (a->sys && a->sys[0] != '/') ||
+	    (a->irqbalance_config && a->irqbalance_config[0] != '/')) {
+		ctl_err("--proc-mount, --sys-mount and --irqbalance-config need absolute paths");
+		return -1;
+	}
+	if (a->irqbalance_restart &&
+	    strlen(a->irqbalance_restart) >= NODE_COMMAND_MAX) {
+		ctl_err("--irqbalance-restart: longer than %d bytes",
+			NODE_COMMAND_MAX - 1);
 		return -1;
 	}
 	return 0;
@@ -287,12 +310,24 @@ static void fill_config(const struct init_args *a,
 		c->hotplug = (uint32_t)a->hotplug;
 	if (a->init_cpus >= 0)
 		c->init_cpus = (enum node_init_cpus)a->init_cpus;
+	if (a->pool_moves >= 0)
+		c->pool_moves = (enum node_pool_moves)a->pool_moves;
 	if (a->quota >= 0)
 		c->cfs.cpu_cfs_quota = a->quota;
 	if (a->no_quota_excl >= 0)
 		c->cfs.disable_quota_exclusive = a->no_quota_excl;
 	c->kubelet_minor = a->kubelet_minor;
 	c->checkpoint_version = checkpoint_of(a, kc);
+	if (a->proc)
+		snprintf(c->proc_mount, sizeof(c->proc_mount), "%s", a->proc);
+	if (a->sys)
+		snprintf(c->sys_mount, sizeof(c->sys_mount), "%s", a->sys);
+	if (a->irqbalance_config)
+		snprintf(c->irqbalance_config, sizeof(c->irqbalance_config),
+			 "%s", a->irqbalance_config);
+	if (a->irqbalance_restart)
+		snprintf(c->irqbalance_restart, sizeof(c->irqbalance_restart),
+			 "%s", a->irqbalance_restart);
 }
 
 /* The managed root must be a cgroup: make it when it is missing. */
@@ -315,6 +350,8 @@ static int make_root(struct node *n, struct cm_error *err)
 static int run(struct node *n, const struct init_args *a,
 	       struct kubelet_config *kc, struct cm_error *err)
 {
+	enum node_pool_moves moves = n->cfg.pool_moves;
+	bool had_config = n->files.has_config;
 	struct cpu_policy p;
 	int ret;
 
@@ -327,6 +364,15 @@ static int run(struct node *n, const struct init_args *a,
 	cpu_policy_destroy(&p);
 	n->files.has_config = true;
 	ret = make_root(n, err);
+	if (!ret && n->cfg.pool_moves == NODE_POOL_PARTITIONS &&
+	    !quiet_part_remote(&n->cgroups.fs, n->cgroups.root_name))
+		ret = cm_errorf(err, "--pool-moves partitions: this kernel has no cpuset.cpus.exclusive in %s (remote partitions: Linux 6.7 on, cgroup v2)",
+				n->cfg.cgroup_root);
+	/* the pods' cgroups were set up for the other way: not switched under them */
+	if (!ret && had_config && n->nr_pods && n->cfg.pool_moves != moves)
+		ret = cm_errorf(err, "--pool-moves %s: %u pods are recorded, their cgroups set up for --pool-moves %s: remove them first (cpumgrctl remove)",
+				node_pool_moves_name(n->cfg.pool_moves),
+				n->nr_pods, node_pool_moves_name(moves));
 	/* the kernel has the last word: it refuses while pods hold CPUs */
 	if (!ret) {
 		ret = node_configure(n, err);
@@ -437,9 +483,14 @@ CPUMGRCTL_COMMAND(init) = {
 		{ "cgroup-root", 0, "PATH", CTL_DIR, NULL, "the managed cgroup root, absolute (made if missing; default: the mount)" },
 		{ "cgroup-mount", 0, "PATH", CTL_DIR, NULL, "where cgroup v2 is mounted, absolute (default /sys/fs/cgroup)" },
 		{ "cgroup-driver", 0, "DRIVER", CTL_WORD, "cgroupfs systemd", "who makes the pods' cgroups, the kubelet's cgroup driver: with systemd, cpusets of slices and scopes are set as their AllowedCPUs too (default: systemd when the cgroup root is a slice)" },
+		{ "proc-mount", 0, "PATH", CTL_DIR, NULL, "where the host's procfs is, absolute (default /proc): interrupts' affinities, irqbalance (quiet CPUs)" },
+		{ "sys-mount", 0, "PATH", CTL_DIR, NULL, "where the host's sysfs is, absolute (default /sys): idle states, governors (quiet CPUs)" },
+		{ "irqbalance-config", 0, "FILE", CTL_ANY, NULL, "irqbalance's environment file, where its banned CPUs go while it runs (default " NODE_IRQBALANCE_CONFIG ")" },
+		{ "irqbalance-restart", 0, "COMMAND", CTL_ANY, NULL, "how irqbalance is restarted to read it, a shell command (default \"" NODE_IRQBALANCE_RESTART "\")" },
 		{ "enforce", 0, "MODE", CTL_WORD, "off audit enforce", "what the module does with a write that breaks exclusivity" },
 		{ "hotplug", 0, "MODE", CTL_WORD, "protect release", "refuse to offline an assigned CPU, or take it from its container" },
 		{ "init-cpus", 0, "MODE", CTL_WORD, "keep release", "what an init container that ran to its end keeps: its exclusive CPUs until its pod goes, as the kubelet does (keep, the default), or only those its pod's containers reuse (release)" },
+		{ "pool-moves", 0, "WAY", CTL_WORD, "writes partitions", "how the shared pool's cgroups follow it: cpumgr writes each (writes, the default), or each exclusive container's cgroup is a cpuset partition the kernel takes its CPUs for (partitions; Linux 6.7 on)" },
 		{ "cpu-cfs-quota", 0, "BOOL", CTL_ANY, NULL, "enforce CPU limits with CFS quota (the kubelet's --cpu-cfs-quota)" },
 		{ "disable-cpu-quota-with-exclusive-cpus", 0, "BOOL", CTL_ANY, NULL, "no CFS quota for containers with exclusive CPUs" },
 		{ "force", 'f', NULL, CTL_ANY, NULL, "also over a checkpoint of another configuration" },

@@ -58,6 +58,7 @@
 
 #include "cmd.h"
 #include "ctl_node.h"
+#include "ctl_nri_env.h"
 #include "ctl_nri_pending.h"
 #include "ctl_nri_resize.h"
 #include "ctl_nri_update.h"
@@ -282,6 +283,7 @@ static int create_container(struct ctl_nri *p, const struct nri_request *req,
 	Nri__Pkg__Api__V1alpha1__LinuxContainerAdjustment la =
 		NRI__PKG__API__V1ALPHA1__LINUX_CONTAINER_ADJUSTMENT__INIT;
 	struct ctl_nri_updates set = { 0 };
+	struct ctl_nri_env env = { 0 };
 	struct cm_error err = { 0 };
 	struct oci_container c;
 	char cgroup[PATH_MAX], cpus[256];
@@ -300,7 +302,8 @@ static int create_container(struct ctl_nri *p, const struct nri_request *req,
 		ret = pack(r, &out.base);
 		goto out;
 	}
-	if (nri_spec_shared_cpus(in->pod, &c, &err)) {
+	if (nri_spec_shared_cpus(in->pod, &c, &err) ||
+	    nri_spec_isolation(in->pod, &c, &err)) {
 		refuse(r, NRI_RPC_INVALID_ARGUMENT, "cpumgr: pod %s container %s: %s",
 		       c.pod_uid, c.name, cm_error_msg(&err));
 		goto out;
@@ -318,23 +321,31 @@ static int create_container(struct ctl_nri *p, const struct nri_request *req,
 	}
 	ctl_nri_cpus_of(&n, c.pod_uid, c.name, cpus, sizeof(cpus));
 	if (ctl_nri_remember(p, &c, cpus) ||
+	    ctl_nri_env_of(&n, c.pod_uid, c.name, &env) ||
 	    ctl_nri_updates_pod(p, &n, c.id, c.pod_uid, &set)) {
 		ret = -ENOMEM;
 		node_close(&n);
 		goto out;
 	}
-	node_log(&n, "nri: create %s (%s/%s): cpuset %s, %zu updates", c.id,
-		 c.pod_uid, c.name, cpus, set.nr);
+	ctl_nri_find(p, c.id)->no_quota = env.no_quota;
+	node_log(&n, "nri: create %s (%s/%s): cpuset %s%s, %zu updates", c.id,
+		 c.pod_uid, c.name, cpus, env.no_quota ? ", no CFS quota" : "",
+		 set.nr);
 	ctl_nri_close(p, &n);
 	ctl_nri_cpu_resources(&res, cpus);
+	if (env.no_quota)
+		ctl_nri_cpu_no_quota(&res);
 	la.resources = &res.res;
 	adj.linux = &la;
+	adj.n_env = env.nr;
+	adj.env = env.ptrs;
 	out.adjust = &adj;
 	out.n_update = set.nr;
 	out.update = set.ptrs;
 	ret = pack(r, &out.base);
 out:
 	cm_error_clear(&err);
+	ctl_nri_env_free(&env);
 	ctl_nri_updates_free(&set);
 	if (in)
 		FREE(create_container_request, in);
@@ -462,6 +473,8 @@ static int update_container(struct ctl_nri *p, const struct nri_request *req,
 		goto out;
 	if (k && k->told[0]) {
 		ctl_nri_cpu_resources(&u.r, k->told);
+		if (k->no_quota)
+			ctl_nri_cpu_no_quota(&u.r);
 		u.u.container_id = k->id;
 		u.u.linux = &u.l;
 		u.l.resources = &u.r.res;

@@ -28,6 +28,7 @@ struct ctl_nri_known {
 	char pod_uid[POD_UID_MAX + 1];
 	char name[CONTAINER_NAME_MAX + 1];
 	char told[256];				/* cpuset last told, "" none */
+	bool no_quota;				/* and no CFS quota (cpu-quota) */
 };
 
 struct ctl_nri {

@@ -197,6 +197,7 @@ static int settle(struct node *n, const char *path)
 	if (nri_spec_container(in->pod, in->container, &c, &err) ||
 	    c.kind == OCI_UNMANAGED || recorded(n, &c) ||
 	    nri_spec_shared_cpus(in->pod, &c, &err) ||
+	    nri_spec_isolation(in->pod, &c, &err) ||
 	    ctl_runtime_spec_cgroup(n, c.cgroups_path, cgroup, sizeof(cgroup),
 				    &err))
 		goto out;

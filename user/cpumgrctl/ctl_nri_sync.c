@@ -343,7 +343,9 @@ static int sync_all(struct ctl_nri *p, const NriSync *in, struct nri_reply *r)
 			continue;
 		}
 		/* running already: its pod's request as far as it reads */
-		if (alive(ctr) && nri_spec_shared_cpus(pod_of(in, ctr), &cs[nr], &err)) {
+		if (alive(ctr) &&
+		    (nri_spec_shared_cpus(pod_of(in, ctr), &cs[nr], &err) ||
+		     nri_spec_isolation(pod_of(in, ctr), &cs[nr], &err))) {
 			fprintf(stderr, "cpumgrctl: nri: sync: %s (%s/%s): %s\n",
 				ctr->id, cs[nr].pod_uid, cs[nr].name,
 				cm_error_msg(&err));

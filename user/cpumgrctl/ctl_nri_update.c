@@ -68,6 +68,10 @@ static int cpus_of(struct node *n, const char *pool, const char *pod_uid,
 	out[0] = '\0';
 	if (k < 0 || pod->c[k].removed || !pod->c[k].cgroup[0])
 		return -ENOENT;
+	/* the pool moves by partitions: no cpuset of its own, none told */
+	if (n->cfg.pool_moves == NODE_POOL_PARTITIONS &&
+	    !node_assignment(n, pod_uid, name))
+		return 0;
 	/* no assignment: the pool, as every other container on it */
 	if (pool && !node_assignment(n, pod_uid, name)) {
 		snprintf(out, len, "%s", pool);
@@ -96,6 +100,16 @@ void ctl_nri_cpu_resources(struct ctl_nri_cpu *r, const char *cpus)
 	snprintf(r->cpus, sizeof(r->cpus), "%s", cpus);
 	r->cpu.cpus = r->cpus;
 	r->res.cpu = &r->cpu;
+}
+
+void ctl_nri_cpu_no_quota(struct ctl_nri_cpu *r)
+{
+	Nri__Pkg__Api__V1alpha1__OptionalInt64 q =
+		NRI__PKG__API__V1ALPHA1__OPTIONAL_INT64__INIT;
+
+	r->quota = q;
+	r->quota.value = -1;
+	r->cpu.quota = &r->quota;
 }
 
 int ctl_nri_updates(struct ctl_nri *p, struct node *n, const char *skip_id,
@@ -143,6 +157,8 @@ int ctl_nri_updates_pod(struct ctl_nri *p, struct node *n,
 		v->u = u;
 		v->l = l;
 		ctl_nri_cpu_resources(&v->r, cpus);
+		if (k->no_quota)
+			ctl_nri_cpu_no_quota(&v->r);
 		v->u.container_id = k->id;
 		v->u.linux = &v->l;
 		v->l.resources = &v->r.res;

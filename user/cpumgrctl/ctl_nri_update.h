@@ -12,10 +12,11 @@
 #include "ctl_nri.h"
 #include "node.h"
 
-/* linux.resources with cpu.cpus alone, storage included */
+/* linux.resources with cpu.cpus (and no quota), storage included */
 struct ctl_nri_cpu {
 	Nri__Pkg__Api__V1alpha1__LinuxResources res;
 	Nri__Pkg__Api__V1alpha1__LinuxCPU cpu;
+	Nri__Pkg__Api__V1alpha1__OptionalInt64 quota;
 	char cpus[256];
 };
 
@@ -41,6 +42,8 @@ void ctl_nri_forget_id(struct ctl_nri *p, const char *id);
 int ctl_nri_cpus_of(struct node *n, const char *pod_uid, const char *name,
 		    char *out, size_t len);
 void ctl_nri_cpu_resources(struct ctl_nri_cpu *r, const char *cpus);
+/* And no CFS quota (-1, which runc writes as "max"): cpu-quota "disable". */
+void ctl_nri_cpu_no_quota(struct ctl_nri_cpu *r);
 
 /*
  * An update for every remembered container but skip_id whose cpuset

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "checkpoint.h"
+#include "cmd.h"
 #include "ctl_runtime.h"
 #include "gojson.h"
 #include "json_util.h"
@@ -132,6 +133,9 @@ int ctl_runtime_add(struct node *n, const struct ctl_runtime *rt,
 	ret = node_attach(n, &a, err);
 	if (!ret && node_reconcile_pod(n, c->pod_uid, err) < 0)
 		ret = -EIO;
+	if (!ret && n->warning[0])
+		ctl_note("%s", n->warning);
+	n->warning[0] = '\0';
 	if (!ret)
 		return 0;
 	/* refused: nothing recorded stays, nor a cgroup this call made */

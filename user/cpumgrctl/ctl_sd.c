@@ -15,7 +15,7 @@
 #include <systemd/sd-daemon.h>
 
 #include "ctl_sd.h"
-#include "node_daemon.h"
+#include "node.h"
 
 /* the header's prototypes, so a mismatch does not compile */
 static __typeof__(sd_notify) *notify_fn;

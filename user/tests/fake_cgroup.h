@@ -133,7 +133,8 @@ static inline unsigned int fake_count_entries(const char *dir)
  * What the kernel does for a cgroup that a plain directory does not, done
  * by hand: a cgroup has every interface file (a write creates the one
  * missing here; a v2 cgroup.subtree_control missing here reads empty, as
- * a new cgroup's does), rmdir takes its files with it, and any directory
+ * a new cgroup's does, and cpuset.cpus.partition "member"), rmdir takes
+ * its files with it, and any directory
  * may stand for a v1 hierarchy's mount.
  */
 static inline int fake_open_file(const char *path, int flags)
@@ -142,11 +143,19 @@ static inline int fake_open_file(const char *path, int flags)
 	int fd;
 
 	if (flags & (O_WRONLY | O_RDWR))
-		return open(path, flags | O_CREAT, 0644);
+		return open(path, flags | O_CREAT | O_TRUNC, 0644);
 	fd = open(path, flags);
 	if (fd < 0 && errno == ENOENT && base &&
 	    !strcmp(base + 1, "cgroup.subtree_control"))
 		return open("/dev/null", flags);
+	/* a v2 cgroup is no partition until written one */
+	if (fd < 0 && errno == ENOENT && base &&
+	    !strcmp(base + 1, "cpuset.cpus.partition")) {
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		if (fd >= 0 && (write(fd, "member\n", 7) != 7 || close(fd)))
+			return -1;
+		return open(path, flags);
+	}
 	return fd;
 }
 

@@ -385,7 +385,7 @@ static int run_ctl(const char *args, char *out, size_t size)
 
 TEST(init_takes_the_option)
 {
-	char out[8192];
+	char out[16384];
 
 	EXPECT_EQ(0, run_ctl("init --dry-run --integration nri-guard", out,
 			     sizeof(out)));

@@ -376,6 +376,123 @@ TEST_F(plugin, per_event_calls_are_served)
 	EXPECT_EQ(NULL, strstr(fake_read(self->dir, "log"), "not served"));
 }
 
+/* A CreateContainer's response, unpacked (free it). */
+static Nri__Pkg__Api__V1alpha1__CreateContainerResponse *
+create_response(struct __test_metadata *_metadata, FIXTURE_DATA(plugin) *self,
+		struct pod_msg *p, struct ctr_msg *c)
+{
+	Nri__Pkg__Api__V1alpha1__CreateContainerRequest in =
+		NRI__PKG__API__V1ALPHA1__CREATE_CONTAINER_REQUEST__INIT;
+	Nri__Pkg__Api__V1alpha1__CreateContainerResponse *out;
+	struct nri_response r;
+
+	in.pod = &p->pod;
+	in.container = &c->c;
+	call_ok(_metadata, self, "CreateContainer", &in.base, &r);
+	out = nri__pkg__api__v1alpha1__create_container_response__unpack(
+		NULL, r.payload.len, r.payload.data);
+	nri_rpc_response_free(&r);
+	return out;
+}
+
+/* The adjustment's environment as "K=V;..." in the order given. */
+static void env_of(const Nri__Pkg__Api__V1alpha1__CreateContainerResponse *r,
+		   char *out, size_t len)
+{
+	size_t at = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; r && r->adjust && i < r->adjust->n_env && at < len;
+	     i++)
+		at += (size_t)snprintf(out + at, len - at, "%s=%s;",
+				       r->adjust->env[i]->key,
+				       r->adjust->env[i]->value);
+}
+
+/* The quota the adjustment sets, 0 when it sets none. */
+static int64_t quota_of(const Nri__Pkg__Api__V1alpha1__CreateContainerResponse *r)
+{
+	const Nri__Pkg__Api__V1alpha1__LinuxCPU *cpu =
+		r && r->adjust && r->adjust->linux && r->adjust->linux->resources ?
+		r->adjust->linux->resources->cpu : NULL;
+
+	return cpu && cpu->quota ? cpu->quota->value : 0;
+}
+
+/*
+ * A pod with CRI-O's isolation annotations (and cpumgr's naming a
+ * container): its Guaranteed container is told its CPUs in its
+ * environment (cpumgr's names and CRI-O's), gets no CFS quota and an
+ * isolated partition on its exclusive CPUs before the runtime makes it;
+ * its 500m sidecar is told the shared pool, with quota and no partition.
+ * Both are recorded with their pod's annotations, which a restart of the
+ * plugin reads again.
+ */
+TEST_F(plugin, create_tells_the_cpus_and_isolates)
+{
+	Nri__Pkg__Api__V1alpha1__CreateContainerResponse *r;
+	Nri__Pkg__Api__V1alpha1__PodSandbox__AnnotationsEntry a[3], *ap[3];
+	static const char *const keys[3] = {
+		"cpu-load-balancing.crio.io", "cpu-quota.crio.io",
+		"irq-load-balancing.cpumgr.io/container.app",
+	};
+	static const char *const values[3] = { "disable", "disable",
+					       "housekeeping" };
+	char env[1024], want[1024], cpus[64], rel[160];
+	struct ctr_msg app, side;
+	struct pod_msg p;
+
+	start(_metadata, self, true);
+	configure(_metadata, self, "v0.12.2", "containerd", "2.4.0", 5000);
+	sync_empty(_metadata, self);
+	pod_msg(self, &p, 1);
+	for (int i = 0; i < 3; i++) {
+		nri__pkg__api__v1alpha1__pod_sandbox__annotations_entry__init(&a[i]);
+		a[i].key = (char *)keys[i];
+		a[i].value = (char *)values[i];
+		ap[i] = &a[i];
+	}
+	p.pod.n_annotations = 3;
+	p.pod.annotations = ap;
+	/* a kernel with cpuset.cpus.exclusive: remote partitions */
+	fake_write(self->dir, "cg/kubepods/cpuset.cpus.exclusive", "\n");
+	fake_write(self->dir, "cg/kubepods/podpod-1/cpuset.cpus.exclusive", "\n");
+	ctr_msg(&app, &p, "app", 4000, RUNNING);
+	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.exclusive", app.cgroup);
+	fake_write(self->dir, rel, "\n");
+	r = create_response(_metadata, self, &p, &app);
+	ASSERT_NE(NULL, r);
+	held(self, "pod-1", "app", cpus, sizeof(cpus));
+	ASSERT_STREQ("2-3,18-19", cpus);
+	env_of(r, env, sizeof(env));
+	xsnprintf(want, sizeof(want),
+		  "CPUMGR_EXCLUSIVE_CPUS=%s;CPUMGR_SHARED_CPUS=4-17,20-31;"
+		  "OPENSHIFT_ISOLATED_CPUS=%s;CPUMGR_HOUSEKEEPING_CPUS=2,18;"
+		  "OPENSHIFT_HOUSEKEEPING_CPUS=2,18;", cpus, cpus);
+	EXPECT_STREQ(want, env);
+	EXPECT_EQ(-1, quota_of(r));
+	nri__pkg__api__v1alpha1__create_container_response__free_unpacked(r, NULL);
+	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.partition", app.cgroup);
+	EXPECT_STREQ("isolated", fake_read(self->dir, rel));
+	EXPECT_STREQ("2-3,18-19", fake_read(self->dir, "cg/kubepods/cpuset.cpus.exclusive"));
+	/* the sidecar: the pool, the kubelet's quota, no partition */
+	ctr_msg(&side, &p, "side", 500, RUNNING);
+	r = create_response(_metadata, self, &p, &side);
+	ASSERT_NE(NULL, r);
+	env_of(r, env, sizeof(env));
+	EXPECT_STREQ("CPUMGR_EXCLUSIVE_CPUS=;CPUMGR_SHARED_CPUS=4-17,20-31;"
+		     "OPENSHIFT_SHARED_CPUS=4-17,20-31;", env);
+	EXPECT_EQ(0, quota_of(r));
+	nri__pkg__api__v1alpha1__create_container_response__free_unpacked(r, NULL);
+	EXPECT_NE(NULL, strstr(fake_read(self->dir, "log"),
+			       "warning: pod pod-1 container side: the pod's cpu-load-balancing=disable,cpu-quota=disable not applied"))
+		TH_LOG("%s", fake_read(self->dir, "log"));
+	/* recorded with the annotations that concern each */
+	EXPECT_NE(NULL, strstr(fake_read(self->state, "pods/pod-1.json"),
+			       "\"irq-load-balancing.cpumgr.io/container.app\":\t\"housekeeping\""))
+		TH_LOG("%s", fake_read(self->state, "pods/pod-1.json"));
+}
+
 /*
  * UpdatePodSandbox: the pod was resized in place.  Its new CPU request
  * and limit are recorded for it, and its pod cgroup's CFS limits follow

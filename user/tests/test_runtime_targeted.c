@@ -64,6 +64,16 @@ void ctl_err(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void ctl_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 /* In place of lib/node/cgroupfs_kernel.c's: never the host's cgroups. */
 int cgroupfs_init(struct cgroupfs *cg, const char *mount, int version,
 		  struct cm_error *err)
@@ -926,6 +936,48 @@ TEST_F(calls, sync_keeps_an_ended_init_containers_cpus_while_its_pod_lives)
 	held_cpus(self->state, "pod-0007", "setup", now, sizeof(now));
 	EXPECT_STREQ(before, now) TH_LOG("setup's CPUs went back while its pod lives");
 	EXPECT_TRUE(kept_exited(_metadata, self->state, &cs[0]));
+	ctl_nri_forget(&p);
+}
+
+/*
+ * Issue 30: a container isolated on a partition that ran to its end
+ * keeps its CPUs (for the next container of its pod), and its cgroup may
+ * outlive it: its partition is undone at the stop, else the kernel
+ * would refuse the next container's partition on those CPUs.
+ */
+TEST_F(calls, an_ended_containers_partition_undone_at_its_stop)
+{
+	static const char *const files[][2] = {
+		{ "cgroup/kubepods/cpuset.cpus.exclusive", "\n" },
+		{ "cgroup/kubepods/podpod-0008/cpuset.cpus.exclusive", "\n" },
+		{ "cgroup/kubepods/podpod-0008/app/cpuset.cpus.exclusive", "\n" },
+		{ "cgroup/kubepods/podpod-0008/app/cpuset.cpus.partition", "member\n" },
+	};
+	struct ctl_nri p = { .dir = self->state, .rt = self->rt };
+	struct oci_container c;
+	char text[256];
+
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++)
+		fake_write(self->dir, files[i][0], files[i][1]);
+	container(&c, 8, true);
+	c.iso_keys[0].what = POD_ISO_CPU_LB;
+	c.iso_keys[0].crio = c.iso_keys[0].pod = true;
+	snprintf(c.iso_keys[0].value, sizeof(c.iso_keys[0].value), "disable");
+	c.nr_iso_keys = 1;
+	plugin_add_container(_metadata, self, &p, &c);
+	snprintf(text, sizeof(text), "%s",
+		 fake_read(self->dir, "cgroup/kubepods/podpod-0008/app/cpuset.cpus.partition"));
+	ASSERT_STREQ("isolated", text);
+	snprintf(text, sizeof(text), "%s",
+		 fake_read(self->dir, "cgroup/kubepods/cpuset.cpus.exclusive"));
+	ASSERT_STRNE("\n", text);
+	/* it ran to its end, its cgroup still there */
+	runtime_ends(_metadata, &p, &c, false);
+	ASSERT_TRUE(kept_exited(_metadata, self->state, &c));
+	EXPECT_STREQ("member", fake_read(self->dir, "cgroup/kubepods/podpod-0008/app/cpuset.cpus.partition"));
+	EXPECT_STREQ("\n", fake_read(self->dir, "cgroup/kubepods/podpod-0008/app/cpuset.cpus.exclusive"));
+	EXPECT_STREQ("\n", fake_read(self->dir, "cgroup/kubepods/podpod-0008/cpuset.cpus.exclusive"));
+	EXPECT_STREQ("\n", fake_read(self->dir, "cgroup/kubepods/cpuset.cpus.exclusive"));
 	ctl_nri_forget(&p);
 }
 

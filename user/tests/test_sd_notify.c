@@ -17,7 +17,7 @@
 #include "kselftest_harness.h"
 
 #include "../cpumgrctl/ctl_sd.h"
-#include "node_daemon.h"
+#include "node.h"
 
 FIXTURE(notify) {
 	char dir[64];

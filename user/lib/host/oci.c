@@ -109,6 +109,44 @@ static int identify(const cJSON *a, struct oci_container *c,
 	return 0;
 }
 
+int oci_isolation_key(struct oci_container *c, const char *key,
+		      const char *value, struct cm_error *err)
+{
+	struct pod_isolation_key k;
+	int ret = pod_isolation_key(key, value, &k, err);
+
+	if (ret <= 0 || (!k.pod && strcmp(k.container, c->name)))
+		return ret < 0 ? ret : 0;
+	if (c->nr_iso_keys == POD_ISO_KEYS_MAX)
+		return cm_errorf(err, "annotation %s: more isolation annotations than a container can have",
+				 key), -E2BIG;
+	c->iso_keys[c->nr_iso_keys++] = k;
+	return 1;
+}
+
+int oci_isolation_check(const struct oci_container *c, struct cm_error *err)
+{
+	struct pod_isolation iso;
+
+	return pod_isolation_resolve(c->iso_keys, c->nr_iso_keys, c->name,
+				     &iso, err);
+}
+
+/* The isolation annotations of a spec (the OCI hook's, podman's). */
+static int isolation_of(const cJSON *a, struct oci_container *c,
+			struct cm_error *err)
+{
+	const cJSON *m;
+
+	if (!cJSON_IsObject(a))
+		return 0;
+	cJSON_ArrayForEach(m, a)
+		if (oci_isolation_key(c, m->string, cJSON_GetStringValue(m),
+				      err) < 0)
+			return -EINVAL;
+	return oci_isolation_check(c, err);
+}
+
 int oci_parse_state(const char *text, struct oci_container *c,
 		    struct cm_error *err)
 {
@@ -169,6 +207,10 @@ int oci_parse_config(const cJSON *config, struct oci_container *c,
 		return cm_errorf(err, "config.json is not a JSON object");
 	if (c->kind == OCI_UNMANAGED &&
 	    identify(json_member(config, "annotations"), c, err))
+		return -EINVAL;
+	c->nr_iso_keys = 0;
+	if (c->kind == OCI_CONTAINER &&
+	    isolation_of(json_member(config, "annotations"), c, err))
 		return -EINVAL;
 	if (cJSON_IsString(path) &&
 	    oci_copy(c->cgroups_path, sizeof(c->cgroups_path), path->valuestring,
@@ -405,7 +447,8 @@ cJSON *oci_pod_object(const cJSON *pod, const struct oci_container *c,
 		goto fail;
 	/* the array holds it now */
 	ctr = NULL;
-	if (!pod_shared_record(obj, c->name, c->shared))
+	if (!pod_shared_record(obj, c->name, c->shared) &&
+	    !pod_isolation_record(obj, c->name, c->iso_keys, c->nr_iso_keys))
 		return obj;
 fail:
 	cJSON_Delete(ctr);

@@ -78,6 +78,9 @@ struct oci_container {
 	bool has_cpus;			/* linux.resources.cpu.cpus */
 	struct cpuset cpus;
 	bool shared;			/* its pod puts it on the shared pool */
+	/* the isolation annotations of its pod and of it (pod.h) */
+	struct pod_isolation_key iso_keys[POD_ISO_KEYS_MAX];
+	size_t nr_iso_keys;
 	char cgroups_path[PATH_MAX];	/* linux.cgroupsPath, as given */
 };
 
@@ -90,6 +93,16 @@ int oci_parse_state(const char *text, struct oci_container *c,
  */
 int oci_parse_config(const cJSON *config, struct oci_container *c,
 		     struct cm_error *err);
+
+/*
+ * One annotation into c->iso_keys when it is an isolation key of the pod
+ * or of c (pod.h): 1 kept, 0 not one of those, -EINVAL bad (err says
+ * why), -E2BIG more than one container can have.
+ */
+int oci_isolation_key(struct oci_container *c, const char *key,
+		      const char *value, struct cm_error *err);
+/* What c's kept keys ask agree (CRI-O's and cpumgr's of one level). */
+int oci_isolation_check(const struct oci_container *c, struct cm_error *err);
 
 /*
  * The cgroup v2 path ("/kubepods/p1/c1") of the "0::" line of a
@@ -117,7 +130,8 @@ enum pod_qos oci_qos_of_path(const char *pod_cgroup);
 /*
  * A Pod object holding the one container c describes (requests and
  * limits as millicores, status.qosClass from qos, its shared request as
- * its prefer-shared-cpus annotation), or, when pod is a Pod object
+ * its prefer-shared-cpus annotation, its pod's and its own isolation
+ * annotations), or, when pod is a Pod object
  * already recorded, a copy of it with the container added or replaced.
  * NULL on allocation failure.
  */

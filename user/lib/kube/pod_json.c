@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A Pod from its JSON (the API's v1 Pod): metadata, the containers'
- * requests and limits, then the shared-CPUs annotations (pod_shared.c).
+ * requests and limits, then the shared-CPUs annotations (pod_shared.c)
+ * and the isolation ones (pod_isolation.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -183,7 +184,8 @@ int pod_from_json(const cJSON *obj, struct pod *p, struct cm_error *err)
 		cm_errorf(err, "spec.containers: Required value");
 		goto fail;
 	}
-	if (pod_shared_apply(p, json_member(meta, "annotations"), err))
+	if (pod_shared_apply(p, json_member(meta, "annotations"), err) ||
+	    pod_isolation_apply(p, json_member(meta, "annotations"), err))
 		goto fail;
 	return 0;
 fail:

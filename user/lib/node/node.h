@@ -10,6 +10,8 @@
  *   pods/<uid>.json     each admitted Pod object and the cgroups its
  *                       containers and the pod were attached to
  *   counters.json       pinning requests and errors, for metrics
+ *   quiet.json          what keeping CPUs quiet changed outside the
+ *                       cgroups, and what was there (node_quiet.c)
  * One flock serialises every cpumgrctl that opens the directory: the
  * checkpoint store's lock.
  *
@@ -39,14 +41,22 @@
 #include "podlist.h"
 #include "policy_static.h"
 #include "assignments.h"
+#include "quiet_saved.h"
 #include "topology.h"
 
 #define NODE_STATE_DIR		CHECKPOINT_DIR
 #define NODE_CONFIG_FILE	"config.json"
 #define NODE_PODS_DIR		"pods"
 #define NODE_COUNTERS_FILE	"counters.json"
+#define NODE_QUIET_FILE		"quiet.json"
 /* how long a command waits for another one holding the lock */
 #define NODE_LOCK_TIMEOUT_MS	30000
+
+#define NODE_PROC_MOUNT		"/proc"
+#define NODE_SYS_MOUNT		"/sys"
+#define NODE_IRQBALANCE_CONFIG	"/etc/default/irqbalance"
+#define NODE_IRQBALANCE_RESTART	"systemctl try-restart irqbalance.service"
+#define NODE_COMMAND_MAX	512
 
 /* config.json: the node's configuration as init resolved it. */
 /*
@@ -77,6 +87,22 @@ const char *node_cgroup_driver_name(uint32_t v);
 /* The driver of a managed root: systemd's when it is a slice. */
 enum node_cgroup_driver node_cgroup_driver_of(const char *cgroup_root);
 
+/*
+ * How the cgroups on the shared pool follow it when exclusive CPUs come
+ * and go (init --pool-moves): cpumgr writes each of them, and the pod
+ * and QoS cgroups above (writes); or every exclusive container's cgroup
+ * is a cpuset partition on its CPUs (remote: Linux 6.7 on), which the
+ * kernel takes from every other cgroup and hands back when it goes,
+ * and the cgroups on the pool hold no CPUs of their own: they inherit
+ * (partitions).
+ */
+enum node_pool_moves {
+	NODE_POOL_WRITES,
+	NODE_POOL_PARTITIONS,
+};
+
+const char *node_pool_moves_name(uint32_t v);
+
 struct node_config {
 	enum cpu_policy_kind policy;
 	struct policy_options opts;
@@ -95,6 +121,15 @@ struct node_config {
 	int kubelet_minor;
 	/* the version the checkpoint is written in (v2 unless named) */
 	enum checkpoint_version checkpoint_version;
+	/*
+	 * Quiet CPUs (node_quiet.c): where procfs and sysfs are (a
+	 * DaemonSet mounts the host's elsewhere), irqbalance's environment
+	 * file and how it is restarted to read it.
+	 */
+	char proc_mount[PATH_MAX], sys_mount[PATH_MAX];
+	char irqbalance_config[PATH_MAX];
+	char irqbalance_restart[NODE_COMMAND_MAX];
+	enum node_pool_moves pool_moves;
 };
 
 void node_config_default(struct node_config *c);
@@ -246,6 +281,14 @@ struct node {
 	struct cpuset narrowed_pool, reconciled_pool;
 	FILE *log;			/* one line per repair or change */
 	bool log_time;			/* prefix log lines with a timestamp */
+	/*
+	 * The last change's warning for the command to say (a container
+	 * that asks for quiet CPUs it cannot have); "" none.
+	 */
+	char warning[512];
+	/* quiet.json as last read or written (node_quiet.c) */
+	struct quiet_saved quiet;
+	bool quiet_loaded;
 };
 
 enum {
@@ -522,6 +565,54 @@ int node_reconcile(struct node *n, const struct pod_list *active,
  */
 int node_reconcile_pod(struct node *n, const char *uid, struct cm_error *err);
 
+/* ---- quiet CPUs (node_quiet.c) ---- */
+
+/*
+ * At container k's attach: whether it may have the isolation it asks
+ * for.  Only a container with exclusive CPUs can: a key naming it is
+ * refused otherwise, the pod's key leaves a warning (n->warning, and
+ * the log); so do idle states or a governor the kernel does not expose,
+ * and a governor its CPUs do not offer is refused.
+ */
+int node_quiet_check(struct node *n, const struct node_pod *p, unsigned int k,
+		     struct cm_error *err);
+/*
+ * Container k's cgroup (name) an isolated partition on its exclusive
+ * cpus when it asks (cpu-load-balancing), or no partition when it does
+ * not any more.  Returns the number of changes, or -errno (refused: a
+ * partition the kernel cannot make there, with the reason).
+ */
+int node_quiet_container(struct node *n, const struct node_pod *p,
+			 unsigned int k, const char *name,
+			 const struct cpuset *cpus, bool exclusive,
+			 bool verbose, struct cm_error *err);
+/*
+ * Whether container k's cgroup is a partition when it holds exclusive
+ * CPUs: it asks for cpu-load-balancing "disable" (isolated), or the pool
+ * moves by partitions (root).
+ */
+bool node_quiet_partitioned(const struct node *n, const struct node_pod *p,
+			    unsigned int k);
+/*
+ * Before a container's CPUs go back: its partition undone, cgroup name
+ * (NULL: gone) and cpus out of parent's and its ancestors' exclusive
+ * CPUs.
+ */
+int node_quiet_release(struct node *n, const char *uid, const char *container,
+		       const char *parent, const char *name,
+		       const struct cpuset *cpus, struct cm_error *err);
+/*
+ * The node's interrupts, idle states and governors as the running
+ * containers with exclusive CPUs ask, what was there put back where none
+ * asks; quiet.json follows.  A targeted node looks at the interrupts
+ * only when the CPUs kept off them change.  Returns the changes.
+ */
+int node_quiet_sync(struct node *n, struct cm_error *err);
+/* The CPUs of cpus left to interrupts under irq-load-balancing "housekeeping". */
+void node_quiet_housekeeping(const struct node *n,
+			     const struct pod_isolation *iso,
+			     const struct cpuset *cpus, struct cpuset *out);
+
 /* ---- audit ---- */
 
 struct node_offender {
@@ -562,5 +653,42 @@ int node_topup_choose(const struct topology *t, const struct policy_options *o,
 		      int missing, struct cpuset *out, struct cm_error *err);
 /* Top up every degraded assignment; returns the number topped up. */
 int node_topup(struct node *n, struct cm_error *err);
+
+/* ---- the daemon: kernel events and a reconcile timer ---- */
+
+/* What a round does. */
+enum {
+	DAEMON_RECONCILE	= 1 << 0,
+	DAEMON_TOPUP		= 1 << 1, DAEMON_AUDIT		= 1 << 2,
+	DAEMON_ALL		= DAEMON_RECONCILE | DAEMON_TOPUP | DAEMON_AUDIT,
+};
+
+struct node_daemon_opts {
+	const char *dir;		/* state directory */
+	const char *pods;		/* the node's active pods, or NULL */
+	int64_t period_ms;		/* reconcile period */
+	FILE *log;			/* one timestamped line per action */
+	bool once;			/* one round, then return (tests) */
+	/*
+	 * The service manager's hook, or NULL (the library does not speak
+	 * its protocol): notify("READY=1") after the first round,
+	 * notify("WATCHDOG=1") at least every watchdog_ms (when above 0)
+	 * while it runs, notify("STOPPING=1") when it ends.
+	 */
+	void (*notify)(const char *state);
+	int64_t watchdog_ms;
+	/*
+	 * What the command adds to each round (may be NULL), under the
+	 * lock after the sync and before the reconcile: cpumgrctl's are the
+	 * NRI plugin's calls that did not finish in the runtime's time, whose
+	 * containers run without their CPUs.  Returns the number of
+	 * containers it changed, or -errno with err set.
+	 */
+	int (*round_hook)(struct node *n, void *arg, struct cm_error *err);
+	void *round_hook_arg;
+};
+
+/* Run until SIGTERM or SIGINT; returns 0 then. */
+int node_daemon(const struct node_daemon_opts *o, struct cm_error *err);
 
 #endif

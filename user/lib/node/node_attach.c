@@ -145,11 +145,17 @@ int node_attach(struct node *n, const struct node_attach *a,
 	 */
 	if (node_narrow_pod(n, p->pod_cgroup, err) < 0)
 		return -EIO;
-	ret = node_apply_container(n, p, (unsigned int)k, true, err);
+	/* the isolation it asks for, or the reason it cannot have it */
+	ret = node_quiet_check(n, p, (unsigned int)k, err);
+	if (!ret)
+		ret = node_apply_container(n, p, (unsigned int)k, true, err);
 	if (ret >= 0)
 		ret = node_apply_pod(n, p, true, err);
 	if (ret >= 0)
 		ret = node_save_pod(n, p, err);
+	/* what it asks of the node: interrupts, idle states, governors */
+	if (ret >= 0)
+		ret = node_quiet_sync(n, err);
 	/* the cpuset is in place: the first task may enter */
 	if (ret >= 0 && a->pid) {
 		ret = cgroupfs_move(&n->cgroups.fs, cname, a->pid, err);

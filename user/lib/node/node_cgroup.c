@@ -61,6 +61,29 @@ int node_set_cpuset(struct node *n, const char *name,
 	return cgroupfs_ensure_cpus(&n->cgroups.fs, name, want, changed, err);
 }
 
+int node_set_cpuset_inherit(struct node *n, const char *name, bool *changed,
+			    struct cm_error *err)
+{
+	char *have = NULL;
+	int ret = cgroupfs_read(&n->cgroups.fs, CGROUPFS_CPUSET, name,
+				"cpuset.cpus", &have, err);
+
+	*changed = false;
+	if (!ret && (!have[0] || have[0] == '\n')) {
+		free(have);
+		return 0;
+	}
+	free(have);
+	if (ret && ret != -ENOENT)
+		return ret;
+	cm_error_clear(err);
+	/* an empty value needs a byte to write: the kernel takes "\n" */
+	ret = cgroupfs_write(&n->cgroups.fs, CGROUPFS_CPUSET, name,
+			     "cpuset.cpus", "\n", err);
+	*changed = !ret;
+	return ret;
+}
+
 static int read_u64(const struct cgroupfs *cg, const char *name,
 		    const char *file, int64_t *out)
 {
@@ -168,7 +191,11 @@ int node_apply_container(struct node *n, const struct node_pod *p,
 	if (ret)
 		return ret;
 	node_container_cpus(n, p, k, &cpus, &exclusive);
-	ret = node_set_cpuset(n, name, &cpus, &changed, err);
+	/* pool moves by partitions: on the pool, what its pod has */
+	if (!exclusive && n->cfg.pool_moves == NODE_POOL_PARTITIONS)
+		ret = node_set_cpuset_inherit(n, name, &changed, err);
+	else
+		ret = node_set_cpuset(n, name, &cpus, &changed, err);
 	if (ret)
 		return ret;
 	describe(&cpus, text, sizeof(text));
@@ -179,6 +206,11 @@ int node_apply_container(struct node *n, const struct node_pod *p,
 		changes += changed;
 	}
 	cfs_container_limits(c, exclusive, &n->cfg.cfs, &l);
+	/* cpu-quota "disable": none, whatever the limit */
+	if (exclusive && c->iso.quota_off) {
+		l.set_quota = true;
+		l.quota = -1;
+	}
 	ret = node_set_cfs(n, name, &l, &changed, err);
 	if (ret)
 		return ret;
@@ -189,7 +221,25 @@ int node_apply_container(struct node *n, const struct node_pod *p,
 			 l.period);
 		changes += changed;
 	}
-	return changes;
+	ret = node_quiet_container(n, p, k, name, &cpus, exclusive, verbose,
+				   err);
+	return ret < 0 ? ret : changes + ret;
+}
+
+/* A container of the pod with exclusive CPUs asks for no CFS quota. */
+static bool pod_quota_off(const struct node *n, const struct node_pod *p)
+{
+	for (unsigned int k = 0; k < p->pod.nr; k++) {
+		struct cpuset cpus;
+		bool exclusive;
+
+		if (!p->pod.containers[k].iso.quota_off || p->c[k].removed)
+			continue;
+		node_container_cpus(n, p, k, &cpus, &exclusive);
+		if (exclusive)
+			return true;
+	}
+	return false;
 }
 
 int node_apply_pod(struct node *n, const struct node_pod *p, bool verbose,
@@ -213,6 +263,11 @@ int node_apply_pod(struct node *n, const struct node_pod *p, bool verbose,
 	else
 		cfs_pod_limits(&p->pod, node_pod_exclusive(n, p),
 			       &n->cfg.cfs, &l);
+	/* as CRI-O does: the pod's quota would cap the container's */
+	if (pod_quota_off(n, p)) {
+		l.set_quota = true;
+		l.quota = -1;
+	}
 	ret = node_set_cfs(n, name, &l, &changed, err);
 	if (ret)
 		return ret;

@@ -70,6 +70,13 @@ enum node_cgroup_driver node_cgroup_driver_of(const char *cgroup_root)
 	       NODE_DRIVER_SYSTEMD : NODE_DRIVER_CGROUPFS;
 }
 
+const char *node_pool_moves_name(uint32_t v)
+{
+	static const char *const names[] = { "writes", "partitions" };
+
+	return v < sizeof(names) / sizeof(*names) ? names[v] : NULL;
+}
+
 void node_config_default(struct node_config *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -84,6 +91,10 @@ void node_config_default(struct node_config *c)
 	cfs_options_default(&c->cfs);
 	c->reconcile_ns = 10 * NS_PER_SEC;
 	c->checkpoint_version = CHECKPOINT_V2;
+	strcpy(c->proc_mount, NODE_PROC_MOUNT);
+	strcpy(c->sys_mount, NODE_SYS_MOUNT);
+	strcpy(c->irqbalance_config, NODE_IRQBALANCE_CONFIG);
+	strcpy(c->irqbalance_restart, NODE_IRQBALANCE_RESTART);
 }
 
 uint32_t node_config_option_bits(const struct node_config *c)
@@ -150,6 +161,11 @@ cJSON *node_config_to_json(const struct node_config *c)
 	}
 	ret |= add_str(j, "checkpointVersion",
 		       checkpoint_version_name(c->checkpoint_version));
+	ret |= add_str(j, "procMount", c->proc_mount);
+	ret |= add_str(j, "sysMount", c->sys_mount);
+	ret |= add_str(j, "irqbalanceConfig", c->irqbalance_config);
+	ret |= add_str(j, "irqbalanceRestart", c->irqbalance_restart);
+	ret |= add_str(j, "poolMoves", node_pool_moves_name(c->pool_moves));
 	free(reserved);
 	if (ret || !opts || !reserved) {
 		cJSON_Delete(j);
@@ -273,6 +289,31 @@ int node_config_from_json(struct node_config *c, const cJSON *j,
 	    (get_str(j, "checkpointVersion", &s, err) ||
 	     checkpoint_version_parse(s, &c->checkpoint_version, err)))
 		goto bad;
+	/* written by init since quiet CPUs; older files: the defaults */
+	if ((json_member(j, "procMount") &&
+	     get_path(j, "procMount", c->proc_mount, err)) ||
+	    (json_member(j, "sysMount") &&
+	     get_path(j, "sysMount", c->sys_mount, err)) ||
+	    (json_member(j, "irqbalanceConfig") &&
+	     get_path(j, "irqbalanceConfig", c->irqbalance_config, err)))
+		goto bad;
+	if (json_member(j, "irqbalanceRestart")) {
+		if (get_str(j, "irqbalanceRestart", &s, err))
+			goto bad;
+		if (strlen(s) >= sizeof(c->irqbalance_restart)) {
+			cm_errorf(err, "%s: \"irqbalanceRestart\" is too long",
+				  NODE_CONFIG_FILE);
+			goto bad;
+		}
+		strcpy(c->irqbalance_restart, s);
+	}
+	if (json_member(j, "poolMoves")) {
+		uint32_t moves;
+
+		if (get_enum(j, "poolMoves", node_pool_moves_name, &moves, err))
+			goto bad;
+		c->pool_moves = moves;
+	}
 	c->reserved_milli = (int64_t)milli;
 	c->cfs.period = (uint64_t)period;
 	c->reconcile_ns = (int64_t)(reconcile * NS_PER_SEC);

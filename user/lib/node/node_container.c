@@ -89,6 +89,8 @@ static int keep_exited(struct node *n, struct node_pod *p, int k,
 	const struct cpumgr_assignment *a = node_assignment(n, p->pod.uid,
 							    name);
 
+	/* its cgroup may outlive it: a partition there would keep its CPUs from the next */
+	node_unpartition(n, p, (unsigned int)k);
 	p->c[k].exited = true;
 	p->c[k].cgroup[0] = '\0';
 	node_log(n, "%s/%s ran to its end: it keeps CPUs %s", p->pod.uid,

@@ -30,7 +30,6 @@
 #include <unistd.h>
 
 #include "node.h"
-#include "node_daemon.h"
 #include "node_internal.h"
 
 static volatile sig_atomic_t stop_signal;

@@ -11,6 +11,9 @@ int node_set_cpuset(struct node *n, const char *name,
 		    struct cm_error *err);
 int node_set_cfs(struct node *n, const char *name, const struct cfs_limits *l,
 		 bool *changed, struct cm_error *err);
+/* Empty cpuset.cpus (its parent's CPUs) unless it is already. */
+int node_set_cpuset_inherit(struct node *n, const char *name, bool *changed,
+			    struct cm_error *err);
 
 /*
  * Container k of p asks for a CPU request and a limit (millicores, 0:
@@ -43,6 +46,15 @@ int node_apply_pod(struct node *n, const struct node_pod *p, bool verbose,
  */
 int node_reconcile_one(struct node *n, const struct node_pod *p,
 		       struct cm_error *err);
+
+/*
+ * Container k's partition undone while it still holds its CPUs (the
+ * kernel allows a partition on them only then): at its release, and
+ * when it ran to its end keeping them (its cgroup may outlive it).  A
+ * failure is logged.
+ */
+void node_unpartition(struct node *n, const struct node_pod *p,
+		      unsigned int k);
 
 /*
  * Try t of a change made against the kernel's table and retried while

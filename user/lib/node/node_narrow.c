@@ -262,6 +262,28 @@ static int narrow_children(struct node *n, const struct narrow_index *x,
 	return ret < 0 ? ret : changes;
 }
 
+/*
+ * The pool moves by partitions: nothing below the managed root holds
+ * CPUs of its own for the pool (the kernel takes each partition's from
+ * what they inherit); the managed root itself holds the CPUs pods may
+ * use, the reserved ones left out under strict-cpu-reservation.
+ */
+static int narrow_root(struct node *n, struct cm_error *err)
+{
+	struct cpuset want;
+	bool changed;
+	int ret;
+
+	if (!n->cfg.opts.strict_reservation)
+		return 0;
+	cpuset_andnot(&want, &n->kernel.online, &n->kernel.reserved);
+	ret = node_set_cpuset(n, n->cgroups.root_name, &want, &changed, err);
+	if (!ret && changed)
+		node_log(n, "%s: cpuset.cpus the CPUs pods may use",
+			 n->cfg.cgroup_root);
+	return ret < 0 ? ret : changed;
+}
+
 int node_narrow(struct node *n, struct cm_error *err)
 {
 	struct narrow_index x;
@@ -270,6 +292,8 @@ int node_narrow(struct node *n, struct cm_error *err)
 
 	if (n->cgroups.fs.version != 2 || !n->cgroups.root_name[0])
 		return 0;
+	if (n->cfg.pool_moves == NODE_POOL_PARTITIONS)
+		return narrow_root(n, err);
 	ret = index_build(n, &x, NULL, err);
 	node_shared_pool(n, &pool);
 	x.moved = n->targeted && !cpuset_equal(&pool, &n->narrowed_pool);
@@ -329,6 +353,8 @@ int node_narrow_pod(struct node *n, const char *pod_cgroup,
 	struct cpuset pool;
 
 	node_shared_pool(n, &pool);
+	if (n->cfg.pool_moves == NODE_POOL_PARTITIONS)
+		return 0;
 	if (!n->targeted || !cpuset_equal(&pool, &n->narrowed_pool))
 		return node_narrow(n, err);
 	if (n->cgroups.fs.version != 2 || !n->cgroups.root_name[0] ||

@@ -50,6 +50,38 @@ int node_remove_check(struct node *n, const char *uid,
 	return 0;
 }
 
+/* Its cgroup back to a member, its CPUs out of its ancestors' exclusive ones. */
+void node_unpartition(struct node *n, const struct node_pod *p,
+		      unsigned int k)
+{
+	const char *c = p->pod.containers[k].name;
+	const struct cpumgr_assignment *a = node_assignment(n, p->pod.uid, c);
+	char name[PATH_MAX], parent[PATH_MAX], *slash;
+	struct cm_error err = { 0 };
+	bool have_name = false;
+	struct cpuset cpus;
+
+	if (!node_quiet_partitioned(n, p, k) || !a || !a->cpus ||
+	    cpuset_parse(&cpus, a->cpus, NULL))
+		return;
+	parent[0] = '\0';
+	if (p->c[k].cgroup[0] &&
+	    !node_cgroup_name(n, p->c[k].cgroup, name, sizeof(name), &err)) {
+		have_name = true;
+		strcpy(parent, name);
+		slash = strrchr(parent, '/');
+		*(slash ? slash : parent) = '\0';
+	} else if (p->pod_cgroup[0]) {
+		node_cgroup_name(n, p->pod_cgroup, parent, sizeof(parent), &err);
+	}
+	cm_error_clear(&err);
+	if (node_quiet_release(n, p->pod.uid, c, parent,
+			       have_name ? name : NULL, &cpus, &err))
+		node_log_sev(n, NODE_LOG_WARNING, "%s/%s: partition not undone: %s",
+			     p->pod.uid, c, cm_error_msg(&err));
+	cm_error_clear(&err);
+}
+
 int node_remove(struct node *n, const char *uid, const char *container,
 		struct cm_error *err)
 {
@@ -73,6 +105,9 @@ int node_remove(struct node *n, const char *uid, const char *container,
 	cpuset_zero(&freed);
 	if (in_kernel)
 		released(n, uid, container, &freed);
+	for (unsigned int i = 0; p && in_kernel && i < p->pod.nr; i++)
+		if (!container || (int)i == k)
+			node_unpartition(n, p, i);
 	if (in_kernel &&
 	    cpumgr_nl_release(n->kernel.nl, uid, container, NULL, NULL))
 		return node_nl_error(n, "release", err);
@@ -87,6 +122,9 @@ int node_remove(struct node *n, const char *uid, const char *container,
 		ret = node_save_pod(n, p, err);
 	}
 	if (!ret && node_narrow_pod(n, pod_cgroup, err) < 0)
+		ret = -EIO;
+	/* what it asked of the node goes with it */
+	if (!ret && node_quiet_sync(n, err) < 0)
 		ret = -EIO;
 	if (ret)
 		return ret;
@@ -235,7 +273,8 @@ int node_reconcile(struct node *n, const struct pod_list *active,
 		changes += ret;
 	}
 	node_shared_pool(n, &n->reconciled_pool);
-	return changes;
+	ret = node_quiet_sync(n, err);
+	return ret < 0 ? ret : changes + ret;
 }
 
 /*
@@ -250,6 +289,9 @@ static int follow_pool(struct node *n, const char *skip_uid,
 	struct cpuset pool;
 	int changes = 0, ret = 0;
 
+	/* the kernel moved it: they inherit */
+	if (n->cfg.pool_moves == NODE_POOL_PARTITIONS)
+		return 0;
 	node_shared_pool(n, &pool);
 	for (unsigned int i = 0; i < n->nr_pods && !ret; i++) {
 		const struct node_pod *p = &n->pods[i];
@@ -318,5 +360,6 @@ int node_reconcile_pod(struct node *n, const char *uid, struct cm_error *err)
 		changes += ret;
 		n->reconciled_pool = pool;
 	}
-	return changes;
+	ret = node_quiet_sync(n, err);
+	return ret < 0 ? ret : changes + ret;
 }

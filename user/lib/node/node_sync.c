@@ -190,6 +190,7 @@ void node_close(struct node *n)
 		cpumgr_nl_close(n->kernel.nl);
 	checkpoint_store_close(&n->files.store);
 	free(n->files.written);
+	quiet_saved_free(&n->quiet);
 	memset(n, 0, sizeof(*n));
 	n->files.store.dir_fd = n->files.store.lock_fd = -1;
 }

@@ -93,6 +93,17 @@ int nri_spec_shared_cpus(const NriPod *pod, struct oci_container *c,
 	return 0;
 }
 
+int nri_spec_isolation(const NriPod *pod, struct oci_container *c,
+		       struct cm_error *err)
+{
+	c->nr_iso_keys = 0;
+	for (size_t i = 0; pod && i < pod->n_annotations; i++)
+		if (oci_isolation_key(c, pod->annotations[i]->key,
+				      pod->annotations[i]->value, err) < 0)
+			return -EINVAL;
+	return oci_isolation_check(c, err);
+}
+
 /* The CPU milli the kubelet's formulas say res asks for; 0: unknown. */
 static int64_t cpu_milli(const NriPod *pod, const NriContainer *ctr,
 			 NriResources *res)

@@ -30,6 +30,14 @@ int nri_spec_container(const NriPod *pod, const NriContainer *ctr,
 int nri_spec_shared_cpus(const NriPod *pod, struct oci_container *c,
 			 struct cm_error *err);
 /*
+ * c->iso_keys from the pod's isolation annotations (pod.h) that concern
+ * it (the pod's and those naming it), replacing the container's own; a
+ * bad key or value, or CRI-O's and cpumgr's keys disagreeing, is an
+ * error.
+ */
+int nri_spec_isolation(const NriPod *pod, struct oci_container *c,
+		       struct cm_error *err);
+/*
  * An in-place resize (UpdateContainer): the whole number of CPUs the new
  * resources ask for (the kubelet's quota, or its shares when quota is
  * off), when it differs from what ctr runs with; 0 when the update is

@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Quiet CPUs for the containers that ask (pod.h's isolation
+ * annotations), on the quiet layer:
+ *
+ * - a container's own: its cgroup an isolated partition on exactly its
+ *   exclusive CPUs (cpu-load-balancing), made when it is attached and
+ *   at every reconcile, undone before its CPUs are released; its CFS
+ *   quota lifted (cpu-quota) is node_cgroup.c's;
+ * - the node's, from every running container that asks: interrupts
+ *   kept off their CPUs (irq-load-balancing; "housekeeping" leaves the
+ *   first CPU and its SMT siblings), irqbalance told, idle states and
+ *   governors set; what was there saved in the state directory
+ *   (quiet.json) before it changes, and put back when no container asks
+ *   any more; a restart keeps it, a reboot forgets what the kernel
+ *   reset (quiet_saved.h), and the next sync reads its values again.
+ *
+ * Only a container holding exclusive CPUs is isolated, as CRI-O runs its
+ * hooks for Guaranteed containers with whole CPUs alone: a pod's key
+ * that reaches a container on the shared pool is a warning, a key naming
+ * that container a refusal at its attach.  Where the kernel exposes no
+ * idle states or governors (a virtual machine), asking for them is a
+ * warning; a governor the CPUs do not offer is a refusal.
+ *
+ * Calls no other node_*.c but the log, the state directory's files and
+ * the kernel's view: node_cgroup.c, node_attach.c and node_reconcile.c
+ * call it with the cgroup names.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "node.h"
+#include "node_internal.h"
+#include "quiet_cpu.h"
+#include "quiet_irq.h"
+#include "quiet_partition.h"
+#include "quiet_sysfs.h"
+
+/* The first CPU of cpus and its SMT siblings among them (CRI-O's). */
+static void housekeeping(const struct node *n, const struct cpuset *cpus,
+			 struct cpuset *out)
+{
+	int first = cpuset_next(cpus, 0), core = -1;
+
+	cpuset_zero(out);
+	if (first < 0)
+		return;
+	for (unsigned int i = 0; i < n->kernel.nr_cpus; i++)
+		if (n->kernel.cpus[i].cpu == first)
+			core = n->kernel.cpus[i].core_cpu;
+	for (unsigned int i = 0; i < n->kernel.nr_cpus; i++)
+		if (core >= 0 && n->kernel.cpus[i].core_cpu == core)
+			cpuset_set(out, (unsigned int)n->kernel.cpus[i].cpu);
+	cpuset_set(out, (unsigned int)first);
+	cpuset_and(out, out, cpus);
+}
+
+void node_quiet_housekeeping(const struct node *n, const struct pod_isolation *iso,
+			     const struct cpuset *cpus, struct cpuset *out)
+{
+	if (iso->irq == POD_IRQ_HOUSEKEEPING)
+		housekeeping(n, cpus, out);
+	else
+		cpuset_zero(out);
+}
+
+/* The container's exclusive CPUs, false when it has none. */
+static bool exclusive_cpus(const struct node *n, const struct node_pod *p,
+			   unsigned int k, struct cpuset *out)
+{
+	const struct cpumgr_assignment *a =
+		node_assignment(n, p->pod.uid, p->pod.containers[k].name);
+
+	return a && a->cpus && !cpuset_parse(out, a->cpus, NULL) &&
+	       !cpuset_empty(out);
+}
+
+/* Some of its CPUs have no idle states / governor: said once, here. */
+static void exposed(struct node *n, const struct node_pod *p, unsigned int k,
+		    const struct cpuset *cpus, char *warn, size_t len)
+{
+	const struct pod_isolation *iso = &p->pod.containers[k].iso;
+	bool idle = true, freq = true;
+	int cpu;
+
+	cpuset_for_each(cpu, cpus) {
+		idle &= quiet_cpuidle_exposed(n->cfg.sys_mount, (unsigned int)cpu);
+		freq &= quiet_cpufreq_exposed(n->cfg.sys_mount, (unsigned int)cpu);
+	}
+	if (iso->cstates[0] && !idle)
+		snprintf(warn, len, "pod %s container %s: %s=%s not applied: the kernel exposes no cpuidle states for all of its CPUs (%.200s/devices/system/cpu/cpuN/cpuidle)",
+			 p->pod.uid, p->pod.containers[k].name,
+			 pod_isolation_name(POD_ISO_CSTATES), iso->cstates,
+			 n->cfg.sys_mount);
+	else if (iso->governor[0] && !freq)
+		snprintf(warn, len, "pod %s container %s: %s=%s not applied: the kernel exposes no cpufreq governor for all of its CPUs (%.200s/devices/system/cpu/cpuN/cpufreq)",
+			 p->pod.uid, p->pod.containers[k].name,
+			 pod_isolation_name(POD_ISO_GOVERNOR), iso->governor,
+			 n->cfg.sys_mount);
+}
+
+/* A governor none of its CPUs offers is refused before anything is set. */
+static int governor_offered(struct node *n, const struct node_pod *p,
+			    unsigned int k, const struct cpuset *cpus,
+			    struct cm_error *err)
+{
+	const char *gov = p->pod.containers[k].iso.governor;
+	char path[PATH_MAX + 96], list[512];
+	int cpu;
+
+	if (!gov[0])
+		return 0;
+	cpuset_for_each(cpu, cpus) {
+		char *tok, *save = NULL;
+		bool found = false;
+
+		snprintf(path, sizeof(path),
+			 "%s/devices/system/cpu/cpu%d/cpufreq/scaling_available_governors",
+			 n->cfg.sys_mount, cpu);
+		if (!quiet_cpufreq_exposed(n->cfg.sys_mount, (unsigned int)cpu))
+			continue;
+		if (!quiet_read_value(path, list, sizeof(list)))
+			for (tok = strtok_r(list, " \t", &save); tok && !found;
+			     tok = strtok_r(NULL, " \t", &save))
+				found = !strcmp(tok, gov);
+		if (!found)
+			return cm_errorf(err, "pod %s container %s: %s=%s: CPU %d offers no such governor (%s)",
+					 p->pod.uid, p->pod.containers[k].name,
+					 pod_isolation_name(POD_ISO_GOVERNOR),
+					 gov, cpu, path);
+	}
+	return 0;
+}
+
+int node_quiet_check(struct node *n, const struct node_pod *p, unsigned int k,
+		     struct cm_error *err)
+{
+	const struct pod_isolation *iso = &p->pod.containers[k].iso;
+	char what[256];
+	struct cpuset cpus;
+
+	if (!pod_isolation_any(iso))
+		return 0;
+	pod_isolation_describe(iso, what, sizeof(what));
+	if (!exclusive_cpus(n, p, k, &cpus)) {
+		if (iso->by_container)
+			return cm_errorf(err, "pod %s container %s: %s: only a container with exclusive CPUs (a Guaranteed pod's, with an integer CPU request) can be isolated, and this one runs on the shared pool",
+					 p->pod.uid, p->pod.containers[k].name,
+					 what);
+		snprintf(n->warning, sizeof(n->warning),
+			 "pod %s container %s: the pod's %s not applied: it runs on the shared pool (only containers with exclusive CPUs are isolated)",
+			 p->pod.uid, p->pod.containers[k].name, what);
+		node_log_sev(n, NODE_LOG_WARNING, "%s", n->warning);
+		return 0;
+	}
+	if (governor_offered(n, p, k, &cpus, err))
+		return -EINVAL;
+	exposed(n, p, k, &cpus, n->warning, sizeof(n->warning));
+	if (n->warning[0])
+		node_log_sev(n, NODE_LOG_WARNING, "%s", n->warning);
+	return 0;
+}
+
+int node_quiet_container(struct node *n, const struct node_pod *p,
+			 unsigned int k, const char *name,
+			 const struct cpuset *cpus, bool exclusive,
+			 bool verbose, struct cm_error *err)
+{
+	const struct pod_container *c = &p->pod.containers[k];
+	enum quiet_part state;
+	char text[256], *slash, parent[PATH_MAX];
+	bool changed = false;
+	int ret;
+
+	if (n->cgroups.fs.version != 2)
+		return 0;
+	if (exclusive && node_quiet_partitioned(n, p, k)) {
+		ret = quiet_part_make(&n->cgroups.fs, name, cpus,
+				      c->iso.cpu_lb_off, &changed, err);
+		if (ret) {
+			if (c->iso.cpu_lb_off)
+				cm_error_prefix(err, "pod %s container %s: %s=disable",
+						p->pod.uid, c->name,
+						pod_isolation_name(POD_ISO_CPU_LB));
+			else
+				cm_error_prefix(err, "pod %s container %s: its partition (the pool moves by partitions)",
+						p->pod.uid, c->name);
+			return ret;
+		}
+		cpuset_format(cpus, text, sizeof(text));
+		if (changed || verbose)
+			node_log(n, "%s/%s: %s %s partition on CPUs %s",
+				 p->pod.uid, c->name, p->c[k].cgroup,
+				 c->iso.cpu_lb_off ? "an isolated" : "a",
+				 text);
+		return changed;
+	}
+	/* no longer asked, or not exclusive: a partition it had goes */
+	if (quiet_part_state(&n->cgroups.fs, name, &state, NULL, 0, err) ||
+	    state == QUIET_PART_MEMBER) {
+		cm_error_clear(err);
+		return 0;
+	}
+	snprintf(parent, sizeof(parent), "%s", name);
+	slash = strrchr(parent, '/');
+	*(slash ? slash : parent) = '\0';
+	/* its CPUs now may be the shared pool's: undo what it held */
+	ret = quiet_part_undo(&n->cgroups.fs, parent, name, NULL, err);
+	if (!ret)
+		node_log(n, "%s/%s: %s no longer a partition", p->pod.uid,
+			 c->name, p->c[k].cgroup);
+	return ret ? ret : 1;
+}
+
+bool node_quiet_partitioned(const struct node *n, const struct node_pod *p,
+			    unsigned int k)
+{
+	return p->pod.containers[k].iso.cpu_lb_off ||
+	       n->cfg.pool_moves == NODE_POOL_PARTITIONS;
+}
+
+int node_quiet_release(struct node *n, const char *uid, const char *container,
+		       const char *parent, const char *name,
+		       const struct cpuset *cpus, struct cm_error *err)
+{
+	char text[256];
+	int ret;
+
+	if (n->cgroups.fs.version != 2 || !parent || !parent[0])
+		return 0;
+	ret = quiet_part_undo(&n->cgroups.fs, parent, name, cpus, err);
+	if (ret)
+		return ret;
+	cpuset_format(cpus, text, sizeof(text));
+	node_log(n, "%s/%s: partition on CPUs %s undone", uid, container,
+		 text);
+	return 0;
+}
+
+/* ---- the node's interrupts, idle states and governors ---- */
+
+struct wanted {
+	struct cpuset irq_off;
+	/* per CPU: what the container holding it asks ("" nothing) */
+	const char **cstates, **governor;
+};
+
+/* What every running container that may be isolated asks of the node. */
+static int wanted(struct node *n, struct wanted *w, struct cm_error *err)
+{
+	cpuset_zero(&w->irq_off);
+	w->cstates = calloc(CPUSET_MAX_CPUS, sizeof(*w->cstates));
+	w->governor = calloc(CPUSET_MAX_CPUS, sizeof(*w->governor));
+	if (!w->cstates || !w->governor)
+		return cm_errorf(err, "out of memory"), -ENOMEM;
+	for (unsigned int i = 0; i < n->nr_pods; i++) {
+		const struct node_pod *p = &n->pods[i];
+
+		for (unsigned int k = 0; k < p->pod.nr; k++) {
+			const struct pod_isolation *iso =
+				&p->pod.containers[k].iso;
+			struct cpuset cpus, keep;
+			int cpu;
+
+			/* a container that ended gives its CPUs no work */
+			if (!pod_isolation_any(iso) || p->c[k].removed ||
+			    p->c[k].exited || !p->c[k].cgroup[0] ||
+			    !exclusive_cpus(n, p, k, &cpus))
+				continue;
+			if (iso->irq != POD_IRQ_ON) {
+				node_quiet_housekeeping(n, iso, &cpus, &keep);
+				cpuset_andnot(&keep, &cpus, &keep);
+				cpuset_or(&w->irq_off, &w->irq_off, &keep);
+			}
+			cpuset_for_each(cpu, &cpus) {
+				if (iso->cstates[0])
+					w->cstates[cpu] = iso->cstates;
+				if (iso->governor[0])
+					w->governor[cpu] = iso->governor;
+			}
+		}
+	}
+	return 0;
+}
+
+static void wanted_free(struct wanted *w)
+{
+	free(w->cstates);
+	free(w->governor);
+}
+
+/* This boot's id ("" where procfs has none: a test's tree). */
+static void boot_id(const struct node *n, char *buf, size_t len)
+{
+	char path[PATH_MAX + 40];
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/random/boot_id",
+		 n->cfg.proc_mount);
+	if (quiet_read_value(path, buf, len))
+		buf[0] = '\0';
+}
+
+static int load(struct node *n, struct cm_error *err)
+{
+	char path[PATH_MAX + 32], boot[QUIET_BOOT_ID_MAX];
+	cJSON *j;
+	int ret;
+
+	if (n->quiet_loaded)
+		return 0;
+	quiet_saved_init(&n->quiet);
+	boot_id(n, boot, sizeof(boot));
+	snprintf(path, sizeof(path), "%s/%s", n->files.dir, NODE_QUIET_FILE);
+	ret = node_read_json(path, &j, err);
+	if (ret == -ENOENT) {
+		cm_error_clear(err);
+		quiet_saved_rebooted(&n->quiet, boot);
+		n->quiet_loaded = true;
+		return 0;
+	}
+	if (!ret)
+		ret = quiet_saved_from_json(&n->quiet, j, err);
+	cJSON_Delete(j);
+	if (ret)
+		return ret;
+	if (quiet_saved_rebooted(&n->quiet, boot))
+		node_log(n, "quiet: %s is of an earlier boot: the interrupts' and CPUs' values read again",
+			 path);
+	n->quiet_loaded = true;
+	return 0;
+}
+
+static int save(struct node *n, struct cm_error *err)
+{
+	char path[PATH_MAX + 32], *text;
+	cJSON *j;
+	int ret;
+
+	if (quiet_saved_empty(&n->quiet)) {
+		snprintf(path, sizeof(path), "%s/%s", n->files.dir,
+			 NODE_QUIET_FILE);
+		return unlink(path) && errno != ENOENT ?
+		       cm_errorf(err, "%s: %s", path, strerror(errno)) : 0;
+	}
+	j = quiet_saved_to_json(&n->quiet);
+	text = j ? cJSON_Print(j) : NULL;
+	cJSON_Delete(j);
+	if (!text)
+		return cm_errorf(err, "out of memory"), -ENOMEM;
+	ret = node_write_file(n->files.dir, NODE_QUIET_FILE, text,
+			      strlen(text), err);
+	free(text);
+	return ret;
+}
+
+/* irqbalance banned what the interrupts are kept off, and restarted. */
+static void irqbalance(struct node *n, const struct cpuset *off)
+{
+	struct cm_error err = { 0 };
+	bool changed;
+	int ret;
+
+	if (!quiet_irqbalance_running(n->cfg.proc_mount) &&
+	    !n->quiet.irqbalance_banned)
+		return;
+	ret = quiet_irqbalance_ban(n->cfg.irqbalance_config, off, &n->quiet,
+				   &changed, &err);
+	if (ret)
+		node_log_sev(n, NODE_LOG_WARNING,
+			     "quiet: irqbalance runs and may move interrupts back: %s",
+			     cm_error_msg(&err));
+	else if (changed && quiet_irqbalance_running(n->cfg.proc_mount) &&
+		 quiet_run(n->cfg.irqbalance_restart, &err))
+		node_log_sev(n, NODE_LOG_WARNING,
+			     "quiet: irqbalance not restarted: %s",
+			     cm_error_msg(&err));
+	else if (changed)
+		node_log(n, "quiet: irqbalance's banned CPUs in %s: %s",
+			 n->cfg.irqbalance_config,
+			 cpuset_empty(off) ? "as they were" : "updated");
+	cm_error_clear(&err);
+}
+
+static int persist(void *arg, struct cm_error *err)
+{
+	return save(arg, err);
+}
+
+static int irqs(struct node *n, const struct cpuset *off, bool full,
+		struct cm_error *err)
+{
+	struct quiet_irq_result r;
+	char text[256];
+	int ret;
+
+	if (!full && cpuset_equal(off, &n->quiet.irq_off))
+		return 0;
+	/* never asked, nothing saved: not a file of /proc/irq read */
+	if (cpuset_empty(off) && cpuset_empty(&n->quiet.irq_off) &&
+	    !n->quiet.nr_irqs && !n->quiet.default_affinity &&
+	    !n->quiet.irqbalance_banned)
+		return 0;
+	ret = quiet_irq_sync(n->cfg.proc_mount, off, &n->kernel.online,
+			     &n->quiet, persist, n, &r, err);
+	if (ret)
+		return ret;
+	irqbalance(n, off);
+	cpuset_format(off, text, sizeof(text));
+	if (r.moved)
+		node_log(n, "quiet: %u of %u interrupts moved, kept off CPUs %s",
+			 r.moved, r.seen, text[0] ? text : "(none)");
+	if (r.stuck)
+		node_log_sev(n, NODE_LOG_WARNING,
+			     "quiet: %u interrupts the kernel does not let move may fire on CPUs %s: %s",
+			     r.stuck, text, r.stuck_list);
+	return r.moved ? 1 : 0;
+}
+
+/*
+ * One CPU's idle states and governor as w says (or as they were); full:
+ * written again where they are what was set (a reboot reset them).
+ */
+static int cpu_one(struct node *n, unsigned int cpu, const struct wanted *w,
+		   bool full, int *changes)
+{
+	struct quiet_cpu_orig *c = quiet_saved_cpu(&n->quiet, cpu, false);
+	const char *cs = w->cstates[cpu] ? w->cstates[cpu] : "";
+	const char *gov = w->governor[cpu] ? w->governor[cpu] : "";
+	struct cm_error err = { 0 };
+	bool changed;
+	int ret;
+
+	if (strcmp(cs, c ? c->cstates_now : "") || (full && cs[0])) {
+		ret = quiet_cstates_set(n->cfg.sys_mount, cpu, cs, &n->quiet,
+					&changed, &err);
+		if (ret && ret != -ENOENT)
+			node_log_sev(n, NODE_LOG_WARNING, "quiet: CPU %u: %s",
+				     cpu, cm_error_msg(&err));
+		else if (changed)
+			node_log(n, "quiet: CPU %u idle states %s", cpu,
+				 cs[0] ? cs : "as they were");
+		*changes += changed;
+		cm_error_clear(&err);
+	}
+	c = quiet_saved_cpu(&n->quiet, cpu, false);
+	if (strcmp(gov, c ? c->governor_now : "") || (full && gov[0])) {
+		ret = quiet_governor_set(n->cfg.sys_mount, cpu, gov, &n->quiet,
+					 &changed, &err);
+		if (ret && ret != -ENOENT)
+			node_log_sev(n, NODE_LOG_WARNING, "quiet: CPU %u: %s",
+				     cpu, cm_error_msg(&err));
+		else if (changed)
+			node_log(n, "quiet: CPU %u governor %s", cpu,
+				 gov[0] ? gov : "as it was");
+		*changes += changed;
+		cm_error_clear(&err);
+	}
+	return 0;
+}
+
+/* Any container asks, as wanted() would find. */
+static bool anyone_asks(const struct node *n)
+{
+	for (unsigned int i = 0; i < n->nr_pods; i++)
+		for (unsigned int k = 0; k < n->pods[i].pod.nr; k++)
+			if (pod_isolation_any(&n->pods[i].pod.containers[k].iso))
+				return true;
+	return false;
+}
+
+int node_quiet_sync(struct node *n, struct cm_error *err)
+{
+	struct wanted w = { 0 };
+	int changes = 0, ret;
+	struct cpuset cpus;
+	char *before = NULL;
+	struct stat st;
+	char path[PATH_MAX + 32];
+	cJSON *j;
+
+	/* the common case: nobody asks, nothing to put back */
+	snprintf(path, sizeof(path), "%s/%s", n->files.dir, NODE_QUIET_FILE);
+	if (!anyone_asks(n) && (n->quiet_loaded ? quiet_saved_empty(&n->quiet) :
+				stat(path, &st) && errno == ENOENT))
+		return 0;
+	ret = wanted(n, &w, err);
+	if (!ret)
+		ret = load(n, err);
+	if (ret)
+		goto out;
+	/* nothing asked and nothing to put back: no file read or written */
+	j = quiet_saved_to_json(&n->quiet);
+	before = j ? cJSON_PrintUnformatted(j) : NULL;
+	cJSON_Delete(j);
+	ret = irqs(n, &w.irq_off, !n->targeted, err);
+	if (ret >= 0) {
+		changes += ret;
+		/* the CPUs asked for and those with something to put back */
+		cpuset_zero(&cpus);
+		for (unsigned int cpu = 0; cpu < CPUSET_MAX_CPUS; cpu++)
+			if (w.cstates[cpu] || w.governor[cpu])
+				cpuset_set(&cpus, cpu);
+		for (size_t i = 0; i < n->quiet.nr_cpus; i++)
+			cpuset_set(&cpus, n->quiet.cpus[i].cpu);
+		for (int cpu = cpuset_next(&cpus, 0); cpu >= 0;
+		     cpu = cpuset_next(&cpus, cpu + 1))
+			cpu_one(n, (unsigned int)cpu, &w, !n->targeted,
+				&changes);
+	}
+	/* kept whatever happened: a failed sync may have changed some */
+	j = quiet_saved_to_json(&n->quiet);
+	{
+		char *after = j ? cJSON_PrintUnformatted(j) : NULL;
+		struct cm_error serr = { 0 };
+		int sret = 0;
+
+		if (!after || !before || strcmp(after, before))
+			sret = save(n, ret < 0 ? &serr : err);
+		if (sret && ret < 0)
+			node_log_sev(n, NODE_LOG_WARNING, "quiet: %s",
+				     cm_error_msg(&serr));
+		else if (sret)
+			ret = sret;
+		cm_error_clear(&serr);
+		free(after);
+	}
+	cJSON_Delete(j);
+out:
+	free(before);
+	wanted_free(&w);
+	return ret < 0 ? ret : changes;
+}

@@ -100,8 +100,7 @@ int quiet_saved_add_irq(struct quiet_saved *s, unsigned int irq,
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	}
 	s->irqs = v;
-	v[s->nr_irqs].irq = irq;
-	v[s->nr_irqs].list = copy;
+	v[s->nr_irqs] = (struct quiet_irq_orig){ .irq = irq, .list = copy };
 	s->nr_irqs++;
 	return 0;
 }

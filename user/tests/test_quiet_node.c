@@ -19,45 +19,20 @@
  * back as they were, the state directory kept) a reconcile puts it all
  * back.
  */
-#include <libgen.h>
-#include <stdarg.h>
-#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 
 #include "fake_cgroup.h"
+#include "standin_node.h"
 #include "test_util.h"
 
 FIXTURE(node) {
-	char dir[PATH_MAX], ctl[PATH_MAX + 64], out[8192];
-	int status;
+	struct standin_node sn;
 };
 
-/* The stand-in cpumgrctl with args on the fixture's node. */
-static int run(FIXTURE_DATA(node) *self, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int run(FIXTURE_DATA(node) *self, const char *fmt, ...)
-{
-	char args[4 * PATH_MAX], cmd[8 * PATH_MAX];
-	va_list ap;
-	size_t len;
-	FILE *p;
-
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof(args), fmt, ap);
-	va_end(ap);
-	xsnprintf(cmd, sizeof(cmd), "'%s' %s --state-dir '%s/state' 2>&1",
-		  self->ctl, args, self->dir);
-	self->out[0] = '\0';
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	len = fread(self->out, 1, sizeof(self->out) - 1, p);
-	self->out[len] = '\0';
-	self->status = WEXITSTATUS(pclose(p));
-	return self->status;
-}
+/* The stand-in cpumgrctl with args on the fixture's node: its status. */
+#define run(self, ...) \
+	(standin_runf(&(self)->sn, __VA_ARGS__), (self)->sn.status)
 
 #define CPU_FILE(cpu, f)	"sys/devices/system/cpu/cpu" cpu "/" f
 
@@ -91,34 +66,27 @@ static void machine(const char *dir)
 
 FIXTURE_SETUP(node)
 {
-	char exe[PATH_MAX], kernel[PATH_MAX + 8];
-
-	fake_tree_new(self->dir, sizeof(self->dir));
-	ASSERT_NE(NULL, realpath("/proc/self/exe", exe));
-	xsnprintf(self->ctl, sizeof(self->ctl),
-		  "%s/../bench/cpumgrctl-standin-tree", dirname(exe));
-	xsnprintf(kernel, sizeof(kernel), "%s/kernel", self->dir);
-	setenv("CPUMGR_STANDIN", kernel, 1);
+	ASSERT_EQ(0, standin_tree_new(&self->sn));
 	setenv("CPUMGR_STANDIN_TOPOLOGY", "1 1 4 2", 1);
 	/* a hierarchy with cpuset.cpus.exclusive: remote partitions */
-	fake_write(self->dir, "cgroup/kubepods/cpuset.cpus.exclusive", "\n");
-	fake_write(self->dir, "cgroup/kubepods/cpuset.cpus.partition", "member\n");
-	machine(self->dir);
-	fake_write(self->dir, "proc/1/comm", "init\n");
-	fake_write(self->dir, "proc/812/comm", "irqbalance\n");
-	fake_write(self->dir, "irqbalance", "#IRQBALANCE_BANNED_CPULIST=\n");
+	fake_write(self->sn.dir, "cgroup/kubepods/cpuset.cpus.exclusive", "\n");
+	fake_write(self->sn.dir, "cgroup/kubepods/cpuset.cpus.partition", "member\n");
+	machine(self->sn.dir);
+	fake_write(self->sn.dir, "proc/1/comm", "init\n");
+	fake_write(self->sn.dir, "proc/812/comm", "irqbalance\n");
+	fake_write(self->sn.dir, "irqbalance", "#IRQBALANCE_BANNED_CPULIST=\n");
 	ASSERT_EQ(0, run(self, "init --cpu-manager-policy static --reserved-cpus 0-1 "
 			 "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' "
 			 "--proc-mount '%s/proc' --sys-mount '%s/sys' "
 			 "--irqbalance-config '%s/irqbalance' "
 			 "--irqbalance-restart 'echo restarted >> %s/restarts'",
-			 self->dir, self->dir, self->dir, self->dir, self->dir,
-			 self->dir)) TH_LOG("%s", self->out);
+			 self->sn.dir, self->sn.dir, self->sn.dir, self->sn.dir, self->sn.dir,
+			 self->sn.dir)) TH_LOG("%s", self->sn.out);
 }
 
 FIXTURE_TEARDOWN(node)
 {
-	fake_tree_free(self->dir);
+	fake_tree_free(self->sn.dir);
 }
 
 /* A Guaranteed pod: "app" 2 CPUs, "side" 500m, with annotations. */
@@ -134,7 +102,7 @@ static void pod(FIXTURE_DATA(node) *self, const char *uid,
 		  "{\"name\":\"side\",\"resources\":{\"limits\":{\"cpu\":\"500m\",\"memory\":\"1Gi\"}}}]}}",
 		  uid, annotations, app_cpu);
 	xsnprintf(name, sizeof(name), "%s.json", uid);
-	fake_write(self->dir, name, text);
+	fake_write(self->sn.dir, name, text);
 }
 
 static int attach(FIXTURE_DATA(node) *self, const char *uid, const char *c)
@@ -144,15 +112,15 @@ static int attach(FIXTURE_DATA(node) *self, const char *uid, const char *c)
 	/* the kernel's cgroups have the file from their creation */
 	xsnprintf(rel, sizeof(rel), "cgroup/kubepods/pod%s/cpuset.cpus.exclusive",
 		  uid);
-	if (!fake_exists(self->dir, rel))
-		fake_write(self->dir, rel, "\n");
+	if (!fake_exists(self->sn.dir, rel))
+		fake_write(self->sn.dir, rel, "\n");
 	xsnprintf(rel, sizeof(rel), "cgroup/kubepods/pod%s/%s/cpuset.cpus.exclusive",
 		  uid, c);
-	if (!fake_exists(self->dir, rel))
-		fake_write(self->dir, rel, "\n");
+	if (!fake_exists(self->sn.dir, rel))
+		fake_write(self->sn.dir, rel, "\n");
 	return run(self, "attach --pod %s --container %s --cgroup '%s/cgroup/kubepods/pod%s/%s' "
 		   "--pod-cgroup '%s/cgroup/kubepods/pod%s' --create", uid, c,
-		   self->dir, uid, c, self->dir, uid);
+		   self->sn.dir, uid, c, self->sn.dir, uid);
 }
 
 /* The CPUs the kernel gave container c of pod uid, from status --json. */
@@ -163,7 +131,7 @@ static void cpus_of(FIXTURE_DATA(node) *self, const char *uid, const char *c,
 
 	out[0] = '\0';
 	run(self, "status --json");
-	j = cJSON_Parse(self->out);
+	j = cJSON_Parse(self->sn.out);
 	cJSON_ArrayForEach(e, cJSON_GetObjectItem(j, "containers"))
 		if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(e, "podUID")) ?: "", uid) &&
 		    !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(e, "container")) ?: "", c))
@@ -181,7 +149,7 @@ static const char *value(const char *dir, const char *rel)
 	return buf;
 }
 
-#define V(rel)	value(self->dir, rel)
+#define V(rel)	value(self->sn.dir, rel)
 
 #define ALL_FIVE "\"cpu-load-balancing.crio.io\":\"disable\"," \
 	"\"irq-load-balancing.crio.io\":\"disable\"," \
@@ -203,7 +171,7 @@ static void applied(struct __test_metadata *_metadata,
 	EXPECT_STREQ("4", V("proc/irq/25/smp_affinity_list"));
 	EXPECT_STREQ("000000bb", V("proc/irq/default_smp_affinity"));
 	EXPECT_STREQ("#IRQBALANCE_BANNED_CPULIST=\nIRQBALANCE_BANNED_CPULIST=2,6\n",
-		     fake_read(self->dir, "irqbalance"));
+		     fake_read(self->sn.dir, "irqbalance"));
 	EXPECT_STREQ("0", V(CPU_FILE("2", "cpuidle/state1/disable")));
 	EXPECT_STREQ("1", V(CPU_FILE("2", "cpuidle/state2/disable")));
 	EXPECT_STREQ("1", V(CPU_FILE("6", "cpuidle/state2/disable")));
@@ -218,25 +186,25 @@ TEST_F(node, a_guaranteed_container_isolated_and_all_of_it_undone)
 	char cpus[64];
 
 	pod(self, "u1", ALL_FIVE, "2");
-	ASSERT_EQ(0, run(self, "admit '%s/u1.json'", self->dir)) TH_LOG("%s", self->out);
-	ASSERT_EQ(0, attach(self, "u1", "app")) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, run(self, "admit '%s/u1.json'", self->sn.dir)) TH_LOG("%s", self->sn.out);
+	ASSERT_EQ(0, attach(self, "u1", "app")) TH_LOG("%s", self->sn.out);
 	cpus_of(self, "u1", "app", cpus, sizeof(cpus));
 	ASSERT_STREQ("2,6", cpus);
 	applied(_metadata, self);
-	EXPECT_STREQ("restarted\n", fake_read(self->dir, "restarts"));
-	EXPECT_TRUE(fake_exists(self->dir, "state/quiet.json"));
+	EXPECT_STREQ("restarted\n", fake_read(self->sn.dir, "restarts"));
+	EXPECT_TRUE(fake_exists(self->sn.dir, "state/quiet.json"));
 	/* the sidecar on the shared pool: the pod's keys are a warning */
-	ASSERT_EQ(0, attach(self, "u1", "side")) TH_LOG("%s", self->out);
-	EXPECT_NE(NULL, strstr(self->out, "warning: pod u1 container side: the pod's cpu-load-balancing=disable,irq-load-balancing=disable,cpu-quota=disable,cpu-c-states=max_latency:10,cpu-freq-governor=performance not applied: it runs on the shared pool"))
-		TH_LOG("%s", self->out);
+	ASSERT_EQ(0, attach(self, "u1", "side")) TH_LOG("%s", self->sn.out);
+	EXPECT_NE(NULL, strstr(self->sn.out, "warning: pod u1 container side: the pod's cpu-load-balancing=disable,irq-load-balancing=disable,cpu-quota=disable,cpu-c-states=max_latency:10,cpu-freq-governor=performance not applied: it runs on the shared pool"))
+		TH_LOG("%s", self->sn.out);
 	EXPECT_STREQ("member", V("cgroup/kubepods/podu1/side/cpuset.cpus.partition"));
 	EXPECT_STREQ("", V("cgroup/kubepods/podu1/side/cpuset.cpus.exclusive"));
 	/* a reconcile changes nothing more */
-	ASSERT_EQ(0, run(self, "reconcile")) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, run(self, "reconcile")) TH_LOG("%s", self->sn.out);
 	applied(_metadata, self);
-	EXPECT_STREQ("restarted\n", fake_read(self->dir, "restarts"));
+	EXPECT_STREQ("restarted\n", fake_read(self->sn.dir, "restarts"));
 	/* the pod goes: everything as it was */
-	ASSERT_EQ(0, run(self, "remove u1")) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, run(self, "remove u1")) TH_LOG("%s", self->sn.out);
 	EXPECT_STREQ("member", V("cgroup/kubepods/podu1/app/cpuset.cpus.partition"));
 	EXPECT_STREQ("", V("cgroup/kubepods/podu1/app/cpuset.cpus.exclusive"));
 	EXPECT_STREQ("", V("cgroup/kubepods/podu1/cpuset.cpus.exclusive"));
@@ -244,12 +212,12 @@ TEST_F(node, a_guaranteed_container_isolated_and_all_of_it_undone)
 	EXPECT_STREQ("0-7", V("proc/irq/24/smp_affinity_list"));
 	EXPECT_STREQ("4", V("proc/irq/25/smp_affinity_list"));
 	EXPECT_STREQ("ff", V("proc/irq/default_smp_affinity"));
-	EXPECT_STREQ("#IRQBALANCE_BANNED_CPULIST=\n", fake_read(self->dir, "irqbalance"));
-	EXPECT_STREQ("restarted\nrestarted\n", fake_read(self->dir, "restarts"));
+	EXPECT_STREQ("#IRQBALANCE_BANNED_CPULIST=\n", fake_read(self->sn.dir, "irqbalance"));
+	EXPECT_STREQ("restarted\nrestarted\n", fake_read(self->sn.dir, "restarts"));
 	EXPECT_STREQ("0", V(CPU_FILE("2", "cpuidle/state2/disable")));
 	EXPECT_STREQ("schedutil", V(CPU_FILE("2", "cpufreq/scaling_governor")));
 	EXPECT_STREQ("schedutil", V(CPU_FILE("6", "cpufreq/scaling_governor")));
-	EXPECT_FALSE(fake_exists(self->dir, "state/quiet.json"));
+	EXPECT_FALSE(fake_exists(self->sn.dir, "state/quiet.json"));
 }
 
 TEST_F(node, housekeeping_leaves_the_first_core_to_interrupts)
@@ -258,8 +226,8 @@ TEST_F(node, housekeeping_leaves_the_first_core_to_interrupts)
 
 	pod(self, "u1", "\"irq-load-balancing.cpumgr.io/container.app\":\"housekeeping\"",
 	    "4");
-	ASSERT_EQ(0, run(self, "admit '%s/u1.json'", self->dir)) TH_LOG("%s", self->out);
-	ASSERT_EQ(0, attach(self, "u1", "app")) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, run(self, "admit '%s/u1.json'", self->sn.dir)) TH_LOG("%s", self->sn.out);
+	ASSERT_EQ(0, attach(self, "u1", "app")) TH_LOG("%s", self->sn.out);
 	cpus_of(self, "u1", "app", cpus, sizeof(cpus));
 	ASSERT_STREQ("2-3,6-7", cpus);
 	/* CPU 2 and its sibling 6 keep interrupts; 3 and 7 not */
@@ -275,39 +243,39 @@ TEST_F(node, what_cannot_be_had_is_refused_at_the_attach)
 	/* a key naming a container on the shared pool */
 	pod(self, "u2", "\"cpu-load-balancing.cpumgr.io/container.side\":\"disable\"",
 	    "2");
-	ASSERT_EQ(0, run(self, "admit '%s/u2.json'", self->dir)) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, run(self, "admit '%s/u2.json'", self->sn.dir)) TH_LOG("%s", self->sn.out);
 	EXPECT_NE(0, attach(self, "u2", "side"));
-	EXPECT_NE(NULL, strstr(self->out, "pod u2 container side: cpu-load-balancing=disable: only a container with exclusive CPUs (a Guaranteed pod's, with an integer CPU request) can be isolated, and this one runs on the shared pool"))
-		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->sn.out, "pod u2 container side: cpu-load-balancing=disable: only a container with exclusive CPUs (a Guaranteed pod's, with an integer CPU request) can be isolated, and this one runs on the shared pool"))
+		TH_LOG("%s", self->sn.out);
 	EXPECT_STREQ("", V("cgroup/kubepods/cpuset.cpus.exclusive"));
-	ASSERT_EQ(0, run(self, "remove u2")) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, run(self, "remove u2")) TH_LOG("%s", self->sn.out);
 	/* a governor its CPUs do not offer */
 	pod(self, "u3", "\"cpu-freq-governor.crio.io\":\"ondemand\"", "2");
-	ASSERT_EQ(0, run(self, "admit '%s/u3.json'", self->dir)) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, run(self, "admit '%s/u3.json'", self->sn.dir)) TH_LOG("%s", self->sn.out);
 	EXPECT_NE(0, attach(self, "u3", "app"));
-	EXPECT_NE(NULL, strstr(self->out, "pod u3 container app: cpu-freq-governor=ondemand: CPU 2 offers no such governor"))
-		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->sn.out, "pod u3 container app: cpu-freq-governor=ondemand: CPU 2 offers no such governor"))
+		TH_LOG("%s", self->sn.out);
 	EXPECT_STREQ("schedutil", V(CPU_FILE("2", "cpufreq/scaling_governor")));
-	EXPECT_FALSE(fake_exists(self->dir, "state/quiet.json"));
+	EXPECT_FALSE(fake_exists(self->sn.dir, "state/quiet.json"));
 }
 
 TEST_F(node, a_reboot_then_a_reconcile_puts_it_all_back)
 {
 	pod(self, "u1", ALL_FIVE, "2");
-	ASSERT_EQ(0, run(self, "admit '%s/u1.json'", self->dir)) TH_LOG("%s", self->out);
-	ASSERT_EQ(0, attach(self, "u1", "app")) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, run(self, "admit '%s/u1.json'", self->sn.dir)) TH_LOG("%s", self->sn.out);
+	ASSERT_EQ(0, attach(self, "u1", "app")) TH_LOG("%s", self->sn.out);
 	applied(_metadata, self);
 	/* the kernel's values as a boot leaves them; the runtime made the cgroups again */
-	machine(self->dir);
-	fake_write(self->dir, "cgroup/kubepods/cpuset.cpus.exclusive", "\n");
-	fake_write(self->dir, "cgroup/kubepods/podu1/cpuset.cpus.exclusive", "\n");
-	fake_write(self->dir, "cgroup/kubepods/podu1/app/cpuset.cpus.exclusive", "\n");
-	fake_write(self->dir, "cgroup/kubepods/podu1/app/cpuset.cpus.partition", "member\n");
-	fake_write(self->dir, "cgroup/kubepods/podu1/app/cpu.max", "200000 100000\n");
-	ASSERT_EQ(0, run(self, "reconcile")) TH_LOG("%s", self->out);
+	machine(self->sn.dir);
+	fake_write(self->sn.dir, "cgroup/kubepods/cpuset.cpus.exclusive", "\n");
+	fake_write(self->sn.dir, "cgroup/kubepods/podu1/cpuset.cpus.exclusive", "\n");
+	fake_write(self->sn.dir, "cgroup/kubepods/podu1/app/cpuset.cpus.exclusive", "\n");
+	fake_write(self->sn.dir, "cgroup/kubepods/podu1/app/cpuset.cpus.partition", "member\n");
+	fake_write(self->sn.dir, "cgroup/kubepods/podu1/app/cpu.max", "200000 100000\n");
+	ASSERT_EQ(0, run(self, "reconcile")) TH_LOG("%s", self->sn.out);
 	applied(_metadata, self);
 	/* what is put back is what was there before cpumgr, not the reset */
-	ASSERT_EQ(0, run(self, "remove u1")) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, run(self, "remove u1")) TH_LOG("%s", self->sn.out);
 	EXPECT_STREQ("0-7", V("proc/irq/24/smp_affinity_list"));
 	EXPECT_STREQ("schedutil", V(CPU_FILE("2", "cpufreq/scaling_governor")));
 }
@@ -325,11 +293,11 @@ TEST_F(node, the_pool_moved_by_partitions)
 	ASSERT_EQ(0, run(self, "init --cpu-manager-policy static --reserved-cpus 0-1 "
 			 "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' "
 			 "--proc-mount '%s/proc' --sys-mount '%s/sys' --pool-moves partitions",
-			 self->dir, self->dir, self->dir, self->dir)) TH_LOG("%s", self->out);
+			 self->sn.dir, self->sn.dir, self->sn.dir, self->sn.dir)) TH_LOG("%s", self->sn.out);
 	pod(self, "u1", "", "2");
-	ASSERT_EQ(0, run(self, "admit '%s/u1.json'", self->dir)) TH_LOG("%s", self->out);
-	ASSERT_EQ(0, attach(self, "u1", "side")) TH_LOG("%s", self->out);
-	ASSERT_EQ(0, attach(self, "u1", "app")) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, run(self, "admit '%s/u1.json'", self->sn.dir)) TH_LOG("%s", self->sn.out);
+	ASSERT_EQ(0, attach(self, "u1", "side")) TH_LOG("%s", self->sn.out);
+	ASSERT_EQ(0, attach(self, "u1", "app")) TH_LOG("%s", self->sn.out);
 	cpus_of(self, "u1", "app", cpus, sizeof(cpus));
 	ASSERT_STREQ("2,6", cpus);
 	EXPECT_STREQ("root", V("cgroup/kubepods/podu1/app/cpuset.cpus.partition"));
@@ -339,17 +307,17 @@ TEST_F(node, the_pool_moved_by_partitions)
 	EXPECT_STREQ("2,6", V("cgroup/kubepods/podu1/app/cpuset.cpus"));
 	/* the sidecar and the pod cgroup inherit: no CPUs of their own */
 	EXPECT_STREQ("", V("cgroup/kubepods/podu1/side/cpuset.cpus"));
-	EXPECT_FALSE(fake_exists(self->dir, "cgroup/kubepods/podu1/cpuset.cpus"));
+	EXPECT_FALSE(fake_exists(self->sn.dir, "cgroup/kubepods/podu1/cpuset.cpus"));
 	/* a second pod moves the pool: the first pod's cgroups are not written */
-	fake_write(self->dir, "cgroup/kubepods/podu1/side/cpuset.cpus", "untouched\n");
+	fake_write(self->sn.dir, "cgroup/kubepods/podu1/side/cpuset.cpus", "untouched\n");
 	pod(self, "u2", "", "2");
-	ASSERT_EQ(0, run(self, "admit '%s/u2.json'", self->dir)) TH_LOG("%s", self->out);
-	ASSERT_EQ(0, attach(self, "u2", "app")) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, run(self, "admit '%s/u2.json'", self->sn.dir)) TH_LOG("%s", self->sn.out);
+	ASSERT_EQ(0, attach(self, "u2", "app")) TH_LOG("%s", self->sn.out);
 	EXPECT_STREQ("root", V("cgroup/kubepods/podu2/app/cpuset.cpus.partition"));
 	EXPECT_STREQ("2-3,6-7", V("cgroup/kubepods/cpuset.cpus.exclusive"));
 	EXPECT_STREQ("untouched", V("cgroup/kubepods/podu1/side/cpuset.cpus"));
 	/* gone: its partition undone, its CPUs out of the ancestors */
-	ASSERT_EQ(0, run(self, "remove u2")) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, run(self, "remove u2")) TH_LOG("%s", self->sn.out);
 	EXPECT_STREQ("member", V("cgroup/kubepods/podu2/app/cpuset.cpus.partition"));
 	EXPECT_STREQ("2,6", V("cgroup/kubepods/cpuset.cpus.exclusive"));
 	EXPECT_STREQ("untouched", V("cgroup/kubepods/podu1/side/cpuset.cpus"));
@@ -357,18 +325,18 @@ TEST_F(node, the_pool_moved_by_partitions)
 	EXPECT_NE(0, run(self, "init --cpu-manager-policy static --reserved-cpus 0-1 "
 			 "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' "
 			 "--proc-mount '%s/proc' --sys-mount '%s/sys' --pool-moves writes",
-			 self->dir, self->dir, self->dir, self->dir));
-	EXPECT_NE(NULL, strstr(self->out, "--pool-moves writes: 1 pods are recorded, their cgroups set up for --pool-moves partitions: remove them first (cpumgrctl remove)"))
-		TH_LOG("%s", self->out);
-	EXPECT_NE(NULL, strstr(fake_read(self->dir, "state/config.json"), "\"poolMoves\":\t\"partitions\""))
-		TH_LOG("%s", fake_read(self->dir, "state/config.json"));
+			 self->sn.dir, self->sn.dir, self->sn.dir, self->sn.dir));
+	EXPECT_NE(NULL, strstr(self->sn.out, "--pool-moves writes: 1 pods are recorded, their cgroups set up for --pool-moves partitions: remove them first (cpumgrctl remove)"))
+		TH_LOG("%s", self->sn.out);
+	EXPECT_NE(NULL, strstr(fake_read(self->sn.dir, "state/config.json"), "\"poolMoves\":\t\"partitions\""))
+		TH_LOG("%s", fake_read(self->sn.dir, "state/config.json"));
 	/* a kernel without cpuset.cpus.exclusive (6.1): refused at init */
-	unlink(strcat(strcpy(self->out, self->dir), "/cgroup/kubepods/cpuset.cpus.exclusive"));
+	unlink(strcat(strcpy(self->sn.out, self->sn.dir), "/cgroup/kubepods/cpuset.cpus.exclusive"));
 	EXPECT_NE(0, run(self, "init --cpu-manager-policy static --reserved-cpus 0-1 "
 			 "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' "
-			 "--pool-moves partitions --force", self->dir, self->dir));
-	EXPECT_NE(NULL, strstr(self->out, "--pool-moves partitions: this kernel has no cpuset.cpus.exclusive"))
-		TH_LOG("%s", self->out);
+			 "--pool-moves partitions --force", self->sn.dir, self->sn.dir));
+	EXPECT_NE(NULL, strstr(self->sn.out, "--pool-moves partitions: this kernel has no cpuset.cpus.exclusive"))
+		TH_LOG("%s", self->sn.out);
 }
 
 TEST_HARNESS_MAIN

@@ -61,6 +61,8 @@ unshare --mount --propagation private -- bash -euc '
 	m=$dir/merged
 	mount -t overlay overlay \
 		-o "lowerdir=$root,upperdir=$dir/root/upper,workdir=$dir/root/work" "$m"
+	# the tmpfs first: a checkout in /tmp is bound on top of it
+	mount -t tmpfs tmpfs "$m/tmp"
 	mkdir -p "$m/lib/modules/$krel" "$m$cache" "$m$out"
 	mount -t overlay overlay \
 		-o "lowerdir=$(readlink -f "$kdir/modules"),upperdir=$dir/modules/upper,workdir=$dir/modules/work" \
@@ -69,7 +71,6 @@ unshare --mount --propagation private -- bash -euc '
 	mount --bind -o ro "$out" "$m$out"
 	mount --rbind /dev "$m/dev"
 	mount -t proc proc "$m/proc"
-	mount -t tmpfs tmpfs "$m/tmp"
 	chroot "$m" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 		HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive sh -ec "
 		ln -sfn \"$(readlink -f "$kdir/build")\" /usr/src/linux-headers-$krel

@@ -125,6 +125,10 @@ main()
 	bash "$CPUMGR_TOP/scripts/tests/ktap-summary.sh" >"$results/runner.ktap" 2>&1
 	subtest $num "runner: each selftest held to its plan (scripts/tests/ktap-summary.sh)" \
 		$? "$results/runner.ktap"
+	num=$((num + 1))
+	bash "$CPUMGR_TOP/scripts/tests/guest-faults.sh" >"$results/faults.ktap" 2>&1
+	subtest $num "runner: the emulator's faults told from the kernel's (scripts/tests/guest-faults.sh)" \
+		$? "$results/faults.ktap"
 
 	if [ -z "${CPUMGR_NO_UNIT:-}" ]; then
 		t0=$SECONDS

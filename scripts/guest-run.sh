@@ -50,6 +50,7 @@
 
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/guest-faults.sh"
 
 # name | -smp | NUMA nodes as CPU ranges | what it looks like
 PRESETS="
@@ -60,10 +61,6 @@ numa16|16,sockets=2,dies=2,cores=2,threads=2|0-3 4-7 8-11 12-15|2 sockets x 2 di
 big64|64,sockets=2,dies=2,cores=8,threads=2|0-15 16-31 32-47 48-63|2 sockets x 2 dies x 8 cores x 2 threads, 4 NUMA nodes
 "
 
-# Real splat signatures only: every boot under Skylake-Server-v4 prints
-# benign lines with "WARNING" in them (RETBleed, MDS).  emulator_splats()
-# sets aside one splat that only the emulator makes (below).
-SPLATS='WARNING: CPU:|BUG:|Call Trace:|KASAN:|UBSAN:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|suspected memory leak|general protection fault|Kernel panic|Oops:|INFO: task .* blocked|watchdog: .* stuck'
 
 kernel=6.1 preset=smt8 timeout= out= shell= quiet= command=scripts/guest/run-tests.sh
 tcg=single cmdline= ram_root= overlay= upper= writable_out= init= mem=
@@ -210,45 +207,21 @@ write_run_script()
 	EOF
 }
 
-# The console without the splats QEMU's TCG makes by itself; those go
-# to the file $1.  Seen once in a hundred guests (6.12, containerd-shim
-# in clone3): a single-step #DB in the kernel (exc_debug_kernel's
-# WARNING) with EFLAGS holding bits 22-31, which no x86 CPU sets; the
-# emulator had corrupted its flags, and no kernel code sets TF there
-# (kprobes have not single-stepped since 5.14).
-# A splat is set aside only when it is exactly that: the WARNING in
-# exc_debug_kernel and an EFLAGS above 0x3fffff in the same splat.
-emulator_splats()
+# One boot of the guest, its serial lines in console.log and ktap.log;
+# qemu's status.
+boot()
 {
-	awk -v out="$1" '
-	function flush(   i, tcg) {
-		tcg = warn_db && bad_flags
-		for (i = 1; i <= nb; i++)
-			if (tcg)
-				print block[i] > out
-			else
-				print block[i]
-		nb = 0; inside = 0; warn_db = 0; bad_flags = 0
-	}
-	/-+\[ cut here \]-+/ { if (inside) flush(); inside = 1 }
-	inside {
-		block[++nb] = $0
-		if (/WARNING: CPU:.* exc_debug_kernel/)
-			warn_db = 1
-		# above 0x3fffff: 7 hex digits or more, or 6 from 4 up
-		# (mawk has no strtonum)
-		if (match($0, /EFLAGS: 0*[0-9a-f]+/)) {
-			v = substr($0, RSTART + 8, RLENGTH - 8)
-			sub(/^0+/, "", v)
-			if (length(v) > 6 || (length(v) == 6 && v ~ /^[4-9a-f]/))
-				bad_flags = 1
-		}
-		if (/---\[ end trace/)
-			flush()
-		next
-	}
-	{ print }
-	END { if (inside) flush() }'
+	local qemu_pid status=0
+
+	: >"$out/ktap.log"
+	timeout --kill-after=10 "$timeout" qemu-system-x86_64 "${qemu_args[@]}" \
+		-append "$append" 2>"$out/qemu.err" &
+	qemu_pid=$!
+	[ -n "$quiet" ] ||
+		tail -n +1 -f --pid=$qemu_pid "$out/ktap.log" | tr -d '\r'
+	wait $qemu_pid || status=$?
+	sed -i 's/\r$//' "$out/ktap.log"
+	return $status
 }
 
 # The selftests of run-tests.sh's arguments that printed no result of
@@ -307,7 +280,7 @@ finish_ktap()
 
 main()
 {
-	local opt kdir release module mem_mb=1024 status=0 qemu_pid initrd keep
+	local opt kdir release module mem_mb=1024 status=0 initrd keep
 	local -a qemu_args
 
 	while getopts "k:p:t:T:a:o:c:ONU:wi:m:rsqlh" opt; do
@@ -413,20 +386,19 @@ main()
 
 	qemu_args+=(-serial "file:$out/console.log" -serial "file:$out/ktap.log")
 	started=$SECONDS
-	touch "$out/ktap.log"
 	{
 		echo "TAP version 13"
 		echo "# guest: kernel $kernel ($release), preset $preset: $(preset_field "$preset" 4)"
 	} >"$out/head.log"
-	timeout --kill-after=10 "$timeout" qemu-system-x86_64 "${qemu_args[@]}" \
-		-append "$append" 2>"$out/qemu.err" &
-	qemu_pid=$!
-	if [ -z "$quiet" ]; then
-		cat "$out/head.log"
-		tail -n +1 -f --pid=$qemu_pid "$out/ktap.log" | tr -d '\r'
+	[ -z "$quiet" ] && cat "$out/head.log"
+	boot || status=$?
+	if boot_broken_by_emulator "$out/ktap.log" "$out/console.log"; then
+		mv "$out/console.log" "$out/console-boot1.log"
+		echo "# the first boot failed in the guest's init before any test ran, a process of it faulting in user space where no CPU would (TCG; $(grep -am1 -oE 'traps: .*' "$out/console-boot1.log")): booted again, the first console in $out/console-boot1.log" >>"$out/head.log"
+		[ -z "$quiet" ] && tail -n 1 "$out/head.log"
+		status=0
+		boot || status=$?
 	fi
-	wait $qemu_pid || status=$?
-	sed -i 's/\r$//' "$out/ktap.log"
 	finish_ktap "$status" "$@" >"$out/tail.log"
 	[ -n "$quiet" ] || cat "$out/tail.log"
 	cat "$out/head.log" "$out/ktap.log" "$out/tail.log" >"$out/result.ktap"

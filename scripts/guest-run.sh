@@ -347,7 +347,8 @@ main()
 		   -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap")
 	qemu_topology_args "$mem_mb"
 	mkdir -p "$out"
-	rm -f "$out/console.log" "$out/ktap.log" "$out/emulator-splats.log"
+	rm -f "$out/console.log" "$out/ktap.log" "$out/emulator-splats.log" \
+		"$out/console-boot1.log"
 	write_run_script "$release" "$module" "$@"
 	initrd=$CPUMGR_OUT/guest/initramfs-$kernel.cpio.gz
 	[ -z "$ram_root" ] || write_ram_root "$@"
@@ -394,7 +395,7 @@ main()
 	boot || status=$?
 	if boot_broken_by_emulator "$out/ktap.log" "$out/console.log"; then
 		mv "$out/console.log" "$out/console-boot1.log"
-		echo "# the first boot failed in the guest's init before any test ran, a process of it faulting in user space where no CPU would (TCG; $(grep -am1 -oE 'traps: .*' "$out/console-boot1.log")): booted again, the first console in $out/console-boot1.log" >>"$out/head.log"
+		echo "# the first boot failed in the guest's init before any test ran, busybox faulting in user space where no CPU would (TCG; $(grep -am1 -oE 'traps: .*' "$out/console-boot1.log" | tr -d '\r')): booted again, the first console in $out/console-boot1.log" >>"$out/head.log"
 		[ -z "$quiet" ] && tail -n 1 "$out/head.log"
 		status=0
 		boot || status=$?

@@ -368,6 +368,15 @@ static int run(struct node *n, const struct init_args *a,
 	    !quiet_part_remote(&n->cgroups.fs, n->cgroups.root_name))
 		ret = cm_errorf(err, "--pool-moves partitions: this kernel has no cpuset.cpus.exclusive in %s (remote partitions: Linux 6.7 on, cgroup v2)",
 				n->cfg.cgroup_root);
+	/*
+	 * systemd writes a scope's cpuset.cpus from its AllowedCPUs again
+	 * whenever a unit near it changes: a cgroup left to inherit would
+	 * not stay so
+	 */
+	if (!ret && n->cfg.pool_moves == NODE_POOL_PARTITIONS &&
+	    n->cfg.cgroup_driver == NODE_DRIVER_SYSTEMD)
+		ret = cm_errorf(err, "--pool-moves partitions: not with the systemd cgroup driver (%s): systemd would set the pool's cgroups from their AllowedCPUs again; use --pool-moves writes",
+				n->cfg.cgroup_root);
 	/* the pods' cgroups were set up for the other way: not switched under them */
 	if (!ret && had_config && n->nr_pods && n->cfg.pool_moves != moves)
 		ret = cm_errorf(err, "--pool-moves %s: %u pods are recorded, their cgroups set up for --pool-moves %s: remove them first (cpumgrctl remove)",

@@ -330,6 +330,13 @@ TEST_F(node, the_pool_moved_by_partitions)
 		TH_LOG("%s", self->sn.out);
 	EXPECT_NE(NULL, strstr(fake_read(self->sn.dir, "state/config.json"), "\"poolMoves\":\t\"partitions\""))
 		TH_LOG("%s", fake_read(self->sn.dir, "state/config.json"));
+	/* systemd sets its units' cpusets again: partitions refused there */
+	EXPECT_NE(0, run(self, "init --cpu-manager-policy static --reserved-cpus 0-1 "
+			 "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' "
+			 "--cgroup-driver systemd --pool-moves partitions",
+			 self->sn.dir, self->sn.dir));
+	EXPECT_NE(NULL, strstr(self->sn.out, "--pool-moves partitions: not with the systemd cgroup driver"))
+		TH_LOG("%s", self->sn.out);
 	/* a kernel without cpuset.cpus.exclusive (6.1): refused at init */
 	unlink(strcat(strcpy(self->sn.out, self->sn.dir), "/cgroup/kubepods/cpuset.cpus.exclusive"));
 	EXPECT_NE(0, run(self, "init --cpu-manager-policy static --reserved-cpus 0-1 "

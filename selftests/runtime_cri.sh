@@ -504,7 +504,9 @@ t_resize()
 
 
 # held UID NAME CID ADM: the record holds ADM for container ID, bound to
-# its cgroup, its task on ADM, in the table and in status.
+# its cgroup, its task on ADM, in the table and in status (whose cgroup
+# path ends with the ID, or with the ID's systemd scope, cri-containerd-
+# ID.scope, under the systemd driver).
 held()
 {
 	local mine cg bound got
@@ -519,7 +521,7 @@ held()
 		rt_disjoint "$4" "$(cat "$SYSFS/shared_cpus")" || return 1
 	"$CTL" status --json --state-dir "$S" >"$CRI/status.json" &&
 		grep -Eq "\"cpus\":[[:space:]]*\"$4\"" "$CRI/status.json" &&
-		grep -Eq "\"cgroupPath\":[[:space:]]*\"[^\"]*$3\"" "$CRI/status.json" ||
+		grep -Eq "\"cgroupPath\":[[:space:]]*\"[^\"]*$3(\.scope)?\"" "$CRI/status.json" ||
 		{ diag <"$CRI/status.json"; return 1; }
 }
 

@@ -2,7 +2,8 @@
 #
 # What a guest's serial lines say of faults that the emulator (QEMU's
 # TCG), not the kernel under test, made; sourced by guest-run.sh and
-# tested by scripts/tests/guest-faults.sh on consoles of real guests.
+# tested by scripts/tests/guest-faults.sh on a real guest's console and
+# on consoles made to match.
 
 # Real splat signatures only: every boot under Skylake-Server-v4 prints
 # benign lines with "WARNING" in them (RETBleed, MDS).  emulator_splats()

@@ -61,7 +61,6 @@ numa16|16,sockets=2,dies=2,cores=2,threads=2|0-3 4-7 8-11 12-15|2 sockets x 2 di
 big64|64,sockets=2,dies=2,cores=8,threads=2|0-15 16-31 32-47 48-63|2 sockets x 2 dies x 8 cores x 2 threads, 4 NUMA nodes
 "
 
-
 kernel=6.1 preset=smt8 timeout= out= shell= quiet= command=scripts/guest/run-tests.sh
 tcg=single cmdline= ram_root= overlay= upper= writable_out= init= mem=
 node_root=

@@ -219,6 +219,20 @@ set_property()
 	[ "${PIPESTATUS[0]}" = 0 ]
 }
 
+# CG WANT: wait up to 30 s for CG's cpuset.cpus to be WANT.  systemd
+# answers set-property before it writes the cgroup: it queues the
+# unit's cgroup to be realized by its event loop.
+cpuset_becomes()
+{
+	local i
+
+	for ((i = 0; i < 300; i++)); do
+		[ "$(cat "$1/cpuset.cpus")" = "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # A Burstable container's scope (cri-containerd-<ID>.scope in its pod's
 # slice) on the shared pool: AllowedCPUs set to part of the pool goes
 # through (its task follows), then back to the pool.
@@ -233,10 +247,12 @@ t_set_property_fits()
 	one=${shared##*,}
 	one=${one##*-}
 	set_property "$unit" "$one" || return 1
+	cpuset_becomes "$cg" "$one"
 	got=$(task_cpus $BU nginx)
 	echo "# $unit AllowedCPUs=$one: cpuset.cpus '$(cat "$cg/cpuset.cpus")', its task '$got'"
 	[ "$(cat "$cg/cpuset.cpus")" = "$one" ] && [ "$got" = "$one" ] || return 1
-	set_property "$unit" "$shared" && [ "$(task_cpus $BU nginx)" = "$shared" ]
+	set_property "$unit" "$shared" && cpuset_becomes "$cg" "$shared" &&
+		[ "$(task_cpus $BU nginx)" = "$shared" ]
 }
 
 # AllowedCPUs naming the Guaranteed pod's exclusive CPUs: the module
@@ -245,7 +261,7 @@ t_set_property_fits()
 # working: the unit stays active and a fitting AllowedCPUs goes through.
 t_set_property_refused()
 {
-	local unit cg excl before mark v0 rel shared
+	local unit cg excl before mark v0 rel shared i
 
 	unit=cri-containerd-$(cri_cid $BU nginx).scope
 	cg=$(cri_container_cgroup "$(cri_cid $BU nginx)")
@@ -255,6 +271,12 @@ t_set_property_refused()
 	mark=$(($(dmesg | wc -l) + 1))
 	set_property "$unit" "$excl" || return 1
 	rel=${cg#/sys/fs/cgroup}
+	# systemd writes the cgroup from its event loop, after its answer
+	for ((i = 0; i < 300; i++)); do
+		kmsg_since "$mark" | grep -qF "cpumgr: refused write of cpuset.cpus in cgroup $rel by pid 1 (systemd)" &&
+			break
+		sleep 0.1
+	done
 	echo "# $unit AllowedCPUs=$excl: cpuset.cpus '$(cat "$cg/cpuset.cpus")' (was '$before'), its task '$(task_cpus $BU nginx)', violations $v0 -> $(cat $SYSFS/violations)"
 	kmsg_since "$mark" | grep cpumgr | diag
 	journalctl -b --no-pager -o cat _PID=1 --since=-60s | grep -F "$rel" | tail -n 3 | diag
@@ -265,7 +287,7 @@ t_set_property_refused()
 		echo "$rel" >>"$CRI/provoked" &&
 		systemctl is-active --quiet "$unit" || return 1
 	shared=$(cat $SYSFS/shared_cpus)
-	set_property "$unit" "$shared" && [ "$(cat "$cg/cpuset.cpus")" = "$shared" ]
+	set_property "$unit" "$shared" && cpuset_becomes "$cg" "$shared"
 }
 
 # init_reuse UID: guaranteed-init-reuse.json as pod UID: its init

@@ -385,14 +385,39 @@ static void irqbalance(struct node *n, const struct cpuset *off)
 	cm_error_clear(&err);
 }
 
-static int persist(void *arg, struct cm_error *err)
+/* n->quiet as compact JSON text, to tell a change (NULL: no memory). */
+static char *saved_text(const struct node *n)
 {
-	return save(arg, err);
+	cJSON *j = quiet_saved_to_json(&n->quiet);
+	char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+
+	cJSON_Delete(j);
+	return text;
 }
 
-static int irqs(struct node *n, const struct cpuset *off, bool full,
+/* A sync, and what its state directory holds as saved_text() has it. */
+struct quiet_sync {
+	struct node *n;
+	char *saved;			/* NULL: unknown */
+};
+
+/* quiet_irq_sync()'s persist: saved, and known to be. */
+static int persist(void *arg, struct cm_error *err)
+{
+	struct quiet_sync *qs = arg;
+	int ret = save(qs->n, err);
+
+	if (!ret) {
+		free(qs->saved);
+		qs->saved = saved_text(qs->n);
+	}
+	return ret;
+}
+
+static int irqs(struct quiet_sync *qs, const struct cpuset *off, bool full,
 		struct cm_error *err)
 {
+	struct node *n = qs->n;
 	struct quiet_irq_result r;
 	char text[256];
 	int ret;
@@ -405,7 +430,7 @@ static int irqs(struct node *n, const struct cpuset *off, bool full,
 	    !n->quiet.irqbalance_banned)
 		return 0;
 	ret = quiet_irq_sync(n->cfg.proc_mount, off, &n->kernel.online,
-			     &n->quiet, persist, n, &r, err);
+			     &n->quiet, persist, qs, &r, err);
 	if (ret)
 		return ret;
 	irqbalance(n, off);
@@ -474,13 +499,12 @@ static bool anyone_asks(const struct node *n)
 
 int node_quiet_sync(struct node *n, struct cm_error *err)
 {
+	struct quiet_sync qs = { .n = n };
 	struct wanted w = { 0 };
 	int changes = 0, ret;
 	struct cpuset cpus;
-	char *before = NULL;
 	struct stat st;
 	char path[PATH_MAX + 32];
-	cJSON *j;
 
 	/* the common case: nobody asks, nothing to put back */
 	snprintf(path, sizeof(path), "%s/%s", n->files.dir, NODE_QUIET_FILE);
@@ -492,11 +516,8 @@ int node_quiet_sync(struct node *n, struct cm_error *err)
 		ret = load(n, err);
 	if (ret)
 		goto out;
-	/* nothing asked and nothing to put back: no file read or written */
-	j = quiet_saved_to_json(&n->quiet);
-	before = j ? cJSON_PrintUnformatted(j) : NULL;
-	cJSON_Delete(j);
-	ret = irqs(n, &w.irq_off, !n->targeted, err);
+	qs.saved = saved_text(n);
+	ret = irqs(&qs, &w.irq_off, !n->targeted, err);
 	if (ret >= 0) {
 		changes += ret;
 		/* the CPUs asked for and those with something to put back */
@@ -512,13 +533,12 @@ int node_quiet_sync(struct node *n, struct cm_error *err)
 				&changes);
 	}
 	/* kept whatever happened: a failed sync may have changed some */
-	j = quiet_saved_to_json(&n->quiet);
 	{
-		char *after = j ? cJSON_PrintUnformatted(j) : NULL;
+		char *after = saved_text(n);
 		struct cm_error serr = { 0 };
 		int sret = 0;
 
-		if (!after || !before || strcmp(after, before))
+		if (!after || !qs.saved || strcmp(after, qs.saved))
 			sret = save(n, ret < 0 ? &serr : err);
 		if (sret && ret < 0)
 			node_log_sev(n, NODE_LOG_WARNING, "quiet: %s",
@@ -528,9 +548,8 @@ int node_quiet_sync(struct node *n, struct cm_error *err)
 		cm_error_clear(&serr);
 		free(after);
 	}
-	cJSON_Delete(j);
 out:
-	free(before);
+	free(qs.saved);
 	wanted_free(&w);
 	return ret < 0 ? ret : changes;
 }

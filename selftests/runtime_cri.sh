@@ -261,7 +261,7 @@ t_set_property_fits()
 # working: the unit stays active and a fitting AllowedCPUs goes through.
 t_set_property_refused()
 {
-	local unit cg excl before mark v0 rel shared i
+	local unit cg excl before mark v0 rel shared i line
 
 	unit=cri-containerd-$(cri_cid $BU nginx).scope
 	cg=$(cri_container_cgroup "$(cri_cid $BU nginx)")
@@ -271,10 +271,10 @@ t_set_property_refused()
 	mark=$(($(dmesg | wc -l) + 1))
 	set_property "$unit" "$excl" || return 1
 	rel=${cg#/sys/fs/cgroup}
+	line="cpumgr: refused write of cpuset.cpus in cgroup $rel by pid 1 (systemd)"
 	# systemd writes the cgroup from its event loop, after its answer
 	for ((i = 0; i < 300; i++)); do
-		kmsg_since "$mark" | grep -qF "cpumgr: refused write of cpuset.cpus in cgroup $rel by pid 1 (systemd)" &&
-			break
+		kmsg_since "$mark" | grep -qF "$line" && break
 		sleep 0.1
 	done
 	echo "# $unit AllowedCPUs=$excl: cpuset.cpus '$(cat "$cg/cpuset.cpus")' (was '$before'), its task '$(task_cpus $BU nginx)', violations $v0 -> $(cat $SYSFS/violations)"
@@ -283,7 +283,7 @@ t_set_property_refused()
 	[ "$(cat "$cg/cpuset.cpus")" = "$before" ] &&
 		rt_disjoint "$(task_cpus $BU nginx)" "$excl" &&
 		[ "$(cat $SYSFS/violations)" -gt "$v0" ] &&
-		kmsg_since "$mark" | grep -qF "cpumgr: refused write of cpuset.cpus in cgroup $rel by pid 1 (systemd): CPUs $excl are pod $G2 container nginx" &&
+		kmsg_since "$mark" | grep -qF "$line: CPUs $excl are pod $G2 container nginx" &&
 		echo "$rel" >>"$CRI/provoked" &&
 		systemctl is-active --quiet "$unit" || return 1
 	shared=$(cat $SYSFS/shared_cpus)

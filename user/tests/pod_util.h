@@ -25,6 +25,23 @@ static inline void pod_from_text(struct pod *p, const char *json)
 	cm_error_clear(&err);
 }
 
+/*
+ * Parse a pod from JSON text, pod_from_json()'s error in err: for the
+ * tests of bad pods (the text itself must be JSON; aborts if not).
+ */
+static inline int pod_try_text(struct pod *p, const char *json,
+			       struct cm_error *err)
+{
+	cJSON *j = cJSON_Parse(json);
+	int ret;
+
+	if (!j)
+		abort();
+	ret = pod_from_json(j, p, err);
+	cJSON_Delete(j);
+	return ret;
+}
+
 /* makePod(): one container, cpu request/limit, memory 1G/1G. */
 static inline void make_pod(struct pod *p, const char *uid, const char *name,
 			    const char *req, const char *lim)

@@ -10,6 +10,7 @@
 #include "kselftest_harness.h"
 
 #include "pod.h"
+#include "pod_util.h"
 #include "test_util.h"
 
 /* A Guaranteed pod: "app" 2 CPUs, "agent" 1, "half" 500m. */
@@ -17,8 +18,6 @@ static int pod_with(const char *annotations, struct pod *p,
 		    struct cm_error *err)
 {
 	char text[4096];
-	cJSON *obj;
-	int ret;
 
 #define RES(c) "\"resources\":{\"limits\":{\"cpu\":\"" c "\",\"memory\":\"1Gi\"}}"
 	snprintf(text, sizeof(text),
@@ -27,12 +26,7 @@ static int pod_with(const char *annotations, struct pod *p,
 		 "{\"name\":\"agent\"," RES("1") "},"
 		 "{\"name\":\"half\"," RES("500m") "}]}}", annotations);
 #undef RES
-	obj = cJSON_Parse(text);
-	if (!obj)
-		abort();
-	ret = pod_from_json(obj, p, err);
-	cJSON_Delete(obj);
-	return ret;
+	return pod_try_text(p, text, err);
 }
 
 static const struct pod_isolation *iso_of(const struct pod *p,

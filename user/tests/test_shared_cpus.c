@@ -13,6 +13,7 @@
 #include "nri_spec.h"
 #include "oci.h"
 #include "pod.h"
+#include "pod_util.h"
 #include "standin_node.h"
 #include "test_util.h"
 
@@ -23,8 +24,6 @@ static int pod_with(const char *annotations, struct pod *p,
 		    struct cm_error *err)
 {
 	char text[2048];
-	cJSON *obj;
-	int ret;
 
 #define RES(c) "\"resources\":{\"limits\":{\"cpu\":\"" c "\",\"memory\":\"1Gi\"}}"
 	snprintf(text, sizeof(text),
@@ -34,12 +33,7 @@ static int pod_with(const char *annotations, struct pod *p,
 		 "{\"name\":\"agent\"," RES("1") "},"
 		 "{\"name\":\"half\"," RES("500m") "}]}}", annotations);
 #undef RES
-	obj = cJSON_Parse(text);
-	if (!obj)
-		abort();
-	ret = pod_from_json(obj, p, err);
-	cJSON_Delete(obj);
-	return ret;
+	return pod_try_text(p, text, err);
 }
 
 static int cpus_of(const struct pod *p, const char *name)

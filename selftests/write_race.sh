@@ -7,14 +7,13 @@
 # between and return before the write lands, after which the controller
 # would act on a tree the write then changes.  cpumgr's changes wait for
 # the writes checked against an older table.  selftests/kmod's
-# cpumgr_slow_write.ko holds one checked write until it is released (at
-# most 10 minutes: a busy host slows a guest's vCPUs, one of which spins
-# while the write is held, and a hold of 60 s that runs out before the
-# ASSIGN has started lets it return at once: the likely cause of the
-# failures on 6.1 under make check's load); an
-# ASSIGN made meanwhile must be waiting inside its sendmsg() (where
-# genetlink runs it) a second after it got there, and must
-# return only once the released write has landed.
+# cpumgr_slow_write.ko holds one checked write, asleep, until it is
+# released (at most 10 minutes, so that a busy host cannot make the hold
+# run out before the ASSIGN has started); an ASSIGN made meanwhile must
+# be waiting inside its sendmsg() (where genetlink runs it) a second
+# after it got there, and must return only once the released write has
+# landed.  (The hold used to spin in the probe: on 6.12-rt under CI's
+# load the polling shell then stalled for the whole hold.)
 # Leaves the module RESET.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"

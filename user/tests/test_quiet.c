@@ -544,25 +544,25 @@ TEST_F(files, idle_states_set_and_put_back)
 	state(self->dir, 2, 2, "100\n", "0\n");
 	EXPECT_TRUE(quiet_cpuidle_exposed(sys, 2));
 	EXPECT_FALSE(quiet_cpuidle_exposed(sys, 3));
-	EXPECT_EQ(-ENOENT, quiet_cstates_set(sys, 3, "disable", &self->s,
-					     &changed, &self->err));
+	EXPECT_EQ(-ENOENT, quiet_cstates_set(sys, 3, "disable", &self->s, NULL,
+					     NULL, &changed, &self->err));
 	ASSERT_EQ(0, quiet_cstates_set(sys, 2, "max_latency:10", &self->s,
-				       &changed, &self->err)) TH_LOG("%s", cm_error_msg(&self->err));
+				       NULL, NULL, &changed, &self->err)) TH_LOG("%s", cm_error_msg(&self->err));
 	EXPECT_TRUE(changed);
 	EXPECT_STREQ("0", DISABLED(0));
 	EXPECT_STREQ("0", DISABLED(1));
 	EXPECT_STREQ("1", DISABLED(2));
-	ASSERT_EQ(0, quiet_cstates_set(sys, 2, "disable", &self->s, &changed,
-				       &self->err));
+	ASSERT_EQ(0, quiet_cstates_set(sys, 2, "disable", &self->s, NULL, NULL,
+				       &changed, &self->err));
 	EXPECT_STREQ("0", DISABLED(0));
 	EXPECT_STREQ("1", DISABLED(1));
-	ASSERT_EQ(0, quiet_cstates_set(sys, 2, "enable", &self->s, &changed,
-				       &self->err));
+	ASSERT_EQ(0, quiet_cstates_set(sys, 2, "enable", &self->s, NULL, NULL,
+				       &changed, &self->err));
 	EXPECT_STREQ("0", DISABLED(1));
 	EXPECT_STREQ("0", DISABLED(2));
 	/* back: the admin's state 1 disabled again */
-	ASSERT_EQ(0, quiet_cstates_set(sys, 2, "", &self->s, &changed,
-				       &self->err));
+	ASSERT_EQ(0, quiet_cstates_set(sys, 2, "", &self->s, NULL, NULL,
+				       &changed, &self->err));
 	EXPECT_STREQ("0", DISABLED(0));
 	EXPECT_STREQ("1", DISABLED(1));
 	EXPECT_STREQ("0", DISABLED(2));
@@ -582,22 +582,100 @@ TEST_F(files, governors_set_and_put_back)
 	fake_write(self->dir, "sys/devices/system/cpu/cpu2/cpufreq/scaling_available_governors",
 		   "performance powersave schedutil\n");
 	EXPECT_EQ(-ENOENT, quiet_governor_set(sys, 3, "performance", &self->s,
-					      &changed, &self->err));
+					      NULL, NULL, &changed,
+					      &self->err));
 	EXPECT_EQ(-EINVAL, quiet_governor_set(sys, 2, "ondemand", &self->s,
-					      &changed, &self->err));
+					      NULL, NULL, &changed,
+					      &self->err));
 	EXPECT_STREQ("cpu-freq-governor: \"ondemand\" is not among CPU 2's scaling_available_governors",
 		     cm_error_msg(&self->err));
 	EXPECT_STREQ("schedutil", GOVERNOR(2));
-	ASSERT_EQ(0, quiet_governor_set(sys, 2, "performance", &self->s,
-					&changed, &self->err));
+	ASSERT_EQ(0, quiet_governor_set(sys, 2, "performance", &self->s, NULL,
+					NULL, &changed, &self->err));
 	EXPECT_TRUE(changed);
 	EXPECT_STREQ("performance", GOVERNOR(2));
-	ASSERT_EQ(0, quiet_governor_set(sys, 2, "powersave", &self->s,
+	ASSERT_EQ(0, quiet_governor_set(sys, 2, "powersave", &self->s, NULL,
+					NULL, &changed, &self->err));
+	ASSERT_EQ(0, quiet_governor_set(sys, 2, "", &self->s, NULL, NULL,
 					&changed, &self->err));
-	ASSERT_EQ(0, quiet_governor_set(sys, 2, "", &self->s, &changed,
-					&self->err));
 	EXPECT_STREQ("schedutil", GOVERNOR(2));
 	EXPECT_TRUE(quiet_saved_empty(&self->s));
+}
+
+/* What a CPU's persist finds: the originals saved, the files untouched. */
+struct cpu_persisted {
+	const char *dir;
+	struct quiet_saved *s;
+	int calls;
+	char disable2[8], governor[QUIET_VALUE_MAX];
+	bool state2_saved;
+	char governor_saved[QUIET_VALUE_MAX];
+};
+
+static int cpu_persist_probe(void *arg, struct cm_error *err)
+{
+	struct cpu_persisted *p = arg;
+	struct quiet_cpu_orig *c = quiet_saved_cpu(p->s, 2, false);
+
+	p->calls++;
+	xsnprintf(p->disable2, sizeof(p->disable2), "%s",
+		  value(p->dir, "sys/devices/system/cpu/cpu2/cpuidle/state2/disable"));
+	xsnprintf(p->governor, sizeof(p->governor), "%s",
+		  value(p->dir, "sys/devices/system/cpu/cpu2/cpufreq/scaling_governor"));
+	p->state2_saved = c && c->nr_states == 3 && c->cstates_now[0];
+	xsnprintf(p->governor_saved, sizeof(p->governor_saved), "%s",
+		  c && c->governor_now[0] ? c->governor : "");
+	return 0;
+}
+
+TEST_F(files, cpu_originals_persisted_before_any_change)
+{
+	struct cpu_persisted p = { .dir = self->dir, .s = &self->s };
+	char sys[PATH_MAX + 8];
+	bool changed;
+
+	xsnprintf(sys, sizeof(sys), "%s/sys", self->dir);
+	state(self->dir, 2, 0, "0\n", "0\n");
+	state(self->dir, 2, 1, "2\n", "0\n");
+	state(self->dir, 2, 2, "100\n", "0\n");
+	fake_write(self->dir, "sys/devices/system/cpu/cpu2/cpufreq/scaling_governor",
+		   "schedutil\n");
+	fake_write(self->dir, "sys/devices/system/cpu/cpu2/cpufreq/scaling_available_governors",
+		   "performance schedutil\n");
+	/* a failed persist writes nothing and keeps no record */
+	EXPECT_EQ(-ENOSPC, quiet_cstates_set(sys, 2, "disable", &self->s,
+					     persist_fails, NULL, &changed,
+					     &self->err));
+	EXPECT_STREQ("0", DISABLED(2));
+	cm_error_clear(&self->err);
+	EXPECT_EQ(-ENOSPC, quiet_governor_set(sys, 2, "performance", &self->s,
+					      persist_fails, NULL, &changed,
+					      &self->err));
+	EXPECT_STREQ("schedutil", GOVERNOR(2));
+	EXPECT_TRUE(quiet_saved_empty(&self->s));
+	cm_error_clear(&self->err);
+	ASSERT_EQ(0, quiet_cstates_set(sys, 2, "disable", &self->s,
+				       cpu_persist_probe, &p, &changed,
+				       &self->err));
+	EXPECT_EQ(1, p.calls);
+	EXPECT_TRUE(p.state2_saved);
+	EXPECT_STREQ("0", p.disable2);
+	EXPECT_STREQ("1", DISABLED(2));
+	ASSERT_EQ(0, quiet_governor_set(sys, 2, "performance", &self->s,
+					cpu_persist_probe, &p, &changed,
+					&self->err));
+	EXPECT_EQ(2, p.calls);
+	EXPECT_STREQ("schedutil", p.governor_saved);
+	EXPECT_STREQ("schedutil", p.governor);
+	EXPECT_STREQ("performance", GOVERNOR(2));
+	/* the originals are saved already: not called again */
+	ASSERT_EQ(0, quiet_cstates_set(sys, 2, "max_latency:10", &self->s,
+				       cpu_persist_probe, &p, &changed,
+				       &self->err));
+	ASSERT_EQ(0, quiet_governor_set(sys, 2, "schedutil", &self->s,
+					cpu_persist_probe, &p, &changed,
+					&self->err));
+	EXPECT_EQ(2, p.calls);
 }
 
 TEST_F(files, the_saved_state_through_json)

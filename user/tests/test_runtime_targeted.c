@@ -965,11 +965,11 @@ TEST_F(calls, an_ended_containers_partition_undone_at_its_stop)
 	snprintf(c.iso_keys[0].value, sizeof(c.iso_keys[0].value), "disable");
 	c.nr_iso_keys = 1;
 	plugin_add_container(_metadata, self, &p, &c);
-	snprintf(text, sizeof(text), "%s",
-		 fake_read(self->dir, "cgroup/kubepods/podpod-0008/app/cpuset.cpus.partition"));
+	xsnprintf(text, sizeof(text), "%s",
+		  fake_read(self->dir, "cgroup/kubepods/podpod-0008/app/cpuset.cpus.partition"));
 	ASSERT_STREQ("isolated", text);
-	snprintf(text, sizeof(text), "%s",
-		 fake_read(self->dir, "cgroup/kubepods/cpuset.cpus.exclusive"));
+	xsnprintf(text, sizeof(text), "%s",
+		  fake_read(self->dir, "cgroup/kubepods/cpuset.cpus.exclusive"));
 	ASSERT_STRNE("\n", text);
 	/* it ran to its end, its cgroup still there */
 	runtime_ends(_metadata, &p, &c, false);

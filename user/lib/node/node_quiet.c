@@ -401,7 +401,7 @@ struct quiet_sync {
 	char *saved;			/* NULL: unknown */
 };
 
-/* quiet_irq_sync()'s persist: saved, and known to be. */
+/* The quiet_*() calls' persist: saved, and known to be. */
 static int persist(void *arg, struct cm_error *err)
 {
 	struct quiet_sync *qs = arg;
@@ -449,9 +449,10 @@ static int irqs(struct quiet_sync *qs, const struct cpuset *off, bool full,
  * One CPU's idle states and governor as w says (or as they were); full:
  * written again where they are what was set (a reboot reset them).
  */
-static int cpu_one(struct node *n, unsigned int cpu, const struct wanted *w,
-		   bool full, int *changes)
+static int cpu_one(struct quiet_sync *qs, unsigned int cpu,
+		   const struct wanted *w, bool full, int *changes)
 {
+	struct node *n = qs->n;
 	struct quiet_cpu_orig *c = quiet_saved_cpu(&n->quiet, cpu, false);
 	const char *cs = w->cstates[cpu] ? w->cstates[cpu] : "";
 	const char *gov = w->governor[cpu] ? w->governor[cpu] : "";
@@ -461,7 +462,7 @@ static int cpu_one(struct node *n, unsigned int cpu, const struct wanted *w,
 
 	if (strcmp(cs, c ? c->cstates_now : "") || (full && cs[0])) {
 		ret = quiet_cstates_set(n->cfg.sys_mount, cpu, cs, &n->quiet,
-					&changed, &err);
+					persist, qs, &changed, &err);
 		if (ret && ret != -ENOENT)
 			node_log_sev(n, NODE_LOG_WARNING, "quiet: CPU %u: %s",
 				     cpu, cm_error_msg(&err));
@@ -474,7 +475,7 @@ static int cpu_one(struct node *n, unsigned int cpu, const struct wanted *w,
 	c = quiet_saved_cpu(&n->quiet, cpu, false);
 	if (strcmp(gov, c ? c->governor_now : "") || (full && gov[0])) {
 		ret = quiet_governor_set(n->cfg.sys_mount, cpu, gov, &n->quiet,
-					 &changed, &err);
+					 persist, qs, &changed, &err);
 		if (ret && ret != -ENOENT)
 			node_log_sev(n, NODE_LOG_WARNING, "quiet: CPU %u: %s",
 				     cpu, cm_error_msg(&err));
@@ -529,7 +530,7 @@ int node_quiet_sync(struct node *n, struct cm_error *err)
 			cpuset_set(&cpus, n->quiet.cpus[i].cpu);
 		for (int cpu = cpuset_next(&cpus, 0); cpu >= 0;
 		     cpu = cpuset_next(&cpus, cpu + 1))
-			cpu_one(n, (unsigned int)cpu, &w, !n->targeted,
+			cpu_one(&qs, (unsigned int)cpu, &w, !n->targeted,
 				&changes);
 	}
 	/* kept whatever happened: a failed sync may have changed some */

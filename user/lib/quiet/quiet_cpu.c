@@ -87,9 +87,28 @@ static int put_state(const char *sys, unsigned int cpu, unsigned int k,
 	return 0;
 }
 
-int quiet_cstates_set(const char *sys, unsigned int cpu, const char *how,
-		      struct quiet_saved *s, bool *changed,
+/*
+ * A record made for a first write, kept where a crash cannot lose it
+ * before the write: on failure forgotten again.
+ */
+static int keep_first(struct quiet_saved *s, unsigned int cpu, char *now,
+		      const char *value, quiet_persist_fn *persist, void *arg,
 		      struct cm_error *err)
+{
+	int ret;
+
+	snprintf(now, QUIET_VALUE_MAX, "%s", value);
+	ret = persist ? persist(arg, err) : 0;
+	if (ret) {
+		now[0] = '\0';
+		quiet_saved_drop_cpu(s, cpu);
+	}
+	return ret;
+}
+
+int quiet_cstates_set(const char *sys, unsigned int cpu, const char *how,
+		      struct quiet_saved *s, quiet_persist_fn *persist,
+		      void *arg, bool *changed, struct cm_error *err)
 {
 	struct quiet_cpu_orig *c = quiet_saved_cpu(s, cpu, false);
 	char path[PATH_MAX], v[32];
@@ -117,7 +136,16 @@ int quiet_cstates_set(const char *sys, unsigned int cpu, const char *how,
 		c = quiet_saved_cpu(s, cpu, true);
 	if (!c)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
-	ret = save_states(sys, cpu, c, err);
+	if (!c->cstates_now[0]) {
+		ret = save_states(sys, cpu, c, err);
+		if (ret)
+			quiet_saved_drop_cpu(s, cpu);
+		else
+			ret = keep_first(s, cpu, c->cstates_now, how, persist,
+					 arg, err);
+		if (ret)
+			return ret;
+	}
 	for (unsigned int k = 0; !ret && k < c->nr_states; k++) {
 		long lat;
 
@@ -149,12 +177,13 @@ static bool available(const char *sys, unsigned int cpu, const char *gov)
 }
 
 int quiet_governor_set(const char *sys, unsigned int cpu, const char *gov,
-		       struct quiet_saved *s, bool *changed,
-		       struct cm_error *err)
+		       struct quiet_saved *s, quiet_persist_fn *persist,
+		       void *arg, bool *changed, struct cm_error *err)
 {
 	struct quiet_cpu_orig *c = quiet_saved_cpu(s, cpu, false);
 	char path[PATH_MAX], have[QUIET_VALUE_MAX];
 	const char *want = gov;
+	bool first;
 	int ret;
 
 	*changed = false;
@@ -172,17 +201,32 @@ int quiet_governor_set(const char *sys, unsigned int cpu, const char *gov,
 	} else if (!c && !(c = quiet_saved_cpu(s, cpu, true))) {
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	}
+	first = gov[0] && !c->governor_now[0];
 	ret = quiet_read_value(path, have, sizeof(have));
-	if (ret)
+	if (ret) {
+		if (first)
+			quiet_saved_drop_cpu(s, cpu);
 		return cm_errorf(err, "%s: %s", path, strerror(-ret)), ret;
+	}
 	/* the governor before cpumgr's, saved the first time */
-	if (gov[0] && !c->governor_now[0])
+	if (first) {
 		snprintf(c->governor, sizeof(c->governor), "%s", have);
+		ret = keep_first(s, cpu, c->governor_now, gov, persist, arg,
+				 err);
+		if (ret)
+			return ret;
+	}
 	if (strcmp(have, want)) {
 		ret = quiet_write_value(path, want);
-		if (ret)
+		if (ret) {
+			/* nothing changed: a first record goes again */
+			if (first) {
+				c->governor_now[0] = '\0';
+				quiet_saved_drop_cpu(s, cpu);
+			}
 			return cm_errorf(err, "%s: %s: %s", path, want,
 					 strerror(-ret)), ret;
+		}
 		*changed = true;
 	}
 	snprintf(c->governor_now, sizeof(c->governor_now), "%s", gov);

@@ -6,7 +6,7 @@
  * {latency,disable} and cpuN/cpufreq/{scaling_governor,
  * scaling_available_governors}.  A virtual machine often has neither
  * (no cpuidle driver but the halt loop, no cpufreq driver).  What was
- * there is saved (quiet_saved.h) before the first write.
+ * there is saved (quiet_saved.h), and persisted, before the first write.
  *
  * C-states as CRI-O's cpu-c-states.crio.io names them, done with the
  * states' disable files: "enable" every state allowed, "disable" every
@@ -29,16 +29,19 @@ bool quiet_cpufreq_exposed(const char *sys, unsigned int cpu);
 /*
  * how on cpu ("" puts the saved states back); *changed when a file was
  * written.  -ENOENT: no cpuidle states there; -EINVAL: how is no value.
+ * The originals, saved the first time, are persisted (persist(arg), when
+ * given) before any write; its failure writes nothing.
  */
 int quiet_cstates_set(const char *sys, unsigned int cpu, const char *how,
-		      struct quiet_saved *s, bool *changed,
-		      struct cm_error *err);
+		      struct quiet_saved *s, quiet_persist_fn *persist,
+		      void *arg, bool *changed, struct cm_error *err);
 /*
  * gov on cpu ("" puts the saved one back).  -ENOENT: no cpufreq there;
- * -EINVAL: gov is not among its scaling_available_governors.
+ * -EINVAL: gov is not among its scaling_available_governors.  The
+ * original is persisted as the states' are.
  */
 int quiet_governor_set(const char *sys, unsigned int cpu, const char *gov,
-		       struct quiet_saved *s, bool *changed,
-		       struct cm_error *err);
+		       struct quiet_saved *s, quiet_persist_fn *persist,
+		       void *arg, bool *changed, struct cm_error *err);
 
 #endif

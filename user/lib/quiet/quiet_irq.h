@@ -36,9 +36,6 @@ struct quiet_irq_result {
 	char stuck_list[128];		/* the first of them: "24,25" */
 };
 
-/* Keeps s where it survives a crash (the state directory's file). */
-typedef int quiet_persist_fn(void *arg, struct cm_error *err);
-
 /*
  * Keep the interrupts of proc (a mount of procfs: "/proc") off off (an
  * empty set: give them back), online the CPUs they may go to instead.

@@ -57,6 +57,12 @@ struct quiet_saved {
 	size_t nr_cpus;
 };
 
+/*
+ * Keeps s where it survives a crash (the state directory's file): called
+ * with a new original saved, before the value it keeps is first changed.
+ */
+typedef int quiet_persist_fn(void *arg, struct cm_error *err);
+
 void quiet_saved_init(struct quiet_saved *s);
 void quiet_saved_free(struct quiet_saved *s);
 /* Nothing changed: nothing to put back. */

@@ -494,7 +494,7 @@ CPUMGRCTL_COMMAND(init) = {
 		{ "cgroup-driver", 0, "DRIVER", CTL_WORD, "cgroupfs systemd", "who makes the pods' cgroups, the kubelet's cgroup driver: with systemd, cpusets of slices and scopes are set as their AllowedCPUs too (default: systemd when the cgroup root is a slice)" },
 		{ "proc-mount", 0, "PATH", CTL_DIR, NULL, "where the host's procfs is, absolute (default /proc): interrupts' affinities, irqbalance (quiet CPUs)" },
 		{ "sys-mount", 0, "PATH", CTL_DIR, NULL, "where the host's sysfs is, absolute (default /sys): idle states, governors (quiet CPUs)" },
-		{ "irqbalance-config", 0, "FILE", CTL_ANY, NULL, "irqbalance's environment file, where its banned CPUs go while it runs (default " NODE_IRQBALANCE_CONFIG ")" },
+		{ "irqbalance-config", 0, "FILE", CTL_ANY, NULL, "irqbalance's environment file, where its banned CPUs go, read when it starts (default " NODE_IRQBALANCE_CONFIG ")" },
 		{ "irqbalance-restart", 0, "COMMAND", CTL_ANY, NULL, "how irqbalance is restarted to read it, a shell command (default \"" NODE_IRQBALANCE_RESTART "\")" },
 		{ "enforce", 0, "MODE", CTL_WORD, "off audit enforce", "what the module does with a write that breaks exclusivity" },
 		{ "hotplug", 0, "MODE", CTL_WORD, "protect release", "refuse to offline an assigned CPU, or take it from its container" },

@@ -450,14 +450,14 @@ TEST_F(files, irqbalance_the_last_line_counts)
 
 	xsnprintf(file, sizeof(file), "%s/irqbalance", self->dir);
 	fake_write(self->dir, "irqbalance", two);
-	ASSERT_EQ(0, quiet_irqbalance_ban(file, &off, &self->s, &changed,
-					  &self->err));
+	ASSERT_EQ(0, quiet_irqbalance_ban(file, &off, &self->s, NULL, NULL,
+					  &changed, &self->err));
 	EXPECT_STREQ("IRQBALANCE_BANNED_CPULIST=6\nIRQBALANCE_ARGS=\n"
 		     "IRQBALANCE_BANNED_CPULIST=2,7\n",
 		     fake_read(self->dir, "irqbalance"));
 	cpuset_zero(&none);
-	ASSERT_EQ(0, quiet_irqbalance_ban(file, &none, &self->s, &changed,
-					  &self->err));
+	ASSERT_EQ(0, quiet_irqbalance_ban(file, &none, &self->s, NULL, NULL,
+					  &changed, &self->err));
 	EXPECT_STREQ(two, fake_read(self->dir, "irqbalance"));
 }
 
@@ -476,45 +476,102 @@ TEST_F(files, irqbalance_banned_and_put_back)
 	fake_write(self->dir, "proc/812/comm", "irqbalance\n");
 	EXPECT_TRUE(quiet_irqbalance_running(proc));
 	fake_write(self->dir, "irqbalance", debian);
-	ASSERT_EQ(0, quiet_irqbalance_ban(file, &off, &self->s, &changed,
-					  &self->err)) TH_LOG("%s", cm_error_msg(&self->err));
+	ASSERT_EQ(0, quiet_irqbalance_ban(file, &off, &self->s, NULL, NULL,
+					  &changed, &self->err)) TH_LOG("%s", cm_error_msg(&self->err));
 	EXPECT_TRUE(changed);
 	EXPECT_STREQ("#Configuration for the irqbalance daemon\n\n"
 		     "#IRQBALANCE_BANNED_CPULIST=\n#IRQBALANCE_ARGS=\n"
 		     "IRQBALANCE_BANNED_CPULIST=2-3\n",
 		     fake_read(self->dir, "irqbalance"));
-	ASSERT_EQ(0, quiet_irqbalance_ban(file, &off, &self->s, &changed,
-					  &self->err));
+	ASSERT_EQ(0, quiet_irqbalance_ban(file, &off, &self->s, NULL, NULL,
+					  &changed, &self->err));
 	EXPECT_FALSE(changed);
 	cpuset_zero(&none);
-	ASSERT_EQ(0, quiet_irqbalance_ban(file, &none, &self->s, &changed,
-					  &self->err));
+	ASSERT_EQ(0, quiet_irqbalance_ban(file, &none, &self->s, NULL, NULL,
+					  &changed, &self->err));
 	EXPECT_TRUE(changed);
 	EXPECT_STREQ(debian, fake_read(self->dir, "irqbalance"));
 	EXPECT_FALSE(self->s.irqbalance_banned);
 	/* an admin's line: kept banned too, and put back as it was */
 	fake_write(self->dir, "irqbalance", "IRQBALANCE_ARGS=--policyscript=x\n"
 		   "export IRQBALANCE_BANNED_CPULIST=7\n");
-	ASSERT_EQ(0, quiet_irqbalance_ban(file, &off, &self->s, &changed,
-					  &self->err));
+	ASSERT_EQ(0, quiet_irqbalance_ban(file, &off, &self->s, NULL, NULL,
+					  &changed, &self->err));
 	EXPECT_STREQ("IRQBALANCE_ARGS=--policyscript=x\n"
 		     "IRQBALANCE_BANNED_CPULIST=2-3,7\n",
 		     fake_read(self->dir, "irqbalance"));
 	off = cpus_of("4");
-	ASSERT_EQ(0, quiet_irqbalance_ban(file, &off, &self->s, &changed,
-					  &self->err));
+	ASSERT_EQ(0, quiet_irqbalance_ban(file, &off, &self->s, NULL, NULL,
+					  &changed, &self->err));
 	EXPECT_STREQ("IRQBALANCE_ARGS=--policyscript=x\n"
 		     "IRQBALANCE_BANNED_CPULIST=4,7\n",
 		     fake_read(self->dir, "irqbalance"));
-	ASSERT_EQ(0, quiet_irqbalance_ban(file, &none, &self->s, &changed,
-					  &self->err));
+	ASSERT_EQ(0, quiet_irqbalance_ban(file, &none, &self->s, NULL, NULL,
+					  &changed, &self->err));
 	EXPECT_STREQ("IRQBALANCE_ARGS=--policyscript=x\n"
 		     "export IRQBALANCE_BANNED_CPULIST=7\n",
 		     fake_read(self->dir, "irqbalance"));
 	/* no such file */
 	xsnprintf(file, sizeof(file), "%s/none", self->dir);
-	EXPECT_EQ(-ENOENT, quiet_irqbalance_ban(file, &off, &self->s, &changed,
+	EXPECT_EQ(-ENOENT, quiet_irqbalance_ban(file, &off, &self->s, NULL, NULL,
+						&changed, &self->err));
+}
+
+/* What irqbalance's persist finds: the line saved, the file untouched. */
+struct line_persisted {
+	const char *dir;
+	struct quiet_saved *s;
+	int calls;
+	bool banned;
+	char line[QUIET_LINE_MAX], file[QUIET_LINE_MAX];
+};
+
+static int line_persist_probe(void *arg, struct cm_error *err)
+{
+	struct line_persisted *p = arg;
+
+	p->calls++;
+	p->banned = p->s->irqbalance_banned;
+	xsnprintf(p->line, sizeof(p->line), "%s", p->s->irqbalance_line);
+	xsnprintf(p->file, sizeof(p->file), "%s",
+		  fake_read(p->dir, "irqbalance"));
+	return 0;
+}
+
+TEST_F(files, irqbalance_line_persisted_before_the_file_changes)
+{
+	static const char admin[] = "IRQBALANCE_BANNED_CPULIST=7\n";
+	struct line_persisted p = { .dir = self->dir, .s = &self->s };
+	struct cpuset off = cpus_of("2-3");
+	char file[PATH_MAX + 16];
+	bool changed;
+
+	xsnprintf(file, sizeof(file), "%s/irqbalance", self->dir);
+	fake_write(self->dir, "irqbalance", admin);
+	/* a failed persist writes nothing and keeps no line */
+	EXPECT_EQ(-ENOSPC, quiet_irqbalance_ban(file, &off, &self->s,
+						persist_fails, NULL, &changed,
 						&self->err));
+	EXPECT_FALSE(changed);
+	EXPECT_STREQ(admin, fake_read(self->dir, "irqbalance"));
+	EXPECT_TRUE(quiet_saved_empty(&self->s));
+	cm_error_clear(&self->err);
+	ASSERT_EQ(0, quiet_irqbalance_ban(file, &off, &self->s,
+					  line_persist_probe, &p, &changed,
+					  &self->err));
+	EXPECT_EQ(1, p.calls);
+	EXPECT_TRUE(p.banned);
+	EXPECT_STREQ("IRQBALANCE_BANNED_CPULIST=7", p.line);
+	EXPECT_STREQ(admin, p.file);
+	EXPECT_STREQ("IRQBALANCE_BANNED_CPULIST=2-3,7\n",
+		     fake_read(self->dir, "irqbalance"));
+	/* the line is saved already: not called again */
+	off = cpus_of("4");
+	ASSERT_EQ(0, quiet_irqbalance_ban(file, &off, &self->s,
+					  line_persist_probe, &p, &changed,
+					  &self->err));
+	EXPECT_TRUE(changed);
+	EXPECT_EQ(1, p.calls);
 }
 
 /* cpu's idle state k with an exit latency and its disable flag. */

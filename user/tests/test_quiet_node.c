@@ -130,7 +130,7 @@ static void cpus_of(FIXTURE_DATA(node) *self, const char *uid, const char *c,
 	cJSON *j, *e;
 
 	out[0] = '\0';
-	run(self, "status --json");
+	standin_runf(&self->sn, "status --json");
 	j = cJSON_Parse(self->sn.out);
 	cJSON_ArrayForEach(e, cJSON_GetObjectItem(j, "containers"))
 		if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(e, "podUID")) ?: "", uid) &&
@@ -218,6 +218,24 @@ TEST_F(node, a_guaranteed_container_isolated_and_all_of_it_undone)
 	EXPECT_STREQ("schedutil", V(CPU_FILE("2", "cpufreq/scaling_governor")));
 	EXPECT_STREQ("schedutil", V(CPU_FILE("6", "cpufreq/scaling_governor")));
 	EXPECT_FALSE(fake_exists(self->sn.dir, "state/quiet.json"));
+}
+
+/* irqbalance stopped: its file says so for its next start, no restart. */
+TEST_F(node, irqbalance_stopped_gets_its_file_and_no_restart)
+{
+	char comm[PATH_MAX + 32];
+
+	xsnprintf(comm, sizeof(comm), "%s/proc/812/comm", self->sn.dir);
+	ASSERT_EQ(0, unlink(comm));
+	pod(self, "u1", "\"irq-load-balancing.crio.io\":\"disable\"", "2");
+	ASSERT_EQ(0, run(self, "admit '%s/u1.json'", self->sn.dir)) TH_LOG("%s", self->sn.out);
+	ASSERT_EQ(0, attach(self, "u1", "app")) TH_LOG("%s", self->sn.out);
+	EXPECT_STREQ("#IRQBALANCE_BANNED_CPULIST=\nIRQBALANCE_BANNED_CPULIST=2,6\n",
+		     fake_read(self->sn.dir, "irqbalance"));
+	EXPECT_FALSE(fake_exists(self->sn.dir, "restarts"));
+	ASSERT_EQ(0, run(self, "remove u1")) TH_LOG("%s", self->sn.out);
+	EXPECT_STREQ("#IRQBALANCE_BANNED_CPULIST=\n", fake_read(self->sn.dir, "irqbalance"));
+	EXPECT_FALSE(fake_exists(self->sn.dir, "restarts"));
 }
 
 TEST_F(node, housekeeping_leaves_the_first_core_to_interrupts)

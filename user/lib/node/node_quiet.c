@@ -358,33 +358,6 @@ static int save(struct node *n, struct cm_error *err)
 }
 
 /* irqbalance banned what the interrupts are kept off, and restarted. */
-static void irqbalance(struct node *n, const struct cpuset *off)
-{
-	struct cm_error err = { 0 };
-	bool changed;
-	int ret;
-
-	if (!quiet_irqbalance_running(n->cfg.proc_mount) &&
-	    !n->quiet.irqbalance_banned)
-		return;
-	ret = quiet_irqbalance_ban(n->cfg.irqbalance_config, off, &n->quiet,
-				   &changed, &err);
-	if (ret)
-		node_log_sev(n, NODE_LOG_WARNING,
-			     "quiet: irqbalance runs and may move interrupts back: %s",
-			     cm_error_msg(&err));
-	else if (changed && quiet_irqbalance_running(n->cfg.proc_mount) &&
-		 quiet_run(n->cfg.irqbalance_restart, &err))
-		node_log_sev(n, NODE_LOG_WARNING,
-			     "quiet: irqbalance not restarted: %s",
-			     cm_error_msg(&err));
-	else if (changed)
-		node_log(n, "quiet: irqbalance's banned CPUs in %s: %s",
-			 n->cfg.irqbalance_config,
-			 cpuset_empty(off) ? "as they were" : "updated");
-	cm_error_clear(&err);
-}
-
 /* n->quiet as compact JSON text, to tell a change (NULL: no memory). */
 static char *saved_text(const struct node *n)
 {
@@ -414,6 +387,38 @@ static int persist(void *arg, struct cm_error *err)
 	return ret;
 }
 
+/*
+ * irqbalance's file says off even when it does not run, so that a later
+ * start reads it; restarted only when it runs.  No file, no irqbalance.
+ */
+static void irqbalance(struct quiet_sync *qs, const struct cpuset *off)
+{
+	struct node *n = qs->n;
+	bool runs = quiet_irqbalance_running(n->cfg.proc_mount), changed;
+	struct cm_error err = { 0 };
+	int ret;
+
+	ret = quiet_irqbalance_ban(n->cfg.irqbalance_config, off, &n->quiet,
+				   persist, qs, &changed, &err);
+	if (ret == -ENOENT && !runs)	/* none installed */
+		ret = 0;
+	if (ret)
+		node_log_sev(n, NODE_LOG_WARNING,
+			     runs ? "quiet: irqbalance runs and may move interrupts back: %s" :
+			     "quiet: irqbalance's file not updated, it would move interrupts back if started: %s",
+			     cm_error_msg(&err));
+	else if (changed && runs &&
+		 quiet_run(n->cfg.irqbalance_restart, &err))
+		node_log_sev(n, NODE_LOG_WARNING,
+			     "quiet: irqbalance not restarted: %s",
+			     cm_error_msg(&err));
+	else if (changed)
+		node_log(n, "quiet: irqbalance's banned CPUs in %s: %s",
+			 n->cfg.irqbalance_config,
+			 cpuset_empty(off) ? "as they were" : "updated");
+	cm_error_clear(&err);
+}
+
 static int irqs(struct quiet_sync *qs, const struct cpuset *off, bool full,
 		struct cm_error *err)
 {
@@ -433,7 +438,7 @@ static int irqs(struct quiet_sync *qs, const struct cpuset *off, bool full,
 			     &n->quiet, persist, qs, &r, err);
 	if (ret)
 		return ret;
-	irqbalance(n, off);
+	irqbalance(qs, off);
 	cpuset_format(off, text, sizeof(text));
 	if (r.moved)
 		node_log(n, "quiet: %u of %u interrupts moved, kept off CPUs %s",

@@ -334,10 +334,10 @@ static int banned_line(const struct quiet_saved *s, const char *was,
 }
 
 int quiet_irqbalance_ban(const char *file, const struct cpuset *off,
-			 struct quiet_saved *s, bool *changed,
-			 struct cm_error *err)
+			 struct quiet_saved *s, quiet_persist_fn *persist,
+			 void *arg, bool *changed, struct cm_error *err)
 {
-	bool found = false, restore = cpuset_empty(off);
+	bool found = false, restore = cpuset_empty(off), first;
 	char *text, *out, *before, dir[PATH_MAX], mine[2 * QUIET_LINE_MAX];
 	const char *slash = strrchr(file, '/');
 	size_t len = 0, at = 0, cap;
@@ -406,11 +406,22 @@ int quiet_irqbalance_ban(const char *file, const struct cpuset *off,
 	*changed = len != at || memcmp(before, out, at);
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - file) : 1,
 		 slash ? file : ".");
-	if (*changed)
+	/* the line before, kept where a crash cannot lose it, then changed */
+	first = *changed && !restore && !s->irqbalance_banned;
+	if (first) {
+		s->irqbalance_banned = true;
+		ret = persist ? persist(arg, err) : 0;
+	}
+	if (*changed && !ret)
 		ret = atomic_file_write(dir[0] ? dir : "/", slash ? slash + 1 :
 					file, out, at, 0644, 0, err);
-	if (!ret)
+	if (!ret) {
 		s->irqbalance_banned = !restore;
+	} else if (first) {
+		s->irqbalance_banned = false;
+		s->irqbalance_line[0] = '\0';
+		*changed = false;
+	}
 	free(text);
 	free(before);
 	free(out);

@@ -52,11 +52,13 @@ bool quiet_irqbalance_running(const char *proc);
 /*
  * IRQBALANCE_BANNED_CPULIST in irqbalance's environment file for off,
  * or with off empty the line as it was; *changed when the file changed.
+ * The line before, saved the first time, is persisted (persist(arg),
+ * when given) before the file is written; its failure writes nothing.
  * -ENOENT: no such file.
  */
 int quiet_irqbalance_ban(const char *file, const struct cpuset *off,
-			 struct quiet_saved *s, bool *changed,
-			 struct cm_error *err);
+			 struct quiet_saved *s, quiet_persist_fn *persist,
+			 void *arg, bool *changed, struct cm_error *err);
 /* Run a command line with /bin/sh -c and wait; its failure in err. */
 int quiet_run(const char *cmd, struct cm_error *err);
 

@@ -140,18 +140,25 @@ static ssize_t cpumgr_file_checked(struct kernfs_open_file *of, char *buf,
 	ssize_t ret;
 	int idx;
 
+	/*
+	 * Under way from here, before the wait for a slot: unload waits for
+	 * a writer asleep there, in this module's text, to leave.
+	 */
+	idx = cpumgr_inflight_checked_begin();
 	if (file == CPUMGR_FILE_CPUS) {
 		w = cpumgr_inflight_write_get();
-		if (IS_ERR(w))
-			return PTR_ERR(w);
+		if (IS_ERR(w)) {
+			ret = PTR_ERR(w);
+			goto out;
+		}
 	}
-	idx = cpumgr_inflight_checked_begin();
 	if (cpumgr_file_refused(of, buf, file, w))
 		ret = -EBUSY;
 	else
 		ret = of_cft(of)->write(of, buf, nbytes, off);
 	if (w)
 		cpumgr_inflight_write_put(w);
+out:
 	cpumgr_inflight_checked_end(idx);
 	return ret;
 }

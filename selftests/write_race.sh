@@ -13,7 +13,9 @@
 # be waiting inside its sendmsg() (where genetlink runs it) a second
 # after it got there, and must return only once the released write has
 # landed.  (The hold used to spin in the probe: on 6.12-rt under CI's
-# load the polling shell then stalled for the whole hold.)
+# load the polling shell then stalled for the whole hold.)  Then with
+# every in-flight slot held and one write more waiting for a slot, an
+# rmmod must wait until that write has left the module.
 # Leaves the module RESET.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
@@ -25,11 +27,11 @@ PARAMS=/sys/module/cpumgr_slow_write/parameters
 
 cleanup()
 {
-	echo 1 >"$PARAMS/release" 2>/dev/null
+	echo -1 >"$PARAMS/release" 2>/dev/null
 	wait
 	rmmod cpumgr_slow_write 2>/dev/null
 	"$CTL" reset >/dev/null 2>&1
-	rmdir "$CG/slow" "$CG" 2>/dev/null
+	rmdir "$CG"/q*/slow "$CG"/q* "$CG/slow" "$CG" 2>/dev/null
 	rm -rf "$OUT"
 }
 trap cleanup EXIT
@@ -119,8 +121,106 @@ landed()
 	[ "$(<"$SYSFS/pods/p1/c1/cpus")" = 2-3 ]
 }
 
-ktap_plan 3
+# One write more than cpumgr has in-flight slots (CPUMGR_INFLIGHT_WRITES)
+# waits for one inside the module: an rmmod meanwhile must wait for that
+# write too, not only for those that hold a slot, or the write returns
+# into freed text.  All write to cgroups named slow, so all are held:
+# the first SLOTS until the rmmod waits, then released, after which the
+# last one takes a slot and is held in turn, its rmmod still waiting.
+SLOTS=16
+
+# Process $1 sleeps in cpumgr, waiting for an in-flight slot.
+queued()
+{
+	grep -qs cpumgr_inflight_write_get "/proc/$1/stack"
+}
+
+# Until $PARAMS/waiting reads $1 (a minute and more under TCG).
+held_becomes()
+{
+	local n
+
+	for ((n = 0; n < 1200; n++)); do
+		[ "$(<"$PARAMS/waiting")" = "$1" ] && return 0
+		sleep 0.1
+	done
+	echo "# $(<"$PARAMS/waiting") writes held, not $1"
+	return 1
+}
+
+unload_waits_for_a_queued_write()
+{
+	local i pids=() rm last
+
+	[ "${CPUMGR_MODULE_BOOTED:-0}" = 1 ] && {
+		skip_case "the module was loaded at boot: not unloaded here"
+		return
+	}
+	"$CTL" reset >/dev/null || return 1
+	echo 0 >"$PARAMS/release"
+	for ((i = 0; i <= SLOTS; i++)); do
+		mkdir -p "$CG/q$i/slow" &&
+		echo +cpuset >"$CG/q$i/cgroup.subtree_control" || return 1
+	done
+	for ((i = 0; i < SLOTS; i++)); do
+		(echo 4-5 >"$CG/q$i/slow/cpuset.cpus") &
+		pids+=($!)
+	done
+	held_becomes "$SLOTS" || { echo -1 >"$PARAMS/release"; return 1; }
+	(echo 4-5 >"$CG/q$SLOTS/slow/cpuset.cpus") &
+	last=$!
+	pids+=($last)
+	for ((i = 0; i < 1200; i++)); do
+		queued "$last" && break
+		sleep 0.1
+	done
+	if ! queued "$last"; then
+		echo "# the write beyond the slots is not waiting for one:"
+		sed 's/^/# /' "/proc/$last/stack" 2>/dev/null
+		echo -1 >"$PARAMS/release"
+		wait "${pids[@]}"
+		return 1
+	fi
+	rmmod cpumgr &
+	rm=$!
+	sleep 1
+	# the holds so far go, the last write's to come does not
+	echo "$(<"$PARAMS/holds")" >"$PARAMS/release"
+	# the last write took a slot and is held: rmmod waits for it
+	for ((i = 0; i < 300; i++)); do
+		grep -qs slow_write_hold "/proc/$last/stack" && break
+		sleep 0.1
+	done
+	if ! grep -qs slow_write_hold "/proc/$last/stack"; then
+		echo "# the last write is not held; held $(<"$PARAMS/waiting"), release $(<"$PARAMS/release")"
+		for i in "${pids[@]}" "$rm"; do
+			sed "s/^/# $i: /" "/proc/$i/stack" 2>/dev/null
+		done
+	fi
+	held_becomes 1 && sleep 5
+	if ! kill -0 "$rm" 2>/dev/null; then
+		echo "# rmmod returned while a write was under way in cpumgr"
+		echo -1 >"$PARAMS/release"
+		wait "${pids[@]}"
+		insmod "$CPUMGR_MODULE"
+		return 1
+	fi
+	echo -1 >"$PARAMS/release"
+	wait "$rm" || { echo "# rmmod failed"; return 1; }
+	wait "${pids[@]}" || { echo "# a write failed"; return 1; }
+	insmod "$CPUMGR_MODULE" || return 1
+	for ((i = 0; i <= SLOTS; i++)); do
+		[ "$(<"$CG/q$i/slow/cpuset.cpus")" = 4-5 ] || {
+			echo "# q$i: cpuset.cpus '$(<"$CG/q$i/slow/cpuset.cpus")'"
+			return 1
+		}
+	done
+}
+
+ktap_plan 4
 check "set-up: a slowed cgroup, an assignment" setup
 check "an ASSIGN returns after the write checked before it landed" assign_waits
 check "both took effect" landed
+check "rmmod waits for a write queued for an in-flight slot" \
+	unload_waits_for_a_queued_write
 ktap_exit

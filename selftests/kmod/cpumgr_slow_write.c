@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cpumgr_slow_write: a test module for selftests/write_race.sh.  It holds
- * a cpuset.cpus write of one cgroup (by name) for a while after cpumgr
- * has checked it, so that the test can change cpumgr's table meanwhile.
- * cpumgr sends the call through its own checking function, which calls
- * cpuset_write_resmask() again: the same task entering it a second time
- * is that checked call.  Loaded after cpumgr, this probe runs first where
- * the function is entered, so it sees both entries.
+ * the cpuset.cpus writes of cgroups of one name for a while after cpumgr
+ * has checked them, so that the test can change cpumgr's table, or
+ * unload it, meanwhile.  cpumgr sends the call through its own checking
+ * function, which calls cpuset_write_resmask() again: the same task
+ * entering it a second time is that checked call.  Loaded after cpumgr,
+ * this probe runs first where the function is entered, so it sees both
+ * entries.  Up to SLOW_TASKS writes are followed at a time.
  *
  * The write is held where it sleeps, not in the probe: a vCPU spinning
  * with preemption off for minutes stalls what the rest of the guest
@@ -17,15 +18,18 @@
  * any lock) is sent to slow_write_hold() instead, which sleeps until
  * released and then strips the buffer itself.
  *
- * "waiting" reads 1 while the write is held; writing 1 to "release" lets
- * it go, and delay_ms is the longest it is held.
+ * "waiting" reads how many writes are held now, "holds" how many were so
+ * far; "release" set to N lets the first N holds go (those to come
+ * included), -1 every one; delay_ms is the longest a write is held.
  *
  * Parameters: cgroup, the directory name; delay_ms, the longest hold.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
+#include <linux/kernel.h>
 #include <linux/kernfs.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -33,6 +37,7 @@
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/string.h>
+#include <linux/sysfs.h>
 
 #include "testmod_kernfs.h"
 
@@ -44,32 +49,108 @@ static unsigned int delay_ms = 1000;
 module_param(delay_ms, uint, 0444);
 MODULE_PARM_DESC(delay_ms, "how long the checked write is held at most");
 
-static int waiting;
-module_param(waiting, int, 0444);
-MODULE_PARM_DESC(waiting, "1 while a write is held");
+static atomic_t held = ATOMIC_INIT(0);
 
-static int release;
-module_param(release, int, 0644);
-MODULE_PARM_DESC(release, "write 1 to let the held write go");
+static int waiting_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&held));
+}
 
-static struct task_struct *entered;	/* the first entry's task */
-static struct task_struct *checked;	/* the checked entry's, until held */
+static const struct kernel_param_ops waiting_ops = {
+	.get = waiting_get,
+};
+
+module_param_cb(waiting, &waiting_ops, NULL, 0444);
+MODULE_PARM_DESC(waiting, "how many writes are held");
+
+/*
+ * Each hold takes a number, 1 up ("holds": the last one taken); a hold
+ * goes once "release" is at least its number, or -1.
+ */
+static atomic_t holds = ATOMIC_INIT(0);
+static atomic_t upto = ATOMIC_INIT(0);
+
+static int holds_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&holds));
+}
+
+static const struct kernel_param_ops holds_ops = {
+	.get = holds_get,
+};
+
+module_param_cb(holds, &holds_ops, NULL, 0444);
+MODULE_PARM_DESC(holds, "how many writes were held so far");
+
+static int release_set(const char *val, const struct kernel_param *kp)
+{
+	int n, err = kstrtoint(val, 0, &n);
+
+	if (err)
+		return err;
+	if (n < -1)
+		return -EINVAL;
+	atomic_set(&upto, n);
+	return 0;
+}
+
+static int release_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&upto));
+}
+
+static const struct kernel_param_ops release_ops = {
+	.set = release_set,
+	.get = release_get,
+};
+
+module_param_cb(release, &release_ops, NULL, 0644);
+MODULE_PARM_DESC(release, "N lets holds 1 to N go, -1 every one");
+
+/*
+ * The tasks between their first entry and the checked one, and those
+ * checked until their strim(): slots taken with cmpxchg(), as the probes
+ * run with preemption off (strim()'s as an NMI), and let go by the task.
+ */
+#define SLOW_TASKS	32
+static struct task_struct *entered[SLOW_TASKS];
+static struct task_struct *checked[SLOW_TASKS];
+
+static int slot_of(struct task_struct **slots, struct task_struct *t)
+{
+	int i;
+
+	for (i = 0; i < SLOW_TASKS; i++)
+		if (READ_ONCE(slots[i]) == t)
+			return i;
+	return -1;
+}
+
+static void slot_take(struct task_struct **slots, struct task_struct *t)
+{
+	int i;
+
+	for (i = 0; i < SLOW_TASKS; i++)
+		if (!cmpxchg(&slots[i], NULL, t))
+			return;
+}
 
 static int slow_write_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct kernfs_open_file *of = (void *)regs_get_kernel_argument(regs, 0);
 	struct kernfs_node *kn = of->kn;
+	int i;
 
 	if (strcmp(kn_name(kn), "cpuset.cpus") || !kn_parent(kn) ||
 	    strcmp(kn_name(kn_parent(kn)), cgroup))
 		return 0;
-	if (READ_ONCE(entered) != current) {
-		WRITE_ONCE(entered, current);
+	i = slot_of(entered, current);
+	if (i < 0) {
+		slot_take(entered, current);
 		return 0;
 	}
-	WRITE_ONCE(entered, NULL);
-	WRITE_ONCE(release, 0);
-	WRITE_ONCE(checked, current);
+	WRITE_ONCE(entered[i], NULL);
+	slot_take(checked, current);
 	return 0;
 }
 
@@ -80,11 +161,13 @@ static int slow_write_pre(struct kprobe *kp, struct pt_regs *regs)
 static char *slow_write_hold(char *s)
 {
 	unsigned long deadline = jiffies + msecs_to_jiffies(delay_ms);
+	int n = atomic_inc_return(&holds), to;
 
-	WRITE_ONCE(waiting, 1);
-	while (!READ_ONCE(release) && time_before(jiffies, deadline))
+	atomic_inc(&held);
+	for (to = atomic_read(&upto); to >= 0 && to < n &&
+	     time_before(jiffies, deadline); to = atomic_read(&upto))
 		msleep(20);
-	WRITE_ONCE(waiting, 0);
+	atomic_dec(&held);
 	s = strim(s);
 	module_put(THIS_MODULE);
 	return s;
@@ -98,10 +181,11 @@ static char *slow_write_hold(char *s)
  */
 static int slow_strim_pre(struct kprobe *kp, struct pt_regs *regs)
 {
-	if (READ_ONCE(checked) != current ||
-	    !object_is_on_stack((void *)kernel_stack_pointer(regs)))
+	int i = slot_of(checked, current);
+
+	if (i < 0 || !object_is_on_stack((void *)kernel_stack_pointer(regs)))
 		return 0;
-	WRITE_ONCE(checked, NULL);
+	WRITE_ONCE(checked[i], NULL);
 	if (!try_module_get(THIS_MODULE))
 		return 0;
 	instruction_pointer_set(regs, (unsigned long)slow_write_hold);

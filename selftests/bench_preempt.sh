@@ -25,12 +25,13 @@ CHILDREN=${CPUMGR_PREEMPT_CHILDREN:-200}
 TASKS=${CPUMGR_PREEMPT_TASKS:-20}
 WRITES=${CPUMGR_PREEMPT_WRITES:-300}
 # The hooks' functions that run with preemption off: the kprobe handlers
-# (before and after the cgroup file writers were redirected), and the
+# (kmod/cpumgr_probes.c: the cgroup file writers' redirect, task moves,
+# forks, kernel threads' affinity, offlines, rmdir, SMT off), and the
 # inherit walk, which the cpuset.cpus write check runs (where it is
 # inlined into, the write check is the whole write: not timed).
-FUNCS="cpumgr_partition_pre cpumgr_subtree_pre cpumgr_attach_pre
-cpumgr_fork_pre cpumgr_offline_pre cpumgr_smt_off_pre
-cpumgr_rules_check_inherit"
+FUNCS="cpumgr_redirect_pre cpumgr_attach_pre cpumgr_fork_pre
+cpumgr_fork_end_pre cpumgr_affinity_pre cpumgr_offline_pre
+cpumgr_rmdir_pre cpumgr_smt_off_pre cpumgr_rules_check_inherit"
 OUT=$(mktemp -d)
 pids=()
 

@@ -735,6 +735,25 @@ TEST_F(files, cpu_originals_persisted_before_any_change)
 	EXPECT_EQ(2, p.calls);
 }
 
+/* A first setting that writes nothing keeps no record: tried again. */
+TEST_F(files, idle_states_failing_before_a_write_keep_no_record)
+{
+	char sys[PATH_MAX + 8], lat[PATH_MAX + 96];
+	bool changed;
+
+	xsnprintf(sys, sizeof(sys), "%s/sys", self->dir);
+	state(self->dir, 2, 0, "0\n", "0\n");
+	state(self->dir, 2, 1, "100\n", "0\n");
+	xsnprintf(lat, sizeof(lat), "%s/devices/system/cpu/cpu2/cpuidle/state0/latency",
+		  sys);
+	ASSERT_EQ(0, unlink(lat));
+	EXPECT_EQ(-EIO, quiet_cstates_set(sys, 2, "disable", &self->s, NULL,
+					  NULL, &changed, &self->err));
+	EXPECT_FALSE(changed);
+	EXPECT_STREQ("0", DISABLED(1));
+	EXPECT_TRUE(quiet_saved_empty(&self->s));
+}
+
 TEST_F(files, the_saved_state_through_json)
 {
 	struct quiet_cpu_orig *c;

@@ -357,7 +357,6 @@ static int save(struct node *n, struct cm_error *err)
 	return ret;
 }
 
-/* irqbalance banned what the interrupts are kept off, and restarted. */
 /* n->quiet as compact JSON text, to tell a change (NULL: no memory). */
 static char *saved_text(const struct node *n)
 {

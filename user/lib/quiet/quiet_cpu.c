@@ -113,6 +113,7 @@ int quiet_cstates_set(const char *sys, unsigned int cpu, const char *how,
 	struct quiet_cpu_orig *c = quiet_saved_cpu(s, cpu, false);
 	char path[PATH_MAX], v[32];
 	long max = how[0] ? threshold(how) : 0;
+	bool first;
 	int ret = 0;
 
 	*changed = false;
@@ -136,7 +137,8 @@ int quiet_cstates_set(const char *sys, unsigned int cpu, const char *how,
 		c = quiet_saved_cpu(s, cpu, true);
 	if (!c)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
-	if (!c->cstates_now[0]) {
+	first = !c->cstates_now[0];
+	if (first) {
 		ret = save_states(sys, cpu, c, err);
 		if (ret)
 			quiet_saved_drop_cpu(s, cpu);
@@ -150,13 +152,22 @@ int quiet_cstates_set(const char *sys, unsigned int cpu, const char *how,
 		long lat;
 
 		if (!state_file(sys, cpu, k, "latency", path, sizeof(path)) ||
-		    quiet_read_value(path, v, sizeof(v)))
-			return cm_errorf(err, "%s: cannot read it", path), -EIO;
+		    quiet_read_value(path, v, sizeof(v))) {
+			cm_errorf(err, "%s: cannot read it", path);
+			ret = -EIO;
+			break;
+		}
 		lat = strtol(v, NULL, 10);
 		ret = put_state(sys, cpu, k, lat > max, changed, err);
 	}
-	if (!ret)
+	if (!ret) {
 		snprintf(c->cstates_now, sizeof(c->cstates_now), "%s", how);
+	} else if (first && !*changed) {
+		/* nothing written: the record goes, the next sync tries again */
+		c->cstates_now[0] = '\0';
+		quiet_saved_drop_cpu(s, cpu);
+	}
+	/* some written: kept, to be put back; a full sync sets the rest */
 	return ret;
 }
 

@@ -30,7 +30,9 @@ bool quiet_cpufreq_exposed(const char *sys, unsigned int cpu);
  * how on cpu ("" puts the saved states back); *changed when a file was
  * written.  -ENOENT: no cpuidle states there; -EINVAL: how is no value.
  * The originals, saved the first time, are persisted (persist(arg), when
- * given) before any write; its failure writes nothing.
+ * given) before any write; its failure writes nothing.  A first setting
+ * that fails before it wrote keeps no record (tried again next time);
+ * one that wrote some keeps it, to be put back.
  */
 int quiet_cstates_set(const char *sys, unsigned int cpu, const char *how,
 		      struct quiet_saved *s, quiet_persist_fn *persist,

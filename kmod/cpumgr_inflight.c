@@ -232,14 +232,19 @@ void cpumgr_inflight_leave(void)
 }
 
 /*
- * The cgroup file writes checked and still under way.  A write checked
- * against one table could otherwise land after a change of it (an ASSIGN
- * making one of its CPUs exclusive) that the controller has already
- * acted on.  Every change waits for them (cpumgr_inflight_checked_sync()).
+ * The cgroup file writes sent to the checks and still under way.  A
+ * write checked against one table could otherwise land after a change of
+ * it (an ASSIGN making one of its CPUs exclusive) that the controller
+ * has already acted on.  Every change waits for them
+ * (cpumgr_inflight_checked_sync()), and so does unload, for the writes
+ * still in this module's text: those waiting for a slot too.
  */
 DEFINE_STATIC_SRCU(cpumgr_writes);
 
-/* A write is checked and made from here to cpumgr_inflight_checked_end(). */
+/*
+ * A write waits for its slot, is checked and made from here to
+ * cpumgr_inflight_checked_end().
+ */
 int cpumgr_inflight_checked_begin(void)
 {
 	return srcu_read_lock(&cpumgr_writes);

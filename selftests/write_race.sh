@@ -183,7 +183,20 @@ unload_waits_for_a_queued_write()
 	fi
 	rmmod cpumgr &
 	rm=$!
-	sleep 1
+	# until the unload waits for the writes under way: the last one's
+	# (its slot to come) must be counted from before, not from now
+	for ((i = 0; i < 1200; i++)); do
+		grep -qs synchronize_srcu "/proc/$rm/stack" && break
+		sleep 0.1
+	done
+	if ! grep -qs synchronize_srcu "/proc/$rm/stack"; then
+		echo "# rmmod does not wait for the writes under way:"
+		sed 's/^/# /' "/proc/$rm/stack" 2>/dev/null
+		echo -1 >"$PARAMS/release"
+		wait "${pids[@]}" "$rm"
+		grep -q '^cpumgr ' /proc/modules || insmod "$CPUMGR_MODULE"
+		return 1
+	fi
 	# the holds so far go, the last write's to come does not
 	echo "$(<"$PARAMS/holds")" >"$PARAMS/release"
 	# the last write took a slot and is held: rmmod waits for it
@@ -207,8 +220,8 @@ unload_waits_for_a_queued_write()
 	fi
 	echo -1 >"$PARAMS/release"
 	wait "$rm" || { echo "# rmmod failed"; return 1; }
-	wait "${pids[@]}" || { echo "# a write failed"; return 1; }
 	insmod "$CPUMGR_MODULE" || return 1
+	wait "${pids[@]}" || { echo "# a write failed"; return 1; }
 	for ((i = 0; i <= SLOTS; i++)); do
 		[ "$(<"$CG/q$i/slow/cpuset.cpus")" = 4-5 ] || {
 			echo "# q$i: cpuset.cpus '$(<"$CG/q$i/slow/cpuset.cpus")'"

@@ -4,10 +4,9 @@
  * the cpuset.cpus writes of cgroups of one name for a while after cpumgr
  * has checked them, so that the test can change cpumgr's table, or
  * unload it, meanwhile.  cpumgr sends the call through its own checking
- * function, which calls cpuset_write_resmask() again: the same task
- * entering it a second time is that checked call.  Loaded after cpumgr,
- * this probe runs first where the function is entered, so it sees both
- * entries.  Up to SLOW_TASKS writes are followed at a time.
+ * function, cpumgr_file_checked(), which calls cpuset_write_resmask()
+ * again: the entry whose return address is there is the checked call.
+ * Up to SLOW_TASKS writes are held at a time.
  *
  * The write is held where it sleeps, not in the probe: a vCPU spinning
  * with preemption off for minutes stalls what the rest of the guest
@@ -31,8 +30,10 @@
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/kernfs.h>
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
@@ -108,49 +109,51 @@ module_param_cb(release, &release_ops, NULL, 0644);
 MODULE_PARM_DESC(release, "N lets holds 1 to N go, -1 every one");
 
 /*
- * The tasks between their first entry and the checked one, and those
- * checked until their strim(): slots taken with cmpxchg(), as the probes
- * run with preemption off (strim()'s as an NMI), and let go by the task.
+ * The tasks checked until their strim(): slots taken with cmpxchg(), as
+ * the probes run with preemption off (strim()'s as an NMI), and let go
+ * by the task itself.
  */
 #define SLOW_TASKS	32
-static struct task_struct *entered[SLOW_TASKS];
 static struct task_struct *checked[SLOW_TASKS];
 
-static int slot_of(struct task_struct **slots, struct task_struct *t)
+static int slot_of(struct task_struct *t)
 {
 	int i;
 
 	for (i = 0; i < SLOW_TASKS; i++)
-		if (READ_ONCE(slots[i]) == t)
+		if (READ_ONCE(checked[i]) == t)
 			return i;
 	return -1;
 }
 
-static void slot_take(struct task_struct **slots, struct task_struct *t)
+static void slot_take(struct task_struct *t)
 {
 	int i;
 
 	for (i = 0; i < SLOW_TASKS; i++)
-		if (!cmpxchg(&slots[i], NULL, t))
+		if (!cmpxchg(&checked[i], NULL, t))
 			return;
+}
+
+/* The call comes from cpumgr's checking function: a checked write. */
+static bool from_cpumgr_check(struct pt_regs *regs)
+{
+	unsigned long caller = *(unsigned long *)kernel_stack_pointer(regs);
+	char sym[KSYM_SYMBOL_LEN];
+
+	sprint_symbol(sym, caller);
+	return str_has_prefix(sym, "cpumgr_file_checked+");
 }
 
 static int slow_write_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct kernfs_open_file *of = (void *)regs_get_kernel_argument(regs, 0);
 	struct kernfs_node *kn = of->kn;
-	int i;
 
 	if (strcmp(kn_name(kn), "cpuset.cpus") || !kn_parent(kn) ||
-	    strcmp(kn_name(kn_parent(kn)), cgroup))
+	    strcmp(kn_name(kn_parent(kn)), cgroup) || !from_cpumgr_check(regs))
 		return 0;
-	i = slot_of(entered, current);
-	if (i < 0) {
-		slot_take(entered, current);
-		return 0;
-	}
-	WRITE_ONCE(entered[i], NULL);
-	slot_take(checked, current);
+	slot_take(current);
 	return 0;
 }
 
@@ -181,7 +184,7 @@ static char *slow_write_hold(char *s)
  */
 static int slow_strim_pre(struct kprobe *kp, struct pt_regs *regs)
 {
-	int i = slot_of(checked, current);
+	int i = slot_of(current);
 
 	if (i < 0 || !object_is_on_stack((void *)kernel_stack_pointer(regs)))
 		return 0;
@@ -225,6 +228,8 @@ static void __exit slow_write_exit(void)
 {
 	unregister_kprobe(&slow_write_probe);
 	unregister_kprobe(&slow_strim_probe);
+	/* a hold's last instructions, after its module_put() */
+	synchronize_rcu_tasks();
 }
 
 module_init(slow_write_init);

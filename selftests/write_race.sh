@@ -129,10 +129,17 @@ landed()
 # last one takes a slot and is held in turn, its rmmod still waiting.
 SLOTS=16
 
-# Process $1 sleeps in cpumgr, waiting for an in-flight slot.
-queued()
+# Until process $1's kernel stack shows $2, at most $3 tenths of a second
+# of sleep (more under TCG): whether it does.
+comes_to()
 {
-	grep -qs cpumgr_inflight_write_get "/proc/$1/stack"
+	local n
+
+	for ((n = 0; n < $3; n++)); do
+		grep -qs "$2" "/proc/$1/stack" && return 0
+		sleep 0.1
+	done
+	grep -qs "$2" "/proc/$1/stack"
 }
 
 # Until $PARAMS/waiting reads $1 (a minute and more under TCG).
@@ -170,11 +177,8 @@ unload_waits_for_a_queued_write()
 	(echo 4-5 >"$CG/q$SLOTS/slow/cpuset.cpus") &
 	last=$!
 	pids+=($last)
-	for ((i = 0; i < 1200; i++)); do
-		queued "$last" && break
-		sleep 0.1
-	done
-	if ! queued "$last"; then
+	# asleep in cpumgr, waiting for an in-flight slot
+	if ! comes_to "$last" cpumgr_inflight_write_get 1200; then
 		echo "# the write beyond the slots is not waiting for one:"
 		sed 's/^/# /' "/proc/$last/stack" 2>/dev/null
 		echo -1 >"$PARAMS/release"
@@ -185,11 +189,7 @@ unload_waits_for_a_queued_write()
 	rm=$!
 	# until the unload waits for the writes under way: the last one's
 	# (its slot to come) must be counted from before, not from now
-	for ((i = 0; i < 1200; i++)); do
-		grep -qs synchronize_srcu "/proc/$rm/stack" && break
-		sleep 0.1
-	done
-	if ! grep -qs synchronize_srcu "/proc/$rm/stack"; then
+	if ! comes_to "$rm" synchronize_srcu 1200; then
 		echo "# rmmod does not wait for the writes under way:"
 		sed 's/^/# /' "/proc/$rm/stack" 2>/dev/null
 		echo -1 >"$PARAMS/release"
@@ -200,11 +200,7 @@ unload_waits_for_a_queued_write()
 	# the holds so far go, the last write's to come does not
 	echo "$(<"$PARAMS/holds")" >"$PARAMS/release"
 	# the last write took a slot and is held: rmmod waits for it
-	for ((i = 0; i < 300; i++)); do
-		grep -qs slow_write_hold "/proc/$last/stack" && break
-		sleep 0.1
-	done
-	if ! grep -qs slow_write_hold "/proc/$last/stack"; then
+	if ! comes_to "$last" slow_write_hold 300; then
 		echo "# the last write is not held; held $(<"$PARAMS/waiting"), release $(<"$PARAMS/release")"
 		for i in "${pids[@]}" "$rm"; do
 			sed "s/^/# $i: /" "/proc/$i/stack" 2>/dev/null

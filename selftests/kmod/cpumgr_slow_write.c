@@ -50,18 +50,18 @@ static unsigned int delay_ms = 1000;
 module_param(delay_ms, uint, 0444);
 MODULE_PARM_DESC(delay_ms, "how long the checked write is held at most");
 
-static atomic_t held = ATOMIC_INIT(0);
-
-static int waiting_get(char *buf, const struct kernel_param *kp)
+/* The module's counters, read as parameters: kp->arg is the atomic_t. */
+static int atomic_param_get(char *buf, const struct kernel_param *kp)
 {
-	return sysfs_emit(buf, "%d\n", atomic_read(&held));
+	return sysfs_emit(buf, "%d\n", atomic_read((atomic_t *)kp->arg));
 }
 
-static const struct kernel_param_ops waiting_ops = {
-	.get = waiting_get,
+static const struct kernel_param_ops atomic_ro_ops = {
+	.get = atomic_param_get,
 };
 
-module_param_cb(waiting, &waiting_ops, NULL, 0444);
+static atomic_t held = ATOMIC_INIT(0);
+module_param_cb(waiting, &atomic_ro_ops, &held, 0444);
 MODULE_PARM_DESC(waiting, "how many writes are held");
 
 /*
@@ -69,18 +69,7 @@ MODULE_PARM_DESC(waiting, "how many writes are held");
  * goes once "release" is at least its number, or -1.
  */
 static atomic_t holds = ATOMIC_INIT(0);
-static atomic_t upto = ATOMIC_INIT(0);
-
-static int holds_get(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf, "%d\n", atomic_read(&holds));
-}
-
-static const struct kernel_param_ops holds_ops = {
-	.get = holds_get,
-};
-
-module_param_cb(holds, &holds_ops, NULL, 0444);
+module_param_cb(holds, &atomic_ro_ops, &holds, 0444);
 MODULE_PARM_DESC(holds, "how many writes were held so far");
 
 static int release_set(const char *val, const struct kernel_param *kp)
@@ -91,21 +80,17 @@ static int release_set(const char *val, const struct kernel_param *kp)
 		return err;
 	if (n < -1)
 		return -EINVAL;
-	atomic_set(&upto, n);
+	atomic_set((atomic_t *)kp->arg, n);
 	return 0;
-}
-
-static int release_get(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf, "%d\n", atomic_read(&upto));
 }
 
 static const struct kernel_param_ops release_ops = {
 	.set = release_set,
-	.get = release_get,
+	.get = atomic_param_get,
 };
 
-module_param_cb(release, &release_ops, NULL, 0644);
+static atomic_t upto = ATOMIC_INIT(0);
+module_param_cb(release, &release_ops, &upto, 0644);
 MODULE_PARM_DESC(release, "N lets holds 1 to N go, -1 every one");
 
 /*

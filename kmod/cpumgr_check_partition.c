@@ -90,6 +90,7 @@ static void cpumgr_part_below(struct cgroup_subsys_state *css,
 			continue;
 		if (++visited > max) {
 			ch->overflow = true;
+			ch->search_stopped = true;
 			return;
 		}
 		if (cpumgr_cpuset_prs(pos) <= 0)

@@ -286,7 +286,8 @@ static bool cpumgr_part_leads(const struct cpumgr_part_change *ch,
  * runs with preemption off (but a write's on PREEMPT_RT), so after
  * inherit_walk_max cpusets with tasks it stops and refuses every CPU a
  * container holds, unchecked; so does a change that dissolves more
- * partitions than it can name.  The caller is in an RCU read-side
+ * partitions than it can name, or whose search for them below @ch->css
+ * passed inherit_walk_max cpusets.  The caller is in an RCU read-side
  * section.  Return: whether any CPU was added to @bad.
  */
 bool cpumgr_part_check(const struct cpumgr_view *view,
@@ -301,9 +302,13 @@ bool cpumgr_part_check(const struct cpumgr_view *view,
 
 	if (!top)
 		return false;
-	if (ch->overflow) {
+	if (ch->search_stopped)
+		pr_warn_ratelimited("more than %u cpusets below cgroup %llu to search for partitions: pods' CPUs refused unchecked\n",
+				    max, cgroup_id(ch->css->cgroup));
+	else if (ch->overflow)
 		pr_warn_ratelimited("more than %u partitions would dissolve at once: pods' CPUs refused unchecked\n",
 				    CPUMGR_PART_GONE_MAX);
+	if (ch->overflow) {
 		cpumask_or(bad, bad, view->exclusive);
 		cpumask_or(bad, bad, view->owed);
 		return true;

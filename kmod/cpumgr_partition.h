@@ -29,7 +29,8 @@ struct cpumgr_part_change {
 	struct cgroup_subsys_state *taker;
 	const struct cpumask *held;
 	unsigned int nr_gone;
-	bool overflow;		/* more would dissolve than @gone holds */
+	bool overflow;		/* more would dissolve than @gone holds... */
+	bool search_stopped;	/* ...or the search for them stopped */
 	struct cgroup_subsys_state *gone[CPUMGR_PART_GONE_MAX];
 };
 

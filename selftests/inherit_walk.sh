@@ -15,6 +15,8 @@
 #   - it stops after inherit_walk_max cpusets with tasks (a module
 #     parameter) and then refuses every assigned CPU the subtree could
 #     get.
+# A cpuset.cpus.exclusive write searches the cpusets below it for
+# partitions it shrinks or dissolves, bounded the same way (6.7 on).
 # The offline check (the last CPU of a cpuset with tasks) walks the
 # whole hierarchy with preemption off: bounded the same way, it refuses
 # the offline (protect mode) when there are more.
@@ -180,7 +182,31 @@ offline_bounded()
 	write "$online" 1
 }
 
-ktap_plan 9
+# A cpuset.cpus.exclusive write searches every cpuset below it for the
+# partitions that would shrink or dissolve: over the bound the search
+# stops and the write is refused, and the log says it was the search
+# (not partitions dissolving); with the bound raised it goes.
+partition_search_bounded()
+{
+	local t0 f=$ROOT/cpuset.cpus.exclusive
+
+	[ -e "$f" ] ||
+		{ skip_case "no cpuset.cpus.exclusive on this kernel (6.1)"; return; }
+	echo "$WALK" >"$PARAM" || return 1
+	t0=$(dmesg | wc -l)
+	if write "$f" 2-3; then
+		echo "# a write over the bound was let through"
+		return 1
+	fi
+	diag <"$OUT/err"
+	logged_since "$t0" "more than $WALK cpusets below cgroup [0-9]* to search for partitions" &&
+	[ -z "$(<"$f")" ] &&
+	echo 10000 >"$PARAM" &&
+	write "$f" 2-3 && [ "$(<"$f")" = 2-3 ] &&
+	write "$f" "" || { diag <"$OUT/err"; return 1; }
+}
+
+ktap_plan 10
 check "set-up: a pod with $((WALK + 10)) child cpusets, a delegated tree as big, inherit_walk_max $WALK" setup
 check "inherit_walk_max refuses 0, 1000001 and a word" param_bounds
 check "a subtree outside the scope is not walked, whatever its size" outside_not_walked
@@ -190,4 +216,5 @@ check "more cpusets with tasks than the bound below a pod's cgroup: its CPUs ref
 check "a write that leaves the pod's effective CPUs as they are is not walked below it" unchanged_not_walked
 check "with the bound raised the same write is checked and allowed" inside_checked
 check "the offline check is bounded too: refused over the bound, logged, let through under it" offline_bounded
+check "the search for partitions below a cpuset.cpus.exclusive write is bounded: refused over it, logged as such" partition_search_bounded
 ktap_exit

@@ -21,7 +21,26 @@
 # S skipped"; exits 1 when anything failed.  -v doc=NAME names the
 # outermost document (default "the document").  With -v list=1, each
 # failed result is named before the count ("# failed: PARENT: CHILD"),
-# so that a log's tail says what failed.
+# with the last diagnostics printed at its indentation since the result
+# before it, so that a log's tail says what failed and why.
+
+# Diagnostics kept per failure: the last ones say why it failed.
+function diag_max() {
+	return 8
+}
+
+# The diagnostics kept at indentation IND, each after "\001", for a
+# failure's name; they are forgotten.
+function diagnostics(ind,   s, i) {
+	s = ""
+	for (i = 1; i <= dn[ind]; i++) {
+		if (i > dn[ind] - diag_max())
+			s = s "\001" dl[ind, i]
+		delete dl[ind, i]
+	}
+	dn[ind] = 0
+	return s
+}
 
 # Remember a failed result named WHAT at level D, for -v list=1.
 function name_failure(d, what) {
@@ -118,6 +137,9 @@ line ~ /^Bail out!/ {
 
 line ~ /^(K)?TAP version / {
 	enter(ind, "")
+	# a new document's failures owe nothing to the one before
+	if (list)
+		diagnostics(ind)
 	if (plan[depth] >= 0 || nres[depth] > 0) {
 		close_level("")
 		open_level(ind)
@@ -136,15 +158,22 @@ line ~ /^1\.\.[0-9]/ {
 	next
 }
 
+# a diagnostic, kept for the next result at its indentation
+list && line ~ /^#/ {
+	dl[ind, ++dn[ind]] = line
+	next
+}
+
 line ~ /^(not )?ok / {
 	enter(ind, description(line))
+	why = list ? diagnostics(ind) : ""
 	# a parent with results or failures below is counted through them
 	parent = results_below[depth] || fails_below[depth]
 	bad = line ~ /^not ok /
 	if (!parent) {
 		if (bad) {
 			note_failure(depth, 1)
-			name_failure(depth, description(line))
+			name_failure(depth, description(line) why)
 		}
 		else if (line ~ /#[ \t]*[Ss][Kk][Ii][Pp]/)
 			skipped++
@@ -152,7 +181,7 @@ line ~ /^(not )?ok / {
 			passed++
 	} else if (bad && !fails_below[depth]) {
 		note_failure(depth, 1)
-		name_failure(depth, description(line))
+		name_failure(depth, description(line) why)
 	}
 	fails_below[depth] = 0
 	results_below[depth] = 0
@@ -165,8 +194,12 @@ END {
 	while (depth > 0) {
 		if (depth == 1 && list && failures[1] != "") {
 			n = split(substr(failures[1], 2), parts, "\n")
-			for (i = 1; i <= n; i++)
-				printf "# failed: %s\n", parts[i]
+			for (i = 1; i <= n; i++) {
+				m = split(parts[i], lines, "\001")
+				printf "# failed: %s\n", lines[1]
+				for (j = 2; j <= m; j++)
+					printf "#   %s\n", lines[j]
+			}
 		}
 		close_level("")
 	}

@@ -129,6 +129,34 @@ for a in "${awks[@]}"; do
 	result $? "ktap-summary.awk ($a): list=1 names the failures at the end"
 done
 
+# With list=1 a failure's last 8 diagnostics at its indentation since
+# the result before it follow its name: none from an earlier document,
+# none deeper.
+want_why="# failed: guest: x: b
+#   # why b
+# failed: y
+#   # 3
+#   # 4
+#   # 5
+#   # 6
+#   # 7
+#   # 8
+#   # 9
+#   # 10
+2 passed, 2 failed, 0 skipped"
+for a in "${awks[@]}"; do
+	{
+		printf 'TAP version 13\n1..2\n    TAP version 13\n    1..1\n    ok 1 s\n    # stale\n'
+		printf '    TAP version 13\n    1..2\n    # why b\n        # deeper\n'
+		printf '    not ok 1 b\n    ok 2 a\nnot ok 1 guest: x\n'
+		for i in $(seq 10); do printf '# %d\n' "$i"; done
+		printf 'not ok 2 y\n'
+	} | $a -v list=1 -f "$top/scripts/ktap-summary.awk" | tail -n 13 >"$tmp/summary"
+	sed 's/^/# /' "$tmp/summary"
+	[ "$(cat "$tmp/summary")" = "$want_why" ]
+	result $? "ktap-summary.awk ($a): list=1 shows each failure's last diagnostics"
+done
+
 # A complete run passes, and a parent that failed after all its
 # results passed counts once.
 printf 'TAP version 13\n1..2\n    1..1\n    ok 1 a\nok 1 x\n    1..1\n    ok 1 b\nnot ok 2 y # exit status 1\n' |

@@ -567,8 +567,10 @@ restart_in_pod()
 		{ diag <"$CRI/up.err"; return 1; }
 	b=$(awk '$1 == "nginx" { print $2 }' "$CRI/up.out")
 	echo "# attempt 0 ${a:0:12} ran on '$adm', attempt 1 ${b:0:12}"
-	[ -n "$b" ] && [ "$b" != "$a" ] && first_is_exclusive "$uid" nginx &&
-		held "$uid" nginx "$b" "$adm" || return 1
+	[ -n "$b" ] && [ "$b" != "$a" ] ||
+		{ echo "# no new container for attempt 1"; return 1; }
+	first_is_exclusive "$uid" nginx && held "$uid" nginx "$b" "$adm" ||
+		return 1
 	kubelet earlier "$uid" nginx stop >"$CRI/earlier.out" 2>&1 ||
 		{ diag <"$CRI/earlier.out"; return 1; }
 	echo "# attempt 0 stopped late"
@@ -580,11 +582,15 @@ restart_in_pod()
 	# reached it (containerd forwards no second stop of an instance)
 	tail -n +"$((from + 1))" "$NRI_LOG" | grep -F -e "$a" -e "$b" |
 		tee "$CRI/restart.log" | diag
-	grep -Eq "nri: (removal|released) $a" "$CRI/restart.log" &&
-		held "$uid" nginx "$b" "$adm" && rt_agree || return 1
-	kubelet down "$uid" || return 1
+	grep -Eq "nri: (removal|released) $a" "$CRI/restart.log" ||
+		{ echo "# the plugin logged no removal of attempt 0"; return 1; }
+	held "$uid" nginx "$b" "$adm" && rt_agree || return 1
+	kubelet down "$uid" >"$CRI/down.out" 2>&1 ||
+		{ echo "# the pod's deletion failed:"; diag <"$CRI/down.out"; return 1; }
 	echo "# deleted: exclusive '$(cat "$SYSFS/exclusive_cpus")', shared '$(cat "$SYSFS/shared_cpus")'"
-	[ ! -e "$SYSFS/pods/$uid" ] && rt_subset "$adm" "$(cat "$SYSFS/shared_cpus")"
+	[ ! -e "$SYSFS/pods/$uid" ] ||
+		{ echo "# the pod is still in the table"; return 1; }
+	rt_subset "$adm" "$(cat "$SYSFS/shared_cpus")"
 }
 
 t_restart_in_pod()

@@ -22,7 +22,8 @@
 # outermost document (default "the document").  With -v list=1, each
 # failed result is named before the count ("# failed: PARENT: CHILD"),
 # with the last diagnostics printed at its indentation since the result
-# before it, so that a log's tail says what failed and why.
+# before it (for results missing, since the last one), so that a log's
+# tail says what failed and why.
 
 # Diagnostics kept per failure: the last ones say why it failed.
 function diag_max() {
@@ -96,7 +97,9 @@ function close_level(name,   d, what, n, i, parts, msg) {
 	}
 	if (msg != "") {
 		printf "# %s\n", msg
-		name_failure(d > 1 ? d - 1 : d, msg)
+		# a crash's or a timeout's last words
+		name_failure(d > 1 ? d - 1 : d,
+			     msg (list ? diagnostics(lind[d]) : ""))
 	}
 	depth--
 }

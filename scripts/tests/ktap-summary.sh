@@ -131,7 +131,8 @@ done
 
 # With list=1 a failure's last 8 diagnostics at its indentation since
 # the result before it follow its name: none from an earlier document,
-# none deeper.
+# none deeper; results missing (a crash) show the last words after the
+# last result.
 want_why="# failed: guest: x: b
 #   # why b
 # failed: y
@@ -143,15 +144,18 @@ want_why="# failed: guest: x: b
 #   # 8
 #   # 9
 #   # 10
-2 passed, 2 failed, 0 skipped"
+# failed: guest: z: results 2-3 of 1..3 missing
+#   # crashed here
+3 passed, 4 failed, 0 skipped"
 for a in "${awks[@]}"; do
 	{
-		printf 'TAP version 13\n1..2\n    TAP version 13\n    1..1\n    ok 1 s\n    # stale\n'
+		printf 'TAP version 13\n1..3\n    TAP version 13\n    1..1\n    ok 1 s\n    # stale\n'
 		printf '    TAP version 13\n    1..2\n    # why b\n        # deeper\n'
 		printf '    not ok 1 b\n    ok 2 a\nnot ok 1 guest: x\n'
 		for i in $(seq 10); do printf '# %d\n' "$i"; done
-		printf 'not ok 2 y\n'
-	} | $a -v list=1 -f "$top/scripts/ktap-summary.awk" | tail -n 13 >"$tmp/summary"
+		printf 'not ok 2 y\n    TAP version 13\n    1..3\n    ok 1 c\n    # crashed here\n'
+		printf 'not ok 3 guest: z\n'
+	} | $a -v list=1 -f "$top/scripts/ktap-summary.awk" | tail -n 14 >"$tmp/summary"
 	sed 's/^/# /' "$tmp/summary"
 	[ "$(cat "$tmp/summary")" = "$want_why" ]
 	result $? "ktap-summary.awk ($a): list=1 shows each failure's last diagnostics"

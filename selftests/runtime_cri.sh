@@ -554,7 +554,7 @@ held()
 # none of attempt 1's: its CPUs stay its own.
 restart_in_pod()
 {
-	local uid=$1 f adm a b from
+	local uid=$1 f adm a b from status
 
 	f=$(cri_pod_file "$PODS/guaranteed-2cpu.json" "$uid")
 	from=$(cri_log_lines)
@@ -585,8 +585,10 @@ restart_in_pod()
 	grep -Eq "nri: (removal|released) $a" "$CRI/restart.log" ||
 		{ echo "# the plugin logged no removal of attempt 0"; return 1; }
 	held "$uid" nginx "$b" "$adm" && rt_agree || return 1
-	kubelet down "$uid" >"$CRI/down.out" 2>&1 ||
-		{ echo "# the pod's deletion failed:"; diag <"$CRI/down.out"; return 1; }
+	kubelet down "$uid" >"$CRI/down.out" 2>&1
+	status=$?
+	diag <"$CRI/down.out"
+	[ $status = 0 ] || { echo "# the pod's deletion failed"; return 1; }
 	echo "# deleted: exclusive '$(cat "$SYSFS/exclusive_cpus")', shared '$(cat "$SYSFS/shared_cpus")'"
 	[ ! -e "$SYSFS/pods/$uid" ] ||
 		{ echo "# the pod is still in the table"; return 1; }
@@ -596,6 +598,8 @@ restart_in_pod()
 t_restart_in_pod()
 {
 	restart_in_pod restart-g && return 0
+	# the plugin's last words on the pod, within the log's tail CI shows
+	grep -F restart-g "$NRI_LOG" | tail -n 5 | diag
 	# nothing left behind for the checks after it
 	kubelet down restart-g >/dev/null 2>&1
 	return 1

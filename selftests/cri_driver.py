@@ -296,6 +296,8 @@ class Kubelet:
         return ""
 
     def wait_exited(self, cid, timeout=60):
+        """Until container CID exited; what follows (the next init
+        container, the next attempt) must not run beside it."""
         end = time.time() + timeout
         while time.time() < end:
             st = self.rt.ContainerStatus(
@@ -303,6 +305,7 @@ class Kubelet:
             if st.state == self.pb.CONTAINER_EXITED:
                 return
             time.sleep(0.2)
+        raise Refused("container %s did not exit in %d s" % (cid[:12], timeout))
 
     def up(self, pod, exits=()):
         md = pod["metadata"]

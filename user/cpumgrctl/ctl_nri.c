@@ -39,7 +39,8 @@
  *
  * and, every --sweep-period, whatever the runtime says or not: release
  * what is recorded and whose cgroup is gone (a plugin the runtime
- * launched gets no Synchronize), the others' updates sent.
+ * launched gets no Synchronize), once gone for a while (its stop may
+ * still come: ctl_nri_gone.c), the others' updates sent.
  *
  * The runtime closes the plugin when a call passes its request timeout
  * (2 s by default) and goes on without it: the lock is waited for at
@@ -59,6 +60,7 @@
 #include "cmd.h"
 #include "ctl_node.h"
 #include "ctl_nri_env.h"
+#include "ctl_nri_gone.h"
 #include "ctl_nri_pending.h"
 #include "ctl_nri_resize.h"
 #include "ctl_nri_update.h"
@@ -178,6 +180,7 @@ static int open_node(struct ctl_nri *p, struct node *n, struct nri_reply *r,
 	 * follows the runtime's list, the tick sweeps every --sweep-period).
 	 */
 	*kept = ret > 0;
+	ctl_nri_gone_hold(p, n);
 	if (*kept) {
 		n->log = p->log;
 		n->targeted = true;

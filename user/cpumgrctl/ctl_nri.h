@@ -23,6 +23,8 @@
 						  (req)->payload.data)
 #define FREE(type, m) nri__pkg__api__v1alpha1__##type##__free_unpacked(m, NULL)
 
+struct ctl_nri_gone;
+
 struct ctl_nri_known {
 	char id[OCI_ID_MAX + 1];		/* the runtime's container id */
 	char pod_uid[POD_UID_MAX + 1];
@@ -69,6 +71,14 @@ struct ctl_nri {
 	 */
 	char stall_method[48];
 	unsigned int stall_ms;
+	/*
+	 * The cgroups the sweeps found gone of containers not known to
+	 * have stopped, released after gone_grace_ms (0: at once):
+	 * ctl_nri_gone.c.
+	 */
+	struct ctl_nri_gone *gone;
+	size_t nr_gone;
+	unsigned int gone_grace_ms;
 };
 
 /* The runtime's request timeout when it did not say (NRI's default). */

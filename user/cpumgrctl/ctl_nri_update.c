@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctl_nri_gone.h"
 #include "ctl_nri_update.h"
 #include "node_internal.h"
 
@@ -54,6 +55,7 @@ void ctl_nri_forget(struct ctl_nri *p)
 	free(p->known);
 	p->known = NULL;
 	p->nr_known = 0;
+	ctl_nri_gone_forget(p);
 }
 
 /* ctl_nri_cpus_of(), the shared pool's text given (NULL: formatted). */

@@ -344,15 +344,21 @@ static void sidecar_then_app(struct __test_metadata *_metadata,
 		TH_LOG("%s", cm_error_msg(&self->err));
 }
 
+/* The grace of the tests below, and a wait past it. */
+#define GONE_GRACE_MS	300
+#define PAST_GRACE_US	(2 * GONE_GRACE_MS * 1000)
+
 /*
  * A container whose cgroup went while nothing told the plugin (a plugin
  * the runtime launched gets no Synchronize): the sweep of every
- * --sweep-period releases it, its CPUs back to the pool, and the shared
+ * --sweep-period releases it once its cgroup was gone for the grace
+ * (its stop may still come), its CPUs back to the pool, and the shared
  * containers the plugin told of get their new cpuset.
  */
 TEST_F(calls, sweep_releases_what_went_untold)
 {
-	struct ctl_nri p = { .dir = self->state, .rt = self->rt };
+	struct ctl_nri p = { .dir = self->state, .rt = self->rt,
+			     .gone_grace_ms = GONE_GRACE_MS };
 	struct nri_reply r = { .code = NRI_RPC_OK };
 	struct ctl_nri_updates set = { 0 };
 	struct oci_container c;
@@ -368,8 +374,14 @@ TEST_F(calls, sweep_releases_what_went_untold)
 	/* nothing went: nothing released, nothing to tell */
 	EXPECT_EQ(0, ctl_nri_sweep(&p, &set));
 	ctl_nri_updates_free(&set);
-	/* the app's cgroup goes, untold */
+	/* the app's cgroup goes, untold: kept within the grace */
 	ASSERT_EQ(0, fake_remove_dir(cgroup)) TH_LOG("%s", cgroup);
+	EXPECT_EQ(0, ctl_nri_sweep(&p, &set));
+	ctl_nri_updates_free(&set);
+	ASSERT_EQ(0, ctl_nri_open(&p, &n, &r)) TH_LOG("%s", r.message);
+	EXPECT_NE(NULL, node_assignment(&n, "pod-0002", "app"));
+	ctl_nri_close(&p, &n);
+	usleep(PAST_GRACE_US);
 	EXPECT_LT(0, ctl_nri_sweep(&p, &set));
 	EXPECT_TRUE(set.nr && !strcmp(set.ptrs[0]->container_id,
 				      "pod-0001-sidecar"));
@@ -422,6 +434,29 @@ static bool kept_exited(struct __test_metadata *_metadata, const char *dir,
 	return kept;
 }
 
+/* The runtime's StopContainer of c, sent to the plugin. */
+static void runtime_stops(struct __test_metadata *_metadata,
+			  struct ctl_nri *p, const struct oci_container *c)
+{
+	Nri__Pkg__Api__V1alpha1__StopContainerRequest in =
+		NRI__PKG__API__V1ALPHA1__STOP_CONTAINER_REQUEST__INIT;
+	Nri__Pkg__Api__V1alpha1__LinuxContainer lnx =
+		NRI__PKG__API__V1ALPHA1__LINUX_CONTAINER__INIT;
+	NriPod pod = NRI__PKG__API__V1ALPHA1__POD_SANDBOX__INIT;
+	NriContainer ctr = NRI__PKG__API__V1ALPHA1__CONTAINER__INIT;
+
+	pod.uid = (char *)c->pod_uid;
+	pod.name = (char *)c->pod_uid;
+	pod.namespace_ = "default";
+	ctr.id = (char *)c->id;
+	ctr.name = (char *)c->name;
+	lnx.cgroups_path = (char *)c->cgroups_path;
+	ctr.linux = &lnx;
+	in.pod = &pod;
+	in.container = &ctr;
+	runtime_sends(_metadata, p, "StopContainer", &in.base);
+}
+
 /*
  * StopContainer on a node read afresh (another writer held the lock):
  * the stopped container's cgroup is gone already, and a sweep first
@@ -430,12 +465,6 @@ static bool kept_exited(struct __test_metadata *_metadata, const char *dir,
 TEST_F(calls, stop_on_a_node_read_afresh_keeps_the_cpus)
 {
 	struct ctl_nri p = { .dir = self->state, .rt = self->rt };
-	Nri__Pkg__Api__V1alpha1__StopContainerRequest in =
-		NRI__PKG__API__V1ALPHA1__STOP_CONTAINER_REQUEST__INIT;
-	Nri__Pkg__Api__V1alpha1__LinuxContainer lnx =
-		NRI__PKG__API__V1ALPHA1__LINUX_CONTAINER__INIT;
-	NriPod pod = NRI__PKG__API__V1ALPHA1__POD_SANDBOX__INIT;
-	NriContainer ctr = NRI__PKG__API__V1ALPHA1__CONTAINER__INIT;
 	struct oci_container c;
 	char cgroup[PATH_MAX];
 	struct node n;
@@ -445,16 +474,38 @@ TEST_F(calls, stop_on_a_node_read_afresh_keeps_the_cpus)
 	ASSERT_EQ(0, node_open(&n, self->state, NODE_NEED_CONFIG, &self->err));
 	node_close(&n);
 	ASSERT_EQ(0, fake_remove_dir(cgroup)) TH_LOG("%s", cgroup);
-	pod.uid = c.pod_uid;
-	pod.name = c.pod_uid;
-	pod.namespace_ = "default";
-	ctr.id = c.id;
-	ctr.name = c.name;
-	lnx.cgroups_path = c.cgroups_path;
-	ctr.linux = &lnx;
-	in.pod = &pod;
-	in.container = &ctr;
-	runtime_sends(_metadata, &p, "StopContainer", &in.base);
+	runtime_stops(_metadata, &p, &c);
+	EXPECT_TRUE(kept_exited(_metadata, self->state, &c));
+	ctl_nri_forget(&p);
+}
+
+/*
+ * containerd removes a container's cgroup when its task ends and tells
+ * the plugin of the stop after, from another goroutine: a sweep in
+ * between (the tick's) must not release the CPUs the stop keeps for the
+ * container's restart in its pod, nor may one after the grace.
+ */
+TEST_F(calls, sweep_before_a_late_stop_keeps_the_cpus)
+{
+	struct ctl_nri p = { .dir = self->state, .rt = self->rt,
+			     .gone_grace_ms = GONE_GRACE_MS };
+	struct ctl_nri_updates set = { 0 };
+	struct oci_container c;
+	char cgroup[PATH_MAX];
+	struct node n;
+
+	sidecar_then_app(_metadata, self, &p, &n, &c, cgroup);
+	ctl_nri_close(&p, &n);
+	EXPECT_EQ(1, ctl_nri_sweep(&p, &set));
+	ctl_nri_updates_free(&set);
+	/* the task ended: its cgroup is gone, the stop not told yet */
+	ASSERT_EQ(0, fake_remove_dir(cgroup)) TH_LOG("%s", cgroup);
+	EXPECT_EQ(0, ctl_nri_sweep(&p, &set));
+	ctl_nri_updates_free(&set);
+	runtime_stops(_metadata, &p, &c);
+	usleep(PAST_GRACE_US);
+	EXPECT_EQ(0, ctl_nri_sweep(&p, &set));
+	ctl_nri_updates_free(&set);
 	EXPECT_TRUE(kept_exited(_metadata, self->state, &c));
 	ctl_nri_forget(&p);
 }

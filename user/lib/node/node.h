@@ -282,6 +282,15 @@ struct node {
 	FILE *log;			/* one line per repair or change */
 	bool log_time;			/* prefix log lines with a timestamp */
 	/*
+	 * The sweep releases a container whose cgroup is gone, not known to
+	 * have stopped, only when this says so (NULL: at once).  A runtime
+	 * removes the cgroup when the task ends and tells of the stop after
+	 * (containerd's exit handling), and a stopped container keeps its
+	 * CPUs for its restart in the pod: the NRI plugin waits a while.
+	 */
+	bool (*sweep_gone_ok)(void *ctx, const char *cgroup);
+	void *sweep_gone_ctx;
+	/*
 	 * The last change's warning for the command to say (a container
 	 * that asks for quiet CPUs it cannot have); "" none.
 	 */
@@ -497,8 +506,8 @@ int node_stop_container(struct node *n, const char *uid, const char *name,
 
 /*
  * Remove the containers whose recorded cgroup is gone (a runtime killed
- * before its poststop hook), and pods with no container left.  Returns
- * how many were removed.
+ * before its poststop hook), as n->sweep_gone_ok allows, and pods with
+ * no container left.  Returns how many were removed.
  */
 int node_sweep_gone(struct node *n, struct cm_error *err);
 /* The same for pod uid alone when the node is targeted. */

@@ -269,20 +269,26 @@ static bool all_removed(const struct node_pod *p)
 	return any;
 }
 
+/* Whether a container of n whose cgroup is gone may be swept now. */
+static bool gone_ok(const struct node *n, const char *cgroup)
+{
+	return !n->sweep_gone_ok || n->sweep_gone_ok(n->sweep_gone_ctx, cgroup);
+}
+
 /*
  * Pod p, if a container's cgroup is gone or none is left: its UID and
  * which container (NULL: the pod) to remove; false if neither.
  * inits: its init containers' cgroups alone.
  */
-static bool sweepable(const struct node_pod *p, bool inits, char *uid,
-		      char *name, const char **which)
+static bool sweepable(const struct node *n, const struct node_pod *p,
+		      bool inits, char *uid, char *name, const char **which)
 {
 	strcpy(uid, p->pod.uid);
 	*which = NULL;
 	for (unsigned int k = 0; k < p->pod.nr && !*which; k++)
 		if ((!inits || is_init(p, (int)k)) && !p->c[k].removed &&
 		    !p->c[k].exited && p->c[k].cgroup[0] &&
-		    gone(p->c[k].cgroup))
+		    gone(p->c[k].cgroup) && gone_ok(n, p->c[k].cgroup))
 			*which = strcpy(name, p->pod.containers[k].name);
 	return *which || (!inits && all_removed(p));
 }
@@ -311,7 +317,8 @@ static int sweep_all(struct node *n, bool inits, struct cm_error *err)
 	while (again) {
 		again = false;
 		for (unsigned int i = 0; i < n->nr_pods && !again; i++) {
-			if (!sweepable(&n->pods[i], inits, uid, name, &which))
+			if (!sweepable(n, &n->pods[i], inits, uid, name,
+				       &which))
 				continue;
 			if (sweep(n, uid, which, err))
 				return -EIO;
@@ -342,7 +349,7 @@ int node_sweep_pod(struct node *n, const char *uid, struct cm_error *err)
 	if (!n->targeted)
 		return node_sweep_gone(n, err);
 	while ((p = node_find_pod(n, uid)) &&
-	       sweepable(p, false, id, name, &which)) {
+	       sweepable(n, p, false, id, name, &which)) {
 		if (sweep(n, id, which, err))
 			return -EIO;
 		removed++;

@@ -344,6 +344,23 @@ static void sidecar_then_app(struct __test_metadata *_metadata,
 		TH_LOG("%s", cm_error_msg(&self->err));
 }
 
+/*
+ * sidecar_then_app(), the node closed, and the tick's first sweep, which
+ * tells the sidecar the pool the app's CPUs left.
+ */
+static void app_placed_and_told(struct __test_metadata *_metadata,
+				FIXTURE_DATA(calls) *self, struct ctl_nri *p,
+				struct oci_container *c, char *cgroup)
+{
+	struct ctl_nri_updates set = { 0 };
+	struct node n;
+
+	sidecar_then_app(_metadata, self, p, &n, c, cgroup);
+	ctl_nri_close(p, &n);
+	EXPECT_EQ(1, ctl_nri_sweep(p, &set));
+	ctl_nri_updates_free(&set);
+}
+
 /* The grace of the tests below, and a wait past it. */
 #define GONE_GRACE_MS	300
 #define PAST_GRACE_US	(2 * GONE_GRACE_MS * 1000)
@@ -492,12 +509,8 @@ TEST_F(calls, sweep_before_a_late_stop_keeps_the_cpus)
 	struct ctl_nri_updates set = { 0 };
 	struct oci_container c;
 	char cgroup[PATH_MAX];
-	struct node n;
 
-	sidecar_then_app(_metadata, self, &p, &n, &c, cgroup);
-	ctl_nri_close(&p, &n);
-	EXPECT_EQ(1, ctl_nri_sweep(&p, &set));
-	ctl_nri_updates_free(&set);
+	app_placed_and_told(_metadata, self, &p, &c, cgroup);
 	/* the task ended: its cgroup is gone, the stop not told yet */
 	ASSERT_EQ(0, fake_remove_dir(cgroup)) TH_LOG("%s", cgroup);
 	EXPECT_EQ(0, ctl_nri_sweep(&p, &set));
@@ -1163,11 +1176,8 @@ TEST_F(calls, grown_pool_waits_for_the_next_answer)
 	char cgroup[PATH_MAX];
 	struct node n;
 
-	sidecar_then_app(_metadata, self, &p, &n, &c, cgroup);
-	ctl_nri_close(&p, &n);
 	/* the pool shrank: the tick tells the sidecar */
-	EXPECT_EQ(1, ctl_nri_sweep(&p, &set));
-	ctl_nri_updates_free(&set);
+	app_placed_and_told(_metadata, self, &p, &c, cgroup);
 	/* the app goes at an event (RemoveContainer) */
 	ASSERT_EQ(0, ctl_nri_open(&p, &n, &r)) TH_LOG("%s", r.message);
 	ASSERT_EQ(0, ctl_runtime_release(&n, c.pod_uid, c.name, &self->err))

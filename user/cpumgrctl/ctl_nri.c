@@ -180,10 +180,10 @@ static int open_node(struct ctl_nri *p, struct node *n, struct nri_reply *r,
 	 * follows the runtime's list, the tick sweeps every --sweep-period).
 	 */
 	*kept = ret > 0;
-	ctl_nri_gone_hold(p, n);
 	if (*kept) {
 		n->log = p->log;
 		n->targeted = true;
+		ctl_nri_gone_hold(p, n);
 		return 0;
 	}
 	if (node_open_within(n, ctl_state_dir(p->dir), NODE_NEED_CONFIG,
@@ -196,6 +196,7 @@ static int open_node(struct ctl_nri *p, struct node *n, struct nri_reply *r,
 	n->log = p->log;
 	/* one container a call: its pod, and the others when the pool moved */
 	n->targeted = true;
+	ctl_nri_gone_hold(p, n);
 	if (sweep && node_sweep_gone(n, &err) < 0) {
 		refuse(r, NRI_RPC_INTERNAL, "cpumgr: %s", cm_error_msg(&err));
 		cm_error_clear(&err);
@@ -383,6 +384,9 @@ static int release(struct ctl_nri *p, const struct oci_container *c,
 			failed.message);
 		return 0;
 	}
+	/* the pod goes: none of its containers restarts, none is held */
+	if (c->kind == OCI_SANDBOX)
+		n.sweep_gone_ok = NULL;
 	if (!ctl_runtime_follows(&n, pod_uid, name, c->cgroups_path)) {
 		node_log(&n, "nri: %s %s (%s/%s) left alone: an earlier instance, not the one recorded",
 			 stop ? "stop" : "removal", id, pod_uid, name);

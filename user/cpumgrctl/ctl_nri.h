@@ -137,7 +137,10 @@ int ctl_nri_call(void *ctx, struct nri_conn *c, const struct nri_request *req,
 /* Responses to our UpdateContainers: failures are logged. */
 void ctl_nri_response(void *ctx, struct nri_conn *c, const char *method,
 		      const struct nri_response *rsp);
-/* Forget everything remembered (a new connection syncs again). */
+/*
+ * Forget everything remembered (a new connection syncs again), the
+ * cgroups seen gone included.
+ */
 void ctl_nri_forget(struct ctl_nri *p);
 
 #endif

@@ -23,15 +23,20 @@ static long long gone_now_ms(void)
 }
 
 /*
- * Seen gone long before and never asked about since: its container was
- * released or stopped another way (a sweep asks at each call).
+ * An entry this much older than the grace was not asked about since it
+ * was over (an asked one goes, its container released): its container
+ * stopped or went another way.
  */
+#define GONE_STALE_GRACES	3
+
+/* Drop the entries no sweep asks about any more. */
 static void gone_prune(struct ctl_nri *p, long long now)
 {
 	size_t i = 0;
 
 	while (i < p->nr_gone) {
-		if (now - p->gone[i].since_ms <= 3LL * p->gone_grace_ms) {
+		if (now - p->gone[i].since_ms <=
+		    (long long)GONE_STALE_GRACES * p->gone_grace_ms) {
 			i++;
 			continue;
 		}
@@ -40,8 +45,12 @@ static void gone_prune(struct ctl_nri *p, long long now)
 	}
 }
 
-/* node.sweep_gone_ok: the first time a cgroup is seen gone, not yet. */
-static bool gone_ok(void *ctx, const char *cgroup)
+/*
+ * node.sweep_gone_ok: whether the cgroup has been gone for the grace,
+ * since a sweep first saw it gone; that one is forgotten, its container
+ * released.
+ */
+static bool gone_grace_over(void *ctx, const char *cgroup)
 {
 	struct ctl_nri *p = ctx;
 	long long now = gone_now_ms();
@@ -49,10 +58,16 @@ static bool gone_ok(void *ctx, const char *cgroup)
 
 	if (!p->gone_grace_ms)
 		return true;
+	for (size_t i = 0; i < p->nr_gone; i++) {
+		if (strcmp(p->gone[i].cgroup, cgroup))
+			continue;
+		if (now - p->gone[i].since_ms < p->gone_grace_ms)
+			return false;
+		free(p->gone[i].cgroup);
+		p->gone[i] = p->gone[--p->nr_gone];
+		return true;
+	}
 	gone_prune(p, now);
-	for (size_t i = 0; i < p->nr_gone; i++)
-		if (!strcmp(p->gone[i].cgroup, cgroup))
-			return now - p->gone[i].since_ms >= p->gone_grace_ms;
 	/* what cannot be remembered goes at once, as before the grace */
 	v = realloc(p->gone, (p->nr_gone + 1) * sizeof(*v));
 	if (!v)
@@ -65,9 +80,17 @@ static bool gone_ok(void *ctx, const char *cgroup)
 	return false;
 }
 
+unsigned int ctl_nri_gone_grace_ms(unsigned int sweep_ms)
+{
+	if (!sweep_ms)
+		return CTL_NRI_GONE_GRACE_MS;
+	return sweep_ms < CTL_NRI_GONE_GRACE_MIN_MS ?
+	       CTL_NRI_GONE_GRACE_MIN_MS : sweep_ms;
+}
+
 void ctl_nri_gone_hold(struct ctl_nri *p, struct node *n)
 {
-	n->sweep_gone_ok = gone_ok;
+	n->sweep_gone_ok = gone_grace_over;
 	n->sweep_gone_ctx = p;
 }
 

@@ -6,8 +6,10 @@
  * another goroutine), and a stopped container keeps its CPUs for its
  * restart in the pod.  A sweep in between would release them: back to
  * the pool, the restart decided afresh.  So the plugin's sweeps release
- * such a container only once its cgroup has been gone for the grace
- * (the sweep period), by which time the stop has come or will not.
+ * such a container only once a sweep saw its cgroup gone the grace (the
+ * sweep period) before, by which time the stop has come or will not.
+ * A pod's sandbox going releases its containers at once: none of them
+ * restarts.
  */
 #ifndef CPUMGRCTL_CTL_NRI_GONE_H
 #define CPUMGRCTL_CTL_NRI_GONE_H
@@ -15,7 +17,12 @@
 #include "ctl_nri.h"
 
 /* The grace when the sweep period is 0 (no tick; calls still sweep). */
-#define CTL_NRI_GONE_GRACE_MS	10000
+#define CTL_NRI_GONE_GRACE_MS		10000
+/* The least grace: a shorter sweep period still waits this long. */
+#define CTL_NRI_GONE_GRACE_MIN_MS	1000
+
+/* The grace for a --sweep-period of sweep_ms (0: none). */
+unsigned int ctl_nri_gone_grace_ms(unsigned int sweep_ms);
 
 /* Every sweep on node n (opened by the plugin) waits out the grace. */
 void ctl_nri_gone_hold(struct ctl_nri *p, struct node *n);

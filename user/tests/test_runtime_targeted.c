@@ -361,9 +361,13 @@ static void app_placed_and_told(struct __test_metadata *_metadata,
 	ctl_nri_updates_free(&set);
 }
 
-/* The grace of the tests below, and a wait past it. */
+/*
+ * The grace of the tests below, a wait past it, and one past the age at
+ * which an entry no sweep asked about is dropped.
+ */
 #define GONE_GRACE_MS	300
 #define PAST_GRACE_US	(2 * GONE_GRACE_MS * 1000)
+#define PAST_STALE_US	(4 * GONE_GRACE_MS * 1000)
 
 /*
  * A container whose cgroup went while nothing told the plugin (a plugin
@@ -398,7 +402,8 @@ TEST_F(calls, sweep_releases_what_went_untold)
 	ASSERT_EQ(0, ctl_nri_open(&p, &n, &r)) TH_LOG("%s", r.message);
 	EXPECT_NE(NULL, node_assignment(&n, "pod-0002", "app"));
 	ctl_nri_close(&p, &n);
-	usleep(PAST_GRACE_US);
+	/* however long until the next sweep (the tick off: calls sweep) */
+	usleep(PAST_STALE_US);
 	EXPECT_LT(0, ctl_nri_sweep(&p, &set));
 	EXPECT_TRUE(set.nr && !strcmp(set.ptrs[0]->container_id,
 				      "pod-0001-sidecar"));
@@ -520,6 +525,35 @@ TEST_F(calls, sweep_before_a_late_stop_keeps_the_cpus)
 	EXPECT_EQ(0, ctl_nri_sweep(&p, &set));
 	ctl_nri_updates_free(&set);
 	EXPECT_TRUE(kept_exited(_metadata, self->state, &c));
+	ctl_nri_forget(&p);
+}
+
+/*
+ * The same on a node read afresh: another writer (the daemon, every
+ * round) held the state directory's lock since, so the sweep reads it
+ * all again, and holds the container all the same.
+ */
+TEST_F(calls, sweep_of_a_node_read_afresh_waits_too)
+{
+	struct ctl_nri p = { .dir = self->state, .rt = self->rt,
+			     .gone_grace_ms = GONE_GRACE_MS };
+	struct ctl_nri_updates set = { 0 };
+	struct oci_container c;
+	char cgroup[PATH_MAX];
+	struct node other;
+
+	app_placed_and_told(_metadata, self, &p, &c, cgroup);
+	ASSERT_EQ(0, fake_remove_dir(cgroup)) TH_LOG("%s", cgroup);
+	ASSERT_EQ(0, node_open(&other, self->state, NODE_NEED_CONFIG,
+			       &self->err));
+	node_close(&other);
+	EXPECT_EQ(0, ctl_nri_sweep(&p, &set));
+	ctl_nri_updates_free(&set);
+	EXPECT_TRUE(plugin_sees(_metadata, &p, "pod-0002"));
+	usleep(PAST_GRACE_US);
+	EXPECT_LT(0, ctl_nri_sweep(&p, &set));
+	ctl_nri_updates_free(&set);
+	EXPECT_FALSE(plugin_sees(_metadata, &p, "pod-0002"));
 	ctl_nri_forget(&p);
 }
 
@@ -1160,6 +1194,32 @@ TEST_F(calls, an_earlier_sandbox_ending_leaves_the_new_one_alone)
 	sandbox_event(_metadata, &p, stop, "s2");
 	sandbox_leaf(self->state, leaf, sizeof(leaf));
 	EXPECT_STREQ("", leaf);
+	ctl_nri_forget(&p);
+}
+
+/*
+ * A pod's sandbox stops with a container whose cgroup is gone and whose
+ * stop never came: no container of the pod restarts, so the grace holds
+ * nothing and the pod goes with its sandbox.
+ */
+TEST_F(calls, a_sandbox_ending_releases_what_the_grace_held)
+{
+	const int run = NRI__PKG__API__V1ALPHA1__EVENT__RUN_POD_SANDBOX,
+		  stop = NRI__PKG__API__V1ALPHA1__EVENT__STOP_POD_SANDBOX;
+	struct ctl_nri p = { .dir = self->state, .rt = self->rt,
+			     .gone_grace_ms = 60 * 1000 };
+	struct oci_container c;
+	char path[2 * PATH_MAX];
+
+	fake_mkdir(self->dir, "cgroup/kubepods/podpod-0006/s1");
+	sandbox_event(_metadata, &p, run, "s1");
+	container(&c, 6, true);
+	plugin_add_container(_metadata, self, &p, &c);
+	ASSERT_TRUE(plugin_sees(_metadata, &p, "pod-0006"));
+	snprintf(path, sizeof(path), "%s/cgroup%s", self->dir, c.cgroups_path);
+	ASSERT_EQ(0, fake_remove_dir(path)) TH_LOG("%s", path);
+	sandbox_event(_metadata, &p, stop, "s1");
+	EXPECT_FALSE(plugin_sees(_metadata, &p, "pod-0006"));
 	ctl_nri_forget(&p);
 }
 

@@ -419,14 +419,21 @@ t_restart_plugin()
 
 t_delete()
 {
-	local f uid
+	local f uid left from
 
+	from=$(cri_log_lines)
 	for f in "$CRI"/kubelet/pods/*.json; do
 		uid=${f##*/}
 		kubelet down "${uid%.json}" || return 1
 	done
-	echo "# exclusive '$(cat $SYSFS/exclusive_cpus)', shared '$(cat $SYSFS/shared_cpus)', pods '$(ls "$S/pods" 2>/dev/null)'"
-	[ -z "$(cat $SYSFS/exclusive_cpus)" ] && [ -z "$(ls "$S/pods" 2>/dev/null)" ] &&
+	left=$(ls "$S/pods" 2>/dev/null)
+	echo "# exclusive '$(cat $SYSFS/exclusive_cpus)', shared '$(cat $SYSFS/shared_cpus)', pods '$left'"
+	# what the plugin made of a pod left's deletion
+	for uid in $left; do
+		tail -n +"$((from + 1))" "$NRI_LOG" | grep -F "${uid%.json}" |
+			tail -n 6 | diag
+	done
+	[ -z "$(cat $SYSFS/exclusive_cpus)" ] && [ -z "$left" ] &&
 		[ "$(cat $SYSFS/shared_cpus)" = "$(cat /sys/devices/system/cpu/online)" ] &&
 		[ -z "$(ctr_k8s containers ls -q)" ]
 }

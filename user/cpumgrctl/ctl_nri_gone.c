@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "ctl_nri_gone.h"
+#include "oci.h"
 
 struct ctl_nri_gone {
 	char *cgroup;
@@ -48,15 +49,17 @@ static void gone_prune(struct ctl_nri *p, long long now)
 /*
  * node.sweep_gone_ok: whether the cgroup has been gone for the grace,
  * since a sweep first saw it gone; that one is forgotten, its container
- * released.
+ * released.  A pod's sandbox goes at once: it holds no CPUs of its own
+ * and never restarts (a new one is another instance), and its record
+ * left would keep the pod.
  */
-static bool gone_grace_over(void *ctx, const char *cgroup)
+static bool gone_grace_over(void *ctx, const char *name, const char *cgroup)
 {
 	struct ctl_nri *p = ctx;
 	long long now = gone_now_ms();
 	struct ctl_nri_gone *v;
 
-	if (!p->gone_grace_ms)
+	if (!p->gone_grace_ms || !strcmp(name, OCI_SANDBOX_NAME))
 		return true;
 	for (size_t i = 0; i < p->nr_gone; i++) {
 		if (strcmp(p->gone[i].cgroup, cgroup))

@@ -1224,6 +1224,34 @@ TEST_F(calls, a_sandbox_ending_releases_what_the_grace_held)
 }
 
 /*
+ * A pod whose container stopped and whose sandbox's cgroup is gone (the
+ * sandbox's own events not the plugin's: left alone, or lost) goes at
+ * the next sweep: a sandbox holds no CPUs to keep for a restart.
+ */
+TEST_F(calls, a_gone_sandbox_is_swept_at_once)
+{
+	const int run = NRI__PKG__API__V1ALPHA1__EVENT__RUN_POD_SANDBOX;
+	struct ctl_nri p = { .dir = self->state, .rt = self->rt,
+			     .gone_grace_ms = 60 * 1000 };
+	struct ctl_nri_updates set = { 0 };
+	struct oci_container c;
+	char path[2 * PATH_MAX];
+
+	fake_mkdir(self->dir, "cgroup/kubepods/podpod-0006/s1");
+	sandbox_event(_metadata, &p, run, "s1");
+	container(&c, 6, false);
+	plugin_add_container(_metadata, self, &p, &c);
+	runtime_stops(_metadata, &p, &c);
+	snprintf(path, sizeof(path), "%s/cgroup/kubepods/podpod-0006/s1",
+		 self->dir);
+	ASSERT_EQ(0, fake_remove_dir(path)) TH_LOG("%s", path);
+	EXPECT_LE(0, ctl_nri_sweep(&p, &set));
+	ctl_nri_updates_free(&set);
+	EXPECT_FALSE(plugin_sees(_metadata, &p, "pod-0006"));
+	ctl_nri_forget(&p);
+}
+
+/*
  * A release at an event only grows the pool: the tick does not call the
  * runtime for it (containerd#13733), the next answer carries it.
  */

@@ -288,7 +288,7 @@ struct node {
 	 * (containerd's exit handling), and a stopped container keeps its
 	 * CPUs for its restart in the pod: the NRI plugin waits a while.
 	 */
-	bool (*sweep_gone_ok)(void *ctx, const char *cgroup);
+	bool (*sweep_gone_ok)(void *ctx, const char *name, const char *cgroup);
 	void *sweep_gone_ctx;
 	/*
 	 * The last change's warning for the command to say (a container

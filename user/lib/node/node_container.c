@@ -269,10 +269,12 @@ static bool all_removed(const struct node_pod *p)
 	return any;
 }
 
-/* Whether a container of n whose cgroup is gone may be swept now. */
-static bool gone_ok(const struct node *n, const char *cgroup)
+/* Whether container name of n, its cgroup gone, may be swept now. */
+static bool gone_ok(const struct node *n, const char *name,
+		    const char *cgroup)
 {
-	return !n->sweep_gone_ok || n->sweep_gone_ok(n->sweep_gone_ctx, cgroup);
+	return !n->sweep_gone_ok ||
+	       n->sweep_gone_ok(n->sweep_gone_ctx, name, cgroup);
 }
 
 /*
@@ -288,7 +290,8 @@ static bool sweepable(const struct node *n, const struct node_pod *p,
 	for (unsigned int k = 0; k < p->pod.nr && !*which; k++)
 		if ((!inits || is_init(p, (int)k)) && !p->c[k].removed &&
 		    !p->c[k].exited && p->c[k].cgroup[0] &&
-		    gone(p->c[k].cgroup) && gone_ok(n, p->c[k].cgroup))
+		    gone(p->c[k].cgroup) &&
+		    gone_ok(n, p->pod.containers[k].name, p->c[k].cgroup))
 			*which = strcpy(name, p->pod.containers[k].name);
 	return *which || (!inits && all_removed(p));
 }

@@ -343,9 +343,11 @@ class Kubelet:
                 if init:
                     self.wait_exited(cid)
                 out.append("%s %s %s" % (c["name"], cid, line))
-        except self.grpc.RpcError as e:
+        except (self.grpc.RpcError, Refused) as e:
+            # nothing of a pod that did not come up stays behind
             self.down(uid)
-            raise Refused(e.details())
+            raise Refused(e.details() if isinstance(e, self.grpc.RpcError)
+                          else str(e))
         return out
 
     def down(self, uid):

@@ -291,7 +291,7 @@ CPUMGRCTL_COMMAND(nri) = {
 		CTL_OPT_KUBELET_CONFIG,
 		{ "name", 0, "NAME", CTL_ANY, NULL, "the plugin's name (default " NRI_NAME ", or $NRI_PLUGIN_NAME)" },
 		{ "index", 0, "NN", CTL_ANY, NULL, "the plugin's two-digit index (default " NRI_INDEX ", or $NRI_PLUGIN_IDX)" },
-		{ "sweep-period", 0, "DURATION", CTL_ANY, NULL, "release containers whose cgroup is gone this often, whatever the runtime says, a Go duration (default 10s, 0: off): a plugin the runtime launches gets no Synchronize; a container not known to have stopped is released once a sweep saw its cgroup gone a period before (at least 1s, 10s when off), as the runtime tells of a stop after the cgroup went" },
+		{ "sweep-period", 0, "DURATION", CTL_ANY, NULL, "release containers whose cgroup is gone this often, whatever the runtime says, a Go duration (default 10s, 0: off): a plugin the runtime launches gets no Synchronize; a container not known to have stopped is released once a sweep saw its cgroup gone a period before (1s to 10s, 10s when off), as the runtime tells of a stop after the cgroup went" },
 		{ "verbose", 'v', NULL, CTL_ANY, NULL, "log every call on stderr" },
 		CTL_OPT_STATE_DIR,
 		{ NULL }

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "ctl_nri_gone.h"
+#include "node_internal.h"
 #include "oci.h"
 
 struct ctl_nri_gone {
@@ -23,21 +24,31 @@ static long long gone_now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/*
- * An entry this much older than the grace was not asked about since it
- * was over (an asked one goes, its container released): its container
- * stopped or went another way.
- */
-#define GONE_STALE_GRACES	3
+/* Whether a container n records, not ended, has cgroup. */
+static bool gone_still_recorded(const struct node *n, const char *cgroup)
+{
+	for (unsigned int i = 0; i < n->nr_pods; i++) {
+		const struct node_pod *pod = &n->pods[i];
 
-/* Drop the entries no sweep asks about any more. */
-static void gone_prune(struct ctl_nri *p, long long now)
+		for (unsigned int k = 0; k < pod->pod.nr; k++)
+			if (!pod->c[k].removed && !pod->c[k].exited &&
+			    !strcmp(pod->c[k].cgroup, cgroup))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * Forget the cgroups whose container the node no longer records as
+ * running: it stopped, or was released another way.  However far apart
+ * the sweeps, one still wanted stays with its first sighting.
+ */
+static void gone_prune(struct ctl_nri *p, const struct node *n)
 {
 	size_t i = 0;
 
 	while (i < p->nr_gone) {
-		if (now - p->gone[i].since_ms <=
-		    (long long)GONE_STALE_GRACES * p->gone_grace_ms) {
+		if (gone_still_recorded(n, p->gone[i].cgroup)) {
 			i++;
 			continue;
 		}
@@ -70,7 +81,6 @@ static bool gone_grace_over(void *ctx, const char *name, const char *cgroup)
 		p->gone[i] = p->gone[--p->nr_gone];
 		return true;
 	}
-	gone_prune(p, now);
 	/* what cannot be remembered goes at once, as before the grace */
 	v = realloc(p->gone, (p->nr_gone + 1) * sizeof(*v));
 	if (!v)
@@ -85,7 +95,7 @@ static bool gone_grace_over(void *ctx, const char *name, const char *cgroup)
 
 unsigned int ctl_nri_gone_grace_ms(unsigned int sweep_ms)
 {
-	if (!sweep_ms)
+	if (!sweep_ms || sweep_ms > CTL_NRI_GONE_GRACE_MS)
 		return CTL_NRI_GONE_GRACE_MS;
 	return sweep_ms < CTL_NRI_GONE_GRACE_MIN_MS ?
 	       CTL_NRI_GONE_GRACE_MIN_MS : sweep_ms;
@@ -93,6 +103,8 @@ unsigned int ctl_nri_gone_grace_ms(unsigned int sweep_ms)
 
 void ctl_nri_gone_hold(struct ctl_nri *p, struct node *n)
 {
+	if (p->nr_gone)
+		gone_prune(p, n);
 	n->sweep_gone_ok = gone_grace_over;
 	n->sweep_gone_ctx = p;
 }

@@ -32,6 +32,7 @@
 
 #include "cmd.h"
 #include "ctl_nri.h"
+#include "ctl_nri_gone.h"
 #include "ctl_nri_update.h"
 #include "ctl_runtime.h"
 #include "nri_msg.h"
@@ -525,7 +526,19 @@ TEST_F(calls, sweep_before_a_late_stop_keeps_the_cpus)
 	EXPECT_EQ(0, ctl_nri_sweep(&p, &set));
 	ctl_nri_updates_free(&set);
 	EXPECT_TRUE(kept_exited(_metadata, self->state, &c));
+	/* stopped: its sighting is forgotten */
+	EXPECT_EQ(0u, p.nr_gone);
 	ctl_nri_forget(&p);
+}
+
+/* The grace follows the sweep period within 1 to 10 s; 10 s without. */
+TEST(gone_grace_within_bounds)
+{
+	EXPECT_EQ(CTL_NRI_GONE_GRACE_MS + 0u, ctl_nri_gone_grace_ms(0));
+	EXPECT_EQ(CTL_NRI_GONE_GRACE_MIN_MS + 0u, ctl_nri_gone_grace_ms(1));
+	EXPECT_EQ(5000u, ctl_nri_gone_grace_ms(5000));
+	EXPECT_EQ(CTL_NRI_GONE_GRACE_MS + 0u,
+		  ctl_nri_gone_grace_ms(3600 * 1000));
 }
 
 /*

@@ -46,7 +46,7 @@ want_named=(
 
 awks=(awk)
 busybox awk 'BEGIN { exit 0 }' 2>/dev/null && awks+=("busybox awk")
-ktap_plan $((${#cases[@]} + 3 + 3 * ${#awks[@]}))
+ktap_plan $((${#cases[@]} + 3 + 4 * ${#awks[@]}))
 
 # The stand-ins: selftests, insmod and rmmod.
 mkdir -p "$tmp/out/selftests" "$tmp/bin"

@@ -57,6 +57,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "cmd.h"
 #include "ctl_node.h"
 #include "ctl_nri_env.h"
@@ -760,14 +761,6 @@ static const struct {
 	{ "StateChange", state_change },
 };
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 int ctl_nri_stall_setup(struct ctl_nri *p, const char *spec)
 {
 	const char *colon = spec ? strrchr(spec, ':') : NULL;
@@ -827,7 +820,7 @@ int ctl_nri_call(void *ctx, struct nri_conn *c, const struct nri_request *req,
 {
 	struct ctl_nri *p = ctx;
 	const char *m = req->method;
-	long long t0 = now_ms(), took, limit = deadline_ms(p, req);
+	long long t0 = clock_mono_ms(), took, limit = deadline_ms(p, req);
 	char note[PATH_MAX] = "";
 	size_t i;
 	int ret;
@@ -844,7 +837,7 @@ int ctl_nri_call(void *ctx, struct nri_conn *c, const struct nri_request *req,
 		ctl_nri_pending_note(p, req, note);
 	stall(p, m);
 	ret = calls[i].fn(p, req, r);
-	took = now_ms() - t0;
+	took = clock_mono_ms() - t0;
 	if (r->code != NRI_RPC_OK)
 		ctl_err("nri: %s: %s", m, r->message);
 	if (took * 2 > limit)

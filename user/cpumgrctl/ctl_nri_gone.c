@@ -5,8 +5,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "ctl_nri_gone.h"
 #include "node_internal.h"
 #include "oci.h"
@@ -15,14 +15,6 @@ struct ctl_nri_gone {
 	char *cgroup;
 	long long since_ms;	/* first seen gone, CLOCK_MONOTONIC */
 };
-
-static long long gone_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* Whether a container n records, not ended, has cgroup. */
 static bool gone_still_recorded(const struct node *n, const char *cgroup)
@@ -67,7 +59,7 @@ static void gone_prune(struct ctl_nri *p, const struct node *n)
 static bool gone_grace_over(void *ctx, const char *name, const char *cgroup)
 {
 	struct ctl_nri *p = ctx;
-	long long now = gone_now_ms();
+	long long now = clock_mono_ms();
 	struct ctl_nri_gone *v;
 
 	if (!p->gone_grace_ms || !strcmp(name, OCI_SANDBOX_NAME))

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "atomic_file.h"
 #include "checkpoint.h"
 #include "json_util.h"
@@ -173,18 +174,10 @@ static void new_token(char *out, size_t len)
 		 (long long)ts.tv_sec, ts.tv_nsec);
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 int checkpoint_store_lock(struct checkpoint_store *st, int timeout_ms,
 			  struct cm_error *err)
 {
-	long long deadline = now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+	long long deadline = clock_mono_ms() + (timeout_ms > 0 ? timeout_ms : 0);
 	char *lock = dot_name(st, ".lock"), pid[24 + sizeof(st->token)];
 	int fd, len;
 	long holder;
@@ -214,7 +207,7 @@ int checkpoint_store_lock(struct checkpoint_store *st, int timeout_ms,
 			close(fd);
 			return ret;
 		}
-		if (timeout_ms >= 0 && now_ms() >= deadline) {
+		if (timeout_ms >= 0 && clock_mono_ms() >= deadline) {
 			holder = holder_pid(fd);
 			close(fd);
 			if (holder > 0)

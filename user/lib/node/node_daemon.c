@@ -26,9 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "node.h"
 #include "node_internal.h"
 
@@ -37,14 +37,6 @@ static volatile sig_atomic_t stop_signal;
 static void on_signal(int sig)
 {
 	stop_signal = sig;
-}
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* An offender outside the controller's containers: narrow its cpuset. */
@@ -373,7 +365,7 @@ static void notify(const struct node_daemon_opts *o, const char *state)
 /* Tell the watchdog we live, when it is due; the time left until then. */
 static int64_t watchdog(const struct node_daemon_opts *o, int64_t *due)
 {
-	int64_t now = now_ms();
+	int64_t now = clock_mono_ms();
 
 	if (!o->notify || o->watchdog_ms <= 0)
 		return INT64_MAX;
@@ -418,7 +410,7 @@ int node_daemon(const struct node_daemon_opts *o, struct cm_error *err)
 	node_log(&quiet, "daemon: started, state %s, reconcile every %lld ms%s",
 		 o->dir, (long long)period,
 		 w.nr ? ", watching the managed root for new cgroups" : "");
-	next = now_ms();
+	next = clock_mono_ms();
 	wd_due = next;
 	while (!stop_signal) {
 		struct pollfd pfd[2] = {
@@ -428,9 +420,9 @@ int node_daemon(const struct node_daemon_opts *o, struct cm_error *err)
 		int64_t wait, wd_left;
 
 		wd_left = watchdog(o, &wd_due);
-		if (now_ms() >= next) {
+		if (clock_mono_ms() >= next) {
 			what |= DAEMON_RECONCILE;
-			next = now_ms() + period;
+			next = clock_mono_ms() + period;
 		}
 		if (what) {
 			ret = round_once(o, what, err);
@@ -450,7 +442,7 @@ int node_daemon(const struct node_daemon_opts *o, struct cm_error *err)
 				break;
 			continue;
 		}
-		wait = next - now_ms();
+		wait = next - clock_mono_ms();
 		if (wait > wd_left)
 			wait = wd_left;
 		if (poll(pfd, w.fd < 0 ? 1 : 2, wait < 0 ? 0 : (int)wait) <= 0)

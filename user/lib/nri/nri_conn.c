@@ -3,9 +3,9 @@
 #include <errno.h>
 #include <poll.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "nri_conn.h"
 
 #define READ_CHUNK	65536
@@ -174,14 +174,6 @@ static int unexpected(const struct nri_msg *m, struct cm_error *err)
 	return -EPROTO;
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * Wait for the runtime, calling h->tick whenever its period is over
  * (counted from the last tick, not from the last message, so that a busy
@@ -196,13 +188,13 @@ static int wait_readable(struct nri_conn *c, const struct nri_handler *h,
 	if (!h->tick || !h->tick_ms)
 		return 1;
 	for (;;) {
-		long long left = *next - now_ms();
+		long long left = *next - clock_mono_ms();
 		int n;
 
 		if (left <= 0) {
 			int ret = h->tick(h->ctx, c);
 
-			*next = now_ms() + h->tick_ms;
+			*next = clock_mono_ms() + h->tick_ms;
 			if (ret < 0) {
 				cm_errorf(err, "dropped by the plugin's tick (%d)",
 					  ret);
@@ -226,7 +218,7 @@ int nri_conn_serve(struct nri_conn *c, const struct nri_handler *h,
 		   struct cm_error *err)
 {
 	static char buf[READ_CHUNK];
-	long long next = now_ms() + h->tick_ms;
+	long long next = clock_mono_ms() + h->tick_ms;
 
 	for (;;) {
 		struct nri_msg m;

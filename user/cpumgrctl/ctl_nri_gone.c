@@ -30,6 +30,13 @@ static bool gone_still_recorded(const struct node *n, const char *cgroup)
 	return false;
 }
 
+/* Forget sighting i; the last one takes its place. */
+static void gone_drop(struct ctl_nri *p, size_t i)
+{
+	free(p->gone[i].cgroup);
+	p->gone[i] = p->gone[--p->nr_gone];
+}
+
 /*
  * Forget the cgroups whose container the node no longer records as
  * running: it stopped, or was released another way.  However far apart
@@ -40,12 +47,10 @@ static void gone_prune(struct ctl_nri *p, const struct node *n)
 	size_t i = 0;
 
 	while (i < p->nr_gone) {
-		if (gone_still_recorded(n, p->gone[i].cgroup)) {
+		if (gone_still_recorded(n, p->gone[i].cgroup))
 			i++;
-			continue;
-		}
-		free(p->gone[i].cgroup);
-		p->gone[i] = p->gone[--p->nr_gone];
+		else
+			gone_drop(p, i);
 	}
 }
 
@@ -69,8 +74,7 @@ static bool gone_grace_over(void *ctx, const char *name, const char *cgroup)
 			continue;
 		if (now - p->gone[i].since_ms < p->gone_grace_ms)
 			return false;
-		free(p->gone[i].cgroup);
-		p->gone[i] = p->gone[--p->nr_gone];
+		gone_drop(p, i);
 		return true;
 	}
 	/* what cannot be remembered goes at once, as before the grace */

@@ -363,12 +363,12 @@ static void app_placed_and_told(struct __test_metadata *_metadata,
 }
 
 /*
- * The grace of the tests below, a wait past it, and one past the age at
- * which an entry no sweep asked about is dropped.
+ * The grace of the tests below, a wait past it, and one of several
+ * graces (sweeps far apart: a sighting keeps its first time).
  */
-#define GONE_GRACE_MS	300
-#define PAST_GRACE_US	(2 * GONE_GRACE_MS * 1000)
-#define PAST_STALE_US	(4 * GONE_GRACE_MS * 1000)
+#define GONE_GRACE_MS		300
+#define PAST_GRACE_US		(2 * GONE_GRACE_MS * 1000)
+#define LONG_PAST_GRACE_US	(4 * GONE_GRACE_MS * 1000)
 
 /*
  * A container whose cgroup went while nothing told the plugin (a plugin
@@ -404,7 +404,7 @@ TEST_F(calls, sweep_releases_what_went_untold)
 	EXPECT_NE(NULL, node_assignment(&n, "pod-0002", "app"));
 	ctl_nri_close(&p, &n);
 	/* however long until the next sweep (the tick off: calls sweep) */
-	usleep(PAST_STALE_US);
+	usleep(LONG_PAST_GRACE_US);
 	EXPECT_LT(0, ctl_nri_sweep(&p, &set));
 	EXPECT_TRUE(set.nr && !strcmp(set.ptrs[0]->container_id,
 				      "pod-0001-sidecar"));
@@ -531,16 +531,6 @@ TEST_F(calls, sweep_before_a_late_stop_keeps_the_cpus)
 	ctl_nri_forget(&p);
 }
 
-/* The grace follows the sweep period within 1 to 10 s; 10 s without. */
-TEST(gone_grace_within_bounds)
-{
-	EXPECT_EQ(CTL_NRI_GONE_GRACE_MS + 0u, ctl_nri_gone_grace_ms(0));
-	EXPECT_EQ(CTL_NRI_GONE_GRACE_MIN_MS + 0u, ctl_nri_gone_grace_ms(1));
-	EXPECT_EQ(5000u, ctl_nri_gone_grace_ms(5000));
-	EXPECT_EQ(CTL_NRI_GONE_GRACE_MS + 0u,
-		  ctl_nri_gone_grace_ms(3600 * 1000));
-}
-
 /*
  * The same on a node read afresh: another writer (the daemon, every
  * round) held the state directory's lock since, so the sweep reads it
@@ -568,6 +558,16 @@ TEST_F(calls, sweep_of_a_node_read_afresh_waits_too)
 	ctl_nri_updates_free(&set);
 	EXPECT_FALSE(plugin_sees(_metadata, &p, "pod-0002"));
 	ctl_nri_forget(&p);
+}
+
+/* The grace follows the sweep period within 1 to 10 s; 10 s without. */
+TEST(gone_grace_within_bounds)
+{
+	EXPECT_EQ(CTL_NRI_GONE_GRACE_MS + 0u, ctl_nri_gone_grace_ms(0));
+	EXPECT_EQ(CTL_NRI_GONE_GRACE_MIN_MS + 0u, ctl_nri_gone_grace_ms(1));
+	EXPECT_EQ(5000u, ctl_nri_gone_grace_ms(5000));
+	EXPECT_EQ(CTL_NRI_GONE_GRACE_MS + 0u,
+		  ctl_nri_gone_grace_ms(3600 * 1000));
 }
 
 #define LISTED_MAX	4u

@@ -219,15 +219,22 @@ set_property()
 	[ "${PIPESTATUS[0]}" = 0 ]
 }
 
-# CG WANT: wait up to 30 s for CG's cpuset.cpus to be WANT.  systemd
-# answers set-property before it writes the cgroup: it queues the
-# unit's cgroup to be realized by its event loop.
+# CG WANT [UID NAME]: wait up to 30 s for CG's cpuset.cpus to be WANT,
+# and with UID NAME the CPUs of its task too, both at one look (the
+# daemon's next round may give a shared container the whole pool again
+# right after).  systemd answers set-property before it writes the
+# cgroup: it queues the unit's cgroup to be realized by its event loop.
+# BECAME_CPUS and BECAME_TASK hold the last look.
 cpuset_becomes()
 {
 	local i
 
 	for ((i = 0; i < 300; i++)); do
-		[ "$(cat "$1/cpuset.cpus")" = "$2" ] && return 0
+		BECAME_CPUS=$(cat "$1/cpuset.cpus")
+		BECAME_TASK=
+		[ -z "$3" ] || BECAME_TASK=$(task_cpus "$3" "$4")
+		[ "$BECAME_CPUS" = "$2" ] &&
+			{ [ -z "$3" ] || [ "$BECAME_TASK" = "$2" ]; } && return 0
 		sleep 0.1
 	done
 	return 1
@@ -239,7 +246,7 @@ cpuset_becomes()
 BU=0b1e5a44-5f3c-4c55-9a0e-000000000003
 t_set_property_fits()
 {
-	local unit cg shared one got mine i
+	local unit cg shared one status
 
 	unit=cri-containerd-$(cri_cid $BU nginx).scope
 	cg=$(cri_container_cgroup "$(cri_cid $BU nginx)")
@@ -247,16 +254,10 @@ t_set_property_fits()
 	one=${shared##*,}
 	one=${one##*-}
 	set_property "$unit" "$one" || return 1
-	# both at one look: the daemon's next round may give the container
-	# the whole pool again right after (its state, not an operator's)
-	for ((i = 0; i < 300; i++)); do
-		mine=$(cat "$cg/cpuset.cpus")
-		got=$(task_cpus $BU nginx)
-		[ "$mine" = "$one" ] && [ "$got" = "$one" ] && break
-		sleep 0.1
-	done
-	echo "# $unit AllowedCPUs=$one: cpuset.cpus '$mine', its task '$got'"
-	[ "$mine" = "$one" ] && [ "$got" = "$one" ] || return 1
+	cpuset_becomes "$cg" "$one" $BU nginx
+	status=$?
+	echo "# $unit AllowedCPUs=$one: cpuset.cpus '$BECAME_CPUS', its task '$BECAME_TASK'"
+	[ $status = 0 ] || return 1
 	set_property "$unit" "$shared" && cpuset_becomes "$cg" "$shared" &&
 		[ "$(task_cpus $BU nginx)" = "$shared" ]
 }

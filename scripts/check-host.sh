@@ -455,6 +455,7 @@ main()
 	run man-pages man_pages
 	run completion completion
 	run readme bash "$CPUMGR_TOP/scripts/tests/readme.sh"
+	run plan-check bash "$CPUMGR_TOP/scripts/tests/plan-check.sh"
 	run nri-proto bash "$CPUMGR_TOP/scripts/tests/nri-proto.sh"
 	version=$(sed -n 's/^#define CPUMGR_VERSION "\(.*\)"/\1/p' "$CPUMGR_TOP/kmod/cpumgr.h")
 	run packages packages

@@ -11,7 +11,8 @@
 # the YNL spec against the kernel's genetlink
 # schema, the files generated from the spec (scripts/ynl-gen.sh) against
 # the tree. The man pages against the
-# command table, the module parameters, sysfs and the YNL spec.
+# command table, the module parameters, sysfs and the YNL spec.  The
+# plans against the kernels (scripts/plan-check.sh).
 
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
@@ -67,6 +68,12 @@ for spec in include/uapi/linux/*.yaml; do
 		status=1
 	fi
 done
+
+# every kernel of the README's table runs every selftest (make check or
+# make soak)
+if ! "$CPUMGR_TOP/scripts/plan-check.sh"; then
+	status=1
+fi
 
 # the man pages document every command, parameter, sysfs file, operation
 if ! make -s -C "$CPUMGR_TOP" user >/dev/null ||

@@ -60,31 +60,52 @@ static bool cpumgr_check_above(const struct cpumgr_view *view,
 }
 
 /*
- * Whether a write of @buf to cpuset.cpus or cpuset.cpus.exclusive (@cpus
- * false) of @of's cpuset is refused.
+ * What a cpuset.cpus write of @arg gives @css, into @eff: the effective
+ * CPUs of a cgroup2 cpuset (true), else @arg.
+ */
+static bool cpumgr_cpus_write_gives(struct cgroup_subsys_state *css,
+				    const struct cpumask *arg,
+				    struct cpumask *eff,
+				    struct cpumgr_scratch *s)
+{
+	const struct cpumask *above;
+
+	if (!cpumgr_cpuset_v2_mode(css->cgroup) || !css->parent) {
+		cpumask_copy(eff, arg);
+		return false;
+	}
+	if (cpumgr_cpuset_prs(css) > 0) {
+		cpumgr_check_part_cpus_eff(css, arg, eff, s);
+		return true;
+	}
+	above = cpumgr_cpuset_effective(css->parent);
+	if (!cpumask_and(eff, arg, above))
+		cpumask_copy(eff, above);
+	return true;
+}
+
+/*
+ * Whether a write of @arg to cpuset.cpus or cpuset.cpus.exclusive (@cpus
+ * false) of @of's cpuset is refused.  A cpuset.cpus write is under way
+ * in @w (with @entry, the task entry it read) when it is a cgroup2
+ * cpuset's.
  */
 static bool cpumgr_resmask_refused(struct kernfs_open_file *of,
-				   const char *buf, bool cpus,
+				   const struct cpumask *arg, bool cpus,
 				   struct cpumgr_inflight_write *w,
+				   const struct cpumgr_inflight_entry *entry,
 				   const struct cpumgr_view *view,
 				   struct cpumgr_scratch *s)
 {
 	struct cgroup_subsys_state *css = of_css(of);
 	const char *file = cpus ? "cpuset.cpus" : "cpuset.cpus.exclusive";
 	enum cpumgr_violation kind = CPUMGR_VIOLATION_WRITE;
-	bool v2 = cpumgr_cpuset_v2_mode(css->cgroup) && css->parent;
-	struct cpumgr_inflight_entry entry;
-	struct cpumask *arg, *bad, *eff;
-	bool found;
+	struct cpumask *bad, *eff;
+	bool v2, found;
 
-	arg = cpumgr_scratch_mask(s, CPUMGR_ARG);
 	bad = cpumgr_scratch_mask(s, CPUMGR_BAD);
 	eff = cpumgr_scratch_mask(s, CPUMGR_EFF);
 	cpumask_clear(bad);
-	/* What the kernel will not parse, it will refuse itself. */
-	if (cpulist_parse(buf, arg))
-		return false;
-
 	if (cpumgr_rules_check(view, css->cgroup, arg, arg, bad, s))
 		goto report;
 	/*
@@ -96,38 +117,29 @@ static bool cpumgr_resmask_refused(struct kernfs_open_file *of,
 		goto report;
 	}
 	/* A partition's CPUs, and its siblings' (cpumgr_check_partition.c) */
-	if (v2 && cpumgr_cgroup_on_dfl(css->cgroup) &&
+	if (cpumgr_cpuset_v2_mode(css->cgroup) && css->parent &&
+	    cpumgr_cgroup_on_dfl(css->cgroup) &&
 	    cpumgr_check_part_cpus(view, css, arg, &kind, bad, s))
 		goto report;
 	/* What the cpuset, and what inherits from it, would get. */
-	if (v2 && cpumgr_cpuset_prs(css) > 0) {
-		cpumgr_check_part_cpus_eff(css, arg, eff, s);
-	} else if (v2) {
-		const struct cpumask *above =
-			cpumgr_cpuset_effective(css->parent);
-
-		if (!cpumask_and(eff, arg, above))
-			cpumask_copy(eff, above);
-	} else {
-		cpumask_copy(eff, arg);
-	}
+	v2 = cpumgr_cpus_write_gives(css, arg, eff, s);
 	if (cpumgr_check_part_keep(view, css, eff, bad, s))
 		goto report;
 	if (!v2 || !cpumgr_rules_reaches_scope(view, css->cgroup, s))
 		goto report;
-	/*
-	 * A task entering below meanwhile is counted, or counts this; so
-	 * are the writes under way above and below.
-	 */
-	cpumgr_inflight_write_begin(w, css, eff, arg, &entry);
-	found = cpumgr_rules_check_inherit(view, css, eff, arg, &entry, w, bad,
+	/* Tasks entering below meanwhile count, as do writes above and below. */
+	found = cpumgr_rules_check_inherit(view, css, eff, arg, entry, w, bad,
 					   s);
 	/* eff is scratch from here */
-	found |= cpumgr_check_above(view, w, &entry, eff, bad, s);
+	found |= cpumgr_check_above(view, w, entry, eff, bad, s);
 	if (found)
 		kind = CPUMGR_VIOLATION_INHERIT;
-	/* Pinned, it may not name none again (cpumgr_rules.c). */
-	else if (cpumask_empty(arg) &&
+	/*
+	 * Pinned, with tasks, it may not name none again (cpumgr_rules.c).
+	 * Without, it may: CRI-O empties a container's once its tasks are
+	 * gone (doc/kernel-guarantee.md says what is left open).
+	 */
+	else if (cpumask_empty(arg) && cgroup_is_populated(css->cgroup) &&
 		 !cpumask_empty(cpumgr_cpuset_allowed(css)))
 		cpumgr_rules_check_unnamed(view, css->cgroup,
 					   cpumgr_cpuset_effective(css->parent),
@@ -270,10 +282,29 @@ static void cpumgr_file_check_end(void)
 bool cpumgr_check_cpus_write(struct kernfs_open_file *of, const char *buf,
 			     struct cpumgr_inflight_write *w)
 {
-	struct cpumgr_scratch *s;
-	const struct cpumgr_view *view = cpumgr_file_check_begin(&s);
-	bool refuse = view && cpumgr_resmask_refused(of, buf, true, w, view, s);
+	struct cgroup_subsys_state *css = of_css(of);
+	struct cpumgr_scratch *s = cpumgr_scratch_lock();
+	struct cpumask *arg = cpumgr_scratch_mask(s, CPUMGR_ARG);
+	struct cpumask *eff = cpumgr_scratch_mask(s, CPUMGR_EFF);
+	struct cpumgr_inflight_entry entry = {};
+	const struct cpumgr_view *view;
+	bool refuse = false;
 
+	rcu_read_lock();
+	/* What the kernel will not parse, it will refuse itself. */
+	if (cpulist_parse(buf, arg))
+		goto out;
+	/*
+	 * Under way before the table is read, whatever it holds: a task
+	 * entry checked against a table an ASSIGN publishes meanwhile counts
+	 * this write, which was checked against the table before (or none).
+	 */
+	if (cpumgr_cpus_write_gives(css, arg, eff, s))
+		cpumgr_inflight_write_begin(w, css, eff, arg, &entry);
+	view = cpumgr_view_get();
+	refuse = cpumgr_rules_active(view) &&
+		 cpumgr_resmask_refused(of, arg, true, w, &entry, view, s);
+out:
 	cpumgr_file_check_end();
 	return refuse;
 }
@@ -284,8 +315,10 @@ bool cpumgr_check_exclusive_write(struct kernfs_open_file *of,
 {
 	struct cpumgr_scratch *s;
 	const struct cpumgr_view *view = cpumgr_file_check_begin(&s);
-	bool refuse = view &&
-		      cpumgr_resmask_refused(of, buf, false, NULL, view, s);
+	struct cpumask *arg = cpumgr_scratch_mask(s, CPUMGR_ARG);
+	bool refuse = view && !cpulist_parse(buf, arg) &&
+		      cpumgr_resmask_refused(of, arg, false, NULL, NULL, view,
+					     s);
 
 	cpumgr_file_check_end();
 	return refuse;

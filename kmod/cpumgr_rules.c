@@ -25,6 +25,8 @@
  * a cgroup names now, not what it named once, so an emptied cpuset.cpus,
  * or a cpuset made anew by its parent's subtree_control, would hold its
  * pod's CPUs again, and every later grow of its pod cgroup with it.
+ * (A cpuset.cpus emptied with no task in it is allowed, as CRI-O's undo
+ * makes it: the rule then treats the next task as a runtime's first.)
  *
  * Cgroups are compared by id (the directory's inode number) within one
  * hierarchy, against the view: the hooks that ask cannot sleep or take

@@ -11,7 +11,9 @@
 # task entry under way in the write's walk, and the write under way in
 # the entry's check (kmod/cpumgr_inflight.c).  Two writes under way are
 # the same race: erace given 7 while q, with a task, is emptied (so that
-# it inherits); each write counts the other.
+# it inherits); each write counts the other.  A write checked while the
+# table was empty is under way as well (issue 32, item 2): a task entry
+# after an ASSIGN meets it.
 #
 # selftests/kmod's cpumgr_cpuset_park.ko parks another cgroup's
 # cpuset.cpus write with cpuset's locks held: the write or the task
@@ -56,8 +58,9 @@ nap()
 }
 
 # The starting point of every case: erace on 0-6, c0 assigned 7 and
-# bound, the task outside erace.
-arm()
+# bound, the task outside erace.  arm_empty: the same with nothing in
+# the table.
+arm_empty()
 {
 	"$CTL" reset >/dev/null &&
 	"$CTL" configure --policy static >/dev/null &&
@@ -65,16 +68,21 @@ arm()
 	echo 0-6 >"$CG/cpuset.cpus" &&
 	echo >"$CG/q/cpuset.cpus" &&
 	echo 7 >"$CG/c0/cpuset.cpus" &&
-	"$CTL" assign p0 c0 7 >/dev/null &&
-	"$CTL" bind p0 c0 --cgroup "$CG/c0" >/dev/null &&
 	rm -f "$OUT"/status.* &&
 	echo 2 >"$BLK/cpuset.cpus"
+}
+
+arm()
+{
+	arm_empty &&
+	"$CTL" assign p0 c0 7 >/dev/null &&
+	"$CTL" bind p0 c0 --cgroup "$CG/c0" >/dev/null
 }
 
 setup()
 {
 	mkfifo "$OUT/never" "$OUT/go.write" "$OUT/go.entry" \
-		"$OUT/go.first" "$OUT/go.second" &&
+		"$OUT/go.first" "$OUT/go.second" "$OUT/go.assign" &&
 	echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control &&
 	mkdir -p "$CG/c0" "$CG/q" "$BLK" &&
 	echo +cpuset >"$CG/cgroup.subtree_control" || return 1
@@ -296,7 +304,68 @@ write_then_write()
 	race first "$first" cpuset_write_resmask second
 }
 
-ktap_plan 7
+# In the background, once "$OUT/go.assign" is written to: c0 assigned 7,
+# its status into status.assign.
+assign_later()
+{
+	(
+		read -r _ <"$OUT/go.assign"
+		"$CTL" assign p0 c0 7 >/dev/null 2>"$OUT/assign.err"
+		echo $? >"$OUT/status.assign"
+	) &
+	BG+=($!)
+}
+
+# Until the table holds CPU 7; 1 after 60 s.  No fork.
+until_assigned()
+{
+	local i cpus
+
+	for ((i = 0; i < 300; i++)); do
+		read -r cpus <"$SYSFS/exclusive_cpus"
+		[ "$cpus" = 7 ] && return 0
+		nap
+	done
+	echo "# CPU 7 was not assigned"
+	return 1
+}
+
+# The write is checked while the table is empty (nothing to check it
+# against) and waits (parked); c0 is assigned 7 (the ASSIGN publishes
+# the table, then waits for the writes checked before it); a task move
+# into q, which the write gives 7, comes and must be refused.
+write_then_assign()
+{
+	local writer mover ok=0
+
+	arm_empty && park || return 1
+	write_later write
+	writer=$!
+	assign_later
+	go write
+	until_status write "$writer" cpuset_write_resmask
+	[ $? = 2 ] || { echo "# the write did not wait: $(status_of write)"; ok=1; }
+	go assign
+	until_assigned || ok=1
+	entry_later move
+	mover=$!
+	go entry
+	until_status entry "$mover" cpuset_can_
+	unpark
+	if [ "$(status_of entry)" = 0 ]; then
+		echo "# the task move got through while the write was under way"
+		ok=1
+	else
+		grep -q busy "$OUT/entry.err" || { diag <"$OUT/entry.err"; ok=1; }
+	fi
+	[ "$(status_of write)" = 0 ] || { echo "# the write: $(status_of write)"; ok=1; }
+	[ "$(status_of assign)" = 0 ] ||
+		{ echo "# the ASSIGN: $(status_of assign)"; diag <"$OUT/assign.err"; ok=1; }
+	q_off_7 || ok=1
+	return $ok
+}
+
+ktap_plan 8
 check "set-up: c0 on 7, erace on 0-6, q empty" setup
 check "a task move into q while a write giving erace 7 is under way: refused" write_then_entry move
 check "a clone3 into q while a write giving erace 7 is under way: refused" write_then_entry clone
@@ -304,4 +373,5 @@ check "a write giving erace 7 while a task move into q is under way: refused" en
 check "a write giving erace 7 while a clone3 into q is under way: refused" entry_then_write clone
 check "q emptied while a write giving erace 7 is under way: refused" write_then_write erace
 check "a write giving erace 7 while q is being emptied: refused" write_then_write q
+check "a task move into q after an ASSIGN, while a write checked on the empty table is under way: refused" write_then_assign
 ktap_exit

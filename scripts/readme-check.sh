@@ -8,7 +8,10 @@
 #   - every `make TARGET` it names is a target of the Makefile;
 #   - its kernel table lists exactly the kernels the tree supports
 #     (CPUMGR_DEBIAN_KERNELS of scripts/common.sh): a row
-#     "| SERIES | -amd64 |" is SERIES, "| SERIES | -rt-amd64 |" SERIES-rt.
+#     "| SERIES | -amd64 |" is SERIES, "| SERIES | -rt-amd64 |" SERIES-rt;
+#   - that table's figures say when and at which commit they were measured
+#     ("measured on YYYY-MM-DD at commit HASH", a commit of this
+#     repository when the tree is a clone).
 # Prints one line per finding; exit 1 on any.
 
 set -uo pipefail
@@ -66,6 +69,17 @@ tree=$(printf '%s\n' $CPUMGR_DEBIAN_KERNELS | sort)
 [ -n "$table" ] || fail "$readme has no kernel table under '## Kernels'"
 if [ "$table" != "$tree" ]; then
 	fail "the kernel table lists '$(echo $table)' but the tree supports '$(echo $tree)'"
+fi
+
+# The table's figures: when, and of which code.
+measured=$(awk '/^## Kernels/ { on = 1; next } /^## / { on = 0 } on' "$readme" |
+	tr '\n' ' ' |
+	grep -o 'measured on [0-9]\{4\}-[0-9][0-9]-[0-9][0-9] at commit [0-9a-f]\{7,40\}')
+if [ -z "$measured" ]; then
+	fail "$readme's kernel table does not say when and at which commit its figures were measured"
+elif git rev-parse --git-dir >/dev/null 2>&1 &&
+     ! git cat-file -e "${measured##* }^{commit}" 2>/dev/null; then
+	fail "$readme's kernel table names commit ${measured##* }, which this repository does not have"
 fi
 
 exit $status

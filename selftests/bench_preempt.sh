@@ -4,9 +4,14 @@
 # How long the hooks keep preemption off (issue 19), during a storm of
 # cpuset writes: a pod's cgroup with CHILDREN child cpusets, tasks in
 # TASKS of them, WRITES cpuset.cpus writes to the pod's cgroup (each
-# checked against every child: the inherit walk), cgroup.procs moves,
-# cpuset.cpus.partition writes, and a shared CPU taken offline and
-# back every 30 writes.  The kernel's function_graph tracer
+# checked against every child: the inherit walk), cgroup.procs moves
+# (into c0, whose check goes through every container of its pod, and
+# into two shared children), cpuset.cpus.partition writes, and a shared
+# CPU taken offline and back every 30 writes.  The table is full:
+# pod pa has CONTAINERS more containers on c0's CPU 3 (containers of one
+# pod may share CPUs, as an init container's and its app's do; pods may
+# not, so a check meets one pod per CPU it holds at most, but every
+# container of each).  The kernel's function_graph tracer
 # times each hook function: the kprobe handlers run with preemption off
 # for all of their time, and the cpuset write check with preemption off
 # where it disables it.  Prints the longest and the median time per
@@ -24,6 +29,7 @@ CPU7=/sys/devices/system/cpu/cpu7
 CHILDREN=${CPUMGR_PREEMPT_CHILDREN:-200}
 TASKS=${CPUMGR_PREEMPT_TASKS:-20}
 WRITES=${CPUMGR_PREEMPT_WRITES:-300}
+CONTAINERS=${CPUMGR_PREEMPT_CONTAINERS:-500}
 # The hooks' functions that run with preemption off: the kprobe handlers
 # (kmod/cpumgr_probes.c: the cgroup file writers' redirect, task moves,
 # forks, kernel threads' affinity, offlines, rmdir, SMT off), and the
@@ -69,7 +75,11 @@ setup()
 	"$CTL" configure --policy static --enforce enforce \
 		--cgroup-root "$ROOT" >/dev/null &&
 	"$CTL" assign pa c0 2-3 >/dev/null &&
-	"$CTL" bind pa c0 --cgroup "$POD/c0" --pod-cgroup "$POD" >/dev/null
+	"$CTL" bind pa c0 --cgroup "$POD/c0" --pod-cgroup "$POD" >/dev/null &&
+	echo 2-3 >"$POD/c0/cpuset.cpus" || return 1
+	for ((i = 1; i <= CONTAINERS; i++)); do
+		"$CTL" assign pa "x$i" 3 >/dev/null || return 1
+	done
 }
 
 tracer()
@@ -102,7 +112,7 @@ storm()
 		else
 			(echo 2-6 >"$POD/cpuset.cpus") 2>>"$OUT/err" || bad=1
 		fi
-		echo "${pids[0]}" >"$POD/c$((1 + i % 2))/cgroup.procs" || bad=1
+		echo "${pids[0]}" >"$POD/c$((i % 3))/cgroup.procs" || bad=1
 		[ $((i % 10)) = 0 ] &&
 			(echo member >"$POD/c5/cpuset.cpus.partition") 2>>"$OUT/err"
 		# the offline check walks every cpuset with tasks
@@ -151,8 +161,8 @@ report()
 }
 
 ktap_plan 4
-echo "# kernel $(uname -r), $CHILDREN child cpusets, tasks in $TASKS, $WRITES writes"
-check "set-up: $CHILDREN cpusets below a pod's cgroup, tasks in $TASKS" setup
+echo "# kernel $(uname -r), $CHILDREN child cpusets, tasks in $TASKS, $WRITES writes, $CONTAINERS containers more in the table"
+check "set-up: $CHILDREN cpusets below a pod's cgroup, tasks in $TASKS, $CONTAINERS containers more" setup
 check "the function_graph tracer times the hooks" tracer
 check "a storm of $WRITES cpuset.cpus writes and task moves, timed" storm
 check "the hooks' times, from the trace" report

@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 cp -r "$top/doc" "$tmp/doc"
 . "$top/scripts/tests/ktap.sh"
 
-ktap_plan 6
+ktap_plan 8
 
 # $1: what the copy lacks or gets wrong, $2: sed script making it so,
 # $3: the finding expected
@@ -39,5 +39,10 @@ finds "a dead link" 's#(doc/netlink.md)#(doc/gone.md)#' "links to doc/gone.md"
 finds "an unknown make target" 's/make demo /make demoo /' "make demoo"
 finds "a kernel row the tree lacks" '/^| 6.12 | `-amd64`/a\
 | 9.9 | `-amd64` | nowhere | no | nothing |' "kernel table lists"
+finds "figures with no date" 's/measured on [0-9-]* at commit/measured at commit/' \
+	"when and at which commit"
+finds "figures of a commit the repository lacks" \
+	's/\(measured on [0-9-]* at commit\) [0-9a-f]*/\1 0000000/' \
+	"commit 0000000, which"
 
 ktap_done

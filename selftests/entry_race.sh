@@ -90,19 +90,26 @@ setup()
 	TASK=$!
 }
 
+# Until file $1 reads $2; 1 after 60 s.  No fork.
+until_reads()
+{
+	local i v
+
+	for ((i = 0; i < 300; i++)); do
+		read -r v <"$1"
+		[ "$v" = "$2" ] && return 0
+		nap
+	done
+	return 1
+}
+
 # Park a write of epark: cpuset's locks are held until release.
 park()
 {
-	local i held
-
 	insmod "$PARK" cgroup=epark || return 1
 	(echo 1 >"$BLK/cpuset.cpus") &
 	BG=($!)
-	for ((i = 0; i < 300; i++)); do
-		read -r held <"$PARAMS/waiting"
-		[ "$held" = 1 ] && return 0
-		nap
-	done
+	until_reads "$PARAMS/waiting" 1 && return 0
 	echo "# the write of epark was not parked"
 	return 1
 }
@@ -319,13 +326,7 @@ assign_later()
 # Until the table holds CPU 7; 1 after 60 s.  No fork.
 until_assigned()
 {
-	local i cpus
-
-	for ((i = 0; i < 300; i++)); do
-		read -r cpus <"$SYSFS/exclusive_cpus"
-		[ "$cpus" = 7 ] && return 0
-		nap
-	done
+	until_reads "$SYSFS/exclusive_cpus" 7 && return 0
 	echo "# CPU 7 was not assigned"
 	return 1
 }

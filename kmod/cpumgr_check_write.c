@@ -134,16 +134,6 @@ static bool cpumgr_resmask_refused(struct kernfs_open_file *of,
 	found |= cpumgr_check_above(view, w, entry, eff, bad, s);
 	if (found)
 		kind = CPUMGR_VIOLATION_INHERIT;
-	/*
-	 * Pinned, with tasks, it may not name none again (cpumgr_rules.c).
-	 * Without, it may: CRI-O empties a container's once its tasks are
-	 * gone (doc/kernel-guarantee.md says what is left open).
-	 */
-	else if (cpumask_empty(arg) && cgroup_is_populated(css->cgroup) &&
-		 !cpumask_empty(cpumgr_cpuset_allowed(css)))
-		cpumgr_rules_check_unnamed(view, css->cgroup,
-					   cpumgr_cpuset_effective(css->parent),
-					   bad, s);
 report:
 	return !cpumask_empty(bad) &&
 	       cpumgr_violation(view, kind, css->cgroup, file, bad, s);
@@ -198,9 +188,7 @@ static bool cpumgr_drops_cpuset(const char *buf)
  * cgroup moves its children's tasks into its own cpuset: they then run
  * on its effective CPUs, with no cgroup.procs write to check.  (Turning
  * it on gives them new cpusets that inherit the CPUs they already run
- * on; runtimes write "+cpuset" all the time.)  Below a pod cgroup, a
- * child that names CPUs would name none once it is turned on again, so
- * it may not be turned off over one, with tasks or without.
+ * on; runtimes write "+cpuset" all the time.)
  */
 static bool cpumgr_subtree_refused(struct kernfs_open_file *of,
 				   const char *buf,
@@ -227,18 +215,10 @@ static bool cpumgr_subtree_refused(struct kernfs_open_file *of,
 	list_for_each_entry_rcu(child, &cgrp->self.children, sibling) {
 		struct cgroup_subsys_state *kid;
 
-		kid = cpumgr_cpuset_css(child->cgroup);
-		/*
-		 * What it named is forgotten, with tasks or without: its
-		 * cpuset made anew would name none (cpumgr_rules.c).
-		 */
-		if (kid && kid != css &&
-		    !cpumask_empty(cpumgr_cpuset_allowed(kid)))
-			found |= cpumgr_rules_check_unnamed(view, child->cgroup,
-							    eff, bad, s);
 		if (!cgroup_is_populated(child->cgroup))
 			continue;
 		/* what it named, to the same-pod rule (cpumgr_rules.c) */
+		kid = cpumgr_cpuset_css(child->cgroup);
 		found |= cpumgr_rules_check(view, child->cgroup, eff,
 					    kid && kid != css ?
 					    cpumgr_cpuset_allowed(kid) :

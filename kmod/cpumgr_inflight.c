@@ -16,17 +16,24 @@
  * there, which takes it).
  *
  * So the two sides meet under one raw spinlock.  A write registers its
- * cpuset and the effective CPUs it will give it before its walk, and
- * reads which task entry is under way: the walk counts that one's
- * destination as populated.  It also copies the other writes under way
- * on cpusets above and below its own: its walk takes what those below
- * will name, and walks again with what each above will give.  A task
- * entry registers its destination and checks it against every write
- * under way above it, as the walk would, before it reads the CPUs its
- * cpuset has now.  Whichever comes second sees the other (writes are
- * checked in pairs: with three or more under way on one branch, each
- * pair is).  A write stays registered until the kernel returns from it,
- * an entry until its task is in the cgroup (or the entry failed).
+ * cpuset and the effective CPUs it will give it before it reads the
+ * table (whatever the table holds: an ASSIGN may publish one before the
+ * write lands), and reads which task entry is under way: the walk
+ * counts that one's destination as populated.  It also copies the other
+ * writes under way on cpusets above and below its own: its walk takes
+ * what those below will name, and walks again with what each above will
+ * give.  A task entry registers its destination and checks it against
+ * every write under way above it, as the walk would, before it reads
+ * the CPUs its cpuset has now.  Whichever comes second sees the other
+ * when both read the same table (writes are checked in pairs: with three
+ * or more under way on one branch, each pair is).  An entry reads the
+ * table before it registers: with an ASSIGN published between its read
+ * and a write's, a write registered before the entry does not count it,
+ * and the entry checks the write against the table before the ASSIGN
+ * (open: each side should take what it sees of the other after it has
+ * read the table).  A write stays registered until the kernel returns
+ * from it, an entry until its task is in the cgroup (or the entry
+ * failed).
  * Entries are serialized by cgroup_mutex: one is under way at most.
  * Writes are not: CPUMGR_INFLIGHT_WRITES at a time, the others wait for
  * a slot, so that the entry's check, with preemption off, stays short.
@@ -85,7 +92,7 @@ bool cpumgr_inflight_above(const struct cpumgr_inflight_write *x,
 }
 
 /*
- * cpumgr_inflight_write_begin - a checked write is about to walk
+ * cpumgr_inflight_write_begin - a cgroup2 cpuset.cpus write is under way
  * @w: its slot
  * @css: the cgroup2 cpuset written
  * @eff: the effective CPUs the write gives it

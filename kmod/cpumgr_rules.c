@@ -20,13 +20,11 @@
  * as anywhere.  From the first write on, the cgroup is a container like
  * any other: falling back to its parent's CPUs (its CPUs offline, or
  * none of them left in its parent's, or its cpuset gone with the
- * parent's subtree_control) may not give it a sibling's.  Nor may it
- * name no CPU again (cpumgr_rules_check_unnamed()): the rule asks what
- * a cgroup names now, not what it named once, so an emptied cpuset.cpus,
- * or a cpuset made anew by its parent's subtree_control, would hold its
- * pod's CPUs again, and every later grow of its pod cgroup with it.
- * (A cpuset.cpus emptied with no task in it is allowed, as CRI-O's undo
- * makes it: the rule then treats the next task as a runtime's first.)
+ * parent's subtree_control) may not give it a sibling's.  The rule asks
+ * what a cgroup names now, not what it named once: a cpuset.cpus emptied
+ * again, or a cpuset made anew by its parent's subtree_control, holds
+ * its pod's CPUs as a new cgroup's does (doc/kernel-guarantee.md: open;
+ * systemd and CRI-O make both writes themselves).
  *
  * Cgroups are compared by id (the directory's inode number) within one
  * hierarchy, against the view: the hooks that ask cannot sleep or take
@@ -303,25 +301,6 @@ static void cpumgr_whose(struct cpumgr_scratch *s, int pod, int container)
 	}
 }
 
-/* The container of pod @i holding (or owed) any of @cpus, if none is named. */
-static void cpumgr_whose_holds(const struct cpumgr_view *view, int i,
-			       const struct cpumask *cpus,
-			       struct cpumgr_scratch *s)
-{
-	const struct cpumgr_view_pod *pod = &view->pods[i];
-	unsigned int k;
-
-	for (k = pod->first; k < pod->first + pod->nr; k++) {
-		const struct cpumgr_view_container *c = &view->containers[k];
-
-		if (cpumask_intersects(cpus, c->cpus) ||
-		    cpumask_intersects(cpus, c->owed)) {
-			cpumgr_whose(s, i, k);
-			return;
-		}
-	}
-}
-
 /**
  * cpumgr_rules_check - what of @cpus may @cgrp not hold
  * @view: the table
@@ -383,53 +362,16 @@ bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
 			continue;
 		cpumask_or(bad, bad, others);
 		found = true;
-		cpumgr_whose_holds(view, i, others, s);
-	}
-	return found;
-}
+		for (k = pod->first; k < pod->first + pod->nr; k++) {
+			const struct cpumgr_view_container *c =
+				&view->containers[k];
 
-/**
- * cpumgr_rules_check_unnamed - what of its pod's CPUs @cgrp would hold
- *	naming no CPU
- * @view: the table
- * @cgrp: a cgroup that names CPUs now
- * @cpus: CPUs it would then hold (its parent's)
- * @bad: where its pod's CPUs among @cpus are added
- * @s: this CPU's scratch space
- *
- * The same-pod rule is for a cgroup strictly below a bound pod cgroup
- * that has not named a CPU yet; one that has may not go back to naming
- * none (see the top), unless it is below a container's bound cgroup,
- * which names CPUs for it.  The caller is in an RCU read-side section.
- * Return: whether any CPU was added to @bad.
- */
-bool cpumgr_rules_check_unnamed(const struct cpumgr_view *view,
-				struct cgroup *cgrp, const struct cpumask *cpus,
-				struct cpumask *bad, struct cpumgr_scratch *s)
-{
-	struct cpumask *others = s->masks[CPUMGR_SCRATCH_OTHERS];
-	bool v1 = !cpumgr_cgroup_on_dfl(cgrp);
-	bool whole = true, found = false;
-	unsigned int nr, i, k;
-
-	nr = cpumgr_chain(cgrp, s->chain, &whole);
-	if (v1 || !nr || !cpumgr_in_scope(view, s->chain, nr, whole, v1))
-		return false;
-	/* Below a container's cgroup, it inherits that container's CPUs. */
-	for (k = 0; k < view->nr_containers; k++)
-		if (cpumgr_below(&view->containers[k].cg, s->chain, nr, v1))
-			return false;
-	for (i = 0; i < view->nr_pods; i++) {
-		const struct cpumgr_view_pod *pod = &view->pods[i];
-
-		if (!cpumgr_below(&pod->cg, s->chain, nr, v1))
-			continue;
-		cpumask_or(others, pod->cpus, pod->owed);
-		if (!cpumask_and(others, others, cpus))
-			continue;
-		cpumask_or(bad, bad, others);
-		found = true;
-		cpumgr_whose_holds(view, i, others, s);
+			if (cpumask_intersects(others, c->cpus) ||
+			    cpumask_intersects(others, c->owed)) {
+				cpumgr_whose(s, i, k);
+				break;
+			}
+		}
 	}
 	return found;
 }

@@ -52,8 +52,6 @@ MATRIX=(
 "clone3 into the owner's cgroup                 |enforce|pa/c1/sub|.                 |F       |0    |2-3    |0 0|.                                           |.              |."
 "empty write to a populated cgroup              |enforce|pb/c1    |task pb/c1        |C       |EBUSY|4-5    |1 0|inherit:refused:cpuset.cpus:2-3             |.              |untask"
 "empty write to an empty cgroup                 |enforce|pb/c1    |.                 |C       |0    |ALL    |0 0|.                                           |.              |cw pb/c1 4-5"
-"a sibling's empty write, its task in it        |enforce|pa/c2    |cw pa 2-3,6-7; task pa/c2|C|EBUSY|6-7    |1 0|write:refused:cpuset.cpus:2-3               |.              |untask; cw pa ''"
-"empty write below the owner's cgroup           |enforce|pa/c1/sub|cw pa/c1/sub 3    |C       |0    |2-3    |0 0|.                                           |.              |."
 "a busy task stays off foreign CPUs: write      |enforce|other    |busy other        |CALL    |EBUSY|6-7    |1 0|write:refused:cpuset.cpus:2-5               |allowed=6-7    |unbusy"
 "a busy task stays off foreign CPUs: empty write|enforce|other    |busy other        |C       |EBUSY|6-7    |1 0|inherit:refused:cpuset.cpus:2-5             |allowed=6-7    |unbusy"
 "a parent's empty write over a populated child  |enforce|gp       |mk gp gp/kid; cw gp 6-7; task gp/kid|C|EBUSY|6-7  |1 0|inherit:refused:cpuset.cpus:2-5             |eff:gp/kid=6-7 |untask"

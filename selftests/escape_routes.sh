@@ -17,12 +17,7 @@
 #     an offline CPU, its last CPU taken offline, or cpuset turned off in
 #     the pod cgroup's subtree_control.  The same-pod rule is for a
 #     cgroup that names no CPU yet (between a runtime's task move and its
-#     first cpuset write), not for one pinned already: nor may a pinned
-#     one name none again (issue 32, item 1), its cpuset.cpus written
-#     empty with its task in it (7.x accepts that, 6.1 and 6.12 say
-#     ENOSPC), nor its cpuset turned off in the pod cgroup while it has
-#     no task (to be made anew, naming none) for the task to come back.
-#     (Emptied without its task, it may be: CRI-O's undo does that.)
+#     first cpuset write), not for one pinned already;
 #   - a partition below the managed root (issue 22, item 5): c1 made a
 #     partition and dissolved again (remote on 6.12 on, with
 #     cpuset.cpus.exclusive on its ancestors) hands its CPUs back to the
@@ -312,38 +307,6 @@ pod_subtree_drops_cpuset()
 	c2_stays_off_c1 && c1_keeps_its_cpus
 }
 
-# Issue 32, item 1: c2, pinned to 4-5, written empty would hold its pod
-# cgroup's CPUs (2-5), c1's among them.  The module refuses it before
-# the kernel's own check (ENOSPC on 6.1 and 6.12) is reached.
-sibling_emptied()
-{
-	local ret=0
-
-	refused "" "$C2/cpuset.cpus" && c2_stays_off_c1 && c1_keeps_its_cpus ||
-		ret=1
-	[ "$(<"$C2/cpuset.cpus")" = 4-5 ] || echo 4-5 >"$C2/cpuset.cpus"
-	return $ret
-}
-
-# Nor, with its task elsewhere, cpuset turned off in the pod cgroup (for
-# a new cpuset naming none), for the task to come back into it.  c2's
-# task back on 4-5 after.
-sibling_cpuset_made_anew()
-{
-	local ret=0
-
-	echo "$PID2" >"$CG/cgroup.procs" || return 1
-	refused -cpuset "$ROOT/pa/cgroup.subtree_control" || ret=1
-	echo +cpuset >"$ROOT/pa/cgroup.subtree_control" || ret=1
-	echo "$PID2" >"$C2/cgroup.procs" || ret=1
-	c2_stays_off_c1 && c1_keeps_its_cpus || ret=1
-	if [ "$(<"$C2/cpuset.cpus")" != 4-5 ]; then
-		echo "$PID2" >"$CG/cgroup.procs"
-		echo 4-5 >"$C2/cpuset.cpus" && echo "$PID2" >"$C2/cgroup.procs"
-	fi
-	return $ret
-}
-
 # c1's own cpuset.cpus.exclusive emptied: 6.12 dissolves the partition
 # (refused), 7.3 keeps it on c1's cpuset.cpus (accepted, still valid).
 own_exclusive_emptied()
@@ -428,7 +391,7 @@ mark()
 	MARK=$(($(dmesg | wc -l) + 1))
 }
 
-ktap_plan 18
+ktap_plan 16
 check "set-up: c1 bound to 2-3 with a task" setup
 check "a partition outside the managed root may not take c1's CPU" partition_outside_scope
 check "one on CPUs nobody holds may" partition_outside_scope_of_free_cpus
@@ -440,8 +403,6 @@ check "the managed root's may not leave c1's CPUs out" partition_on_other_cpus "
 check "a pinned sibling may not fall back onto c1's CPUs: an offline CPU written" sibling_written_with_offline_cpu
 check "nor its last CPU taken offline" sibling_last_cpu_offline
 check "nor cpuset turned off in the pod cgroup" pod_subtree_drops_cpuset
-check "nor its cpuset.cpus emptied" sibling_emptied
-check "nor its cpuset turned off and on without its task, which then comes back" sibling_cpuset_made_anew
 check "release mode: a CPU offline while owed to c1 may not be named elsewhere" release_owed_cpu_named_elsewhere
 check "without a managed root, c1's remote partition may not dissolve onto the top cpuset's inheritors" remote_partition_without_root partition
 check "without a managed root, nor by emptying its cpuset.cpus.exclusive" remote_partition_without_root own

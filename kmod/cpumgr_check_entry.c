@@ -33,13 +33,13 @@ static bool cpumgr_check_against_write(const struct cpumgr_view *view,
 	if (w->css != css && (!cpumgr_cpuset_v2_mode(css->cgroup) ||
 			      !cpumgr_inflight_above(w, css)))
 		return false;
-	cpumgr_rules_inherited(css, w->css, w->eff, eff, NULL, s);
+	cpumgr_rules_inherited(css, w->css, w->eff, eff, s);
 	if (css->cgroup == dst)
 		own = w->css == css ? w->own : cpumgr_cpuset_allowed(css);
 	return cpumgr_rules_check(view, dst, eff, own, bad, s);
 }
 
-/* A task entry, as cpumgr_inflight_enter() checks it against each write. */
+/* A task entry, as cpumgr_inflight_entry_sees() checks it against a write. */
 struct cpumgr_entry_check {
 	const struct cpumgr_view *view;
 	struct cgroup *dst;
@@ -60,34 +60,34 @@ static bool cpumgr_entry_against_write(const struct cpumgr_inflight_write *w,
 /*
  * A task entering @dst would run on the effective CPUs of its cpuset, or
  * on what a cpuset.cpus write under way gives it.  The entry is in flight
- * (cpumgr_inflight.c) from here until its task is in, even when nothing
- * is to be checked now: a write checked later must count it.  Return:
- * whether it is refused.
+ * (cpumgr_inflight.c) from before it reads the table until its task is
+ * in, even when nothing is to be checked now: a write checked later must
+ * count it.  Return: whether it is refused.
  */
 static bool cpumgr_check_entry(struct cgroup *dst,
 			       struct cgroup_subsys_state *css,
 			       enum cpumgr_violation kind, const char *file)
 {
-	const struct cpumgr_view *view = cpumgr_view_get();
 	struct cpumgr_scratch *s = cpumgr_scratch_get();
 	struct cpumask *bad = cpumgr_scratch_mask(s, CPUMGR_BAD);
-	bool active = cpumgr_rules_active(view), found;
 	struct cpumgr_entry_check check = {
-		.view = view,
 		.dst = dst,
 		.css = css,
 		.eff = cpumgr_scratch_mask(s, CPUMGR_EFF),
 		.bad = bad,
 		.s = s,
 	};
+	const struct cpumgr_view *view;
 	const struct cpumask *own;
+	bool found;
 
-	cpumask_clear(bad);
-	found = cpumgr_inflight_enter(dst, css, active ?
-				      cpumgr_entry_against_write : NULL,
-				      &check);
-	if (!active)
+	cpumgr_inflight_enter(dst, css);
+	view = cpumgr_view_get();
+	if (!cpumgr_rules_active(view))
 		return false;
+	check.view = view;
+	cpumask_clear(bad);
+	found = cpumgr_inflight_entry_sees(cpumgr_entry_against_write, &check);
 	/* Without a cpuset of its own, @dst names none of its CPUs. */
 	own = css->cgroup == dst ? cpumgr_cpuset_allowed(css) : cpu_none_mask;
 	found |= cpumgr_rules_check(view, dst, cpumgr_cpuset_effective(css),

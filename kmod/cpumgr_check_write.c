@@ -24,41 +24,6 @@
 #include "cpumgr_rules.h"
 #include "cpumgr_view.h"
 
-/**
- * cpumgr_check_above - a write against the writes above it
- * @view: the table
- * @w: the write, begun (cpumgr_inflight_write_begin())
- * @entry: the task entry under way it read
- * @eff: scratch
- * @bad: where the CPUs the cpusets with tasks below @w's would get, once
- *	 a write under way above it has landed too, and may not hold, go
- * @s: this CPU's scratch space
- *
- * Each write above gives @w's cpuset another parent's CPUs than it has
- * now: the walk is made again with what @w's cpuset then gets.  The
- * caller is in the RCU read-side section of its begin.  Return: whether
- * any CPU was added to @bad.
- */
-static bool cpumgr_check_above(const struct cpumgr_view *view,
-			       const struct cpumgr_inflight_write *w,
-			       const struct cpumgr_inflight_entry *entry,
-			       struct cpumask *eff, struct cpumask *bad,
-			       struct cpumgr_scratch *s)
-{
-	bool found = false;
-	unsigned int i;
-
-	for (i = 0; i < w->nr_above; i++) {
-		cpumgr_rules_inherited(w->css->parent, w->above[i],
-				       w->above_eff[i], eff, NULL, s);
-		if (cpumask_intersects(eff, w->own))
-			cpumask_and(eff, eff, w->own);
-		found |= cpumgr_rules_check_inherit(view, w->css, eff, w->own,
-						    entry, w, bad, s);
-	}
-	return found;
-}
-
 /*
  * What a cpuset.cpus write of @arg gives @css, into @eff: the effective
  * CPUs of a cgroup2 cpuset (true), else @arg.
@@ -86,13 +51,13 @@ static bool cpumgr_cpus_write_gives(struct cgroup_subsys_state *css,
 
 /*
  * Whether a write of @arg to cpuset.cpus or cpuset.cpus.exclusive (@cpus
- * false) of @of's cpuset is refused.  A cpuset.cpus write is under way
- * in @w (with @entry, the task entry it read) when it is a cgroup2
- * cpuset's.
+ * false) of @of's cpuset is refused.  A cpuset.cpus write holds @w, with
+ * what it gives when it is a cgroup2 cpuset's (begun), and @entry, the
+ * task entry under way it saw.
  */
 static bool cpumgr_resmask_refused(struct kernfs_open_file *of,
 				   const struct cpumask *arg, bool cpus,
-				   struct cpumgr_inflight_write *w,
+				   const struct cpumgr_inflight_write *w,
 				   const struct cpumgr_inflight_entry *entry,
 				   const struct cpumgr_view *view,
 				   struct cpumgr_scratch *s)
@@ -100,11 +65,9 @@ static bool cpumgr_resmask_refused(struct kernfs_open_file *of,
 	struct cgroup_subsys_state *css = of_css(of);
 	const char *file = cpus ? "cpuset.cpus" : "cpuset.cpus.exclusive";
 	enum cpumgr_violation kind = CPUMGR_VIOLATION_WRITE;
-	struct cpumask *bad, *eff;
-	bool v2, found;
+	struct cpumask *bad;
 
 	bad = cpumgr_scratch_mask(s, CPUMGR_BAD);
-	eff = cpumgr_scratch_mask(s, CPUMGR_EFF);
 	cpumask_clear(bad);
 	if (cpumgr_rules_check(view, css->cgroup, arg, arg, bad, s))
 		goto report;
@@ -122,17 +85,13 @@ static bool cpumgr_resmask_refused(struct kernfs_open_file *of,
 	    cpumgr_check_part_cpus(view, css, arg, &kind, bad, s))
 		goto report;
 	/* What the cpuset, and what inherits from it, would get. */
-	v2 = cpumgr_cpus_write_gives(css, arg, eff, s);
-	if (cpumgr_check_part_keep(view, css, eff, bad, s))
+	if (cpumgr_check_part_keep(view, css, w->begun ? w->eff : arg, bad,
+				   s))
 		goto report;
-	if (!v2 || !cpumgr_rules_reaches_scope(view, css->cgroup, s))
+	if (!w->begun || !cpumgr_rules_reaches_scope(view, css->cgroup, s))
 		goto report;
-	/* Tasks entering below meanwhile count, as do writes above and below. */
-	found = cpumgr_rules_check_inherit(view, css, eff, arg, entry, w, bad,
-					   s);
-	/* eff is scratch from here */
-	found |= cpumgr_check_above(view, w, entry, eff, bad, s);
-	if (found)
+	/* A task entering below meanwhile counts. */
+	if (cpumgr_rules_check_inherit(view, css, w->eff, arg, entry, bad, s))
 		kind = CPUMGR_VIOLATION_INHERIT;
 report:
 	return !cpumask_empty(bad) &&
@@ -266,7 +225,7 @@ bool cpumgr_check_cpus_write(struct kernfs_open_file *of, const char *buf,
 	struct cpumgr_scratch *s = cpumgr_scratch_lock();
 	struct cpumask *arg = cpumgr_scratch_mask(s, CPUMGR_ARG);
 	struct cpumask *eff = cpumgr_scratch_mask(s, CPUMGR_EFF);
-	struct cpumgr_inflight_entry entry = {};
+	struct cpumgr_inflight_entry entry;
 	const struct cpumgr_view *view;
 	bool refuse = false;
 
@@ -275,13 +234,13 @@ bool cpumgr_check_cpus_write(struct kernfs_open_file *of, const char *buf,
 	if (cpulist_parse(buf, arg))
 		goto out;
 	/*
-	 * Under way before the table is read, whatever it holds: a task
-	 * entry checked against a table an ASSIGN publishes meanwhile counts
-	 * this write, which was checked against the table before (or none).
+	 * Under way before the table is read, whatever it holds, and the
+	 * task entry under way seen after (cpumgr_inflight.c).
 	 */
 	if (cpumgr_cpus_write_gives(css, arg, eff, s))
-		cpumgr_inflight_write_begin(w, css, eff, arg, &entry);
+		cpumgr_inflight_write_begin(w, eff, arg);
 	view = cpumgr_view_get();
+	cpumgr_inflight_write_sees(&entry);
 	refuse = cpumgr_rules_active(view) &&
 		 cpumgr_resmask_refused(of, arg, true, w, &entry, view, s);
 out:

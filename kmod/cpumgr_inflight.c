@@ -15,76 +15,167 @@
  * and a cpuset write may not hold it (6.1 flushes the hotplug work
  * there, which takes it).
  *
- * So the two sides meet under one raw spinlock.  A write registers its
- * cpuset and the effective CPUs it will give it before it reads the
- * table (whatever the table holds: an ASSIGN may publish one before the
- * write lands), and reads which task entry is under way: the walk
- * counts that one's destination as populated.  It also copies the other
- * writes under way on cpusets above and below its own: its walk takes
- * what those below will name, and walks again with what each above will
- * give.  A task entry registers its destination and checks it against
- * every write under way above it, as the walk would, before it reads
- * the CPUs its cpuset has now.  Whichever comes second sees the other
- * when both read the same table (writes are checked in pairs: with three
- * or more under way on one branch, each pair is).  An entry reads the
- * table before it registers: with an ASSIGN published between its read
- * and a write's, a write registered before the entry does not count it,
- * and the entry checks the write against the table before the ASSIGN
- * (open: each side should take what it sees of the other after it has
- * read the table).  A write stays registered until the kernel returns
- * from it, an entry until its task is in the cgroup (or the entry
- * failed).
- * Entries are serialized by cgroup_mutex: one is under way at most.
- * Writes are not: CPUMGR_INFLIGHT_WRITES at a time, the others wait for
- * a slot, so that the entry's check, with preemption off, stays short.
+ * So the two sides meet under one raw spinlock, each in two steps: it
+ * registers before it reads the table, and looks at the other side
+ * after.  Of a write and an entry under way together, the one that read
+ * the table last sees the other (its look comes after the other's
+ * registration), whichever table an ASSIGN published in between.  A
+ * cgroup2 write registers its cpuset and the effective CPUs it will give
+ * it, whatever the table holds (one checked while nothing was assigned
+ * may land after an ASSIGN), and its walk counts the destination of the
+ * task entry under way as populated.  A task entry registers its
+ * destination, and is checked against the write under way at or above
+ * its cpuset, as the walk would.  A write stays registered until the
+ * kernel returns from it, an entry until its task is in the cgroup (or
+ * the entry failed).  Entries are serialized by cgroup_mutex: one is
+ * under way at most.
+ *
+ * Writes on one branch (a cpuset, those above it and those below) go
+ * one at a time, in the order they got their slots: a write waits,
+ * before it is checked, while one that got its slot before is on its
+ * branch, and is then checked against the tree that one left.  Checked
+ * side by side, three writes on one branch, each harmless alone or with
+ * one other, would land together.  So a task entry meets one write at
+ * most at or above its cpuset.  At most CPUMGR_INFLIGHT_WRITES writes
+ * hold a slot, so that the entry's check, with preemption off, stays
+ * short; the others wait for one (woken together: which gets it is
+ * chance).  A writer waiting holds its file active: one whose cpuset is
+ * being removed (rmdir, or cpuset turned off above it, which wait for
+ * its file with cgroup_mutex held) stops waiting, within
+ * CPUMGR_INFLIGHT_POLL.
  * The checks against the rules are the callers': an entry's runs under
- * the lock, for each write under way (cpumgr_inflight_enter()).
+ * the lock, for each write under way (cpumgr_inflight_entry_sees()).
  *
  * Every cgroup file write checked, cpuset.cpus or another, is under way
  * here too until the kernel returns from it (cpumgr_writes), for the
  * changes of the table to wait for.
  */
-#include <linux/bitmap.h>
 #include <linux/cgroup.h>
 #include <linux/cpumask.h>
 #include <linux/sched.h>
-#include <linux/semaphore.h>
 #include <linux/spinlock.h>
 #include <linux/srcu.h>
+#include <linux/wait.h>
 
-#include "cpumgr_cpuset.h"
 #include "cpumgr_inflight.h"
 
 static DEFINE_RAW_SPINLOCK(cpumgr_inflight_lock);
-static struct semaphore cpumgr_inflight_slots =
-	__SEMAPHORE_INITIALIZER(cpumgr_inflight_slots, CPUMGR_INFLIGHT_WRITES);
-static DECLARE_BITMAP(cpumgr_inflight_used, CPUMGR_INFLIGHT_WRITES);
+static DECLARE_WAIT_QUEUE_HEAD(cpumgr_inflight_wait);
 static struct cpumgr_inflight_write cpumgr_inflight_writes[CPUMGR_INFLIGHT_WRITES];
+/* the order in which writes got their slots */
+static u64 cpumgr_inflight_tickets;
 /* the task entry under way: references held on both */
 static struct cpumgr_inflight_entry cpumgr_inflight_entry;
 static struct task_struct *cpumgr_inflight_task;
 
-/*
- * cpumgr_inflight_write_get - a slot for a cpuset.cpus write
- *
- * Sleeps while CPUMGR_INFLIGHT_WRITES writes hold one.  Return: the
- * slot, or ERR_PTR(-EINTR) when the writer was killed meanwhile.
- */
-struct cpumgr_inflight_write *cpumgr_inflight_write_get(void)
+/* @a and @b on one branch: one of them at or above the other. */
+static bool cpumgr_inflight_branch(struct cgroup_subsys_state *a,
+				   struct cgroup_subsys_state *b)
 {
+	return cgroup_is_descendant(a->cgroup, b->cgroup) ||
+	       cgroup_is_descendant(b->cgroup, a->cgroup);
+}
+
+/*
+ * A free slot for a write of @css into *@w, in line after every write
+ * that holds one.  The slot holds a reference on @css: on 6.1 a writer
+ * lets its file go, and puts its own reference, before the kernel
+ * returns from the write.
+ */
+static bool cpumgr_inflight_claimed(struct cgroup_subsys_state *css,
+				    struct cpumgr_inflight_write **w)
+{
+	struct cpumgr_inflight_write *free = NULL;
 	unsigned long flags;
 	unsigned int i;
 
-	if (down_killable(&cpumgr_inflight_slots))
-		return ERR_PTR(-EINTR);
 	raw_spin_lock_irqsave(&cpumgr_inflight_lock, flags);
-	i = find_first_zero_bit(cpumgr_inflight_used, CPUMGR_INFLIGHT_WRITES);
-	__set_bit(i, cpumgr_inflight_used);
+	for (i = 0; i < CPUMGR_INFLIGHT_WRITES && !free; i++)
+		if (!cpumgr_inflight_writes[i].css)
+			free = &cpumgr_inflight_writes[i];
+	if (free) {
+		css_get(css);
+		free->css = css;
+		free->ticket = ++cpumgr_inflight_tickets;
+		free->begun = false;
+	}
 	raw_spin_unlock_irqrestore(&cpumgr_inflight_lock, flags);
-	return &cpumgr_inflight_writes[i];
+	*w = free;
+	return free;
 }
 
-/* @x is a write under way on a cpuset strictly above @css, or below. */
+/* No write that got its slot before *@w's is on @css's branch. */
+static bool cpumgr_inflight_first(struct cgroup_subsys_state *css,
+				  struct cpumgr_inflight_write **w)
+{
+	const struct cpumgr_inflight_write *x;
+	unsigned long flags;
+	bool first = true;
+	unsigned int i;
+
+	raw_spin_lock_irqsave(&cpumgr_inflight_lock, flags);
+	for (i = 0; i < CPUMGR_INFLIGHT_WRITES && first; i++) {
+		x = &cpumgr_inflight_writes[i];
+		first = !x->css || x->ticket >= (*w)->ticket ||
+			!cpumgr_inflight_branch(x->css, css);
+	}
+	raw_spin_unlock_irqrestore(&cpumgr_inflight_lock, flags);
+	return first;
+}
+
+/*
+ * Waits until @cond(@css, @w): 0, -EINTR when the writer was killed
+ * meanwhile, or -ENODEV when @css is being removed (kill_css() marks it
+ * before it waits, with cgroup_mutex held, for the writers of its files
+ * to leave; a cpuset gone offline is the kernel's ENODEV too).
+ */
+static int cpumgr_inflight_wait_until(bool (*cond)(struct cgroup_subsys_state *css,
+						   struct cpumgr_inflight_write **w),
+				      struct cgroup_subsys_state *css,
+				      struct cpumgr_inflight_write **w)
+{
+	long left;
+
+	for (;;) {
+		left = wait_event_killable_timeout(cpumgr_inflight_wait,
+						   cond(css, w),
+						   CPUMGR_INFLIGHT_POLL);
+		if (left > 0)
+			return 0;
+		if (left < 0)
+			return -EINTR;
+		if (READ_ONCE(css->flags) & CSS_DYING)
+			return -ENODEV;
+	}
+}
+
+/**
+ * cpumgr_inflight_write_get - a slot for a cpuset.cpus write
+ * @css: the cpuset written
+ *
+ * Sleeps while no slot is free, then while a write that got its slot
+ * before is on @css's branch (in line: later ones wait behind this
+ * one).  Return: the slot, or an ERR_PTR() of
+ * cpumgr_inflight_wait_until()'s error.
+ */
+struct cpumgr_inflight_write *
+cpumgr_inflight_write_get(struct cgroup_subsys_state *css)
+{
+	struct cpumgr_inflight_write *w;
+	int err;
+
+	err = cpumgr_inflight_wait_until(cpumgr_inflight_claimed, css, &w);
+	if (err)
+		return ERR_PTR(err);
+	err = cpumgr_inflight_wait_until(cpumgr_inflight_first, css, &w);
+	if (err) {
+		cpumgr_inflight_write_put(w);
+		return ERR_PTR(err);
+	}
+	return w;
+}
+
+/* @x is a write under way on a cpuset strictly above @css. */
 bool cpumgr_inflight_above(const struct cpumgr_inflight_write *x,
 			   struct cgroup_subsys_state *css)
 {
@@ -92,85 +183,57 @@ bool cpumgr_inflight_above(const struct cpumgr_inflight_write *x,
 }
 
 /*
- * cpumgr_inflight_write_begin - a cgroup2 cpuset.cpus write is under way
+ * cpumgr_inflight_write_begin - a cgroup2 write is about to read the table
  * @w: its slot
- * @css: the cgroup2 cpuset written
- * @eff: the effective CPUs the write gives it
+ * @eff: the effective CPUs the write gives its cpuset
  * @own: the CPUs it names
- * @entry: where the task entry under way goes (its css NULL when none)
  *
- * The caller is in an RCU read-side section, which keeps @entry's
- * cgroups, and those of the writes copied, as long as it lasts.
+ * From here on the task entries check against it.  The write reads the
+ * table after this, and the task entry under way after that
+ * (cpumgr_inflight_write_sees()).
  */
 void cpumgr_inflight_write_begin(struct cpumgr_inflight_write *w,
-				 struct cgroup_subsys_state *css,
 				 const struct cpumask *eff,
-				 const struct cpumask *own,
-				 struct cpumgr_inflight_entry *entry)
+				 const struct cpumask *own)
 {
 	unsigned long flags;
-	unsigned int i;
 
 	raw_spin_lock_irqsave(&cpumgr_inflight_lock, flags);
 	cpumask_copy(w->eff, eff);
 	cpumask_copy(w->own, own);
-	w->css = css;
-	w->nr_above = 0;
-	w->nr_below = 0;
-	for (i = 0; i < CPUMGR_INFLIGHT_WRITES; i++) {
-		const struct cpumgr_inflight_write *x =
-			&cpumgr_inflight_writes[i];
-
-		if (x == w || !x->css)
-			continue;
-		if (cpumgr_inflight_above(x, css)) {
-			w->above[w->nr_above] = x->css;
-			cpumask_copy(w->above_eff[w->nr_above++], x->eff);
-		} else if (cpumgr_inflight_above(w, x->css)) {
-			w->below[w->nr_below] = x->css;
-			cpumask_copy(w->below_own[w->nr_below++], x->own);
-		}
-	}
-	*entry = cpumgr_inflight_entry;
+	w->begun = true;
 	raw_spin_unlock_irqrestore(&cpumgr_inflight_lock, flags);
 }
 
-/**
- * cpumgr_inflight_allowed - what a cpuset names, for a write's walk
- * @w: the write walking, or NULL
- * @css: a cpuset below the one @w writes
+/*
+ * cpumgr_inflight_write_sees - the task entry under way, for a write
+ * that has read the table
+ * @entry: where it goes (its css NULL when none)
  *
- * What a write under way below @w's cpuset, copied at @w's start, will
- * make @css name; else what it names now.
+ * The caller is in an RCU read-side section, which keeps @entry's
+ * cgroups as long as it lasts.
  */
-const struct cpumask *
-cpumgr_inflight_allowed(const struct cpumgr_inflight_write *w,
-			struct cgroup_subsys_state *css)
+void cpumgr_inflight_write_sees(struct cpumgr_inflight_entry *entry)
 {
-	unsigned int i;
+	unsigned long flags;
 
-	for (i = 0; w && i < w->nr_below; i++)
-		if (w->below[i] == css)
-			return w->below_own[i];
-	return cpumgr_cpuset_allowed(css);
-}
-
-/* Whether writes under way below @w's cpuset change what its walk sees. */
-bool cpumgr_inflight_below(const struct cpumgr_inflight_write *w)
-{
-	return w && w->nr_below;
+	raw_spin_lock_irqsave(&cpumgr_inflight_lock, flags);
+	*entry = cpumgr_inflight_entry;
+	raw_spin_unlock_irqrestore(&cpumgr_inflight_lock, flags);
 }
 
 /* The kernel returned from the write (or it was refused): the slot goes. */
 void cpumgr_inflight_write_put(struct cpumgr_inflight_write *w)
 {
+	struct cgroup_subsys_state *css = w->css;
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&cpumgr_inflight_lock, flags);
 	w->css = NULL;
-	__clear_bit(w - cpumgr_inflight_writes, cpumgr_inflight_used);
+	w->begun = false;
 	raw_spin_unlock_irqrestore(&cpumgr_inflight_lock, flags);
-	up(&cpumgr_inflight_slots);
+	css_put(css);
+	wake_up_all(&cpumgr_inflight_wait);
 }
 
 static void cpumgr_inflight_entry_put(void)
@@ -188,23 +251,14 @@ static void cpumgr_inflight_entry_put(void)
  * cpumgr_inflight_enter - a task entry begins
  * @dst: the cgroup the task enters
  * @css: its cpuset
- * @check: called for each write under way, under the lock that
- *	   registers the entry; NULL when nothing is to be checked
- * @arg: @check's
  *
  * Called with cgroup_mutex held (entries are serialized) and preemption
- * off, in an RCU read-side section.  Until cpumgr_inflight_leave() by
- * the same task, the writes count @dst as populated.  Return: whether
- * any @check found CPUs the task may not hold.
+ * off, before the caller reads the table.  Until cpumgr_inflight_leave()
+ * by the same task, the writes count @dst as populated.
  */
-bool cpumgr_inflight_enter(struct cgroup *dst, struct cgroup_subsys_state *css,
-			   bool (*check)(const struct cpumgr_inflight_write *w,
-					 void *arg),
-			   void *arg)
+void cpumgr_inflight_enter(struct cgroup *dst, struct cgroup_subsys_state *css)
 {
 	unsigned long flags;
-	bool found = false;
-	unsigned int i;
 
 	raw_spin_lock_irqsave(&cpumgr_inflight_lock, flags);
 	/* One left by an entry whose end was missed goes. */
@@ -214,11 +268,31 @@ bool cpumgr_inflight_enter(struct cgroup *dst, struct cgroup_subsys_state *css,
 	cpumgr_inflight_entry.dst = dst;
 	cpumgr_inflight_entry.css = css;
 	cpumgr_inflight_task = current;
-	for (i = 0; check && i < CPUMGR_INFLIGHT_WRITES; i++) {
+	raw_spin_unlock_irqrestore(&cpumgr_inflight_lock, flags);
+}
+
+/**
+ * cpumgr_inflight_entry_sees - the writes under way, for a task entry
+ * that has read the table
+ * @check: called for each cgroup2 write under way, under the lock
+ * @arg: @check's
+ *
+ * Return: whether any @check found CPUs the task may not hold.
+ */
+bool cpumgr_inflight_entry_sees(bool (*check)(const struct cpumgr_inflight_write *w,
+					      void *arg),
+				void *arg)
+{
+	unsigned long flags;
+	bool found = false;
+	unsigned int i;
+
+	raw_spin_lock_irqsave(&cpumgr_inflight_lock, flags);
+	for (i = 0; i < CPUMGR_INFLIGHT_WRITES; i++) {
 		const struct cpumgr_inflight_write *w =
 			&cpumgr_inflight_writes[i];
 
-		if (w->css)
+		if (w->begun)
 			found |= check(w, arg);
 	}
 	raw_spin_unlock_irqrestore(&cpumgr_inflight_lock, flags);
@@ -276,28 +350,14 @@ void cpumgr_inflight_checked_wait(void)
 
 static bool cpumgr_inflight_alloc(struct cpumgr_inflight_write *w)
 {
-	unsigned int i;
-
-	if (!zalloc_cpumask_var(&w->eff, GFP_KERNEL) ||
-	    !zalloc_cpumask_var(&w->own, GFP_KERNEL))
-		return false;
-	for (i = 0; i < CPUMGR_INFLIGHT_OTHERS; i++)
-		if (!zalloc_cpumask_var(&w->above_eff[i], GFP_KERNEL) ||
-		    !zalloc_cpumask_var(&w->below_own[i], GFP_KERNEL))
-			return false;
-	return true;
+	return zalloc_cpumask_var(&w->eff, GFP_KERNEL) &&
+	       zalloc_cpumask_var(&w->own, GFP_KERNEL);
 }
 
 static void cpumgr_inflight_free(struct cpumgr_inflight_write *w)
 {
-	unsigned int i;
-
 	free_cpumask_var(w->eff);
 	free_cpumask_var(w->own);
-	for (i = 0; i < CPUMGR_INFLIGHT_OTHERS; i++) {
-		free_cpumask_var(w->above_eff[i]);
-		free_cpumask_var(w->below_own[i]);
-	}
 }
 
 int cpumgr_inflight_init(void)

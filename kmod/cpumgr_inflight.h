@@ -11,7 +11,8 @@
 
 #define CPUMGR_INFLIGHT_WRITES 16
 
-#define CPUMGR_INFLIGHT_OTHERS (CPUMGR_INFLIGHT_WRITES - 1)
+/* How often a write waiting looks whether its cpuset is being removed. */
+#define CPUMGR_INFLIGHT_POLL (HZ / 50)
 
 /* A task on its way into @dst, whose cpuset is @css. */
 struct cpumgr_inflight_entry {
@@ -19,42 +20,30 @@ struct cpumgr_inflight_entry {
 	struct cgroup_subsys_state *css;
 };
 
-/* A cgroup2 cpuset.cpus write under way. */
+/* A cpuset.cpus write under way. */
 struct cpumgr_inflight_write {
-	struct cgroup_subsys_state *css;	/* NULL: not registered */
+	struct cgroup_subsys_state *css;	/* NULL: the slot is free */
+	u64 ticket;	/* when it got the slot: writes on a branch go in order */
+	bool begun;	/* a cgroup2 write's: eff and own are set */
 	cpumask_var_t eff;	/* what the write gives its cpuset */
 	cpumask_var_t own;	/* what it names */
-	/*
-	 * The other writes under way when it began, on cpusets above and
-	 * below its own: their cpusets, and what they give (above) or name
-	 * (below), copied while they were registered.
-	 */
-	unsigned int nr_above, nr_below;
-	struct cgroup_subsys_state *above[CPUMGR_INFLIGHT_OTHERS];
-	struct cgroup_subsys_state *below[CPUMGR_INFLIGHT_OTHERS];
-	cpumask_var_t above_eff[CPUMGR_INFLIGHT_OTHERS];
-	cpumask_var_t below_own[CPUMGR_INFLIGHT_OTHERS];
 };
 
 int cpumgr_inflight_init(void);
 void cpumgr_inflight_exit(void);
-struct cpumgr_inflight_write *cpumgr_inflight_write_get(void);
+struct cpumgr_inflight_write *
+cpumgr_inflight_write_get(struct cgroup_subsys_state *css);
 void cpumgr_inflight_write_begin(struct cpumgr_inflight_write *w,
-				 struct cgroup_subsys_state *css,
 				 const struct cpumask *eff,
-				 const struct cpumask *own,
-				 struct cpumgr_inflight_entry *entry);
+				 const struct cpumask *own);
+void cpumgr_inflight_write_sees(struct cpumgr_inflight_entry *entry);
 void cpumgr_inflight_write_put(struct cpumgr_inflight_write *w);
 bool cpumgr_inflight_above(const struct cpumgr_inflight_write *x,
 			   struct cgroup_subsys_state *css);
-const struct cpumask *
-cpumgr_inflight_allowed(const struct cpumgr_inflight_write *w,
-			struct cgroup_subsys_state *css);
-bool cpumgr_inflight_below(const struct cpumgr_inflight_write *w);
-bool cpumgr_inflight_enter(struct cgroup *dst, struct cgroup_subsys_state *css,
-			   bool (*check)(const struct cpumgr_inflight_write *w,
-					 void *arg),
-			   void *arg);
+void cpumgr_inflight_enter(struct cgroup *dst, struct cgroup_subsys_state *css);
+bool cpumgr_inflight_entry_sees(bool (*check)(const struct cpumgr_inflight_write *w,
+					      void *arg),
+				void *arg);
 void cpumgr_inflight_leave(void);
 
 /* The cgroup file writes checked and still under way. */

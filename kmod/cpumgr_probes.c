@@ -129,8 +129,9 @@ static bool cpumgr_file_refused(struct kernfs_open_file *of, const char *buf,
  * are sent: checked, then made by calling the file's write method (the
  * probed function itself, whose probe lets a call from here through),
  * as a checked write under way (cpumgr_inflight.c).  A cpuset.cpus
- * write holds an in-flight slot too until the kernel returns from it.
- * Unlike the probe, this may sleep.
+ * write holds an in-flight slot too until the kernel returns from it,
+ * and waits for one while another write on its cpuset's branch holds
+ * one.  Unlike the probe, this may sleep.
  */
 static ssize_t cpumgr_file_checked(struct kernfs_open_file *of, char *buf,
 				   size_t nbytes, loff_t off)
@@ -146,7 +147,7 @@ static ssize_t cpumgr_file_checked(struct kernfs_open_file *of, char *buf,
 	 */
 	idx = cpumgr_inflight_checked_begin();
 	if (file == CPUMGR_FILE_CPUS) {
-		w = cpumgr_inflight_write_get();
+		w = cpumgr_inflight_write_get(of_css(of));
 		if (IS_ERR(w)) {
 			ret = PTR_ERR(w);
 			goto out;

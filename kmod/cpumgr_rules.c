@@ -690,8 +690,6 @@ int cpumgr_rules_whose(const struct cpumgr_view *view,
  * @from: @pos or an ancestor of it, about to get the effective CPUs @cpus
  * @cpus: those CPUs
  * @eff: where what @pos would get goes
- * @w: the write walking, whose writes under way below are taken as
- *     landed (cpumgr_inflight_allowed()), or NULL
  * @s: this CPU's scratch space
  *
  * A cgroup2 cpuset's effective CPUs are its configured ones within its
@@ -709,7 +707,6 @@ int cpumgr_rules_whose(const struct cpumgr_view *view,
 void cpumgr_rules_inherited(struct cgroup_subsys_state *pos,
 			    struct cgroup_subsys_state *from,
 			    const struct cpumask *cpus, struct cpumask *eff,
-			    const struct cpumgr_inflight_write *w,
 			    struct cpumgr_scratch *s)
 {
 	const struct cpumask *allowed;
@@ -726,7 +723,7 @@ void cpumgr_rules_inherited(struct cgroup_subsys_state *pos,
 			cpumask_copy(eff, cpumgr_cpuset_effective(s->csses[nr]));
 			continue;
 		}
-		allowed = cpumgr_inflight_allowed(w, s->csses[nr]);
+		allowed = cpumgr_cpuset_allowed(s->csses[nr]);
 		if (cpumask_intersects(allowed, eff))
 			cpumask_and(eff, eff, allowed);
 	}
@@ -748,8 +745,6 @@ static bool cpumgr_entering_below(struct cgroup_subsys_state *pos,
  * @own: the CPUs @css is about to name itself
  * @entry: the task entry under way (cpumgr_inflight.c), its css NULL
  *	   when none: its destination counts as populated
- * @w: the write walking (cpumgr_inflight.c), or NULL: what the writes
- *     under way below it will name counts
  * @bad: where the CPUs some cpuset with tasks may not hold are added
  * @s: this CPU's scratch space
  *
@@ -768,7 +763,6 @@ bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 				const struct cpumask *cpus,
 				const struct cpumask *own,
 				const struct cpumgr_inflight_entry *entry,
-				const struct cpumgr_inflight_write *w,
 				struct cpumask *bad, struct cpumgr_scratch *s)
 {
 	struct cpumask *eff = s->masks[CPUMGR_SCRATCH_INHERIT];
@@ -785,8 +779,8 @@ bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 		if (++visited > max)
 			return cpumgr_rules_walk_stop(view, css, max, cpus, bad,
 						      eff);
-		cpumgr_rules_inherited(pos, css, cpus, eff, w, s);
-		named = pos == css ? own : cpumgr_inflight_allowed(w, pos);
+		cpumgr_rules_inherited(pos, css, cpus, eff, s);
+		named = pos == css ? own : cpumgr_cpuset_allowed(pos);
 		if (cpumgr_cpuset_has_tasks(pos))
 			found |= cpumgr_rules_check(view, pos->cgroup, eff,
 						    named, bad, s);
@@ -796,12 +790,8 @@ bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 						    entry->dst == pos->cgroup ?
 						    named : cpu_none_mask,
 						    bad, s);
-		/*
-		 * Below a cpuset that keeps its CPUs nothing changes, but
-		 * for the writes under way there.
-		 */
-		skip = cpumask_equal(eff, cpumgr_cpuset_effective(pos)) &&
-		       !cpumgr_inflight_below(w);
+		/* Below a cpuset that keeps its CPUs nothing changes. */
+		skip = cpumask_equal(eff, cpumgr_cpuset_effective(pos));
 	}
 	return found;
 }

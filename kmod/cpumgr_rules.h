@@ -7,7 +7,6 @@
 #include <linux/cpumask.h>
 
 struct cpumgr_inflight_entry;
-struct cpumgr_inflight_write;
 struct cpumgr_log_buf;
 struct cpumgr_view;
 
@@ -63,14 +62,12 @@ bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
 void cpumgr_rules_inherited(struct cgroup_subsys_state *pos,
 			    struct cgroup_subsys_state *from,
 			    const struct cpumask *cpus, struct cpumask *eff,
-			    const struct cpumgr_inflight_write *w,
 			    struct cpumgr_scratch *s);
 bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 				struct cgroup_subsys_state *css,
 				const struct cpumask *cpus,
 				const struct cpumask *own,
 				const struct cpumgr_inflight_entry *entry,
-				const struct cpumgr_inflight_write *w,
 				struct cpumask *bad, struct cpumgr_scratch *s);
 bool cpumgr_rules_reaches_scope(const struct cpumgr_view *view,
 				struct cgroup *cgrp, struct cpumgr_scratch *s);

@@ -11,9 +11,11 @@
 # task entry under way in the write's walk, and the write under way in
 # the entry's check (kmod/cpumgr_inflight.c).  Two writes under way are
 # the same race: erace given 7 while q, with a task, is emptied (so that
-# it inherits); each write counts the other.  A write checked while the
+# it inherits); a write waits while another on its branch is under way,
+# and is checked against what that one made.  A write checked while the
 # table was empty is under way as well (issue 32, item 2): a task entry
-# after an ASSIGN meets it.
+# after an ASSIGN meets it.  Three writes on one branch, each harmless
+# alone or with one other, may not all land (issue 32, item 6).
 #
 # selftests/kmod's cpumgr_cpuset_park.ko parks another cgroup's
 # cpuset.cpus write with cpuset's locks held: the write or the task
@@ -45,7 +47,8 @@ cleanup()
 	wait
 	rmmod cpumgr_cpuset_park 2>/dev/null
 	"$CTL" reset >/dev/null 2>&1
-	rmdir "$CG/q" "$CG/c0" "$CG" "$BLK" 2>/dev/null
+	echo 1 2>/dev/null >/sys/devices/system/cpu/cpu5/online
+	rmdir "$CG/q/r" "$CG/q" "$CG/c0" "$CG" "$BLK" 2>/dev/null
 	rm -rf "$OUT"
 }
 trap cleanup EXIT
@@ -82,7 +85,8 @@ arm()
 setup()
 {
 	mkfifo "$OUT/never" "$OUT/go.write" "$OUT/go.entry" \
-		"$OUT/go.first" "$OUT/go.second" "$OUT/go.assign" &&
+		"$OUT/go.first" "$OUT/go.second" "$OUT/go.third" \
+		"$OUT/go.assign" &&
 	echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control &&
 	mkdir -p "$CG/c0" "$CG/q" "$BLK" &&
 	echo +cpuset >"$CG/cgroup.subtree_control" || return 1
@@ -225,10 +229,12 @@ q_off_7()
 
 # Side $1 (as entry_later or write_later named it, its process $2) goes
 # first and must wait in the kernel in function $3 (parked); side $4
-# comes and must be refused, and $1 land.
+# (its process $5, when it is a write) comes and must be refused, and $1
+# land.  A write waits for a write under way on its branch to end, and
+# is checked then.
 race()
 {
-	local ok=0
+	local ok=0 st
 
 	go "$1"
 	until_status "$1" "$2" "$3"
@@ -237,8 +243,14 @@ race()
 		ok=1
 	fi
 	go "$4"
-	# refused at once, or waiting for cpuset's locks (no fork now)
-	until_status "$4"
+	# an entry refused at once, or waiting for cpuset's locks (no fork
+	# now); a write waiting for the write under way on its branch
+	until_status "$4" "$5" cpumgr_inflight_write_get
+	st=$?
+	if [ -n "$5" ] && [ $st != 2 ]; then
+		echo "# the $4 did not wait for the $1: status $(status_of "$4")"
+		ok=1
+	fi
 	unpark
 	if [ "$(status_of "$4")" = 0 ]; then
 		echo "# the $4 got through while the $1 was under way"
@@ -308,7 +320,7 @@ write_then_write()
 	write_later first "${one[@]}"
 	first=$!
 	write_later second "${other[@]}"
-	race first "$first" cpuset_write_resmask second
+	race first "$first" cpuset_write_resmask second $!
 }
 
 # In the background, once "$OUT/go.assign" is written to: c0 assigned 7,
@@ -366,7 +378,58 @@ write_then_assign()
 	return $ok
 }
 
-ktap_plan 8
+# Issue 32, item 6: three writes on one branch, erace, q and q/r, each
+# given CPU 5, offline (a cgroup2 cpuset with no CPU of its own online
+# takes its parent's), while epark's write holds cpuset's locks.  Each
+# alone, or any two, leave r's task on 0-1; all three would hand it
+# erace's parent's CPUs, 7 among them.  They may not all land.
+three_writes()
+{
+	local ok=0 first second third refused=0 side eff
+
+	arm || return 1
+	mkdir -p "$CG/q/r" &&
+	echo +cpuset >"$CG/q/cgroup.subtree_control" &&
+	echo 0-1 >"$CG/q/cpuset.cpus" && echo 0-1 >"$CG/q/r/cpuset.cpus" &&
+	echo "$TASK" >"$CG/q/r/cgroup.procs" &&
+	echo 0 >/sys/devices/system/cpu/cpu5/online && park || return 1
+	write_later first 5 "$CG/cpuset.cpus"
+	first=$!
+	write_later second 5 "$CG/q/cpuset.cpus"
+	second=$!
+	write_later third 5 "$CG/q/r/cpuset.cpus"
+	third=$!
+	go first
+	until_status first "$first" cpuset_write_resmask
+	[ $? = 2 ] || { echo "# erace's write did not wait: $(status_of first)"; ok=1; }
+	# each waits for the one before on its branch
+	go second
+	until_status second "$second" cpumgr_inflight_write_get
+	[ $? = 2 ] || { echo "# q's write did not wait: $(status_of second)"; ok=1; }
+	go third
+	until_status third "$third" cpumgr_inflight_write_get
+	[ $? = 2 ] || { echo "# r's write did not wait: $(status_of third)"; ok=1; }
+	unpark
+	for side in first second third; do
+		case $(status_of $side) in
+		0) ;;
+		1) grep -q busy "$OUT/$side.err" && refused=$((refused + 1)) ;;
+		*) echo "# the $side write: $(status_of $side)"; ok=1 ;;
+		esac
+	done
+	[ $refused -gt 0 ] || { echo "# all three writes landed"; ok=1; }
+	eff=$(<"$CG/q/r/cpuset.cpus.effective")
+	if holds_cpu "$eff" 7; then
+		echo "# r's task on $eff"
+		ok=1
+	fi
+	echo "$TASK" >/sys/fs/cgroup/cgroup.procs
+	echo 1 >/sys/devices/system/cpu/cpu5/online
+	rmdir "$CG/q/r" && echo -cpuset >"$CG/q/cgroup.subtree_control" || ok=1
+	return $ok
+}
+
+ktap_plan 9
 check "set-up: c0 on 7, erace on 0-6, q empty" setup
 check "a task move into q while a write giving erace 7 is under way: refused" write_then_entry move
 check "a clone3 into q while a write giving erace 7 is under way: refused" write_then_entry clone
@@ -375,4 +438,5 @@ check "a write giving erace 7 while a clone3 into q is under way: refused" entry
 check "q emptied while a write giving erace 7 is under way: refused" write_then_write erace
 check "a write giving erace 7 while q is being emptied: refused" write_then_write q
 check "a task move into q after an ASSIGN, while a write checked on the empty table is under way: refused" write_then_assign
+check "three writes on one branch, each harmless alone: not all land" three_writes
 ktap_exit

@@ -13,7 +13,9 @@
 # be waiting inside its sendmsg() (where genetlink runs it) a second
 # after it got there, and must return only once the released write has
 # landed.  (The hold used to spin in the probe: on 6.12-rt under CI's
-# load the polling shell then stalled for the whole hold.)  Then with
+# load the polling shell then stalled for the whole hold.)  A write
+# waiting behind a held one on its branch gives up when its cgroup is
+# removed.  Then with
 # every in-flight slot held and one write more waiting for a slot, an
 # rmmod must wait until that write has left the module.
 # Leaves the module RESET.
@@ -31,7 +33,7 @@ cleanup()
 	wait
 	rmmod cpumgr_slow_write 2>/dev/null
 	"$CTL" reset >/dev/null 2>&1
-	rmdir "$CG"/q*/slow "$CG"/q* "$CG/slow" "$CG" 2>/dev/null
+	rmdir "$CG"/q*/slow "$CG"/q* "$CG/slow/gone" "$CG/slow" "$CG" 2>/dev/null
 	rm -rf "$OUT"
 }
 trap cleanup EXIT
@@ -226,10 +228,54 @@ unload_waits_for_a_queued_write()
 	done
 }
 
-ktap_plan 4
+# A write waiting for the write under way on its branch holds its file.
+# Removing its cgroup waits for that file with cgroup_mutex held, and
+# may not wait for the write ahead as well (nor every cgroup change of
+# the node with it): the waiting write gives up (ENODEV, as the kernel
+# answers a write of a cpuset gone), and the rmdir returns while the
+# write ahead is still held.
+rmdir_while_waiting()
+{
+	local i waiter ok=0
+
+	mkdir -p "$CG/slow/gone" &&
+	echo +cpuset >"$CG/slow/cgroup.subtree_control" || return 1
+	(echo 4-5 >"$CG/slow/cpuset.cpus") &
+	held_becomes 1 || { echo -1 >"$PARAMS/release"; return 1; }
+	(echo 4 2>"$OUT/gone.err" >"$CG/slow/gone/cpuset.cpus") &
+	waiter=$!
+	if ! comes_to "$waiter" cpumgr_inflight_write_get 1200; then
+		echo "# the write of gone does not wait for the write of slow:"
+		sed 's/^/# /' "/proc/$waiter/stack" 2>/dev/null
+		ok=1
+	fi
+	(rmdir "$CG/slow/gone"; echo $? >"$OUT/rmdir") &
+	for ((i = 0; i < 300; i++)); do
+		[ -s "$OUT/rmdir" ] && break
+		sleep 0.1
+	done
+	if [ "$(cat "$OUT/rmdir" 2>/dev/null)" != 0 ]; then
+		echo "# rmdir of gone: '$(cat "$OUT/rmdir" 2>/dev/null)' after $i tenths of a second"
+		ok=1
+	fi
+	[ "$(<"$PARAMS/waiting")" = 1 ] ||
+		{ echo "# the write of slow was let go before"; ok=1; }
+	echo "$(<"$PARAMS/holds")" >"$PARAMS/release"
+	wait
+	grep -q "No such device" "$OUT/gone.err" ||
+		{ echo "# the write of gone:"; diag <"$OUT/gone.err"; ok=1; }
+	[ "$(<"$CG/slow/cpuset.cpus")" = 4-5 ] ||
+		{ echo "# slow: cpuset.cpus '$(<"$CG/slow/cpuset.cpus")'"; ok=1; }
+	echo -cpuset >"$CG/slow/cgroup.subtree_control" || ok=1
+	return $ok
+}
+
+ktap_plan 5
 check "set-up: a slowed cgroup, an assignment" setup
 check "an ASSIGN returns after the write checked before it landed" assign_waits
 check "both took effect" landed
+check "rmdir of a cgroup whose write waits for its branch: not held up" \
+	rmdir_while_waiting
 check "rmmod waits for a write queued for an in-flight slot" \
 	unload_waits_for_a_queued_write
 ktap_exit

@@ -10,6 +10,7 @@
 
 #include <linux/build_bug.h>
 #include <linux/netlink.h>
+#include <linux/stringify.h>
 #include <uapi/linux/cpumgr.h>
 
 #define CPUMGR_VERSION "0.1.0"
@@ -48,5 +49,11 @@ static_assert(CONFIG_NR_CPUS <= 10000);
 #define CPUMGR_ERR_POD(extack, attr, cpu, uid)				\
 	NL_SET_ERR_MSG_ATTR(extack, attr, "CPU is assigned to another pod")
 #endif
+
+/* A container more than a pod may have in the table. */
+#define cpumgr_pod_too_many(extack, attr)					\
+	NL_SET_ERR_MSG_ATTR(extack, attr, "pod has "			\
+			    __stringify(CPUMGR_POD_CONTAINERS_MAX)		\
+			    " containers, the most the table keeps")
 
 #endif /* _CPUMGR_H */

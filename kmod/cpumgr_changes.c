@@ -10,6 +10,7 @@
 #include <linux/netlink.h>
 #include <linux/string.h>
 
+#include "cpumgr.h"
 #include "cpumgr_cgroup.h"
 #include "cpumgr_changes.h"
 #include "cpumgr_notify.h"
@@ -151,6 +152,11 @@ int cpumgr_table_assign(struct cpumgr_entry *entry,
 			goto out_put;
 	} else {
 		c = cpumgr_pod_find(pod, entry->container);
+	}
+	if (!c && cpumgr_pod_nr_containers(pod) >= CPUMGR_POD_CONTAINERS_MAX) {
+		cpumgr_pod_too_many(extack, entry->container_attr);
+		err = -ENOSPC;
+		goto out;
 	}
 	if (!c) {
 		c = cpumgr_container_alloc(entry->container);

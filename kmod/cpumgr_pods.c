@@ -232,6 +232,17 @@ struct cpumgr_container *cpumgr_pod_find(struct cpumgr_pod *pod,
 	return NULL;
 }
 
+/* How many containers @pod has in the table (CPUMGR_POD_CONTAINERS_MAX). */
+unsigned int cpumgr_pod_nr_containers(const struct cpumgr_pod *pod)
+{
+	const struct cpumgr_container *c;
+	unsigned int nr = 0;
+
+	list_for_each_entry(c, &pod->containers, node)
+		nr++;
+	return nr;
+}
+
 void cpumgr_pod_update_cpus(struct cpumgr_pod *pod)
 {
 	struct cpumgr_container *c;

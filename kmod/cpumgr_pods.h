@@ -51,6 +51,7 @@ int cpumgr_container_add(struct cpumgr_container *c);
 void cpumgr_pod_put(struct cpumgr_pod *pod);
 void cpumgr_container_put(struct cpumgr_container *c);
 
+unsigned int cpumgr_pod_nr_containers(const struct cpumgr_pod *pod);
 struct cpumgr_container *cpumgr_pod_find(struct cpumgr_pod *pod,
 					 const char *name);
 void cpumgr_pod_update_cpus(struct cpumgr_pod *pod);

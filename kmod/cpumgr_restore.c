@@ -36,7 +36,7 @@ static int cpumgr_check_restore(struct cpumgr_entry *entries, unsigned int nr,
 				const char **owner,
 				struct netlink_ext_ack *extack)
 {
-	unsigned int i, j, cpu;
+	unsigned int i, j, cpu, same;
 	int err;
 
 	for (i = 0; i < nr; i++) {
@@ -45,9 +45,14 @@ static int cpumgr_check_restore(struct cpumgr_entry *entries, unsigned int nr,
 		err = cpumgr_check_assignable(e->cpus, e->cpus_attr, extack);
 		if (err)
 			return err;
+		same = 0;
 		for (j = 0; j < i; j++) {
 			if (strcmp(entries[j].pod_uid, e->pod_uid))
 				continue;
+			if (++same == CPUMGR_POD_CONTAINERS_MAX) {
+				cpumgr_pod_too_many(extack, e->container_attr);
+				return -ENOSPC;
+			}
 			if (!strcmp(entries[j].container, e->container)) {
 				NL_SET_ERR_MSG_ATTR(extack, e->container_attr,
 						    "container appears twice");

@@ -8,10 +8,11 @@
 # (into c0, whose check goes through every container of its pod, and
 # into two shared children), cpuset.cpus.partition writes, and a shared
 # CPU taken offline and back every 30 writes.  The table is full:
-# pod pa has CONTAINERS more containers on c0's CPU 3 (containers of one
-# pod may share CPUs, as an init container's and its app's do; pods may
-# not, so a check meets one pod per CPU it holds at most, but every
-# container of each).  The kernel's function_graph tracer
+# pod pa has CONTAINERS more containers on c0's CPU 3, the most the
+# module keeps in one pod with c0 (CPUMGR_POD_CONTAINERS_MAX; containers
+# of one pod may share CPUs, as an init container's and its app's do;
+# pods may not, so a check meets one pod per CPU it holds at most, and
+# every container of each).  The kernel's function_graph tracer
 # times each hook function: the kprobe handlers run with preemption off
 # for all of their time, and the cpuset write check with preemption off
 # where it disables it.  Prints the longest and the median time per
@@ -29,7 +30,7 @@ CPU7=/sys/devices/system/cpu/cpu7
 CHILDREN=${CPUMGR_PREEMPT_CHILDREN:-200}
 TASKS=${CPUMGR_PREEMPT_TASKS:-20}
 WRITES=${CPUMGR_PREEMPT_WRITES:-300}
-CONTAINERS=${CPUMGR_PREEMPT_CONTAINERS:-500}
+CONTAINERS=${CPUMGR_PREEMPT_CONTAINERS:-63}
 # The hooks' functions that run with preemption off: the kprobe handlers
 # (kmod/cpumgr_probes.c: the cgroup file writers' redirect, task moves,
 # forks, kernel threads' affinity, offlines, rmdir, SMT off), and the

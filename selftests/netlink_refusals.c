@@ -296,6 +296,40 @@ TEST_F(refuse, edom_full_pcpus_only)
 	free(core);
 }
 
+/*
+ * A pod holds CPUMGR_POD_CONTAINERS_MAX containers at most: a task's
+ * check, with preemption off, visits each of them.  An ASSIGN of one
+ * more, and a RESTORE naming one more, are refused; one already there
+ * may still be changed.
+ */
+TEST_F(refuse, enospc_pod_containers)
+{
+	struct cpumgr_restore_entry e[CPUMGR_POD_CONTAINERS_MAX + 1];
+	char names[CPUMGR_POD_CONTAINERS_MAX + 1][16];
+	const char *cpu = self->cpus.name[1];
+	int i;
+
+	for (i = 0; i <= CPUMGR_POD_CONTAINERS_MAX; i++) {
+		snprintf(names[i], sizeof(names[i]), "c%d", i);
+		e[i] = (struct cpumgr_restore_entry){ "full", names[i], cpu, 0,
+						      NULL, NULL };
+	}
+	SFT_REFUSED(NL, ENOSPC, cpumgr_nl_restore(NL, e,
+						  CPUMGR_POD_CONTAINERS_MAX + 1,
+						  NULL, NULL));
+	for (i = 0; i < CPUMGR_POD_CONTAINERS_MAX; i++)
+		ASSERT_EQ(0, ASSIGN("full", names[i], cpu)) TH_LOG("%s", names[i]);
+	SFT_REFUSED(NL, ENOSPC, ASSIGN("full", names[i], cpu));
+	EXPECT_EQ(0, ASSIGN("full", names[0], self->cpus.name[2]));
+	/* other pods are not counted with it */
+	EXPECT_EQ(0, ASSIGN("other", names[i], self->cpus.name[3]));
+	ASSERT_EQ(0, cpumgr_nl_release(NL, "full", NULL, NULL, NULL));
+	e[0].pod_uid = "other";
+	e[0].cpus = self->cpus.name[3];
+	EXPECT_EQ(0, cpumgr_nl_restore(NL, e, CPUMGR_POD_CONTAINERS_MAX, NULL,
+				       NULL));
+}
+
 TEST_F(refuse, enoent_unknown)
 {
 	struct cpumgr_assignment a;

@@ -9,10 +9,11 @@
 #define CPUMGR_GENL_NAME	"cpumgr"
 #define CPUMGR_GENL_VERSION	1
 
-#define CPUMGR_POD_UID_MAX	64
-#define CPUMGR_CONTAINER_MAX	63
-#define CPUMGR_CPULIST_MAX	32768
-#define CPUMGR_PATH_MAX		4095
+#define CPUMGR_POD_UID_MAX		64
+#define CPUMGR_CONTAINER_MAX		63
+#define CPUMGR_POD_CONTAINERS_MAX	64
+#define CPUMGR_CPULIST_MAX		32768
+#define CPUMGR_PATH_MAX			4095
 
 /**
  * enum cpumgr_policy - The CPU manager policy of the node.

@@ -2,7 +2,8 @@
 /*
  * Round trips per second of the cpumgr family, in the guest (make bench,
  * selftests/bench-plan): GET_STATE, an ASSIGN+RELEASE pair and a dump of
- * 1,000 assignments, each also as a ratio to GET_STATE of the same run.
+ * 320 assignments (five pods of CPUMGR_POD_CONTAINERS_MAX containers,
+ * a CPU each), each also as a ratio to GET_STATE of the same run.
  * Prints a table as KTAP comments; fails only when a request fails.
  */
 #include <errno.h>
@@ -15,7 +16,8 @@
 #include "sftest_nl.h"
 
 #define SECONDS_EACH	3.0
-#define DUMP_SIZE	1000
+#define DUMP_PODS	5
+#define DUMP_SIZE	(DUMP_PODS * CPUMGR_POD_CONTAINERS_MAX)
 
 static double now(void)
 {
@@ -78,17 +80,25 @@ static int measure(struct cpumgr_nl *nl, struct bench *b, const char *cpu)
 	return 0;
 }
 
-static int fill_table(struct cpumgr_nl *nl, const char *cpu)
+/* DUMP_PODS pods on the online CPUs after @after, one each. */
+static int fill_table(struct cpumgr_nl *nl, const bool *online, int after)
 {
-	char ctr[16];
+	char pod[16], ctr[16], cpu[16];
+	int p = 0;
 
-	for (int i = 0; i < DUMP_SIZE; i++) {
-		snprintf(ctr, sizeof(ctr), "c%d", i);
-		if (cpumgr_nl_assign(nl, "bench-dump", ctr, cpu, 0, NULL, NULL,
-				     NULL))
-			return -1;
+	for (int c = after + 1; c < SFTEST_MAX_CPUS && p < DUMP_PODS; c++) {
+		if (!online[c])
+			continue;
+		snprintf(pod, sizeof(pod), "bench-dump%d", p++);
+		snprintf(cpu, sizeof(cpu), "%d", c);
+		for (int i = 0; i < CPUMGR_POD_CONTAINERS_MAX; i++) {
+			snprintf(ctr, sizeof(ctr), "c%d", i);
+			if (cpumgr_nl_assign(nl, pod, ctr, cpu, 0, NULL, NULL,
+					     NULL))
+				return -1;
+		}
 	}
-	return 0;
+	return p == DUMP_PODS ? 0 : -1;
 }
 
 int main(void)
@@ -96,27 +106,27 @@ int main(void)
 	struct bench b[] = {
 		{ "GET_STATE", op_state, 0 },
 		{ "ASSIGN+RELEASE", op_assign_release, 0 },
-		{ "dump of 1,000 assignments", op_dump, 0 },
+		{ "dump of 320 assignments", op_dump, 0 },
 	};
 	bool online[SFTEST_MAX_CPUS];
-	char cpu[2][16];
+	char cpu[16] = "";
 	struct cpumgr_nl *nl;
-	int n = 0, err = 0;
+	int c, err = 0;
 
 	printf("TAP version 13\n1..1\n");
 	nl = sft_nl_open();
-	if (!nl || sft_online_cpus(online) < 3 || sft_static(nl)) {
+	if (!nl || sft_online_cpus(online) < DUMP_PODS + 2 || sft_static(nl)) {
 		printf("not ok 1 bench_netlink # set-up failed\n");
 		return 1;
 	}
-	for (int c = 1; c < SFTEST_MAX_CPUS && n < 2; c++) {
+	for (c = 1; c < SFTEST_MAX_CPUS && !cpu[0]; c++) {
 		if (online[c])
-			snprintf(cpu[n++], sizeof(cpu[0]), "%d", c);
+			snprintf(cpu, sizeof(cpu), "%d", c);
 	}
-	err = measure(nl, &b[0], cpu[0]) ?: measure(nl, &b[1], cpu[0]);
-	if (!err && fill_table(nl, cpu[1]))
+	err = measure(nl, &b[0], cpu) ?: measure(nl, &b[1], cpu);
+	if (!err && fill_table(nl, online, c - 1))
 		err = -1;
-	err = err ?: measure(nl, &b[2], cpu[0]);
+	err = err ?: measure(nl, &b[2], cpu);
 	if (err) {
 		printf("# %s\nnot ok 1 bench_netlink\n", cpumgr_nl_errmsg(nl));
 		cpumgr_nl_reset(nl, NULL, NULL);

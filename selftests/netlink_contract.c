@@ -655,21 +655,24 @@ TEST_F(contract, dump_entry_bigger_than_a_message)
 
 /*
  * Enough assignments for a dump of many messages (containers of one pod
- * may share CPUs): each comes exactly once, in table order.
+ * may share CPUs, CPUMGR_POD_CONTAINERS_MAX of them; names of the
+ * longest): each comes exactly once, in table order.
  */
 TEST_F(contract, dump_of_many_messages)
 {
-	enum { PODS = 3, CTRS = 200 };
+	enum { PODS = 3, CTRS = CPUMGR_POD_CONTAINERS_MAX };
 	struct cpumgr_assignment *list = NULL;
 	bool seen[PODS][CTRS];
-	char uid[48], ctr[16];
+	char uid[48], ctr[CPUMGR_CONTAINER_MAX + 1];
 	size_t n = 0;
 
 	memset(seen, 0, sizeof(seen));
 	for (int p = 0; p < PODS; p++) {
 		snprintf(uid, sizeof(uid), "%s-%d", UID36, p);
 		for (int c = 0; c < CTRS; c++) {
-			snprintf(ctr, sizeof(ctr), "c%d", c);
+			snprintf(ctr, sizeof(ctr), "c%d-%.*s", c,
+				 CPUMGR_CONTAINER_MAX - 5,
+				 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
 			ASSERT_EQ(0, ASSIGN(uid, ctr, self->c.name[1 + p]))
 				TH_LOG("%s/%s: %s", uid, ctr,
 				       cpumgr_nl_errmsg(NL));

@@ -500,19 +500,31 @@ static int raw_dump(struct cpumgr_nl *nl)
 	return ret;
 }
 
+/* Pods of CPUMGR_POD_CONTAINERS_MAX containers, one CPU each. */
+#define BIG_PODS \
+	((BIG_TABLE + CPUMGR_POD_CONTAINERS_MAX - 1) / CPUMGR_POD_CONTAINERS_MAX)
+
 TEST_F_TIMEOUT(stress, dump_interrupted_and_read_again, 600)
 {
 	struct cpumgr_assignment *list;
-	char ctr[16], cpu[16];
+	char pod[16], ctr[16], cpu[16];
 	int interrupted = 0, tries;
 	pid_t pid;
 	size_t n;
 
-	snprintf(cpu, sizeof(cpu), "%d", cpu_list[ncpus - 1]);
+	/* The pods take the last CPUs; the first is the churn's. */
+	if (ncpus < BIG_PODS + 1)
+		SKIP(return, "%d CPUs: %d pods of %d containers need %d",
+		     ncpus, BIG_PODS, CPUMGR_POD_CONTAINERS_MAX, BIG_PODS + 1);
 	for (int i = 0; i < BIG_TABLE; i++) {
+		int p = i / CPUMGR_POD_CONTAINERS_MAX;
+
+		snprintf(pod, sizeof(pod), "big%d", p);
 		snprintf(ctr, sizeof(ctr), "c%d", i);
-		ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "big", ctr, cpu, 0,
-					      NULL, NULL, NULL));
+		snprintf(cpu, sizeof(cpu), "%d", cpu_list[ncpus - 1 - p]);
+		ASSERT_EQ(0, cpumgr_nl_assign(self->nl, pod, ctr, cpu, 0,
+					      NULL, NULL, NULL))
+			TH_LOG("%s/%s: %s", pod, ctr, cpumgr_nl_errmsg(self->nl));
 	}
 	pid = fork();
 	ASSERT_LE(0, pid);

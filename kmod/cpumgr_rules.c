@@ -20,11 +20,13 @@
  * as anywhere.  From the first write on, the cgroup is a container like
  * any other: falling back to its parent's CPUs (its CPUs offline, or
  * none of them left in its parent's, or its cpuset gone with the
- * parent's subtree_control) may not give it a sibling's.  The rule asks
- * what a cgroup names now, not what it named once: a cpuset.cpus emptied
- * again, or a cpuset made anew by its parent's subtree_control, holds
- * its pod's CPUs as a new cgroup's does (doc/kernel-guarantee.md: open;
- * systemd and CRI-O make both writes themselves).
+ * parent's subtree_control, or its cpuset.cpus written empty with tasks
+ * in it) may not give it a sibling's.  Without tasks, the rule asks what
+ * a cgroup names now, not what it named once: a cpuset.cpus emptied, or
+ * a cpuset made anew by its parent's subtree_control, holds its pod's
+ * CPUs for the next task as a new cgroup's does.  Whoever may write those
+ * files owns the pod cgroup and could make that new cgroup anyway
+ * (doc/kernel-guarantee.md).
  *
  * Cgroups are compared by id (the directory's inode number) within one
  * hierarchy, against the view: the hooks that ask cannot sleep or take
@@ -45,6 +47,7 @@
 #include "cpumgr_events.h"
 #include "cpumgr_inflight.h"
 #include "cpumgr_rules.h"
+#include "cpumgr_series.h"
 #include "cpumgr_view.h"
 
 /*
@@ -737,6 +740,25 @@ static bool cpumgr_entering_below(struct cgroup_subsys_state *pos,
 	       cgroup_is_descendant(entry->css->cgroup, pos->cgroup);
 }
 
+/*
+ * What a pinned cgroup written empty named, or NULL.  Its tasks would
+ * inherit its parent's CPUs (7.3 lets a cpuset with tasks name none;
+ * earlier series answer ENOSPC themselves), a sibling's among them, as
+ * if it were a runtime's new cgroup: to the same-pod rule it, and every
+ * cpuset below it that names no CPU, still names what it named.
+ */
+static const struct cpumask *
+cpumgr_rules_was_pinned(struct cgroup_subsys_state *css,
+			const struct cpumask *own)
+{
+	const struct cpumask *was = cpumgr_cpuset_allowed(css);
+
+	if (!cpumask_empty(own) || cpumask_empty(was) ||
+	    cpumgr_series->populated_empty_refused)
+		return NULL;
+	return was;
+}
+
 /**
  * cpumgr_rules_check_inherit - what populated cpusets would inherit
  * @view: the table
@@ -767,6 +789,7 @@ bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 {
 	struct cpumask *eff = s->masks[CPUMGR_SCRATCH_INHERIT];
 	unsigned int visited = 0, max = READ_ONCE(cpumgr_inherit_walk_max);
+	const struct cpumask *pinned = cpumgr_rules_was_pinned(css, own);
 	const struct cpumask *named;
 	struct cgroup_subsys_state *pos;
 	bool found = false, skip = false;
@@ -781,6 +804,8 @@ bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 						      eff);
 		cpumgr_rules_inherited(pos, css, cpus, eff, s);
 		named = pos == css ? own : cpumgr_cpuset_allowed(pos);
+		if (pinned && cpumask_empty(named))
+			named = pinned;
 		if (cpumgr_cpuset_has_tasks(pos))
 			found |= cpumgr_rules_check(view, pos->cgroup, eff,
 						    named, bad, s);
@@ -788,7 +813,7 @@ bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 		if (pos == entry->css)
 			found |= cpumgr_rules_check(view, entry->dst, eff,
 						    entry->dst == pos->cgroup ?
-						    named : cpu_none_mask,
+						    named : pinned ?: cpu_none_mask,
 						    bad, s);
 		/* Below a cpuset that keeps its CPUs nothing changes. */
 		skip = cpumask_equal(eff, cpumgr_cpuset_effective(pos));

@@ -115,6 +115,7 @@ static const struct cpumgr_series cpumgr_series_table[] = {
 		.partitions = "root, isolated; no cpus.exclusive; conflicts invalidate",
 		.invalid_root_stays = true,
 		.conflicts_invalidate = true,
+		.populated_empty_refused = true,
 	},
 	{
 		.name = "6.12",
@@ -128,6 +129,7 @@ static const struct cpumgr_series cpumgr_series_table[] = {
 			"root, isolated, remote; exclusive within cpus; conflicts invalidate",
 		.conflicts_invalidate = true,
 		.exclusive_empty_invalidates = true,
+		.populated_empty_refused = true,
 	},
 	{
 		.name = "7.3",

@@ -101,6 +101,12 @@ struct cpumgr_series {
 	bool invalid_root_stays;
 	bool conflicts_invalidate;
 	bool exclusive_empty_invalidates;
+	/*
+	 * A cgroup2 cpuset with tasks whose cpuset.cpus is written empty:
+	 * the kernel answers ENOSPC (6.1, 6.12), or lets it inherit its
+	 * parent's CPUs (7.3).
+	 */
+	bool populated_empty_refused;
 };
 
 /* The series of the kernel this module was built for; NULL when unknown. */

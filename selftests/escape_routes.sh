@@ -17,7 +17,9 @@
 #     an offline CPU, its last CPU taken offline, or cpuset turned off in
 #     the pod cgroup's subtree_control.  The same-pod rule is for a
 #     cgroup that names no CPU yet (between a runtime's task move and its
-#     first cpuset write), not for one pinned already;
+#     first cpuset write), not for one pinned already, nor for its
+#     cpuset.cpus written empty with its task in it (issue 32, item 1:
+#     7.3 accepts that write, 6.1 and 6.12 answer ENOSPC themselves);
 #   - a partition below the managed root (issue 22, item 5): c1 made a
 #     partition and dissolved again (remote on 6.12 on, with
 #     cpuset.cpus.exclusive on its ancestors) hands its CPUs back to the
@@ -307,6 +309,24 @@ pod_subtree_drops_cpuset()
 	c2_stays_off_c1 && c1_keeps_its_cpus
 }
 
+# c2, pinned to 4-5 with its task in it, written empty would inherit
+# its pod cgroup's CPUs, c1's 2-3 among them.
+sibling_emptied()
+{
+	local err ret=0
+
+	if err=$( { echo >"$C2/cpuset.cpus"; } 2>&1); then
+		echo "# '' > c2's cpuset.cpus was accepted"
+		ret=1
+	elif ! grep -q "busy\|No space left" <<<"$err"; then
+		echo "# '' > c2's cpuset.cpus: $err"
+		ret=1
+	fi
+	c2_stays_off_c1 && c1_keeps_its_cpus || ret=1
+	[ "$(<"$C2/cpuset.cpus")" = 4-5 ] || echo 4-5 >"$C2/cpuset.cpus"
+	return $ret
+}
+
 # c1's own cpuset.cpus.exclusive emptied: 6.12 dissolves the partition
 # (refused), 7.3 keeps it on c1's cpuset.cpus (accepted, still valid).
 own_exclusive_emptied()
@@ -391,7 +411,7 @@ mark()
 	MARK=$(($(dmesg | wc -l) + 1))
 }
 
-ktap_plan 16
+ktap_plan 17
 check "set-up: c1 bound to 2-3 with a task" setup
 check "a partition outside the managed root may not take c1's CPU" partition_outside_scope
 check "one on CPUs nobody holds may" partition_outside_scope_of_free_cpus
@@ -403,6 +423,7 @@ check "the managed root's may not leave c1's CPUs out" partition_on_other_cpus "
 check "a pinned sibling may not fall back onto c1's CPUs: an offline CPU written" sibling_written_with_offline_cpu
 check "nor its last CPU taken offline" sibling_last_cpu_offline
 check "nor cpuset turned off in the pod cgroup" pod_subtree_drops_cpuset
+check "nor its cpuset.cpus written empty with its task in it" sibling_emptied
 check "release mode: a CPU offline while owed to c1 may not be named elsewhere" release_owed_cpu_named_elsewhere
 check "without a managed root, c1's remote partition may not dissolve onto the top cpuset's inheritors" remote_partition_without_root partition
 check "without a managed root, nor by emptying its cpuset.cpus.exclusive" remote_partition_without_root own

@@ -23,7 +23,8 @@
 #      - the managed root, cpuset.cpus.exclusive 2-3, becoming a
 #        partition (6.7 on): c2 would fall back onto 2-3.
 #   2. c1's isolated partition, with CRI-O's writes (6.7 on): allowed;
-#      the pod cgroup written while it stands; dissolving it (member, its
+#      the pod cgroup written while it stands; a cgroup below pa naming
+#      no CPU (new, or c2 emptied) gets none of 2-3; dissolving it (member, its
 #      cgroup removed, an emptied cpuset.cpus.exclusive, cpuset turned off
 #      in pa) refused while a task beside the pod would inherit 2-3;
 #      CRI-O's undo once none would; partitions and exclusive CPUs that
@@ -323,6 +324,31 @@ pod_cgroup_written_beside_partition()
 	wr 0-7 "$PA/cpuset.cpus" && c1_isolated
 }
 
+# With c1 a partition, its CPUs leave pa's effective CPUs: a cgroup
+# below pa that names no CPU (a new one, or c2 written empty with its
+# task in it where the kernel lets it, 7.3) inherits none of them, so
+# the same-pod rule has none of c1's to give (issue 32, item 1).
+pod_inherits_none_of_partition()
+{
+	local ret=0 d=$PA/fresh pid err
+
+	needs_exclusive "no remote partitions" || return
+	c1_isolated && mkdir "$d" || return 1
+	sleeper pid
+	wr "$pid" "$d/cgroup.procs" && task_on "$pid" 0-1,4-7 || ret=1
+	kill_wait "$pid"
+	rmdir "$d" || ret=1
+	if err=$( { echo >"$C2/cpuset.cpus"; } 2>&1); then
+		task_on "$PID2" 0-1,4-7 || ret=1
+		wr 4-5 "$C2/cpuset.cpus" || ret=1
+	elif [[ $err != *"No space left"* ]]; then
+		echo "# '' > c2's cpuset.cpus: $err"
+		ret=1
+	fi
+	c2_stays && c1_isolated || ret=1
+	return $ret
+}
+
 # A task in a new cgroup under the managed root: it inherits what the
 # partition left, and would inherit 2-3 if it dissolved.
 task_beside()
@@ -601,7 +627,7 @@ local_partitions()
 	return $ret
 }
 
-ktap_plan 19
+ktap_plan 20
 check "set-up: c1 bound to 2-3 with a task, c2 on 4-5" setup
 check "a partition root outside may not widen its cpuset.cpus onto c1's CPU" outside_root_widens
 check "an invalid root outside may not turn valid on c1's CPU" outside_invalid_turns_valid
@@ -609,6 +635,7 @@ check "a top-level partition on the shared pool would leave the pods c1's CPUs: 
 check "the managed root a partition on c1's exclusive CPUs would move c2 onto them: refused" managed_root_partition_on_c1
 check "c1's isolated partition, CRI-O's writes: allowed" crio_sequence
 check "the pod cgroup written while it stands" pod_cgroup_written_beside_partition
+check "a cgroup below pa that names no CPU inherits none of c1's" pod_inherits_none_of_partition
 check "it may not dissolve onto a task beside the pod: member" dissolve_refused member
 check "nor by its cgroup removed" dissolve_refused rmdir
 check "nor by pa's cpuset.cpus.exclusive emptied" dissolve_refused parent

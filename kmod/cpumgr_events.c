@@ -48,6 +48,8 @@ struct cpumgr_event {
 	u64 generation;
 	u64 cgroup_id;
 	char path[CPUMGR_EVENT_PATH_MAX];	/* in its hierarchy */
+	/* a reference, held for the worker to take @path (cpumgr_report.c) */
+	struct cgroup *unnamed;
 	const char *file;	/* a string literal */
 	cpumask_var_t cpus;
 };
@@ -73,8 +75,11 @@ static void cpumgr_events_free(void)
 	unsigned int i;
 
 	if (cpumgr_events.slots) {
-		for (i = 0; i < CPUMGR_EVENT_SLOTS; i++)
+		for (i = 0; i < CPUMGR_EVENT_SLOTS; i++) {
+			if (cpumgr_events.slots[i].unnamed)
+				cgroup_put(cpumgr_events.slots[i].unnamed);
 			free_cpumask_var(cpumgr_events.slots[i].cpus);
+		}
 	}
 	kfree(cpumgr_events.slots);
 	free_cpumask_var(cpumgr_events.out.cpus);
@@ -94,6 +99,7 @@ static void cpumgr_event_copy(struct cpumgr_event *to,
 	to->generation = from->generation;
 	to->cgroup_id = from->cgroup_id;
 	memcpy(to->path, from->path, sizeof(to->path));
+	to->unnamed = from->unnamed;
 	to->file = from->file;
 	cpumask_copy(to->cpus, from->cpus);
 }
@@ -111,6 +117,7 @@ static bool cpumgr_event_pop(struct cpumgr_event *out, bool *lost)
 	if (cpumgr_events.count) {
 		ev = &cpumgr_events.slots[cpumgr_events.head];
 		cpumgr_event_copy(out, ev);
+		ev->unnamed = NULL;	/* the reference is @out's now */
 		cpumgr_events.head = (cpumgr_events.head + 1) %
 			CPUMGR_EVENT_SLOTS;
 		cpumgr_events.count--;
@@ -197,6 +204,13 @@ static void cpumgr_events_drain(void)
 			cpumgr_genl_lost();
 		if (!got)
 			break;
+		if (out->unnamed) {
+			if (cgroup_path(out->unnamed, out->path,
+					sizeof(out->path)) < 0)
+				out->path[0] = '\0';
+			cgroup_put(out->unnamed);
+			out->unnamed = NULL;
+		}
 		cpumgr_event_notify(out);
 	}
 }
@@ -329,7 +343,14 @@ void cpumgr_event_violation(const struct cpumgr_view *view,
 	ev->kind = key.kind;
 	ev->verdict = key.verdict;
 	ev->cgroup_id = key.cgroup_id;
-	strscpy(ev->path, path, sizeof(ev->path));
+	ev->unnamed = NULL;
+	if (path) {
+		strscpy(ev->path, path, sizeof(ev->path));
+	} else {
+		ev->path[0] = '\0';
+		cgroup_get(cgrp);
+		ev->unnamed = cgrp;
+	}
 	ev->file = file;
 	cpumask_copy(ev->cpus, cpus);
 	cpumgr_event_queue(flags);

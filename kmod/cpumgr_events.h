@@ -33,7 +33,10 @@ struct cpumgr_log_buf {
 
 int cpumgr_events_init(void);
 void cpumgr_events_exit(void);
-/* @path: @cgrp's, as cgroup_path() has it ("" when it failed) */
+/*
+ * @path: @cgrp's, as cgroup_path() has it ("" when it failed), or NULL
+ * for the events' worker to take it (where it may sleep)
+ */
 void cpumgr_event_violation(const struct cpumgr_view *view,
 			    enum cpumgr_violation kind, bool refused,
 			    struct cgroup *cgrp, const char *path,

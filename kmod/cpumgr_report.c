@@ -9,6 +9,7 @@
 #include <linux/cgroup.h>
 #include <linux/cred.h>
 #include <linux/hash.h>
+#include <linux/preempt.h>
 #include <linux/printk.h>
 #include <linux/ratelimit.h>
 #include <linux/sched.h>
@@ -17,6 +18,7 @@
 #include "cpumgr_names.h"
 #include "cpumgr_report.h"
 #include "cpumgr_rules.h"
+#include "cpumgr_series.h"
 #include "cpumgr_view.h"
 
 /* What was tried, for the kernel log line of a violation. */
@@ -70,10 +72,13 @@ static struct ratelimit_state *cpumgr_log_limit(void)
 /*
  * One line per violation, rate-limited per user: a runtime that gets
  * EBUSY says nothing about CPUs, and the operator's next stop is dmesg.
+ * The cgroup by its path, or by id where its path could not be taken
+ * (@unnamed, cpumgr_path_now()).
  */
 static void cpumgr_log_violation(const struct cpumgr_view *view,
 				 enum cpumgr_violation kind, bool refused,
-				 const char *file, const struct cpumask *bad,
+				 struct cgroup *unnamed, const char *file,
+				 const struct cpumask *bad,
 				 struct cpumgr_scratch *s)
 {
 	struct cpumgr_log_buf *b = cpumgr_scratch_log(s);
@@ -83,13 +88,30 @@ static void cpumgr_log_violation(const struct cpumgr_view *view,
 	if (!__ratelimit(cpumgr_log_limit()))
 		return;
 	/* escaped as sysfs and the events escape them */
-	cpumgr_escape(b->escaped, sizeof(b->escaped),
-		      b->path[0] ? b->path : "?");
+	if (unnamed)
+		snprintf(b->escaped, sizeof(b->escaped), "id %llu",
+			 cgroup_id(unnamed));
+	else
+		cpumgr_escape(b->escaped, sizeof(b->escaped),
+			      b->path[0] ? b->path : "?");
 	cpumgr_escape(comm, sizeof(comm), current->comm);
 	cpumgr_rules_whose(view, s, whose, sizeof(whose));
 	cpumgr_log(refused, "%s %s in cgroup %s by pid %d (%s): CPUs %*pbl are %s",
 		   cpumgr_violation_what[kind], file, b->escaped,
 		   task_tgid_nr(current), comm, cpumask_pr_args(bad), whose);
+}
+
+/*
+ * Whether a cgroup's path may be taken here.  Where kernfs takes a
+ * sleeping lock for it (PREEMPT_RT before 7.x), a probe handler, which
+ * runs with preemption off, may not: its log line names the cgroup by
+ * id (the cgroup2 directory's inode number), and its event gets the
+ * path from the events' worker.
+ */
+static bool cpumgr_path_now(void)
+{
+	return !IS_ENABLED(CONFIG_PREEMPT_RT) ||
+	       !cpumgr_series->path_takes_lock || preemptible();
 }
 
 /*
@@ -102,15 +124,18 @@ void cpumgr_report(const struct cpumgr_view *view,
 		   const struct cpumask *bad, struct cpumgr_scratch *s)
 {
 	struct cpumgr_log_buf *b = cpumgr_scratch_log(s);
+	bool later = !cpumgr_path_now();
 
-	if (cgroup_path(cgrp, b->path, sizeof(b->path)) < 0)
+	b->path[0] = '\0';
+	if (!later && cgroup_path(cgrp, b->path, sizeof(b->path)) < 0)
 		b->path[0] = '\0';
 	if (event)
 		atomic64_inc(&cpumgr_counters.violations);
-	cpumgr_log_violation(view, kind, refuse, file, bad, s);
+	cpumgr_log_violation(view, kind, refuse, later ? cgrp : NULL, file,
+			     bad, s);
 	if (event)
-		cpumgr_event_violation(view, kind, refuse, cgrp, b->path, file,
-				       bad);
+		cpumgr_event_violation(view, kind, refuse, cgrp,
+				       later ? NULL : b->path, file, bad);
 }
 
 /* A violation; whether to refuse the call. */

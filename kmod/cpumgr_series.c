@@ -116,6 +116,7 @@ static const struct cpumgr_series cpumgr_series_table[] = {
 		.invalid_root_stays = true,
 		.conflicts_invalidate = true,
 		.populated_empty_refused = true,
+		.path_takes_lock = true,
 	},
 	{
 		.name = "6.12",
@@ -130,6 +131,7 @@ static const struct cpumgr_series cpumgr_series_table[] = {
 		.conflicts_invalidate = true,
 		.exclusive_empty_invalidates = true,
 		.populated_empty_refused = true,
+		.path_takes_lock = true,
 	},
 	{
 		.name = "7.3",

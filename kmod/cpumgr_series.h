@@ -107,6 +107,11 @@ struct cpumgr_series {
 	 * parent's CPUs (7.3).
 	 */
 	bool populated_empty_refused;
+	/*
+	 * cgroup_path() takes kernfs' rename lock (6.1, 6.12), a sleeping
+	 * lock on PREEMPT_RT; 7.3 reads a cgroup's path under RCU.
+	 */
+	bool path_takes_lock;
 };
 
 /* The series of the kernel this module was built for; NULL when unknown. */

@@ -6,7 +6,10 @@
 # violation naming what was tried, the cgroup, the task, the CPUs and
 # whose they are (warning level when refused, notice when audited), at
 # most 10 lines every 5 s per user: a delegated tenant's flood does not
-# hide root's refusals.  Leaves the module RESET.
+# hide root's refusals.  On PREEMPT_RT before 7.x a probe handler, which
+# runs with preemption off, may not take a cgroup's path (kernfs' rename
+# lock sleeps there): its line names the cgroup by id, its event by path
+# (enforce_matrix checks the events).  Leaves the module RESET.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
 
@@ -77,13 +80,63 @@ refused_write()
 	logged_at 4 "cpumgr: refused write of cpuset.cpus in cgroup /rlog/pb by pid $(<"$OUT/pid") (bash): CPUs 2-3 are pod pa container c1"
 }
 
+# Whether a probe handler here names a cgroup by id: PREEMPT_RT on a
+# series whose kernfs takes a lock for a path (6.1, 6.12).
+by_id()
+{
+	case $(uname -r) in
+	6.*) uname -v | grep -q PREEMPT_RT ;;
+	*) return 1 ;;
+	esac
+}
+
+# How a probe handler's log line names cgroup directory $1 (path $2).
+probe_names()
+{
+	if by_id; then
+		echo "id $(stat -c %i "$1")"
+	else
+		echo "$2"
+	fi
+}
+
 refused_move()
 {
 	mkdir "$BASE/pb/new" || return 1
 	mark
 	(echo $BASHPID >"$OUT/pid"
 	 echo $BASHPID >"$BASE/pb/new/cgroup.procs") 2>/dev/null && return 1
-	logged "cpumgr: refused task move through cgroup.procs in cgroup /rlog/pb/new by pid $(<"$OUT/pid") (bash): CPUs 2-3 are pod pa container c1"
+	logged "cpumgr: refused task move through cgroup.procs in cgroup $(probe_names "$BASE/pb/new" /rlog/pb/new) by pid $(<"$OUT/pid") (bash): CPUs 2-3 are pod pa container c1"
+}
+
+# The same move traced (function_graph below the task move's handler):
+# where the line names the cgroup by id, the handler calls no
+# kernfs_path_from_node(), which would take a sleeping lock with
+# preemption off.  Elsewhere the path is taken there: a skip.
+TR=/sys/kernel/tracing
+no_path_in_probe()
+{
+	local calls ret=0
+
+	if ! by_id; then
+		skip_case "the probe takes the path here ($(uname -r): not PREEMPT_RT, or 7.x, whose kernfs reads it under RCU)"
+		return
+	fi
+	[ -e "$TR/trace" ] || mount -t tracefs nodev "$TR" || return 1
+	echo 0 >"$TR/tracing_on" &&
+	echo cpumgr_attach_pre >"$TR/set_graph_function" &&
+	echo function_graph >"$TR/current_tracer" && : >"$TR/trace" &&
+	echo 1 >"$TR/tracing_on" || return 1
+	(echo $BASHPID >"$BASE/pb/new/cgroup.procs") 2>/dev/null && ret=1
+	echo 0 >"$TR/tracing_on"
+	calls=$(grep -c 'cpumgr_attach_pre' "$TR/trace")
+	grep -q 'kernfs_path_from_node' "$TR/trace" && ret=1
+	echo "# function_graph below cpumgr_attach_pre: $calls lines naming it, $(grep -c '()' "$TR/trace") calls in all, $(grep -c kernfs_path_from_node "$TR/trace") kernfs_path_from_node()"
+	# the handler and what it calls were traced
+	[ "$calls" -gt 0 ] && grep -q 'cpumgr_report' "$TR/trace" || ret=1
+	echo nop >"$TR/current_tracer"
+	: >"$TR/set_graph_function"
+	return $ret
 }
 
 # cgroup names may hold any byte but '/' and newline: a terminal escape
@@ -146,10 +199,11 @@ tenant_cannot_hide_root()
 	refused_write
 }
 
-ktap_plan 7
+ktap_plan 8
 check "set-up: two pods, one bound" setup
 check "a refused write names the cgroup, the task, the CPUs and their owner" refused_write
 check "a refused task move likewise" refused_move
+check "its handler takes no path with preemption off where that would sleep" no_path_in_probe
 check "control characters in a cgroup path are escaped" escaped_path
 check "an audited write is logged at notice level" audited_write
 check "at most 10 lines in 5 s, every violation counted" rate_limited

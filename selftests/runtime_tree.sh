@@ -144,7 +144,9 @@ new_pod_refused()
 
 	mkdir -p "$d" || return 1
 	enter "$d" 2>/dev/null && return 1
-	dmesg | grep -q "cpumgr: refused task move through cgroup.procs in cgroup /kubepods/podnew/ctr by pid .*are pod $G container nginx"
+	# by id on PREEMPT_RT before 7.x (refusal_log.sh says why)
+	dmesg | grep -q -e "cpumgr: refused task move through cgroup.procs in cgroup /kubepods/podnew/ctr by pid .*are pod $G container nginx" \
+		-e "cpumgr: refused task move through cgroup.procs in cgroup id $(stat -c %i "$d") by pid .*are pod $G container nginx"
 }
 
 # DIR: wait up to 30 s for the daemon to narrow DIR; prints how long.

@@ -344,13 +344,12 @@ void cpumgr_event_violation(const struct cpumgr_view *view,
 	ev->verdict = key.verdict;
 	ev->cgroup_id = key.cgroup_id;
 	ev->unnamed = NULL;
-	if (path) {
+	ev->path[0] = '\0';
+	if (path)
 		strscpy(ev->path, path, sizeof(ev->path));
-	} else {
-		ev->path[0] = '\0';
-		cgroup_get(cgrp);
+	/* the caller may hold no reference (an offline's RCU walk) */
+	else if (cgroup_tryget(cgrp))
 		ev->unnamed = cgrp;
-	}
 	ev->file = file;
 	cpumask_copy(ev->cpus, cpus);
 	cpumgr_event_queue(flags);

@@ -813,7 +813,8 @@ bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 		if (pos == entry->css)
 			found |= cpumgr_rules_check(view, entry->dst, eff,
 						    entry->dst == pos->cgroup ?
-						    named : pinned ?: cpu_none_mask,
+						    named : named == pinned ?
+						    pinned : cpu_none_mask,
 						    bad, s);
 		/* Below a cpuset that keeps its CPUs nothing changes. */
 		skip = cpumask_equal(eff, cpumgr_cpuset_effective(pos));

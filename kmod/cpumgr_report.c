@@ -126,8 +126,7 @@ void cpumgr_report(const struct cpumgr_view *view,
 	struct cpumgr_log_buf *b = cpumgr_scratch_log(s);
 	bool later = !cpumgr_path_now();
 
-	b->path[0] = '\0';
-	if (!later && cgroup_path(cgrp, b->path, sizeof(b->path)) < 0)
+	if (later || cgroup_path(cgrp, b->path, sizeof(b->path)) < 0)
 		b->path[0] = '\0';
 	if (event)
 		atomic64_inc(&cpumgr_counters.violations);

@@ -12,6 +12,7 @@
 
 #include "cpumgr.h"
 #include "cpumgr_cgroup.h"
+#include "cpumgr_check_grant.h"
 #include "cpumgr_changes.h"
 #include "cpumgr_notify.h"
 #include "cpumgr_pods.h"
@@ -131,10 +132,15 @@ int cpumgr_table_assign(struct cpumgr_entry *entry,
 		err = -EOPNOTSUPP;
 		goto out;
 	}
+	pod = cpumgr_find_pod(entry->pod_uid);
+	if (pod)
+		c = cpumgr_pod_find(pod, entry->container);
 	err = cpumgr_check_assignable(entry->cpus, entry->cpus_attr, extack);
 	if (!err)
 		err = cpumgr_check_other_pods(entry->cpus, entry->pod_uid,
 					      entry->cpus_attr, extack);
+	if (!err && entry->narrowed)
+		err = cpumgr_check_grant(pod, c, entry, extack);
 	if (err)
 		goto out;
 
@@ -142,7 +148,6 @@ int cpumgr_table_assign(struct cpumgr_entry *entry,
 	view = cpumgr_view_alloc_grown(1, 1, 0);
 	if (!view)
 		goto out;
-	pod = cpumgr_find_pod(entry->pod_uid);
 	if (!pod) {
 		pod = cpumgr_pod_alloc(entry->pod_uid);
 		if (!pod)
@@ -150,8 +155,6 @@ int cpumgr_table_assign(struct cpumgr_entry *entry,
 		new_pod = true;
 		if (cpumgr_pod_add(pod))
 			goto out_put;
-	} else {
-		c = cpumgr_pod_find(pod, entry->container);
 	}
 	if (!c && cpumgr_pod_nr_containers(pod) >= CPUMGR_POD_CONTAINERS_MAX) {
 		cpumgr_pod_too_many(extack, entry->container_attr);

@@ -305,6 +305,7 @@ int cpumgr_nl_assign_doit(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	err = cpumgr_parse_entry(info, NULL, req->tb, &entry);
+	entry.narrowed = nla_get_flag(req->tb[CPUMGR_A_NARROWED]);
 	if (!err)
 		err = cpumgr_table_assign(&entry, &req->expect, info->extack,
 					  &generation);

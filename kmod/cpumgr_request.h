@@ -38,6 +38,7 @@ struct cpumgr_entry {
 	const char *container;
 	cpumask_var_t cpus;
 	u32 flags;
+	bool narrowed;	/* ASSIGN: the caller narrowed; check it did */
 	const char *cgroup_path;	/* NULL: leave as is / none */
 	const char *pod_cgroup_path;
 	const struct nlattr *pod_attr, *container_attr, *cpus_attr;

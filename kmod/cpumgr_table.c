@@ -164,23 +164,6 @@ struct cpumgr_view *cpumgr_view_alloc_grown(unsigned int pods,
 	return cpumgr_view_alloc(&size);
 }
 
-static void cpumgr_view_set_cg(struct cpumgr_view *view,
-			       struct cpumgr_view_cg *vcg,
-			       const struct cpumgr_cgroup_ref *ref,
-			       unsigned int *nr_ids)
-{
-	vcg->id = ref->id;
-	vcg->v1 = ref->v1;
-	vcg->ancestors = view->ids + *nr_ids;
-	vcg->depth = 0;
-	if (WARN_ON_ONCE(*nr_ids + ref->depth > view->cap.ids))
-		return;
-	vcg->depth = ref->depth;
-	memcpy(view->ids + *nr_ids, ref->ancestors,
-	       ref->depth * sizeof(*ref->ancestors));
-	*nr_ids += ref->depth;
-}
-
 /*
  * Fill @view from the table, which holds at most what the view was sized
  * for: the sizes are computed under the same lock, before the change.

@@ -6,7 +6,9 @@
  */
 #include <linux/bitmap.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
+#include "cpumgr_cgroup.h"
 #include "cpumgr_view.h"
 
 static struct cpumgr_view __rcu *cpumgr_view_current;
@@ -55,6 +57,23 @@ struct cpumgr_view *cpumgr_view_alloc(const struct cpumgr_view_size *size)
 err:
 	cpumgr_view_free(view);
 	return NULL;
+}
+
+/* Bound cgroup @ref into @vcg, its ancestors at view->ids + *@nr_ids. */
+void cpumgr_view_set_cg(struct cpumgr_view *view, struct cpumgr_view_cg *vcg,
+			const struct cpumgr_cgroup_ref *ref,
+			unsigned int *nr_ids)
+{
+	vcg->id = ref->id;
+	vcg->v1 = ref->v1;
+	vcg->ancestors = view->ids + *nr_ids;
+	vcg->depth = 0;
+	if (WARN_ON_ONCE(*nr_ids + ref->depth > view->cap.ids))
+		return;
+	vcg->depth = ref->depth;
+	memcpy(view->ids + *nr_ids, ref->ancestors,
+	       ref->depth * sizeof(*ref->ancestors));
+	*nr_ids += ref->depth;
 }
 
 struct cpumask *cpumgr_view_mask(struct cpumgr_view *view, unsigned int i)

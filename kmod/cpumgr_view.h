@@ -14,6 +14,8 @@
 #include <linux/types.h>
 #include <uapi/linux/cpumgr.h>
 
+struct cpumgr_cgroup_ref;
+
 /* A bound cgroup as the hooks see it: ids only. */
 struct cpumgr_view_cg {
 	u64 id;			/* 0: not bound */
@@ -77,6 +79,9 @@ void cpumgr_view_free(struct cpumgr_view *view);
 /* The i-th mask of a view's storage, and the owed mask beside it. */
 struct cpumask *cpumgr_view_mask(struct cpumgr_view *view, unsigned int i);
 struct cpumask *cpumgr_view_owed(struct cpumgr_view *view, unsigned int i);
+void cpumgr_view_set_cg(struct cpumgr_view *view, struct cpumgr_view_cg *vcg,
+			const struct cpumgr_cgroup_ref *ref,
+			unsigned int *nr_ids);
 /* Make @view, filled, the current one; @lock serializes the publishers. */
 void cpumgr_view_publish(struct cpumgr_view *view, struct mutex *lock);
 /* At unload: no view any more, and every retired one freed. */

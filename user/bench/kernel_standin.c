@@ -395,6 +395,8 @@ int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
 
 	if (fresh(nl))
 		return nl->error.err;
+	/* what the kernel would check against cgroups: not a flag it keeps */
+	flags &= ~CPUMGR_NL_ASSIGN_NARROWED;
 	i = find(nl, pod_uid, container);
 	if (cpuset_parse(&want, cpus, NULL) || cpuset_empty(&want))
 		return fail(nl, -EINVAL, "bad CPU list");

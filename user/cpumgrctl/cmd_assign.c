@@ -13,6 +13,8 @@ static int cmd_assign(const struct ctl_cmdline *cl)
 	struct cpumgr_nl *nl;
 	bool check;
 
+	if (ctl_flag(cl, "narrowed"))
+		flags |= CPUMGR_NL_ASSIGN_NARROWED;
 	if (!ctl_generation(cl, &expect, &check) ||
 	    !ctl_parse_cpulist("CPULIST", cl->arg[2], false))
 		return CPUMGRCTL_EXIT_USAGE;
@@ -41,6 +43,7 @@ CPUMGRCTL_COMMAND(assign) = {
 	},
 	.opts = (const struct ctl_opt[]){
 		{ "init", 'i', NULL, CTL_ANY, NULL, "an init container's CPUs (its app containers may reuse them)" },
+		{ "narrowed", 0, NULL, CTL_ANY, NULL, "the CPUs it gains left every other cgroup first: the kernel refuses the assignment where a cgroup with tasks still holds one" },
 		CTL_OPT_GENERATION,
 		{ NULL }
 	},

@@ -193,8 +193,15 @@ int cpumgr_nl_configure(struct cpumgr_nl *nl, const struct cpumgr_config *cfg,
 /*
  * out (may be NULL) receives the assignment as the kernel stored it; when
  * the table changed again before the kernel built its reply, the reply is
- * GENERATION alone and out holds the request as sent.
+ * GENERATION alone and out holds the request as sent.  flags: bits of
+ * enum cpumgr_assignment_flag, and CPUMGR_NL_ASSIGN_NARROWED.
  */
+/*
+ * Not a flag of the assignment: sends CPUMGR_A_NARROWED, for the kernel
+ * to check that the CPUs the container gains left every other cgroup
+ * with tasks (-EBUSY if not).
+ */
+#define CPUMGR_NL_ASSIGN_NARROWED	(1u << 31)
 int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
 		     const char *container, const char *cpus, uint32_t flags,
 		     const uint64_t *expect, uint64_t *generation,

@@ -159,9 +159,11 @@ int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
 		     struct cpumgr_assignment *out)
 {
 	struct cpumgr_assignment a = { .pod_uid = "" };
+	bool narrowed = flags & CPUMGR_NL_ASSIGN_NARROWED;
 	struct nl_msg *msg;
 	int err;
 
+	flags &= ~CPUMGR_NL_ASSIGN_NARROWED;
 	msg = cpumgr_nl_new_request(nl, CPUMGR_CMD_ASSIGN, 0,
 				    str_room(pod_uid) +
 				    str_room(container) + str_room(cpus) + 32);
@@ -171,7 +173,8 @@ int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
 	    put_str(msg, CPUMGR_A_POD_UID, pod_uid) ||
 	    put_str(msg, CPUMGR_A_CONTAINER, container) ||
 	    put_str(msg, CPUMGR_A_CPUS, cpus) ||
-	    (flags && nla_put_u32(msg, CPUMGR_A_FLAGS, flags)))
+	    (flags && nla_put_u32(msg, CPUMGR_A_FLAGS, flags)) ||
+	    (narrowed && nla_put_flag(msg, CPUMGR_A_NARROWED)))
 		return cpumgr_nl_fail_nomem(nl, msg);
 	/* What the reply may not say: the request (valid, since it
 	 * succeeded, so the names fit). */

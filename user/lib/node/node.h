@@ -261,13 +261,15 @@ struct node {
 	unsigned int nr_pods;
 
 	/*
-	 * CPUs a resize is about to take for the container bound at
-	 * withheld_below (node_resize.c): out of the shared pool before the
+	 * CPUs a container is about to be given, bound at withheld_below
+	 * (node_grant.c, node_resize.c): out of the shared pool before the
 	 * table gives them, so no other container ever runs on them;
-	 * cgroups at or above withheld_below keep them.
+	 * cgroups at or above withheld_below keep them.  withheld_at holds
+	 * node_withhold()'s copy of the path.
 	 */
 	struct cpuset withheld;
 	const char *withheld_below;
+	char withheld_at[PATH_MAX];
 
 	bool read_only;			/* NODE_READ_ONLY: no lock held */
 	/*

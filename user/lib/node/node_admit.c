@@ -56,9 +56,24 @@ static void rollback(struct node *n, const char *uid, char (*names)[64],
 	}
 }
 
+/* The CPUs st gives the pod's containers that the kernel does not. */
+static void pod_new_cpus(const struct node *n, const struct pod *pod,
+			 const struct cpu_assignments *st, struct cpuset *out)
+{
+	cpuset_zero(out);
+	for (unsigned int i = 0; i < pod->nr; i++) {
+		const char *name = pod->containers[i].name;
+		const struct cpuset *cpus = assignments_get(st, pod->uid, name);
+
+		if (cpus && !assignments_get(&n->assignments, pod->uid, name))
+			cpuset_or(out, out, cpus);
+	}
+}
+
 /*
- * ASSIGN what st holds for the pod and the kernel does not.  -ESTALE
- * when the table moved under the plan (nothing left assigned).
+ * ASSIGN what st holds for the pod and the kernel does not, once every
+ * other cgroup let go of it (node_grant.c).  -ESTALE when the table
+ * moved under the plan (nothing left assigned).
  */
 static int assign_pod(struct node *n, const struct pod *pod,
 		      const struct cpu_assignments *st, unsigned int *requests,
@@ -66,17 +81,21 @@ static int assign_pod(struct node *n, const struct pod *pod,
 {
 	char (*done)[64] = calloc(pod->nr ? pod->nr : 1, sizeof(*done));
 	uint64_t gen = n->kernel.table.generation;
+	uint32_t narrowed = 0;
+	struct cpuset all;
 	unsigned int nr = 0;
 	int ret = 0;
 
 	if (!done)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
+	pod_new_cpus(n, pod, st, &all);
+	ret = node_withhold(n, pod->uid, &all, NULL, NULL, &narrowed, err);
 	for (unsigned int i = 0; i < pod->nr && !ret; i++) {
 		const struct pod_container *c = &pod->containers[i];
 		const struct cpuset *cpus = assignments_get(st, pod->uid,
 							    c->name);
-		uint32_t flags = c->init && !c->restartable ?
-				 CPUMGR_ASSIGNMENT_F_INIT : 0;
+		uint32_t flags = narrowed | (c->init && !c->restartable ?
+					     CPUMGR_ASSIGNMENT_F_INIT : 0);
 		char *text;
 
 		if (!cpus || assignments_get(&n->assignments, pod->uid,
@@ -107,6 +126,7 @@ static int assign_pod(struct node *n, const struct pod *pod,
 		rollback(n, pod->uid, done, nr);
 	else
 		*requests += nr;
+	node_withhold_end(n, pod->uid, !ret);
 	free(done);
 	return ret;
 }

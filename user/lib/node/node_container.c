@@ -55,7 +55,7 @@ static void restore(struct node_pod *p, const struct kept *k,
 }
 
 static int assign(struct node *n, const char *uid, const char *name,
-		  const struct cpuset *cpus, uint64_t *gen,
+		  uint32_t flags, const struct cpuset *cpus, uint64_t *gen,
 		  struct cm_error *err)
 {
 	char *text = cpuset_to_str(cpus);
@@ -64,7 +64,7 @@ static int assign(struct node *n, const char *uid, const char *name,
 
 	if (!text)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
-	ret = cpumgr_nl_assign(n->kernel.nl, uid, name, text, 0, gen, gen,
+	ret = cpumgr_nl_assign(n->kernel.nl, uid, name, text, flags, gen, gen,
 			       NULL);
 	free(text);
 	if (!ret && gen)
@@ -178,7 +178,17 @@ static int decide(struct node *n, const struct pod *pod,
 		ret = cpu_policy_allocate(&n->policy, &st, pod, c, NULL, err);
 		got = ret ? NULL : assignments_get(&st, pod->uid, c->name);
 		if (got) {
-			ret = assign(n, pod->uid, c->name, got, &gen, err);
+			const struct node_pod *p = node_find_pod(n, pod->uid);
+			uint32_t flags = 0;
+
+			/* the others let go of them first (node_grant.c) */
+			ret = node_withhold(n, pod->uid, got, NULL,
+					    p ? p->pod_cgroup : NULL, &flags,
+					    err);
+			if (!ret)
+				ret = assign(n, pod->uid, c->name, flags, got,
+					     &gen, err);
+			node_withhold_end(n, pod->uid, !ret);
 			*assigned = !ret;
 		}
 		assignments_free(&st);
@@ -215,7 +225,7 @@ int node_add_container(struct node *n, const cJSON *obj, const char *name,
 
 		if (!a || !a->cpus || cpuset_parse(&have, a->cpus, NULL) ||
 		    !cpuset_equal(&have, cpus)) {
-			ret = assign(n, pod.uid, name, cpus, NULL, err);
+			ret = assign(n, pod.uid, name, 0, cpus, NULL, err);
 			assigned = !ret;
 		}
 	} else if (how == NODE_ADD_DECIDE && !a &&

@@ -71,6 +71,19 @@ int node_try_state(struct node *n, int t, struct cpu_assignments *st,
  */
 void node_own_change(struct node *n, uint64_t expect, uint64_t now);
 
+/*
+ * node_grant.c: before an ASSIGN gives container CPUs it does not hold
+ * (held: what it holds, NULL none), they leave every other cgroup but
+ * those at or above below (NULL: none keep them), and *flags gets
+ * CPUMGR_NL_ASSIGN_NARROWED for the kernel to check that they did.
+ * node_withhold_end() after the ASSIGN, given or not (not: the others
+ * get them back).
+ */
+int node_withhold(struct node *n, const char *uid, const struct cpuset *cpus,
+		  const struct cpuset *held, const char *below,
+		  uint32_t *flags, struct cm_error *err);
+void node_withhold_end(struct node *n, const char *uid, bool given);
+
 /* Whether a cgroup name is one of the kubelet's QoS cgroups (node_narrow.c). */
 bool node_qos_cgroup(const char *base);
 

@@ -14,8 +14,10 @@
  *
  *   grow    the new CPUs leave every other cgroup (shared containers and
  *           the narrowed tree get the pool without them: n->withheld),
- *           then ASSIGN gives them to the container, then its cgroup
- *           is widened;
+ *           then ASSIGN gives them to the container (CPUMGR_A_NARROWED:
+ *           the kernel refuses it where a cgroup with tasks still holds
+ *           one), then its cgroup is widened and the others narrowed
+ *           again (a write checked before the ASSIGN may land after);
  *   shrink  ASSIGN gives them back (the container's cgroup still names
  *           them, now shared CPUs, which any cgroup may hold), then its
  *           cgroup is narrowed, then the shared containers get them.
@@ -151,6 +153,16 @@ static int record_admitted(struct node *n, const char *uid, const char *name,
 	return node_save_pod(n, p, err);
 }
 
+/*
+ * The grow narrowed every other cgroup: the kernel may check it did,
+ * but where it moves the pool by partitions (node_grant.c).
+ */
+static uint32_t narrowed(const struct node *n)
+{
+	return n->cfg.pool_moves == NODE_POOL_PARTITIONS ? 0 :
+	       CPUMGR_NL_ASSIGN_NARROWED;
+}
+
 /* One try against the table as read; -ESTALE when it moved. */
 static int try_resize(struct node *n, int t, const struct resize_request *r,
 		      const char *below, struct cpuset *held,
@@ -191,8 +203,8 @@ static int try_resize(struct node *n, int t, const struct resize_request *r,
 		if (!ret)
 			ret = same_cpus(n, r, held, &excl, &gen);
 		if (!ret)
-			ret = assign(n, r->pod_uid, r->container, flags, next,
-				     &gen, err);
+			ret = assign(n, r->pod_uid, r->container,
+				     flags | narrowed(n), next, &gen, err);
 		cpuset_zero(&n->withheld);
 		n->withheld_below = NULL;
 		if (ret) {

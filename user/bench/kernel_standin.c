@@ -13,6 +13,10 @@
  *                             i % cores, as bench_plan lays requests out;
  *                             read at each call, so a test can change the
  *                             machine under a process
+ *   CPUMGR_STANDIN_GRANTS=1   every ASSIGN checked as the kernel checks
+ *                             one with CPUMGR_A_NARROWED, whether it has
+ *                             it or not: for the tests that a controller
+ *                             narrows before it gives CPUs (grant_held())
  *
  * Every call reads the file's first line again, as every request sees
  * the kernel's table as it is now, whatever other processes did; the
@@ -30,6 +34,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -383,12 +388,83 @@ static void fill(const struct cpumgr_nl *nl, const struct standin_entry *e,
 	}
 }
 
+/* PATH is DIR or below it. */
+static bool at_or_below(const char *path, const char *dir)
+{
+	size_t dl = strlen(dir);
+
+	return dir[0] && !strncmp(path, dir, dl) &&
+	       (path[dl] == '\0' || path[dl] == '/');
+}
+
+/* What grant_held()'s walk looks for, and what it found. */
+static struct {
+	const struct standin_entry *x;
+	const char *root;
+	struct cpuset added;
+	char found[PATH_MAX];
+} grant;
+
+static int grant_visit(const char *path, const struct stat *st, int type,
+		       struct FTW *ftw)
+{
+	char file[PATH_MAX + 16];
+	struct cpuset named;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	bool held;
+
+	if (type != FTW_D || !strcmp(path, grant.root) ||
+	    at_or_below(grant.x->cgroup, path) ||
+	    at_or_below(grant.x->pod_cgroup, path) ||
+	    at_or_below(path, grant.x->cgroup))
+		return 0;
+	snprintf(file, sizeof(file), "%s/cpuset.cpus", path);
+	f = fopen(file, "r");
+	if (!f)
+		return 0;
+	held = getline(&text, &len, f) > 0 &&
+	       !cpuset_parse(&named, text, NULL) &&
+	       cpuset_intersects(&named, &grant.added);
+	free(text);
+	fclose(f);
+	if (!held)
+		return 0;
+	snprintf(grant.found, sizeof(grant.found), "%s", path);
+	return 1;
+}
+
+/*
+ * Under CPUMGR_STANDIN_GRANTS, the kernel's check of a narrowed ASSIGN
+ * (cpumgr_check_grant.c) on the cgroup tree below the managed root,
+ * where every cgroup counts as having tasks: the CPUs x gains (held: it
+ * holds now) may be named only at or above its cgroup or its pod's,
+ * or below its own.  Whether one is named elsewhere.
+ */
+static bool grant_held(const struct cpumgr_nl *nl, const struct standin_entry *x,
+		       const struct cpuset *want, const struct cpuset *held)
+{
+	const char *on = getenv("CPUMGR_STANDIN_GRANTS");
+
+	if (!on || strcmp(on, "1") || !nl->root[0])
+		return false;
+	grant.x = x;
+	grant.root = nl->root;
+	grant.added = *want;
+	cpuset_andnot(&grant.added, &grant.added, held);
+	grant.found[0] = '\0';
+	return !cpuset_empty(&grant.added) &&
+	       nftw(nl->root, grant_visit, 16, FTW_PHYS) == 1;
+}
+
 int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
 		     const char *container, const char *cpus, uint32_t flags,
 		     const uint64_t *expect, uint64_t *generation,
 		     struct cpumgr_assignment *out)
 {
-	struct cpuset want, taken, reserved;
+	static char refused[PATH_MAX + 64];
+	struct cpuset want, taken, reserved, held;
 	struct standin_entry x = { 0 };
 	ssize_t i, pod;
 	int ret;
@@ -416,6 +492,14 @@ int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
 	pod = find(nl, pod_uid, NULL);
 	if (pod >= 0)
 		strcpy(x.pod_cgroup, nl->e[pod].pod_cgroup);
+	cpuset_zero(&held);
+	if (i >= 0 && cpuset_parse(&held, nl->e[i].cpus, NULL))
+		cpuset_zero(&held);
+	if (grant_held(nl, &x, &want, &held)) {
+		snprintf(refused, sizeof(refused),
+			 "CPU still held by a cgroup with tasks: %s", grant.found);
+		return fail(nl, -EBUSY, refused);
+	}
 	if (i < 0) {
 		if (grow(nl))
 			return fail(nl, -ENOMEM, "out of memory");

@@ -23,6 +23,7 @@
 
 #include <linux/magic.h>
 
+#include "cpuset.h"
 #include "fake_cgroup.h"
 #include "json_util.h"
 
@@ -171,6 +172,17 @@ static inline void standin_pod_files(const struct standin_node *sn)
 		   "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"b\",\"uid\":\"b1\"},"
 		   "\"spec\":{\"containers\":[{\"name\":\"web\",\"resources\":{"
 		   "\"requests\":{\"cpu\":\"500m\"}}}]}}");
+}
+
+/* The CPUs DIR/rel names; CPU 1000, which no test expects, if unreadable. */
+static inline struct cpuset standin_cpus(const struct standin_node *sn,
+					 const char *rel)
+{
+	struct cpuset s;
+
+	if (cpuset_parse(&s, fake_read(sn->dir, rel), NULL))
+		cpuset_set(&s, 1000);
+	return s;
 }
 
 static inline void standin_node_free(struct standin_node *sn)

@@ -19,15 +19,6 @@
 #define rig standin_node
 #define run standin_runf
 
-static struct cpuset file_set(const struct rig *r, const char *rel)
-{
-	struct cpuset s;
-
-	if (cpuset_parse(&s, fake_read(r->dir, rel), NULL))
-		cpuset_set(&s, 1000);	/* meets nothing expected */
-	return s;
-}
-
 FIXTURE(grant) {
 	struct rig r;
 };
@@ -68,7 +59,7 @@ FIXTURE_TEARDOWN(grant)
 TEST_F(grant, admission_narrows_first)
 {
 	struct rig *r = &self->r;
-	struct cpuset web = file_set(r, WEB), db;
+	struct cpuset web = standin_cpus(r, WEB), db;
 	char *kernel, *line, cpus[64];
 
 	ASSERT_EQ(12, (int)cpuset_count(&web)) TH_LOG("%s", fake_read(r->dir, WEB));
@@ -82,7 +73,7 @@ TEST_F(grant, admission_narrows_first)
 	ASSERT_EQ(1, sscanf(line + 8, "%63s", cpus));
 	ASSERT_EQ(0, cpuset_parse(&db, cpus, NULL));
 	free(kernel);
-	web = file_set(r, WEB);
+	web = standin_cpus(r, WEB);
 	EXPECT_FALSE(cpuset_intersects(&web, &db)) TH_LOG("%s", fake_read(r->dir, WEB));
 }
 

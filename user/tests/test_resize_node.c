@@ -26,25 +26,16 @@
 #define rig standin_node
 #define run standin_runf
 
-static struct cpuset file_set(const struct rig *r, const char *rel)
-{
-	struct cpuset s;
-
-	if (cpuset_parse(&s, fake_read(r->dir, rel), NULL))
-		cpuset_set(&s, 1000);	/* matches nothing expected */
-	return s;
-}
-
 static bool file_is(const struct rig *r, const char *rel, const char *list)
 {
-	struct cpuset want, got = file_set(r, rel);
+	struct cpuset want, got = standin_cpus(r, rel);
 
 	return !cpuset_parse(&want, list, NULL) && cpuset_equal(&got, &want);
 }
 
 static bool apart(const struct rig *r)
 {
-	struct cpuset a = file_set(r, APP), w = file_set(r, WEB);
+	struct cpuset a = standin_cpus(r, APP), w = standin_cpus(r, WEB);
 
 	return !cpuset_empty(&a) && !cpuset_intersects(&a, &w);
 }
@@ -169,7 +160,7 @@ TEST_F(node, grow_shrink_and_back)
 	EXPECT_TRUE(file_is(r, APP, "2-3,10")) TH_LOG("%s", fake_read(r->dir, APP));
 	EXPECT_TRUE(weight_is(r, APP_CG, 3000));
 	EXPECT_TRUE(apart(r));
-	web = file_set(r, WEB);
+	web = standin_cpus(r, WEB);
 	EXPECT_TRUE(cpuset_test(&web, 11));
 
 	run(r, "resize g1 app 2");

@@ -17,6 +17,9 @@
  *                             one with CPUMGR_A_NARROWED, whether it has
  *                             it or not: for the tests that a controller
  *                             narrows before it gives CPUs (grant_held())
+ *   CPUMGR_STANDIN_NO_NARROWED=1  a module that predates CPUMGR_A_NARROWED:
+ *                             an ASSIGN with it refused as the kernel's
+ *                             strict policy refuses an unknown attribute
  *
  * Every call reads the file's first line again, as every request sees
  * the kernel's table as it is now, whatever other processes did; the
@@ -463,6 +466,7 @@ int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
 		     const uint64_t *expect, uint64_t *generation,
 		     struct cpumgr_assignment *out)
 {
+	const char *old = getenv("CPUMGR_STANDIN_NO_NARROWED");
 	static char refused[PATH_MAX + 64];
 	struct cpuset want, taken, reserved, held;
 	struct standin_entry x = { 0 };
@@ -471,6 +475,8 @@ int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
 
 	if (fresh(nl))
 		return nl->error.err;
+	if ((flags & CPUMGR_NL_ASSIGN_NARROWED) && old && !strcmp(old, "1"))
+		return fail(nl, -EINVAL, "Unknown attribute type");
 	/* what the kernel would check against cgroups: not a flag it keeps */
 	flags &= ~CPUMGR_NL_ASSIGN_NARROWED;
 	i = find(nl, pod_uid, container);

@@ -104,4 +104,18 @@ TEST_F(grant, a_cgroup_left_holding_refuses)
 	      "%s", r->out);
 }
 
+/* a module loaded before the flag was: the ASSIGN unchecked, and said */
+TEST_F(grant, old_module_assigns_unchecked)
+{
+	struct rig *r = &self->r;
+
+	setenv("CPUMGR_STANDIN_NO_NARROWED", "1", 1);
+	run(r, "admit g2.json");
+	unsetenv("CPUMGR_STANDIN_NO_NARROWED");
+	ASSERT_EQ(0, r->status) TH_LOG("%s", r->out);
+	CHECK(strstr(r->out, "g2/db: the loaded module cannot check that the others let go of its CPUs (reload it): assigned unchecked") != NULL,
+	      "%s", r->out);
+	CHECK(strstr(r->out, "g2 db exclusive") != NULL, "%s", r->out);
+}
+
 TEST_HARNESS_MAIN

@@ -89,7 +89,7 @@ static int assign_pod(struct node *n, const struct pod *pod,
 	if (!done)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	pod_new_cpus(n, pod, st, &all);
-	ret = node_withhold(n, pod->uid, &all, NULL, NULL, &narrowed, err);
+	node_withhold(n, pod->uid, &all, NULL, NULL, &narrowed);
 	for (unsigned int i = 0; i < pod->nr && !ret; i++) {
 		const struct pod_container *c = &pod->containers[i];
 		const struct cpuset *cpus = assignments_get(st, pod->uid,
@@ -108,8 +108,8 @@ static int assign_pod(struct node *n, const struct pod *pod,
 		}
 		uint64_t expect = gen;
 
-		ret = cpumgr_nl_assign(n->kernel.nl, pod->uid, c->name, text,
-				       flags, &expect, &gen, NULL);
+		ret = node_assign(n, pod->uid, c->name, text, flags, &expect,
+				  &gen);
 		free(text);
 		if (!ret)
 			node_own_change(n, expect, gen);

@@ -64,8 +64,7 @@ static int assign(struct node *n, const char *uid, const char *name,
 
 	if (!text)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
-	ret = cpumgr_nl_assign(n->kernel.nl, uid, name, text, flags, gen, gen,
-			       NULL);
+	ret = node_assign(n, uid, name, text, flags, gen, gen);
 	free(text);
 	if (!ret && gen)
 		node_own_change(n, expect, *gen);
@@ -182,12 +181,10 @@ static int decide(struct node *n, const struct pod *pod,
 			uint32_t flags = 0;
 
 			/* the others let go of them first (node_grant.c) */
-			ret = node_withhold(n, pod->uid, got, NULL,
-					    p ? p->pod_cgroup : NULL, &flags,
-					    err);
-			if (!ret)
-				ret = assign(n, pod->uid, c->name, flags, got,
-					     &gen, err);
+			node_withhold(n, pod->uid, got, NULL,
+				      p ? p->pod_cgroup : NULL, &flags);
+			ret = assign(n, pod->uid, c->name, flags, got, &gen,
+				     err);
 			node_withhold_end(n, pod->uid, !ret);
 			*assigned = !ret;
 		}

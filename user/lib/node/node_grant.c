@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CPUs a container gains (an admission, a top-up, a resize's grow) leave
+ * CPUs a container gains (an admission, a resize's grow) leave
  * every other cgroup before the ASSIGN that gives them: the shared
  * containers, the pod's sandbox and sidecars and the narrowed tree get
  * the pool without them (n->withheld), the cgroups at or above the
@@ -16,21 +16,22 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "node.h"
 #include "node_internal.h"
 
-int node_withhold(struct node *n, const char *uid, const struct cpuset *cpus,
-		  const struct cpuset *held, const char *below,
-		  uint32_t *flags, struct cm_error *err)
+void node_withhold(struct node *n, const char *uid, const struct cpuset *cpus,
+		   const struct cpuset *held, const char *below,
+		   uint32_t *flags)
 {
+	struct cm_error err = { 0 };
 	struct cpuset added = *cpus;
-	int ret;
 
 	if (held)
 		cpuset_andnot(&added, &added, held);
 	if (cpuset_empty(&added) || n->cfg.pool_moves == NODE_POOL_PARTITIONS)
-		return 0;
+		return;
 	n->withheld = added;
 	n->withheld_below = NULL;
 	/* a copy: a reconcile may read the records below again */
@@ -38,13 +39,39 @@ int node_withhold(struct node *n, const char *uid, const struct cpuset *cpus,
 	    snprintf(n->withheld_at, sizeof(n->withheld_at), "%s", below) <
 	    (int)sizeof(n->withheld_at))
 		n->withheld_below = n->withheld_at;
-	ret = node_reconcile_pod(n, uid, err);
-	if (ret < 0) {
-		node_withhold_end(n, uid, false);
-		return ret;
+	/*
+	 * A cgroup refused or gone: the ASSIGN goes without the flag, as
+	 * before there was one, and the next reconcile narrows what is left.
+	 */
+	if (node_reconcile_pod(n, uid, &err) < 0)
+		node_log(n, "%s: not every cgroup let go of CPUs before the ASSIGN: %s",
+			 uid, cm_error_msg(&err));
+	else
+		*flags |= CPUMGR_NL_ASSIGN_NARROWED;
+	cm_error_clear(&err);
+}
+
+int node_assign(struct node *n, const char *uid, const char *name,
+		const char *cpus, uint32_t flags, const uint64_t *expect,
+		uint64_t *gen)
+{
+	int ret = cpumgr_nl_assign(n->kernel.nl, uid, name, cpus, flags,
+				   expect, gen, NULL);
+
+	/*
+	 * A module loaded before the flag was (a package upgraded under
+	 * running containers keeps the old one until it can be reloaded)
+	 * refuses the attribute: the ASSIGN unchecked, as it was then.
+	 */
+	if (ret == -EINVAL && (flags & CPUMGR_NL_ASSIGN_NARROWED) &&
+	    strstr(cpumgr_nl_errmsg(n->kernel.nl), "Unknown attribute")) {
+		node_log(n, "%s/%s: the loaded module cannot check that the others let go of its CPUs (reload it): assigned unchecked",
+			 uid, name);
+		ret = cpumgr_nl_assign(n->kernel.nl, uid, name, cpus,
+				       flags & ~CPUMGR_NL_ASSIGN_NARROWED,
+				       expect, gen, NULL);
 	}
-	*flags |= CPUMGR_NL_ASSIGN_NARROWED;
-	return 0;
+	return ret;
 }
 
 void node_withhold_end(struct node *n, const char *uid, bool given)

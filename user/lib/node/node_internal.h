@@ -75,14 +75,23 @@ void node_own_change(struct node *n, uint64_t expect, uint64_t now);
  * node_grant.c: before an ASSIGN gives container CPUs it does not hold
  * (held: what it holds, NULL none), they leave every other cgroup but
  * those at or above below (NULL: none keep them), and *flags gets
- * CPUMGR_NL_ASSIGN_NARROWED for the kernel to check that they did.
+ * CPUMGR_NL_ASSIGN_NARROWED for the kernel to check that they did (not
+ * when a cgroup could not be written: logged).
  * node_withhold_end() after the ASSIGN, given or not (not: the others
  * get them back).
  */
-int node_withhold(struct node *n, const char *uid, const struct cpuset *cpus,
-		  const struct cpuset *held, const char *below,
-		  uint32_t *flags, struct cm_error *err);
+void node_withhold(struct node *n, const char *uid, const struct cpuset *cpus,
+		   const struct cpuset *held, const char *below,
+		   uint32_t *flags);
 void node_withhold_end(struct node *n, const char *uid, bool given);
+/*
+ * cpumgr_nl_assign() for the node, reply not kept: with
+ * CPUMGR_NL_ASSIGN_NARROWED and a module that predates it, again
+ * without (logged).
+ */
+int node_assign(struct node *n, const char *uid, const char *name,
+		const char *cpus, uint32_t flags, const uint64_t *expect,
+		uint64_t *gen);
 
 /* Whether a cgroup name is one of the kubelet's QoS cgroups (node_narrow.c). */
 bool node_qos_cgroup(const char *base);

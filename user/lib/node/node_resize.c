@@ -78,8 +78,7 @@ static int assign(struct node *n, const char *uid, const char *name,
 
 	if (!text)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
-	ret = cpumgr_nl_assign(n->kernel.nl, uid, name, text, flags, &expect,
-			       gen, NULL);
+	ret = node_assign(n, uid, name, text, flags, &expect, gen);
 	free(text);
 	if (!ret)
 		node_own_change(n, expect, *gen);

@@ -107,19 +107,17 @@ static int topup_one(struct node *n, const struct cpumgr_assignment *a,
 	text = cpuset_to_str(&all);
 	if (!text)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
-	/* the others let go of them first (node_grant.c) */
-	ret = node_withhold(n, uid, &all, &have, p->c[k].cgroup, &flags, err);
-	if (ret) {
-		free(text);
-		return ret;
-	}
-	/* the ASSIGN also clears the degraded flag */
+	/*
+	 * The ASSIGN also clears the degraded flag, and gives the CPU the
+	 * offline took back to the pool: until then no other cgroup may
+	 * name it, and the pool without the new CPUs cannot be written
+	 * first (node_grant.c).  The shared containers follow right after.
+	 */
 	expect = gen;
 	ret = cpumgr_nl_assign(n->kernel.nl, uid, name, text, flags, &expect,
 			       &gen, NULL);
 	if (!ret)
 		node_own_change(n, expect, gen);
-	node_withhold_end(n, uid, !ret);
 	if (ret) {
 		free(text);
 		if (ret == -ESTALE)

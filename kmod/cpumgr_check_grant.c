@@ -9,10 +9,11 @@
  * The cpusets are read as they are under the table's write lock, before
  * the change.  A cpuset.cpus write checked against the table as it was
  * may still land after this check (the ASSIGN waits for it before it
- * returns: cpumgr_write_unlock()), so the controller narrows once more
- * after the ASSIGN; from then on such a write is checked against the new
- * table.  Guard mode mirrors what the kubelet decided and runs without
- * the flag: the kubelet narrows the others after it assigns.
+ * returns: cpumgr_write_unlock()); a later narrowing undoes it (resize
+ * narrows again at once, the daemon every round), and from then on
+ * such a write is checked against the new table.  Guard mode mirrors
+ * what the kubelet decided and runs without the flag: the kubelet
+ * narrows the others after it assigns.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

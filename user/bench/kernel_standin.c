@@ -408,31 +408,65 @@ static struct {
 	char found[PATH_MAX];
 } grant;
 
-static int grant_visit(const char *path, const struct stat *st, int type,
-		       struct FTW *ftw)
+/* What DIR/cpuset.cpus names; empty when it names nothing or is not there. */
+static void named_cpus(const char *dir, struct cpuset *named)
 {
 	char file[PATH_MAX + 16];
-	struct cpuset named;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
-	bool held;
+
+	cpuset_zero(named);
+	snprintf(file, sizeof(file), "%s/cpuset.cpus", dir);
+	f = fopen(file, "r");
+	if (!f)
+		return;
+	if (getline(&text, &len, f) <= 0 || cpuset_parse(named, text, NULL))
+		cpuset_zero(named);
+	free(text);
+	fclose(f);
+}
+
+/*
+ * What a cgroup at path holds, as cgroup2 gives it: what it names, else
+ * what the nearest ancestor below the root that names CPUs does, else
+ * every CPU.
+ */
+static void held_cpus(const char *path, struct cpuset *eff)
+{
+	char dir[PATH_MAX], *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (;;) {
+		named_cpus(dir, eff);
+		if (!cpuset_empty(eff))
+			return;
+		slash = strrchr(dir, '/');
+		if (!slash || !at_or_below(dir, grant.root) ||
+		    !strcmp(dir, grant.root))
+			break;
+		*slash = '\0';
+	}
+	for (unsigned int cpu = 0; cpu < CPUSET_MAX_CPUS; cpu++)
+		cpuset_set(eff, cpu);
+}
+
+static int grant_visit(const char *path, const struct stat *st, int type,
+		       struct FTW *ftw)
+{
+	struct cpuset named, eff;
 
 	if (type != FTW_D || !strcmp(path, grant.root) ||
 	    at_or_below(grant.x->cgroup, path) ||
 	    at_or_below(grant.x->pod_cgroup, path) ||
 	    at_or_below(path, grant.x->cgroup))
 		return 0;
-	snprintf(file, sizeof(file), "%s/cpuset.cpus", path);
-	f = fopen(file, "r");
-	if (!f)
+	/* a new cgroup of a pod the table has the cgroup of: the pod's */
+	named_cpus(path, &named);
+	if (cpuset_empty(&named) && at_or_below(path, grant.x->pod_cgroup))
 		return 0;
-	held = getline(&text, &len, f) > 0 &&
-	       !cpuset_parse(&named, text, NULL) &&
-	       cpuset_intersects(&named, &grant.added);
-	free(text);
-	fclose(f);
-	if (!held)
+	held_cpus(path, &eff);
+	if (!cpuset_intersects(&eff, &grant.added))
 		return 0;
 	snprintf(grant.found, sizeof(grant.found), "%s", path);
 	return 1;
@@ -442,8 +476,9 @@ static int grant_visit(const char *path, const struct stat *st, int type,
  * Under CPUMGR_STANDIN_GRANTS, the kernel's check of a narrowed ASSIGN
  * (cpumgr_check_grant.c) on the cgroup tree below the managed root,
  * where every cgroup counts as having tasks: the CPUs x gains (held: it
- * holds now) may be named only at or above its cgroup or its pod's,
- * or below its own.  Whether one is named elsewhere.
+ * holds now) may be held only at or above its cgroup or its pod's, below
+ * its own, or by a cgroup below its pod's naming none.  Whether another
+ * cgroup holds one.
  */
 static bool grant_held(const struct cpumgr_nl *nl, const struct standin_entry *x,
 		       const struct cpuset *want, const struct cpuset *held)

@@ -89,7 +89,7 @@ static int assign_pod(struct node *n, const struct pod *pod,
 	if (!done)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	pod_new_cpus(n, pod, st, &all);
-	node_withhold(n, pod->uid, &all, NULL, NULL, &narrowed);
+	node_withhold(n, pod->uid, &all, NULL, NULL, &narrowed, &gen);
 	for (unsigned int i = 0; i < pod->nr && !ret; i++) {
 		const struct pod_container *c = &pod->containers[i];
 		const struct cpuset *cpus = assignments_get(st, pod->uid,

@@ -182,7 +182,7 @@ static int decide(struct node *n, const struct pod *pod,
 
 			/* the others let go of them first (node_grant.c) */
 			node_withhold(n, pod->uid, got, NULL,
-				      p ? p->pod_cgroup : NULL, &flags);
+				      p ? p->pod_cgroup : NULL, &flags, &gen);
 			ret = assign(n, pod->uid, c->name, flags, got, &gen,
 				     err);
 			node_withhold_end(n, pod->uid, !ret);

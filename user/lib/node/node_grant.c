@@ -15,27 +15,52 @@
  * in guard mode: the kubelet decided, and narrows after it assigns.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "node.h"
 #include "node_internal.h"
 
+/* Whether the kernel's table has the pod's cgroup (BIND). */
+static bool pod_bound(const struct node *n, const char *uid)
+{
+	for (size_t i = 0; i < n->kernel.nr_as; i++) {
+		const struct cpumgr_assignment *a = &n->kernel.as[i];
+
+		if (!strcmp(a->pod_uid, uid) && a->pod_cgroup_path &&
+		    a->pod_cgroup_path[0])
+			return true;
+	}
+	return false;
+}
+
 void node_withhold(struct node *n, const char *uid, const struct cpuset *cpus,
 		   const struct cpuset *held, const char *below,
-		   uint32_t *flags)
+		   uint32_t *flags, uint64_t *gen)
 {
+	struct cpuset added = *cpus, excl = n->kernel.exclusive;
 	struct cm_error err = { 0 };
-	struct cpuset added = *cpus;
 
 	if (held)
 		cpuset_andnot(&added, &added, held);
-	if (cpuset_empty(&added) || n->cfg.pool_moves == NODE_POOL_PARTITIONS)
+	/*
+	 * Nothing is narrowed on v1 or where the managed root is the
+	 * hierarchy's (node_narrow()): every other cgroup would still hold
+	 * them.
+	 */
+	if (cpuset_empty(&added) || n->cfg.pool_moves == NODE_POOL_PARTITIONS ||
+	    n->cgroups.fs.version != 2 || !n->cgroups.root_name[0])
 		return;
 	n->withheld = added;
 	n->withheld_below = NULL;
-	/* a copy: a reconcile may read the records below again */
-	if (below && below[0] &&
+	/*
+	 * The pod's cgroups may keep them only where the kernel knows the
+	 * pod's cgroup (bound); else its cgroup lets go of them too, and a
+	 * new cgroup of it with a task inherits none.  A copy: a reconcile
+	 * may read the records below again.
+	 */
+	if (below && below[0] && pod_bound(n, uid) &&
 	    snprintf(n->withheld_at, sizeof(n->withheld_at), "%s", below) <
 	    (int)sizeof(n->withheld_at))
 		n->withheld_below = n->withheld_at;
@@ -43,12 +68,21 @@ void node_withhold(struct node *n, const char *uid, const struct cpuset *cpus,
 	 * A cgroup refused or gone: the ASSIGN goes without the flag, as
 	 * before there was one, and the next reconcile narrows what is left.
 	 */
-	if (node_reconcile_pod(n, uid, &err) < 0)
+	if (node_reconcile_pod(n, uid, &err) < 0) {
 		node_log(n, "%s: not every cgroup let go of CPUs before the ASSIGN: %s",
 			 uid, cm_error_msg(&err));
-	else
-		*flags |= CPUMGR_NL_ASSIGN_NARROWED;
-	cm_error_clear(&err);
+		cm_error_clear(&err);
+		return;
+	}
+	*flags |= CPUMGR_NL_ASSIGN_NARROWED;
+	/*
+	 * A rebind on the way (the reconcile binds what the pod files say)
+	 * moves the generation without moving a CPU: no reason to plan
+	 * again.
+	 */
+	if (n->kernel.table.generation != *gen &&
+	    cpuset_equal(&excl, &n->kernel.exclusive))
+		*gen = n->kernel.table.generation;
 }
 
 int node_assign(struct node *n, const char *uid, const char *name,

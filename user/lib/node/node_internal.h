@@ -74,15 +74,16 @@ void node_own_change(struct node *n, uint64_t expect, uint64_t now);
 /*
  * node_grant.c: before an ASSIGN gives container CPUs it does not hold
  * (held: what it holds, NULL none), they leave every other cgroup but
- * those at or above below (NULL: none keep them), and *flags gets
- * CPUMGR_NL_ASSIGN_NARROWED for the kernel to check that they did (not
- * when a cgroup could not be written: logged).
+ * those at or above below (NULL, or a pod the kernel has no cgroup of:
+ * none keep them), and *flags gets CPUMGR_NL_ASSIGN_NARROWED for the
+ * kernel to check that they did (not when a cgroup could not be
+ * written: logged); *gen follows a rebind that moved no CPU.
  * node_withhold_end() after the ASSIGN, given or not (not: the others
  * get them back).
  */
 void node_withhold(struct node *n, const char *uid, const struct cpuset *cpus,
 		   const struct cpuset *held, const char *below,
-		   uint32_t *flags);
+		   uint32_t *flags, uint64_t *gen);
 void node_withhold_end(struct node *n, const char *uid, bool given);
 /*
  * cpumgr_nl_assign() for the node, reply not kept: with

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * CPUs a container gains leave every other cgroup before the ASSIGN that
- * gives them (node_grant.c; issue 32, item 5), on the tree stand-in with
+ * gives them (node_withhold(); issue 32, item 5), on the tree stand-in with
  * CPUMGR_STANDIN_GRANTS: it checks every ASSIGN as the kernel checks one
  * with CPUMGR_A_NARROWED, every cgroup counting as having tasks, and
  * refuses it where another cgroup still names a CPU it gives.  A

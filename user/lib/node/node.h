@@ -262,7 +262,7 @@ struct node {
 
 	/*
 	 * CPUs a container is about to be given, bound at withheld_below
-	 * (node_grant.c, node_resize.c): out of the shared pool before the
+	 * (node_withhold(), node_resize.c): out of the shared pool before the
 	 * table gives them, so no other container ever runs on them;
 	 * cgroups at or above withheld_below keep them.  withheld_at holds
 	 * node_withhold()'s copy of the path.

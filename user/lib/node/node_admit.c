@@ -72,7 +72,7 @@ static void pod_new_cpus(const struct node *n, const struct pod *pod,
 
 /*
  * ASSIGN what st holds for the pod and the kernel does not, once every
- * other cgroup let go of it (node_grant.c).  -ESTALE when the table
+ * other cgroup let go of it (node_withhold()).  -ESTALE when the table
  * moved under the plan (nothing left assigned).
  */
 static int assign_pod(struct node *n, const struct pod *pod,

@@ -180,7 +180,7 @@ static int decide(struct node *n, const struct pod *pod,
 			const struct node_pod *p = node_find_pod(n, pod->uid);
 			uint32_t flags = 0;
 
-			/* the others let go of them first (node_grant.c) */
+			/* the others let go of them first (node_withhold()) */
 			node_withhold(n, pod->uid, got, NULL,
 				      p ? p->pod_cgroup : NULL, &flags, &gen);
 			ret = assign(n, pod->uid, c->name, flags, got, &gen,

@@ -72,7 +72,7 @@ int node_try_state(struct node *n, int t, struct cpu_assignments *st,
 void node_own_change(struct node *n, uint64_t expect, uint64_t now);
 
 /*
- * node_grant.c: before an ASSIGN gives container CPUs it does not hold
+ * node_reconcile.c: before an ASSIGN gives container CPUs it does not hold
  * (held: what it holds, NULL none), they leave every other cgroup but
  * those at or above below (NULL, or a pod the kernel has no cgroup of:
  * none keep them), and *flags gets CPUMGR_NL_ASSIGN_NARROWED for the
@@ -86,7 +86,7 @@ void node_withhold(struct node *n, const char *uid, const struct cpuset *cpus,
 		   uint32_t *flags, uint64_t *gen);
 void node_withhold_end(struct node *n, const char *uid, bool given);
 /*
- * cpumgr_nl_assign() for the node, reply not kept: with
+ * node_kernel.c: cpumgr_nl_assign() for the node, reply not kept: with
  * CPUMGR_NL_ASSIGN_NARROWED and a module that predates it, again
  * without (logged).
  */

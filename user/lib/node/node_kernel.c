@@ -2,7 +2,8 @@
 /*
  * The kernel's table as one consistent snapshot: GET_STATE, the
  * assignment dump and the topology dump, read again until the generation
- * did not move in between, and what the policy engine makes of it.
+ * did not move in between, and what the policy engine makes of it; the
+ * node's ASSIGN (node_assign()).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -443,4 +444,27 @@ int node_policy(struct node *n, struct cm_error *err)
 		return ret;
 	n->policy_ready = true;
 	return 0;
+}
+
+int node_assign(struct node *n, const char *uid, const char *name,
+		const char *cpus, uint32_t flags, const uint64_t *expect,
+		uint64_t *gen)
+{
+	int ret = cpumgr_nl_assign(n->kernel.nl, uid, name, cpus, flags,
+				   expect, gen, NULL);
+
+	/*
+	 * A module loaded before the flag was (a package upgraded under
+	 * running containers keeps the old one until it can be reloaded)
+	 * refuses the attribute: the ASSIGN unchecked, as it was then.
+	 */
+	if (ret == -EINVAL && (flags & CPUMGR_NL_ASSIGN_NARROWED) &&
+	    strstr(cpumgr_nl_errmsg(n->kernel.nl), "Unknown attribute")) {
+		node_log(n, "%s/%s: the loaded module cannot check that the others let go of its CPUs (reload it): assigned unchecked",
+			 uid, name);
+		ret = cpumgr_nl_assign(n->kernel.nl, uid, name, cpus,
+				       flags & ~CPUMGR_NL_ASSIGN_NARROWED,
+				       expect, gen, NULL);
+	}
+	return ret;
 }

@@ -154,7 +154,7 @@ static int record_admitted(struct node *n, const char *uid, const char *name,
 
 /*
  * The grow narrowed every other cgroup: the kernel may check it did,
- * but where it moves the pool by partitions (node_grant.c).
+ * but where it moves the pool by partitions (node_withhold()).
  */
 static uint32_t narrowed(const struct node *n)
 {

@@ -111,7 +111,7 @@ static int topup_one(struct node *n, const struct cpumgr_assignment *a,
 	 * The ASSIGN also clears the degraded flag, and gives the CPU the
 	 * offline took back to the pool: until then no other cgroup may
 	 * name it, and the pool without the new CPUs cannot be written
-	 * first (node_grant.c).  The shared containers follow right after.
+	 * first (node_withhold()).  The shared containers follow right after.
 	 */
 	expect = gen;
 	ret = cpumgr_nl_assign(n->kernel.nl, uid, name, text, flags, &expect,

@@ -136,8 +136,9 @@ static void cpumgr_grant_log(struct cgroup *cgrp, unsigned int cpu,
 
 	if (path && cgroup_path(cgrp, path, PATH_MAX) < 0)
 		strscpy(path, "?", PATH_MAX);
-	pr_warn("refused the ASSIGN of pod %s container %s: CPU %u is still held by %s (cgroup %llu), which has tasks\n",
-		uid, name, cpu, path ?: "?", cgroup_id(cgrp));
+	/* a controller retrying every round says it once in a while */
+	pr_warn_ratelimited("refused the ASSIGN of pod %s container %s: CPU %u is still held by %s (cgroup %llu), which has tasks\n",
+			    uid, name, cpu, path ?: "?", cgroup_id(cgrp));
 	kfree(path);
 }
 

@@ -18,6 +18,11 @@
 #   runtime state or table entry is left;
 # - a hook that refuses (more CPUs than there are) fails the start with
 #   its one line, leaving nothing;
+# - a pod's second Guaranteed container whose spec names the shared pool
+#   (runc writes it before the hook, its task already in the cgroup)
+#   gets its exclusive CPUs: the others let go of them first, and the
+#   ASSIGN goes without CPUMGR_A_NARROWED, since the kernel cannot exempt
+#   a cgroup bound only after it (issue 32, item 5);
 # - table, checkpoint, pod files and cgroups agree, audit is clean.
 # smt8 preset: 8 CPUs, CPU 0 reserved.
 
@@ -27,7 +32,7 @@ trap rt_cleanup EXIT
 
 rt_need runc crun
 
-ktap_plan 9
+ktap_plan 10
 
 rt_rootfs && rt_init enforce && rt_template decide || {
 	echo "# set-up failed"
@@ -163,10 +168,34 @@ t_hook_refuses()
 		rt_agree
 }
 
+# t_spec_pool: a second container of a pod whose cgroup the kernel has
+# (its first one runs), its cgroup running and naming the pool at the hook
+t_spec_pool()
+{
+	local uid=g-pool line cpus
+
+	rt_pod "pod$uid" || return 1
+	rt_bundle "$RT/b-pool1" "$uid" app "/kubepods/pod$uid/pool1" 2048 200000
+	rt_run runc pool1 "$RT/b-pool1" || { diag <"$RT/pool1.err"; return 1; }
+	rt_first_line runc pool1 >/dev/null
+	rt_bundle "$RT/b-pool2" "$uid" app2 "/kubepods/pod$uid/pool2" 2048 \
+		200000 "$(cat $SYSFS/shared_cpus)"
+	rt_run runc pool2 "$RT/b-pool2" || { diag <"$RT/pool2.err"; return 1; }
+	line=$(rt_first_line runc pool2)
+	cpus=$(rt_cpus "$uid" app2)
+	echo "# first line '$line', exclusive '$cpus'"
+	[ -n "$cpus" ] && [ "$line" = "$cpus" ] || { diag <"$RT/pool2.err"; return 1; }
+	rt_stop runc pool2
+	rt_stop runc pool1
+	rt_gone runc pool2 && rt_gone runc pool1 && rt_agree
+}
+
 for rt in runc crun; do
 	check "Guaranteed 2-CPU container by $rt runs on its exclusive CPUs" \
 		t_guaranteed $rt
 done
+check "a second one whose spec names the shared pool gets its exclusive CPUs too" \
+	t_spec_pool
 if ! rt_have podman; then
 	ktap_missing "Guaranteed 2-CPU container by podman runs on its exclusive CPUs" podman
 elif ! rt_podman_setup decide; then

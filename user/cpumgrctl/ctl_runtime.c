@@ -116,6 +116,8 @@ int ctl_runtime_add(struct node *n, const struct ctl_runtime *rt,
 	qos = c->has_qos ? c->qos : oci_qos_of_path(pod_cgroup);
 	if (how_to_add(rt, c, &how, err))
 		return -EINVAL;
+	if (how == NODE_ADD_DECIDE && node_cgroup_has_tasks(n, cgroup))
+		how = NODE_ADD_DECIDE_RUNNING;
 	p = node_find_pod(n, c->pod_uid);
 	obj = oci_pod_object(p ? p->obj : NULL, c, qos);
 	if (!obj)

@@ -485,13 +485,22 @@ int node_attach_check(struct node *n, const struct node_attach *a,
  * its CPUs are chosen:
  *   NODE_ADD_DECIDE   the static policy's Allocate for this container
  *                     (exclusive for a Guaranteed integer request);
+ *   NODE_ADD_DECIDE_RUNNING  the same for a container whose cgroup has
+ *                     tasks already (the OCI hook's createRuntime, an
+ *                     NRI call left unfinished): the others let go of
+ *                     its CPUs first, but the kernel cannot exempt its
+ *                     cgroup, bound only after the ASSIGN, so the
+ *                     ASSIGN goes without CPUMGR_A_NARROWED;
  *   NODE_ADD_CPUS     exactly cpus (the kubelet decided): ASSIGN them;
  *   NODE_ADD_SHARED   the shared pool, whatever it asks for.
  * A container the kernel already holds keeps its CPUs (a hook run
  * twice); one removed before comes back.  The cgroups recorded for the
  * pod and its other containers are kept.
  */
-enum node_add_how { NODE_ADD_DECIDE, NODE_ADD_CPUS, NODE_ADD_SHARED };
+enum node_add_how {
+	NODE_ADD_DECIDE, NODE_ADD_DECIDE_RUNNING, NODE_ADD_CPUS,
+	NODE_ADD_SHARED,
+};
 
 int node_add_container(struct node *n, const cJSON *obj, const char *name,
 		       enum node_add_how how, const struct cpuset *cpus,

@@ -158,10 +158,13 @@ static int reuse_exited(struct node *n, const char *uid, const char *name,
 	return 0;
 }
 
-/* The static policy's Allocate for one container, then ASSIGN. */
+/*
+ * The static policy's Allocate for one container, then ASSIGN, checked
+ * by the kernel unless the container already runs (NODE_ADD_DECIDE_RUNNING).
+ */
 static int decide(struct node *n, const struct pod *pod,
 		  const struct pod_container *c, const struct cpuset *reuse,
-		  bool *assigned, struct cm_error *err)
+		  bool checked, bool *assigned, struct cm_error *err)
 {
 	int ret = -ESTALE;
 
@@ -183,6 +186,8 @@ static int decide(struct node *n, const struct pod *pod,
 			/* the others let go of them first (node_withhold()) */
 			node_withhold(n, pod->uid, got, NULL,
 				      p ? p->pod_cgroup : NULL, &flags, &gen);
+			if (!checked)
+				flags &= ~CPUMGR_NL_ASSIGN_NARROWED;
 			ret = assign(n, pod->uid, c->name, flags, got, &gen,
 				     err);
 			node_withhold_end(n, pod->uid, !ret);
@@ -225,13 +230,15 @@ int node_add_container(struct node *n, const cJSON *obj, const char *name,
 			ret = assign(n, pod.uid, name, 0, cpus, NULL, err);
 			assigned = !ret;
 		}
-	} else if (how == NODE_ADD_DECIDE && !a &&
+	} else if ((how == NODE_ADD_DECIDE ||
+		    how == NODE_ADD_DECIDE_RUNNING) && !a &&
 		   n->cfg.policy == CPU_POLICY_STATIC) {
 		struct cpuset reuse;
 
 		ret = reuse_exited(n, pod.uid, name, &reuse, err);
 		if (!ret)
-			ret = decide(n, &pod, c, &reuse, &assigned, err);
+			ret = decide(n, &pod, c, &reuse,
+				     how == NODE_ADD_DECIDE, &assigned, err);
 	}
 	/* the table as this change left it; unchanged, as it was read */
 	if (!ret && assigned)

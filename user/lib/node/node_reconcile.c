@@ -385,6 +385,17 @@ int node_reconcile_pod(struct node *n, const char *uid, struct cm_error *err)
  * in guard mode: the kubelet decided, and narrows after it assigns.
  */
 
+bool node_narrows_first(const struct node *n)
+{
+	/*
+	 * Nothing is narrowed on v1 or where the managed root is the
+	 * hierarchy's (node_narrow()): every other cgroup would still hold
+	 * them.
+	 */
+	return n->cfg.pool_moves != NODE_POOL_PARTITIONS &&
+	       n->cgroups.fs.version == 2 && n->cgroups.root_name[0];
+}
+
 /* Whether the kernel's table has the pod's cgroup (BIND). */
 static bool pod_bound(const struct node *n, const char *uid)
 {
@@ -407,13 +418,7 @@ void node_withhold(struct node *n, const char *uid, const struct cpuset *cpus,
 
 	if (held)
 		cpuset_andnot(&added, &added, held);
-	/*
-	 * Nothing is narrowed on v1 or where the managed root is the
-	 * hierarchy's (node_narrow()): every other cgroup would still hold
-	 * them.
-	 */
-	if (cpuset_empty(&added) || n->cfg.pool_moves == NODE_POOL_PARTITIONS ||
-	    n->cgroups.fs.version != 2 || !n->cgroups.root_name[0])
+	if (cpuset_empty(&added) || !node_narrows_first(n))
 		return;
 	n->withheld = added;
 	n->withheld_below = NULL;

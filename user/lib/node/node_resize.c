@@ -152,16 +152,6 @@ static int record_admitted(struct node *n, const char *uid, const char *name,
 	return node_save_pod(n, p, err);
 }
 
-/*
- * The grow narrowed every other cgroup: the kernel may check it did,
- * but where it moves the pool by partitions (node_withhold()).
- */
-static uint32_t narrowed(const struct node *n)
-{
-	return n->cfg.pool_moves == NODE_POOL_PARTITIONS ? 0 :
-	       CPUMGR_NL_ASSIGN_NARROWED;
-}
-
 /* One try against the table as read; -ESTALE when it moved. */
 static int try_resize(struct node *n, int t, const struct resize_request *r,
 		      const char *below, struct cpuset *held,
@@ -203,7 +193,9 @@ static int try_resize(struct node *n, int t, const struct resize_request *r,
 			ret = same_cpus(n, r, held, &excl, &gen);
 		if (!ret)
 			ret = assign(n, r->pod_uid, r->container,
-				     flags | narrowed(n), next, &gen, err);
+				     flags | (node_narrows_first(n) ?
+					      CPUMGR_NL_ASSIGN_NARROWED : 0),
+				     next, &gen, err);
 		cpuset_zero(&n->withheld);
 		n->withheld_below = NULL;
 		if (ret) {

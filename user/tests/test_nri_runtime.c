@@ -954,6 +954,84 @@ TEST_F(plugin, validation_refuses_another_plugins_cpuset_on_exclusive_cpus)
 }
 
 /*
+ * The pool moved by partitions (init --pool-moves partitions): a
+ * container that ends keeps its CPUs in its cgroup's partition (the
+ * kernel refuses its runtime's removal of the cgroup meanwhile); its
+ * restart in the pod gets them back through that partition, which goes
+ * first; its removal undoes the partition and removes the cgroup its
+ * runtime left.
+ */
+TEST_F(plugin, partitions_an_ended_containers_cgroup_keeps_its_cpus)
+{
+	Nri__Pkg__Api__V1alpha1__StopContainerRequest stop =
+		NRI__PKG__API__V1ALPHA1__STOP_CONTAINER_REQUEST__INIT;
+	Nri__Pkg__Api__V1alpha1__RemoveContainerRequest rm =
+		NRI__PKG__API__V1ALPHA1__REMOVE_CONTAINER_REQUEST__INIT;
+	char args[3 * PATH_MAX], cpus[64], again[64], rel[200];
+	struct ctr_msg app, next;
+	struct pod_msg p;
+
+	/* a kernel with cpuset.cpus.exclusive: remote partitions */
+	fake_write(self->dir, "cg/kubepods/cpuset.cpus.exclusive", "\n");
+	xsnprintf(args, sizeof(args),
+		  "init --cpu-manager-policy static --reserved-cpus 0-1 "
+		  "--cgroup-mount '%s/cg' --cgroup-root '%s/cg/kubepods' "
+		  "--pool-moves partitions", self->dir, self->dir);
+	ASSERT_EQ(0, ctl(self, args)) TH_LOG("%s", fake_read(self->dir, "log"));
+	start(_metadata, self, true);
+	configure(_metadata, self, "v0.12.2", "containerd", "2.4.0", 5000);
+	sync_empty(_metadata, self);
+	pod_msg(self, &p, 1);
+	fake_write(self->dir, "cg/kubepods/podpod-1/cpuset.cpus.exclusive", "\n");
+	ctr_msg(&app, &p, "app", 2000, RUNNING);
+	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.exclusive", app.cgroup);
+	fake_write(self->dir, rel, "\n");
+	create(_metadata, self, &p, &app);
+	held(self, "pod-1", "app", cpus, sizeof(cpus));
+	ASSERT_STRNE("", cpus);
+	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.partition", app.cgroup);
+	EXPECT_STREQ("root", fake_read(self->dir, rel));
+	/* it ends: its partition stays, with the CPUs it keeps */
+	xsnprintf(rel, sizeof(rel), "cg%s/cgroup.procs", app.cgroup);
+	fake_write(self->dir, rel, "");
+	stop.pod = &p.pod;
+	stop.container = &app.c;
+	call_ok(_metadata, self, "StopContainer", &stop.base, NULL);
+	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.partition", app.cgroup);
+	EXPECT_STREQ("root", fake_read(self->dir, rel));
+	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.exclusive", app.cgroup);
+	EXPECT_STREQ(cpus, fake_read(self->dir, rel));
+	/* attempt 1, a new container ID: the CPUs through the old partition */
+	ctr_msg(&next, &p, "app", 2000, RUNNING);
+	snprintf(next.id, sizeof(next.id), "pod-1-app-1");
+	snprintf(next.cgroup, sizeof(next.cgroup), "%s/%s", p.dir, next.id);
+	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.exclusive", next.cgroup);
+	fake_write(self->dir, rel, "\n");
+	create(_metadata, self, &p, &next);
+	held(self, "pod-1", "app", again, sizeof(again));
+	EXPECT_STREQ(cpus, again);
+	xsnprintf(rel, sizeof(rel), "cg%s", app.cgroup);
+	EXPECT_FALSE(fake_exists(self->dir, rel)) TH_LOG("%s", fake_read(self->dir, "log"));
+	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.partition", next.cgroup);
+	EXPECT_STREQ("root", fake_read(self->dir, rel));
+	/* it ends and goes: the cgroup its runtime left goes with its CPUs */
+	xsnprintf(rel, sizeof(rel), "cg%s/cgroup.procs", next.cgroup);
+	fake_write(self->dir, rel, "");
+	stop.container = &next.c;
+	call_ok(_metadata, self, "StopContainer", &stop.base, NULL);
+	rm.pod = &p.pod;
+	rm.container = &next.c;
+	call_ok(_metadata, self, "RemoveContainer", &rm.base, NULL);
+	held(self, "pod-1", "app", again, sizeof(again));
+	EXPECT_STREQ("", again);
+	xsnprintf(rel, sizeof(rel), "cg%s", next.cgroup);
+	EXPECT_FALSE(fake_exists(self->dir, rel)) TH_LOG("%s", fake_read(self->dir, "log"));
+	/* and its CPUs out of the ancestors' exclusive ones */
+	EXPECT_EQ(NULL, strpbrk(fake_read(self->dir, "cg/kubepods/cpuset.cpus.exclusive"),
+				"0123456789"));
+}
+
+/*
  * Synchronize in parts (NRI 0.8 splits a list too big for a message):
  * each part but the last is answered with more set and no update, and
  * the last acts on the whole list.

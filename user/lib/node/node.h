@@ -611,12 +611,26 @@ int node_quiet_container(struct node *n, const struct node_pod *p,
  * CPUs: it asks for cpu-load-balancing "disable" (isolated), or the pool
  * moves by partitions (root).
  */
+/*
+ * Before a container's cpuset.cpus is written, for one whose cgroup is a
+ * partition on its exclusive CPUs: a partition its last instance left
+ * on them is undone first (a restart: its runtime could not remove the
+ * cgroup), and when its own cgroup is a valid partition already,
+ * node_quiet_container() moves it (a resize: the CPUs it gains taken
+ * from the pool) so that the write changes nothing the kernel would take
+ * as the partition's change.  Returns the changes.
+ */
+int node_quiet_move(struct node *n, const struct node_pod *p, unsigned int k,
+		    const char *name, const struct cpuset *cpus, bool exclusive,
+		    bool verbose, struct cm_error *err);
 bool node_quiet_partitioned(const struct node *n, const struct node_pod *p,
 			    unsigned int k);
 /*
- * Before a container's CPUs go back: its partition undone, cgroup name
- * (NULL: gone) and cpus out of parent's and its ancestors' exclusive
- * CPUs.
+ * Once a container's CPUs went back (or, for one that ended, before
+ * they go where nothing inherits them): its partition undone, cgroup
+ * name and cpus out of parent's and its ancestors' exclusive CPUs.  Name
+ * NULL (it ended): a partition on cpus its runtime left below parent,
+ * with no task, is undone and removed.
  */
 int node_quiet_release(struct node *n, const char *uid, const char *container,
 		       const char *parent, const char *name,

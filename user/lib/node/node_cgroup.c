@@ -191,6 +191,10 @@ int node_apply_container(struct node *n, const struct node_pod *p,
 	if (ret)
 		return ret;
 	node_container_cpus(n, p, k, &cpus, &exclusive);
+	ret = node_quiet_move(n, p, k, name, &cpus, exclusive, verbose, err);
+	if (ret < 0)
+		return ret;
+	changes += ret;
 	/* pool moves by partitions: on the pool, what its pod has */
 	if (!exclusive && n->cfg.pool_moves == NODE_POOL_PARTITIONS)
 		ret = node_set_cpuset_inherit(n, name, &changed, err);

@@ -88,8 +88,15 @@ static int keep_exited(struct node *n, struct node_pod *p, int k,
 	const struct cpumgr_assignment *a = node_assignment(n, p->pod.uid,
 							    name);
 
-	/* its cgroup may outlive it: a partition there would keep its CPUs from the next */
-	node_unpartition(n, p, (unsigned int)k);
+	/*
+	 * Its cgroup may outlive it: a partition there would keep its CPUs
+	 * from the next.  Not when the pool moves by partitions: the pool
+	 * inherits what the partition hands back, which the kernel refuses
+	 * while the CPUs are still this container's.  The partition stays
+	 * (its runtime cannot remove the cgroup either) until the release.
+	 */
+	if (n->cfg.pool_moves != NODE_POOL_PARTITIONS)
+		node_unpartition(n, p, (unsigned int)k);
 	p->c[k].exited = true;
 	p->c[k].cgroup[0] = '\0';
 	node_log(n, "%s/%s ran to its end: it keeps CPUs %s", p->pod.uid,
@@ -236,6 +243,13 @@ int node_add_container(struct node *n, const cJSON *obj, const char *name,
 		struct cpuset reuse;
 
 		ret = reuse_exited(n, pod.uid, name, &reuse, err);
+		/*
+		 * The pool moved by partitions: an ended container's CPUs
+		 * stay in the partition its cgroup keeps until its release,
+		 * and no other partition may take them meanwhile.
+		 */
+		if (n->cfg.pool_moves == NODE_POOL_PARTITIONS)
+			cpuset_zero(&reuse);
 		if (!ret)
 			ret = decide(n, &pod, c, &reuse,
 				     how == NODE_ADD_DECIDE, &assigned, err);

@@ -165,6 +165,63 @@ int node_quiet_check(struct node *n, const struct node_pod *p, unsigned int k,
 	return 0;
 }
 
+/*
+ * Container k started again (a restart keeps its CPUs): the partition its
+ * last instance left below the pod's cgroup, which its runtime could not
+ * remove, holds its CPUs, so that its new cgroup can be none.  The kernel
+ * refuses that partition undone while the CPUs are the container's (the
+ * pool would inherit them): the container is released for the moment,
+ * the partition undone and its cgroup removed, and the same CPUs
+ * assigned and its new cgroup bound again.  It does not run meanwhile:
+ * its new instance starts once this call returns.
+ */
+static int clear_last_instance(struct node *n, const struct node_pod *p,
+			       unsigned int k, const char *name,
+			       const struct cpuset *cpus, struct cm_error *err)
+{
+	const char *c = p->pod.containers[k].name, *slash = strrchr(name, '/');
+	const struct cpumgr_assignment *a = node_assignment(n, p->pod.uid, c);
+	char parent[PATH_MAX], *text;
+	unsigned int found;
+	uint32_t flags;
+	int ret;
+
+	snprintf(parent, sizeof(parent), "%.*s",
+		 slash ? (int)(slash - name) : 0, name);
+	if (!a || !a->cpus || quiet_part_left(&n->cgroups.fs, parent, name,
+					      cpus, false, &found, err) ||
+	    !found)
+		return 0;
+	text = strdup(a->cpus);
+	flags = a->flags & CPUMGR_ASSIGNMENT_F_USER;
+	if (!text)
+		return cm_errorf(err, "out of memory"), -ENOMEM;
+	ret = cpumgr_nl_release(n->kernel.nl, p->pod.uid, c, NULL, NULL) ?
+	      node_nl_error(n, "release", err) : 0;
+	if (!ret)
+		ret = quiet_part_left(&n->cgroups.fs, parent, name, cpus, true,
+				      &found, err);
+	/* assigned again whatever the undo did: the CPUs stay its own */
+	if (node_assign(n, p->pod.uid, c, text, flags, NULL, NULL) && !ret)
+		ret = node_nl_error(n, "assign", err);
+	else if (cpumgr_nl_bind(n->kernel.nl, p->pod.uid, c, p->c[k].cgroup,
+				p->pod_cgroup[0] ? p->pod_cgroup : NULL, NULL,
+				NULL) && !ret)
+		ret = node_nl_error(n, "bind", err);
+	if (!ret)
+		node_log(n, "%s/%s: the partition its last instance left on CPUs %s undone (released and assigned again)",
+			 p->pod.uid, c, text);
+	free(text);
+	if (ret) {
+		struct cm_error ignored = { 0 };
+
+		node_refresh(n, &ignored);
+		cm_error_clear(&ignored);
+		return ret;
+	}
+	return node_refresh(n, err);
+}
+
 int node_quiet_container(struct node *n, const struct node_pod *p,
 			 unsigned int k, const char *name,
 			 const struct cpuset *cpus, bool exclusive,
@@ -216,6 +273,29 @@ int node_quiet_container(struct node *n, const struct node_pod *p,
 	return ret ? ret : 1;
 }
 
+int node_quiet_move(struct node *n, const struct node_pod *p, unsigned int k,
+		    const char *name, const struct cpuset *cpus, bool exclusive,
+		    bool verbose, struct cm_error *err)
+{
+	struct cm_error ignored = { 0 };
+	enum quiet_part state;
+	bool valid;
+	int ret;
+
+	if (n->cgroups.fs.version != 2 || !exclusive ||
+	    !node_quiet_partitioned(n, p, k))
+		return 0;
+	ret = clear_last_instance(n, p, k, name, cpus, err);
+	if (ret)
+		return ret;
+	valid = !quiet_part_state(&n->cgroups.fs, name, &state, NULL, 0,
+				  &ignored) &&
+		(state == QUIET_PART_ROOT || state == QUIET_PART_ISOLATED);
+	cm_error_clear(&ignored);
+	return valid ? node_quiet_container(n, p, k, name, cpus, exclusive,
+					    verbose, err) : 0;
+}
+
 bool node_quiet_partitioned(const struct node *n, const struct node_pod *p,
 			    unsigned int k)
 {
@@ -227,17 +307,23 @@ int node_quiet_release(struct node *n, const char *uid, const char *container,
 		       const char *parent, const char *name,
 		       const struct cpuset *cpus, struct cm_error *err)
 {
+	unsigned int left = 0;
 	char text[256];
-	int ret;
+	int ret = 0;
 
 	if (n->cgroups.fs.version != 2 || !parent || !parent[0])
 		return 0;
-	ret = quiet_part_undo(&n->cgroups.fs, parent, name, cpus, err);
+	/* its cgroup unknown (it ended): the one its runtime could not remove */
+	if (!name)
+		ret = quiet_part_left(&n->cgroups.fs, parent, NULL, cpus, true,
+				      &left, err);
+	if (!ret)
+		ret = quiet_part_undo(&n->cgroups.fs, parent, name, cpus, err);
 	if (ret)
 		return ret;
 	cpuset_format(cpus, text, sizeof(text));
-	node_log(n, "%s/%s: partition on CPUs %s undone", uid, container,
-		 text);
+	node_log(n, "%s/%s: partition on CPUs %s undone%s", uid, container,
+		 text, left ? ", the cgroup its runtime left removed" : "");
 	return 0;
 }
 

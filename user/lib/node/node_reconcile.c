@@ -108,12 +108,18 @@ int node_remove(struct node *n, const char *uid, const char *container,
 	cpuset_zero(&freed);
 	if (in_kernel)
 		released(n, uid, container, &freed);
-	for (unsigned int i = 0; p && in_kernel && i < p->pod.nr; i++)
-		if (!container || (int)i == k)
-			node_unpartition(n, p, i);
 	if (in_kernel &&
 	    cpumgr_nl_release(n->kernel.nl, uid, container, NULL, NULL))
 		return node_nl_error(n, "release", err);
+	/*
+	 * Released first: a partition undone before would hand CPUs the
+	 * table still gives the container to the cgroups that inherit, which
+	 * the kernel refuses.  The assignments read are those before the
+	 * release until the refresh.
+	 */
+	for (unsigned int i = 0; p && in_kernel && i < p->pod.nr; i++)
+		if (!container || (int)i == k)
+			node_unpartition(n, p, i);
 	ret = in_kernel ? node_refresh(n, err) : 0;
 	if (!ret && in_kernel)
 		ret = node_save_checkpoint(n, 0, err);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A cgroup's cpuset partition, made and undone (quiet_partition.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -307,5 +308,63 @@ int quiet_part_undo(const struct cgroupfs *cg, const char *parent,
 			break;
 	}
 	free(up);
+	return ret;
+}
+
+/* Cgroup name: a partition on some of cpus that no task is in. */
+static bool left_behind(const struct cgroupfs *cg, const char *name,
+			const struct cpuset *cpus)
+{
+	struct cm_error err = { 0 };
+	enum quiet_part state;
+	struct cpuset own;
+	pid_t *pids = NULL;
+	size_t nr = 1;
+	bool left;
+
+	left = !quiet_part_state(cg, name, &state, NULL, 0, &err) &&
+	       state != QUIET_PART_MEMBER &&
+	       !get_exclusive(cg, name, &own, &err) &&
+	       cpuset_intersects(&own, cpus) &&
+	       !cgroupfs_pids(cg, name, &pids, &nr, &err) && !nr;
+	free(pids);
+	cm_error_clear(&err);
+	return left;
+}
+
+int quiet_part_left(const struct cgroupfs *cg, const char *parent,
+		    const char *except, const struct cpuset *cpus, bool remove,
+		    unsigned int *found, struct cm_error *err)
+{
+	char dir[PATH_MAX], name[PATH_MAX];
+	struct dirent *d;
+	DIR *dp;
+	int ret;
+
+	*found = 0;
+	if (cg->version != 2 || !parent[0])
+		return 0;
+	ret = cgroupfs_path(cg, CGROUPFS_CPUSET, parent, NULL, dir,
+			    sizeof(dir), err);
+	if (ret)
+		return ret;
+	dp = opendir(dir);
+	if (!dp)
+		return errno == ENOENT ? 0 :
+		       (cm_errorf(err, "%s: %s", dir, strerror(errno)), -errno);
+	while (!ret && (d = readdir(dp))) {
+		if (d->d_type != DT_DIR || d->d_name[0] == '.' ||
+		    snprintf(name, sizeof(name), "%s/%s", parent, d->d_name) >=
+		    (int)sizeof(name) || (except && !strcmp(name, except)) ||
+		    !left_behind(cg, name, cpus))
+			continue;
+		if (remove)
+			ret = quiet_part_undo(cg, parent, name, NULL, err);
+		if (remove && !ret)
+			ret = cgroupfs_remove(cg, name, err);
+		if (!ret)
+			(*found)++;
+	}
+	closedir(dp);
 	return ret;
 }

@@ -70,5 +70,16 @@ int quiet_part_make(const struct cgroupfs *cg, const char *name,
 int quiet_part_undo(const struct cgroupfs *cg, const char *parent,
 		    const char *name, const struct cpuset *cpus,
 		    struct cm_error *err);
+/*
+ * What a runtime could not remove: the children of cgroup parent but
+ * except (NULL: none) that are partitions on some of cpus with no task
+ * in them, counted in *found and, with remove, undone (as above) and
+ * removed.  The kernel refuses a partition's removal while the CPUs it
+ * hands back are a container's, so a container's cgroup outlives it
+ * while its CPUs are kept.
+ */
+int quiet_part_left(const struct cgroupfs *cg, const char *parent,
+		    const char *except, const struct cpuset *cpus, bool remove,
+		    unsigned int *found, struct cm_error *err);
 
 #endif

@@ -48,6 +48,12 @@
 #   its own was refused (each one would be named).
 # The plugin's checks report SKIP when this cpumgrctl has no `nri` (by
 # hand; under make check they fail);
+# CPUMGR_POOL_MOVES=partitions: the node's init --pool-moves partitions
+# (every exclusive container's cgroup a partition, the pool moved by the
+# kernel): an app of a pod whose init container ended under --init-cpus
+# keep gets other CPUs than the init's, or does not fit (its partition
+# keeps them until the pod goes), and the resize grows 2 -> 4 CPUs and
+# has giving CPUs up refused with nothing changed; the rest as above.
 # CPUMGR_CRI_SHORT=1 (the debug kernel, 6.12-rt) leaves out the
 # multi-container pod, the restarts (containerd's, the plugin's, a
 # container's in its pod), the shared CPUs on request (the
@@ -61,6 +67,11 @@ trap cri_cleanup EXIT
 cri_need
 
 CYCLES=${CPUMGR_CRI_CYCLES:-30}
+PARTS=0
+[ "$CPUMGR_POOL_MOVES" != partitions ] || PARTS=1
+RESIZE="decide: a running container resized 2 -> 4 -> 3 -> 2 CPUs, 1 refused"
+[ "$PARTS" = 0 ] ||
+	RESIZE="decide: a running container resized 2 -> 4 CPUs, back to 3 refused (the pool moved by partitions)"
 G2=0b1e5a44-5f3c-4c55-9a0e-000000000004
 # the systemd driver's own checks (set-property, systemd's writes)
 SYSTEMD_CHECKS=0
@@ -117,7 +128,7 @@ if ! cri_have_plugin; then
 		 "decide: deleting the pods returns their CPUs" \
 		 "decide: shared CPUs on request: the annotated agent shared, app exclusive" \
 		 "decide: a bad prefer-shared-cpus annotation refuses the pod, nothing left" \
-		 "decide: a running container resized 2 -> 4 -> 3 -> 2 CPUs, 1 refused" \
+		 "$RESIZE" \
 		 "decide: a container restarted in its pod keeps its CPUs when its dead instance goes" \
 		 "decide: pod create/delete cycles" \
 		 "decide: table, checkpoint, cgroups agree" \
@@ -313,6 +324,27 @@ init_reuse()
 		cri_line setup
 }
 
+# --init-cpus keep with the pool moved by partitions: setup's partition
+# keeps its CPUs once it ended, so app gets others, or does not fit.
+keep_partitions()
+{
+	local f held
+
+	f=$(cri_pod_file "$PODS/guaranteed-init-reuse.json" init-keep)
+	if ! cri_up "$f"; then
+		diag <"$CRI/up.err"
+		grep -q "not enough cpus available to satisfy request" "$CRI/up.err" &&
+			kubelet down init-keep
+		return
+	fi
+	echo "# app on '$(cri_line app)', setup ran on '$(cri_line setup)'"
+	rt_disjoint "$(cri_line app)" "$(cri_line setup)" || return 1
+	held=$(rt_cpus init-keep setup)
+	echo "# keep: setup holds '$held' after it ran to its end"
+	[ -n "$held" ] && rt_disjoint "$(cat $SYSFS/shared_cpus)" "$held" &&
+		kubelet down init-keep
+}
+
 # --init-cpus keep (the default, the kubelet's behaviour): setup keeps
 # the CPUs app does not reuse until its pod goes (kubernetes#112228).
 # --init-cpus release: they return to the shared pool when setup ends.
@@ -320,12 +352,16 @@ t_multi()
 {
 	local setup held
 
-	setup=$(init_reuse init-keep) || return 1
-	held=$(rt_cpus init-keep setup)
-	echo "# keep: setup holds '$held' after it ran to its end"
-	[ -n "$held" ] && [ "$held" = "$setup" ] &&
-		rt_disjoint "$(cat $SYSFS/shared_cpus)" "$setup" &&
-		kubelet down init-keep || return 1
+	if [ "$PARTS" = 1 ]; then
+		keep_partitions || return 1
+	else
+		setup=$(init_reuse init-keep) || return 1
+		held=$(rt_cpus init-keep setup)
+		echo "# keep: setup holds '$held' after it ran to its end"
+		[ -n "$held" ] && [ "$held" = "$setup" ] &&
+			rt_disjoint "$(cat $SYSFS/shared_cpus)" "$setup" &&
+			kubelet down init-keep || return 1
+	fi
 	rt_configure enforce --init-cpus release || return 1
 	setup=$(init_reuse init-release)
 	held=$(rt_cpus init-release setup)
@@ -501,7 +537,7 @@ cpu_count()
 # 2 -> 4 -> 3 -> 2 CPUs, a Burstable container running beside it.
 t_resize()
 {
-	local uid=resize-g buid=resize-b f b n adm mine got other before
+	local uid=resize-g buid=resize-b f b n adm mine got other
 
 	f=$(cri_pod_file "$PODS/guaranteed-2cpu.json" $uid)
 	b=$(cri_pod_file "$PODS/burstable-cpu.json" $buid)
@@ -526,16 +562,51 @@ t_resize()
 		grep -Eq "\"admittedCpus\":[[:space:]]*\"$adm\"" "$CRI/status.json" ||
 		{ diag <"$CRI/status.json"; return 1; }
 	# below the admission set: refused, nothing changes
+	resize_refused "$f" $uid 1 "it was admitted with 2 ($adm)" "$adm" &&
+		rt_agree && kubelet down $uid $buid
+}
+
+# resize_refused FILE UID N TEXT CPUS: the resize of UID's nginx to N
+# CPUs is refused with TEXT, the node as it was, its task still on CPUS.
+resize_refused()
+{
+	local before
+
 	before=$(node_snapshot)
-	if kubelet resize "$f" nginx 1 >"$CRI/resize.out" 2>&1; then
-		echo "# shrunk below the admission set"
+	if kubelet resize "$1" nginx "$3" >"$CRI/resize.out" 2>&1; then
+		echo "# resized to $3 CPUs"
 		return 1
 	fi
 	diag <"$CRI/resize.out"
-	grep -q "it was admitted with 2 ($adm)" "$CRI/resize.out" &&
-		[ "$(node_snapshot)" = "$before" ] &&
-		[ "$(task_cpus $uid nginx)" = "$adm" ] || return 1
-	rt_agree && kubelet down $uid $buid
+	grep -qF "$4" "$CRI/resize.out" && [ "$(node_snapshot)" = "$before" ] &&
+		[ "$(task_cpus "$2" nginx)" = "$5" ]
+}
+
+# The same when the pool moves by partitions: the grow moves the
+# container's partition; giving CPUs up is refused before anything
+# changes (its partition could dissolve on the way).
+t_resize_partitions()
+{
+	local uid=resize-g buid=resize-b f b adm mine got other
+
+	f=$(cri_pod_file "$PODS/guaranteed-2cpu.json" $uid)
+	b=$(cri_pod_file "$PODS/burstable-cpu.json" $buid)
+	cri_up "$b" || { diag <"$CRI/up.err"; return 1; }
+	cri_up "$f" || { diag <"$CRI/up.err"; return 1; }
+	adm=$(rt_cpus $uid nginx)
+	kubelet resize "$f" nginx 4 >"$CRI/resize.out" 2>&1 ||
+		{ diag <"$CRI/resize.out"; return 1; }
+	mine=$(rt_cpus $uid nginx)
+	got=$(task_cpus $uid nginx)
+	other=$(task_cpus $buid nginx)
+	echo "# admitted with '$adm', 4 CPUs: exclusive '$mine', its task '$got', the Burstable task '$other'"
+	[ "$(cpu_count "$mine")" = 4 ] && [ "$got" = "$mine" ] &&
+		rt_subset "$adm" "$mine" && rt_disjoint "$got" "$other" &&
+		[ "$other" = "$(cat $SYSFS/shared_cpus)" ] &&
+		grep -qx root "$(cat "$SYSFS/pods/$uid/nginx/cgroup")/cpuset.cpus.partition" ||
+		return 1
+	resize_refused "$f" $uid 3 "a resize that gives up exclusive CPUs is not made while the pool moves by partitions" "$mine" &&
+		rt_agree && kubelet down $uid $buid
 }
 
 
@@ -647,7 +718,11 @@ fi
 check "decide: deleting the pods returns their CPUs" timed t_delete
 long_check "decide: shared CPUs on request: the annotated agent shared, app exclusive" timed t_shared_on_request
 long_check "decide: a bad prefer-shared-cpus annotation refuses the pod, nothing left" timed t_shared_bad
-check "decide: a running container resized 2 -> 4 -> 3 -> 2 CPUs, 1 refused" timed t_resize
+if [ "$PARTS" = 1 ]; then
+	check "$RESIZE" timed t_resize_partitions
+else
+	check "$RESIZE" timed t_resize
+fi
 long_check "decide: a container restarted in its pod keeps its CPUs when its dead instance goes" timed t_restart_in_pod
 long_check "decide: $CYCLES pod create/delete cycles" timed t_cycles "$CYCLES"
 check "decide: table, checkpoint, cgroups agree" timed rt_agree

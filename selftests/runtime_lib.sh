@@ -67,7 +67,8 @@ rt_rootfs()
 	ln -sf busybox "$ROOTFS/bin/sh"
 }
 
-# The node: static policy, CPU 0 reserved, enforce, the managed root.
+# The node: static policy, CPU 0 reserved, enforce, the managed root,
+# the pool moved as CPUMGR_POOL_MOVES says (init's default without it).
 # rt_configure MODE [INIT-FLAG...]: the node's init, as rt_init made it,
 # with those flags on top (a node set up again keeps its pods).
 rt_configure()
@@ -76,7 +77,9 @@ rt_configure()
 
 	shift
 	ctl init --cpu-manager-policy static --reserved-cpus 0 \
-		--cgroup-root "$CG" --enforce "$mode" "$@" >/dev/null
+		--cgroup-root "$CG" --enforce "$mode" \
+		${CPUMGR_POOL_MOVES:+--pool-moves "$CPUMGR_POOL_MOVES"} "$@" \
+		>/dev/null
 }
 
 rt_init()

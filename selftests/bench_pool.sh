@@ -16,8 +16,10 @@
 # the scheduling-domain rebuilds, the RCU grace periods waited for,
 # the housekeeping updates of 7.x and the workqueue masks (the functions
 # this kernel has of those).  Figures only: nothing is checked but that
-# the runs complete.  State directory on tmpfs (/dev/shm).  Times are
-# a TCG guest's: compare the two ways, not with hardware.
+# the runs complete and the kernel refused nothing during them (a refused
+# change is a call that did not move the pool).  State directory on
+# tmpfs (/dev/shm).  Times are a TCG guest's: compare the two ways, not
+# with hardware.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
 
@@ -67,7 +69,7 @@ profile()
 # kernel can (an empty filter would profile every function: not done).
 run()
 {
-	local funcs= status
+	local funcs= status before refused
 
 	[ -e "$TR/function_profile_enabled" ] && funcs=$(profiled)
 	if [ -n "$funcs" ]; then
@@ -75,9 +77,21 @@ run()
 		echo "$funcs" >"$TR/set_ftrace_filter" || return 1
 		echo 1 >"$TR/function_profile_enabled" || return 1
 	fi
+	before=$(dmesg | grep -c 'cpumgr: refused')
 	CPUMGR_BENCH_KERNEL=real CPUMGR_BENCH_POOL=$1 "$BENCH" >"$OUT/$1" 2>&1
 	status=$?
 	diag <"$OUT/$1"
+	# A call the kernel refused a change in did not do what is timed.
+	# Not the runtime's removal of an ended container's cgroup, which is
+	# a partition while the container keeps its CPUs: refused by design,
+	# the cgroup goes with the release.
+	refused=$(dmesg | grep 'cpumgr: refused' | tail -n +$((before + 1)) |
+		grep -v 'through rmdir in cgroup .* (bench_nri)')
+	if [ -n "$refused" ]; then
+		echo "# the kernel refused changes during the run: its figures are not the pool moved ($(wc -l <<<"$refused") lines, rate-limited):"
+		diag <<<"$refused"
+		status=1
+	fi
 	if [ -n "$funcs" ]; then
 		echo 0 >"$TR/function_profile_enabled"
 		echo "# the kernel during the run ($1): hits, total, average"

@@ -512,21 +512,23 @@ static void run(const char *ctl, const char *base, const char *shm, int nr,
 /* A task in the container's cgroup, sleeping, as the runtime's process. */
 static pid_t task_in(const struct ctr *c)
 {
-	char path[PATH_MAX], pid[32];
+	char path[PATH_MAX];
 	pid_t p = fork();
 	FILE *f;
 
 	if (p < 0)
 		die("fork");
-	if (p)
-		return p;
+	if (!p)
+		for (;;)
+			pause();
+	/* moved in before the next call, as a runtime moves its init */
 	snprintf(path, sizeof(path), "/sys/fs/cgroup%s/cgroup.procs", c->cgroup);
-	snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
 	f = fopen(path, "w");
-	if (!f || fputs(pid, f) < 0 || fclose(f))
-		_exit(1);
-	for (;;)
-		pause();
+	if (!f || fprintf(f, "%d\n", (int)p) < 0 || fclose(f)) {
+		kill(p, SIGKILL);
+		die("a task's move into its container's cgroup was refused");
+	}
+	return p;
 }
 
 /*

@@ -73,13 +73,17 @@ rt_rootfs()
 # with those flags on top (a node set up again keeps its pods).
 rt_configure()
 {
-	local mode=$1
+	local mode=$1 rc
 
 	shift
 	ctl init --cpu-manager-policy static --reserved-cpus 0 \
 		--cgroup-root "$CG" --enforce "$mode" \
 		${CPUMGR_POOL_MOVES:+--pool-moves "$CPUMGR_POOL_MOVES"} "$@" \
-		>/dev/null
+		>/dev/null 2>"$RT/init.err"
+	rc=$?
+	# its notes and errors as the KTAP's diagnostics
+	diag <"$RT/init.err"
+	return $rc
 }
 
 rt_init()

@@ -992,8 +992,8 @@ TEST_F(plugin, partitions_an_ended_containers_cgroup_keeps_its_cpus)
 	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.partition", app.cgroup);
 	EXPECT_STREQ("root", fake_read(self->dir, rel));
 	/* it ends: its partition stays, with the CPUs it keeps */
-	xsnprintf(rel, sizeof(rel), "cg%s/cgroup.procs", app.cgroup);
-	fake_write(self->dir, rel, "");
+	xsnprintf(rel, sizeof(rel), "cg%s/cgroup.events", app.cgroup);
+	fake_write(self->dir, rel, "populated 0\nfrozen 0\n");
 	stop.pod = &p.pod;
 	stop.container = &app.c;
 	call_ok(_metadata, self, "StopContainer", &stop.base, NULL);
@@ -1007,6 +1007,8 @@ TEST_F(plugin, partitions_an_ended_containers_cgroup_keeps_its_cpus)
 	snprintf(next.cgroup, sizeof(next.cgroup), "%s/%s", p.dir, next.id);
 	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.exclusive", next.cgroup);
 	fake_write(self->dir, rel, "\n");
+	xsnprintf(rel, sizeof(rel), "cg%s/cgroup.events", next.cgroup);
+	fake_write(self->dir, rel, "populated 0\nfrozen 0\n");
 	create(_metadata, self, &p, &next);
 	held(self, "pod-1", "app", again, sizeof(again));
 	EXPECT_STREQ(cpus, again);
@@ -1014,9 +1016,12 @@ TEST_F(plugin, partitions_an_ended_containers_cgroup_keeps_its_cpus)
 	EXPECT_FALSE(fake_exists(self->dir, rel)) TH_LOG("%s", fake_read(self->dir, "log"));
 	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.partition", next.cgroup);
 	EXPECT_STREQ("root", fake_read(self->dir, rel));
+	/* not started yet, a round later: its own partition is no leftover */
+	ASSERT_EQ(0, ctl(self, "reconcile")) TH_LOG("%s", fake_read(self->dir, "log"));
+	EXPECT_STREQ("root", fake_read(self->dir, rel));
+	held(self, "pod-1", "app", again, sizeof(again));
+	EXPECT_STREQ(cpus, again);
 	/* it ends and goes: the cgroup its runtime left goes with its CPUs */
-	xsnprintf(rel, sizeof(rel), "cg%s/cgroup.procs", next.cgroup);
-	fake_write(self->dir, rel, "");
 	stop.container = &next.c;
 	call_ok(_metadata, self, "StopContainer", &stop.base, NULL);
 	rm.pod = &p.pod;

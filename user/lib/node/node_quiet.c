@@ -165,15 +165,52 @@ int node_quiet_check(struct node *n, const struct node_pod *p, unsigned int k,
 	return 0;
 }
 
+/* A cgroup some recorded container of the node has: not left behind. */
+static bool recorded(const char *name, void *arg)
+{
+	struct node *n = arg;
+	struct cm_error err = { 0 };
+	char theirs[PATH_MAX];
+
+	for (unsigned int i = 0; i < n->nr_pods; i++)
+		for (unsigned int k = 0; k < n->pods[i].pod.nr; k++)
+			if (n->pods[i].c[k].cgroup[0] &&
+			    !node_cgroup_name(n, n->pods[i].c[k].cgroup, theirs,
+					      sizeof(theirs), &err) &&
+			    !strcmp(theirs, name))
+				return true;
+	cm_error_clear(&err);
+	return false;
+}
+
+/* The same CPUs assigned again, once more after a refresh if refused. */
+static int assign_again(struct node *n, const char *uid, const char *c,
+			const char *cpus, uint32_t flags, struct cm_error *err)
+{
+	struct cm_error ignored = { 0 };
+
+	if (!node_assign(n, uid, c, cpus, flags, NULL, NULL))
+		return 0;
+	node_refresh(n, &ignored);
+	cm_error_clear(&ignored);
+	if (!node_assign(n, uid, c, cpus, flags, NULL, NULL))
+		return 0;
+	node_log_sev(n, NODE_LOG_ERR, "%s/%s: released to undo its last instance's partition, CPUs %s not assigned again: %s",
+		     uid, c, cpus, cpumgr_nl_errmsg(n->kernel.nl));
+	return node_nl_error(n, "assign", err);
+}
+
 /*
- * Container k started again (a restart keeps its CPUs): the partition its
- * last instance left below the pod's cgroup, which its runtime could not
- * remove, holds its CPUs, so that its new cgroup can be none.  The kernel
+ * Container k about to start again (a restart keeps its CPUs; the pool
+ * moved by partitions): the partition its last instance left below the
+ * pod's cgroup, which its runtime could not remove, holds its CPUs, so
+ * that its new cgroup, still without a task, can be none.  The kernel
  * refuses that partition undone while the CPUs are the container's (the
  * pool would inherit them): the container is released for the moment,
  * the partition undone and its cgroup removed, and the same CPUs
- * assigned and its new cgroup bound again.  It does not run meanwhile:
- * its new instance starts once this call returns.
+ * assigned and its new cgroup bound again.  It runs nowhere meanwhile;
+ * tasks on the pool may, until its partition is made.  Not for a
+ * container a release-mode offline degraded: its top-up is owed.
  */
 static int clear_last_instance(struct node *n, const struct node_pod *p,
 			       unsigned int k, const char *name,
@@ -188,9 +225,11 @@ static int clear_last_instance(struct node *n, const struct node_pod *p,
 
 	snprintf(parent, sizeof(parent), "%.*s",
 		 slash ? (int)(slash - name) : 0, name);
-	if (!a || !a->cpus || quiet_part_left(&n->cgroups.fs, parent, name,
-					      cpus, false, &found, err) ||
-	    !found)
+	if (n->cfg.pool_moves != NODE_POOL_PARTITIONS || !a || !a->cpus ||
+	    (a->flags & CPUMGR_ASSIGNMENT_F_DEGRADED) ||
+	    !quiet_unpopulated(&n->cgroups.fs, name) ||
+	    quiet_part_left(&n->cgroups.fs, parent, recorded, n, cpus, false,
+			    &found, err) || !found)
 		return 0;
 	text = strdup(a->cpus);
 	flags = a->flags & CPUMGR_ASSIGNMENT_F_USER;
@@ -199,18 +238,20 @@ static int clear_last_instance(struct node *n, const struct node_pod *p,
 	ret = cpumgr_nl_release(n->kernel.nl, p->pod.uid, c, NULL, NULL) ?
 	      node_nl_error(n, "release", err) : 0;
 	if (!ret)
-		ret = quiet_part_left(&n->cgroups.fs, parent, name, cpus, true,
-				      &found, err);
+		ret = quiet_part_left(&n->cgroups.fs, parent, recorded, n, cpus,
+				      true, &found, err);
 	/* assigned again whatever the undo did: the CPUs stay its own */
-	if (node_assign(n, p->pod.uid, c, text, flags, NULL, NULL) && !ret)
-		ret = node_nl_error(n, "assign", err);
-	else if (cpumgr_nl_bind(n->kernel.nl, p->pod.uid, c, p->c[k].cgroup,
-				p->pod_cgroup[0] ? p->pod_cgroup : NULL, NULL,
-				NULL) && !ret)
-		ret = node_nl_error(n, "bind", err);
-	if (!ret)
+	if (assign_again(n, p->pod.uid, c, text, flags, ret ? NULL : err)) {
+		ret = ret ?: -EIO;
+	} else if (cpumgr_nl_bind(n->kernel.nl, p->pod.uid, c, p->c[k].cgroup,
+				  p->pod_cgroup[0] ? p->pod_cgroup : NULL,
+				  NULL, NULL)) {
+		if (!ret)
+			ret = node_nl_error(n, "bind", err);
+	} else if (!ret) {
 		node_log(n, "%s/%s: the partition its last instance left on CPUs %s undone (released and assigned again)",
 			 p->pod.uid, c, text);
+	}
 	free(text);
 	if (ret) {
 		struct cm_error ignored = { 0 };
@@ -307,18 +348,34 @@ int node_quiet_release(struct node *n, const char *uid, const char *container,
 		       const char *parent, const char *name,
 		       const struct cpuset *cpus, struct cm_error *err)
 {
+	struct cm_error ignored = { 0 };
+	const char *gone = NULL;
 	unsigned int left = 0;
+	enum quiet_part state;
 	char text[256];
 	int ret = 0;
 
 	if (n->cgroups.fs.version != 2 || !parent || !parent[0])
 		return 0;
-	/* its cgroup unknown (it ended): the one its runtime could not remove */
-	if (!name)
-		ret = quiet_part_left(&n->cgroups.fs, parent, NULL, cpus, true,
-				      &left, err);
+	/*
+	 * The pool moved by partitions, the container ended: its runtime
+	 * could not remove its cgroup while the CPUs were its own; now it
+	 * goes (the one left behind when cpumgr no longer has the name).
+	 */
+	if (!name && n->cfg.pool_moves == NODE_POOL_PARTITIONS)
+		ret = quiet_part_left(&n->cgroups.fs, parent, recorded, n, cpus,
+				      true, &left, err);
+	/* a partition its runtime may have failed to remove: this one */
+	if (!ret && name && n->cfg.pool_moves == NODE_POOL_PARTITIONS &&
+	    !quiet_part_state(&n->cgroups.fs, name, &state, NULL, 0, &ignored) &&
+	    state != QUIET_PART_MEMBER && quiet_unpopulated(&n->cgroups.fs, name))
+		gone = name;
+	cm_error_clear(&ignored);
 	if (!ret)
 		ret = quiet_part_undo(&n->cgroups.fs, parent, name, cpus, err);
+	if (!ret && gone && !cgroupfs_remove(&n->cgroups.fs, gone, &ignored))
+		left++;
+	cm_error_clear(&ignored);
 	if (ret)
 		return ret;
 	cpuset_format(cpus, text, sizeof(text));

@@ -311,30 +311,40 @@ int quiet_part_undo(const struct cgroupfs *cg, const char *parent,
 	return ret;
 }
 
-/* Cgroup name: a partition on some of cpus that no task is in. */
+bool quiet_unpopulated(const struct cgroupfs *cg, const char *name)
+{
+	struct cm_error err = { 0 };
+	char *s = NULL;
+	bool empty;
+
+	empty = !cgroupfs_read(cg, CGROUPFS_CPUSET, name, "cgroup.events", &s,
+			       &err) && strstr(s, "populated 0");
+	free(s);
+	cm_error_clear(&err);
+	return empty;
+}
+
+/* Cgroup name: a partition on some of cpus with no task in or below it. */
 static bool left_behind(const struct cgroupfs *cg, const char *name,
 			const struct cpuset *cpus)
 {
 	struct cm_error err = { 0 };
 	enum quiet_part state;
 	struct cpuset own;
-	pid_t *pids = NULL;
-	size_t nr = 1;
 	bool left;
 
 	left = !quiet_part_state(cg, name, &state, NULL, 0, &err) &&
 	       state != QUIET_PART_MEMBER &&
 	       !get_exclusive(cg, name, &own, &err) &&
-	       cpuset_intersects(&own, cpus) &&
-	       !cgroupfs_pids(cg, name, &pids, &nr, &err) && !nr;
-	free(pids);
+	       cpuset_intersects(&own, cpus) && quiet_unpopulated(cg, name);
 	cm_error_clear(&err);
 	return left;
 }
 
 int quiet_part_left(const struct cgroupfs *cg, const char *parent,
-		    const char *except, const struct cpuset *cpus, bool remove,
-		    unsigned int *found, struct cm_error *err)
+		    bool (*wanted)(const char *name, void *arg), void *arg,
+		    const struct cpuset *cpus, bool remove, unsigned int *found,
+		    struct cm_error *err)
 {
 	char dir[PATH_MAX], name[PATH_MAX];
 	struct dirent *d;
@@ -355,8 +365,8 @@ int quiet_part_left(const struct cgroupfs *cg, const char *parent,
 	while (!ret && (d = readdir(dp))) {
 		if (d->d_type != DT_DIR || d->d_name[0] == '.' ||
 		    snprintf(name, sizeof(name), "%s/%s", parent, d->d_name) >=
-		    (int)sizeof(name) || (except && !strcmp(name, except)) ||
-		    !left_behind(cg, name, cpus))
+		    (int)sizeof(name) || !left_behind(cg, name, cpus) ||
+		    wanted(name, arg))
 			continue;
 		if (remove)
 			ret = quiet_part_undo(cg, parent, name, NULL, err);

@@ -70,16 +70,19 @@ int quiet_part_make(const struct cgroupfs *cg, const char *name,
 int quiet_part_undo(const struct cgroupfs *cg, const char *parent,
 		    const char *name, const struct cpuset *cpus,
 		    struct cm_error *err);
+/* Whether cgroup name has no task in it or below it (cgroup.events). */
+bool quiet_unpopulated(const struct cgroupfs *cg, const char *name);
 /*
- * What a runtime could not remove: the children of cgroup parent but
- * except (NULL: none) that are partitions on some of cpus with no task
- * in them, counted in *found and, with remove, undone (as above) and
- * removed.  The kernel refuses a partition's removal while the CPUs it
- * hands back are a container's, so a container's cgroup outlives it
- * while its CPUs are kept.
+ * What a runtime could not remove: the children of cgroup parent that
+ * are partitions on some of cpus with no task in or below them and that
+ * wanted() does not claim, counted in *found and, with remove, undone
+ * (as above) and removed.  The kernel refuses a partition's removal
+ * while the CPUs it hands back are a container's, so a container's
+ * cgroup outlives it while its CPUs are kept.
  */
 int quiet_part_left(const struct cgroupfs *cg, const char *parent,
-		    const char *except, const struct cpuset *cpus, bool remove,
-		    unsigned int *found, struct cm_error *err);
+		    bool (*wanted)(const char *name, void *arg), void *arg,
+		    const struct cpuset *cpus, bool remove, unsigned int *found,
+		    struct cm_error *err);
 
 #endif

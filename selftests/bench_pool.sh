@@ -69,7 +69,7 @@ profile()
 # kernel can (an empty filter would profile every function: not done).
 run()
 {
-	local funcs= status before refused
+	local funcs= status mark refused
 
 	[ -e "$TR/function_profile_enabled" ] && funcs=$(profiled)
 	if [ -n "$funcs" ]; then
@@ -77,7 +77,9 @@ run()
 		echo "$funcs" >"$TR/set_ftrace_filter" || return 1
 		echo 1 >"$TR/function_profile_enabled" || return 1
 	fi
-	before=$(dmesg | grep -c 'cpumgr: refused')
+	# a mark in the kernel log: what comes after it is this run's
+	mark="bench_pool: the pool moved by $1, $$ $RANDOM"
+	echo "$mark" >/dev/kmsg
 	CPUMGR_BENCH_KERNEL=real CPUMGR_BENCH_POOL=$1 "$BENCH" >"$OUT/$1" 2>&1
 	status=$?
 	diag <"$OUT/$1"
@@ -85,9 +87,12 @@ run()
 	# Not the runtime's removal of an ended container's cgroup, which is
 	# a partition while the container keeps its CPUs: refused by design,
 	# the cgroup goes with the release.
-	refused=$(dmesg | grep 'cpumgr: refused' | tail -n +$((before + 1)) |
+	refused=$(dmesg | sed -n "/$mark/,\$p" | grep 'cpumgr: refused' |
 		grep -v 'through rmdir in cgroup .* (bench_nri)')
-	if [ -n "$refused" ]; then
+	if ! dmesg | grep -qF "$mark"; then
+		echo "# the kernel log no longer holds the run's start: its refusals not checked"
+		status=1
+	elif [ -n "$refused" ]; then
 		echo "# the kernel refused changes during the run: its figures are not the pool moved ($(wc -l <<<"$refused") lines, rate-limited):"
 		diag <<<"$refused"
 		status=1

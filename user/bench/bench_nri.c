@@ -57,6 +57,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
@@ -518,9 +519,12 @@ static pid_t task_in(const struct ctr *c)
 
 	if (p < 0)
 		die("fork");
-	if (!p)
+	if (!p) {
+		/* gone with the bench, however it ends */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		for (;;)
 			pause();
+	}
 	/* moved in before the next call, as a runtime moves its init */
 	snprintf(path, sizeof(path), "/sys/fs/cgroup%s/cgroup.procs", c->cgroup);
 	f = fopen(path, "w");

@@ -165,21 +165,25 @@ int node_quiet_check(struct node *n, const struct node_pod *p, unsigned int k,
 	return 0;
 }
 
-/* A cgroup some recorded container of the node has: not left behind. */
+/*
+ * A cgroup some recorded container of the node has (its path as the
+ * pod files keep it): not left behind.
+ */
 static bool recorded(const char *name, void *arg)
 {
 	struct node *n = arg;
 	struct cm_error err = { 0 };
-	char theirs[PATH_MAX];
+	char path[PATH_MAX];
 
+	if (cgroupfs_path(&n->cgroups.fs, CGROUPFS_CPUSET, name, NULL, path,
+			  sizeof(path), &err)) {
+		cm_error_clear(&err);
+		return true;
+	}
 	for (unsigned int i = 0; i < n->nr_pods; i++)
 		for (unsigned int k = 0; k < n->pods[i].pod.nr; k++)
-			if (n->pods[i].c[k].cgroup[0] &&
-			    !node_cgroup_name(n, n->pods[i].c[k].cgroup, theirs,
-					      sizeof(theirs), &err) &&
-			    !strcmp(theirs, name))
+			if (!strcmp(n->pods[i].c[k].cgroup, path))
 				return true;
-	cm_error_clear(&err);
 	return false;
 }
 

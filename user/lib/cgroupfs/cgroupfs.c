@@ -124,6 +124,13 @@ int cgroupfs_init_ops(struct cgroupfs *cg, const char *mount, int version,
 	return ret;
 }
 
+void cgroupfs_parent(const char *name, char *out, size_t len)
+{
+	const char *slash = strrchr(name, '/');
+
+	snprintf(out, len, "%.*s", slash ? (int)(slash - name) : 0, name);
+}
+
 int cgroupfs_name_normalize(const char *name, char *out, size_t len,
 			    struct cm_error *err)
 {

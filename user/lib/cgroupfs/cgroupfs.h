@@ -89,6 +89,8 @@ int cgroupfs_init(struct cgroupfs *cg, const char *mount, int version,
 int cgroupfs_init_ops(struct cgroupfs *cg, const char *mount, int version,
 		      const struct cgroupfs_ops *ops, struct cm_error *err);
 
+/* The parent of cgroup name (normalized) into out: "" for a top one. */
+void cgroupfs_parent(const char *name, char *out, size_t len);
 /*
  * name without its leading and trailing '/' into out ("" for the root
  * cgroup); -EINVAL for an empty, "." or ".." component, -ENAMETOOLONG.

@@ -220,15 +220,14 @@ static int clear_last_instance(struct node *n, const struct node_pod *p,
 			       unsigned int k, const char *name,
 			       const struct cpuset *cpus, struct cm_error *err)
 {
-	const char *c = p->pod.containers[k].name, *slash = strrchr(name, '/');
+	const char *c = p->pod.containers[k].name;
 	const struct cpumgr_assignment *a = node_assignment(n, p->pod.uid, c);
 	char parent[PATH_MAX], *text;
 	unsigned int found;
 	uint32_t flags;
 	int ret;
 
-	snprintf(parent, sizeof(parent), "%.*s",
-		 slash ? (int)(slash - name) : 0, name);
+	cgroupfs_parent(name, parent, sizeof(parent));
 	if (n->cfg.pool_moves != NODE_POOL_PARTITIONS || !a || !a->cpus ||
 	    (a->flags & CPUMGR_ASSIGNMENT_F_DEGRADED) ||
 	    !quiet_unpopulated(&n->cgroups.fs, name) ||
@@ -274,7 +273,7 @@ int node_quiet_container(struct node *n, const struct node_pod *p,
 {
 	const struct pod_container *c = &p->pod.containers[k];
 	enum quiet_part state;
-	char text[256], *slash, parent[PATH_MAX];
+	char text[256], parent[PATH_MAX];
 	bool changed = false;
 	int ret;
 
@@ -307,9 +306,7 @@ int node_quiet_container(struct node *n, const struct node_pod *p,
 		cm_error_clear(err);
 		return 0;
 	}
-	snprintf(parent, sizeof(parent), "%s", name);
-	slash = strrchr(parent, '/');
-	*(slash ? slash : parent) = '\0';
+	cgroupfs_parent(name, parent, sizeof(parent));
 	/* its CPUs now may be the shared pool's: undo what it held */
 	ret = quiet_part_undo(&n->cgroups.fs, parent, name, NULL, err);
 	if (!ret)

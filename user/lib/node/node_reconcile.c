@@ -59,7 +59,7 @@ void node_unpartition(struct node *n, const struct node_pod *p,
 {
 	const char *c = p->pod.containers[k].name;
 	const struct cpumgr_assignment *a = node_assignment(n, p->pod.uid, c);
-	char name[PATH_MAX], parent[PATH_MAX], *slash;
+	char name[PATH_MAX], parent[PATH_MAX];
 	struct cm_error err = { 0 };
 	bool have_name = false;
 	struct cpuset cpus;
@@ -71,9 +71,7 @@ void node_unpartition(struct node *n, const struct node_pod *p,
 	if (p->c[k].cgroup[0] &&
 	    !node_cgroup_name(n, p->c[k].cgroup, name, sizeof(name), &err)) {
 		have_name = true;
-		strcpy(parent, name);
-		slash = strrchr(parent, '/');
-		*(slash ? slash : parent) = '\0';
+		cgroupfs_parent(name, parent, sizeof(parent));
 	} else if (p->pod_cgroup[0]) {
 		node_cgroup_name(n, p->pod_cgroup, parent, sizeof(parent), &err);
 	}

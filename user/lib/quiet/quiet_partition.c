@@ -157,12 +157,10 @@ static int make_local(const struct cgroupfs *cg, const char *name,
 		      struct cm_error *err)
 {
 	char parent[PATH_MAX];
-	const char *slash = strrchr(name, '/');
 	enum quiet_part p;
 	int ret;
 
-	snprintf(parent, sizeof(parent), "%.*s",
-		 slash ? (int)(slash - name) : 0, name);
+	cgroupfs_parent(name, parent, sizeof(parent));
 	ret = quiet_part_state(cg, parent, &p, NULL, 0, err);
 	if (ret == -ENOENT && !parent[0])
 		p = QUIET_PART_ROOT;	/* the root cgroup: always one */
@@ -229,11 +227,9 @@ int quiet_part_make(const struct cgroupfs *cg, const char *name,
 		ret = check_valid(cg, name, want, err);
 	if (ret) {
 		struct cm_error ignored = { 0 };
-		const char *slash = strrchr(name, '/');
 		char parent[PATH_MAX];
 
-		snprintf(parent, sizeof(parent), "%.*s",
-			 slash ? (int)(slash - name) : 0, name);
+		cgroupfs_parent(name, parent, sizeof(parent));
 		if (state == want) {
 			/* a valid partition that failed to move stays */
 			put_exclusive(cg, name, &old, &ignored);

@@ -72,6 +72,12 @@ int node_try_state(struct node *n, int t, struct cpu_assignments *st,
 void node_own_change(struct node *n, uint64_t expect, uint64_t now);
 
 /*
+ * node_reconcile.c: whether other cgroups can let go of CPUs before an
+ * ASSIGN for the kernel to check it: not with --pool-moves partitions,
+ * on v1, or with the hierarchy's root managed.
+ */
+bool node_narrows_first(const struct node *n);
+/*
  * node_reconcile.c: before an ASSIGN gives container CPUs it does not hold
  * (held: what it holds, NULL none), they leave every other cgroup but
  * those at or above below (NULL, or a pod the kernel has no cgroup of:
@@ -81,12 +87,6 @@ void node_own_change(struct node *n, uint64_t expect, uint64_t now);
  * node_withhold_end() after the ASSIGN, given or not (not: the others
  * get them back).
  */
-/*
- * Whether other cgroups can let go of CPUs before an ASSIGN for the
- * kernel to check it: not with --pool-moves partitions, on v1, or with
- * the hierarchy's root managed.
- */
-bool node_narrows_first(const struct node *n);
 void node_withhold(struct node *n, const char *uid, const struct cpuset *cpus,
 		   const struct cpuset *held, const char *below,
 		   uint32_t *flags, uint64_t *gen);

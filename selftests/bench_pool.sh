@@ -69,7 +69,7 @@ profile()
 # kernel can (an empty filter would profile every function: not done).
 run()
 {
-	local funcs= status mark refused
+	local funcs= status mark since refused
 
 	[ -e "$TR/function_profile_enabled" ] && funcs=$(profiled)
 	if [ -n "$funcs" ]; then
@@ -87,9 +87,10 @@ run()
 	# Not the runtime's removal of an ended container's cgroup, which is
 	# a partition while the container keeps its CPUs: refused by design,
 	# the cgroup goes with the release.
-	refused=$(dmesg | sed -n "/$mark/,\$p" | grep 'cpumgr: refused' |
+	since=$(dmesg | sed -n "/$mark/,\$p")
+	refused=$(grep 'cpumgr: refused' <<<"$since" |
 		grep -v 'through rmdir in cgroup .* (bench_nri)')
-	if ! dmesg | grep -qF "$mark"; then
+	if [ -z "$since" ]; then
 		echo "# the kernel log no longer holds the run's start: its refusals not checked"
 		status=1
 	elif [ -n "$refused" ]; then

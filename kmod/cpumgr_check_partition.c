@@ -18,7 +18,7 @@
  *     falls back on its parent's included, may hold what it then has
  *     (cpumgr_part_check()).
  * Where the kernel may go two ways (a valid partition whose CPUs change
- * may turn invalid instead), both are checked.
+ * may turn invalid instead, cpumgr_part_may_fail()), both are checked.
  */
 #include <linux/cgroup.h>
 #include <linux/kernfs.h>
@@ -242,9 +242,8 @@ bool cpumgr_check_part_cpus(const struct cpumgr_view *view,
 			return true;
 		ch.taker = NULL;
 		ch.held = NULL;
-		/* one whose CPUs change may turn invalid instead */
 		cpumgr_cpuset_held(css, tmp);
-		if (prs > 0 && !cpumask_equal(tmp, held))
+		if (prs > 0 && cpumgr_part_may_fail(css, tmp, held))
 			cpumgr_part_gone_add(&ch, css);
 	}
 	cpumgr_part_conflicts(css, wants, &ch, tmp);
@@ -347,9 +346,8 @@ bool cpumgr_check_part_exclusive(const struct cpumgr_view *view,
 		ch.held = NULL;
 	}
 	if (prs > 0) {
-		/* one whose CPUs change may turn invalid instead */
 		cpumgr_cpuset_held(css, space);
-		if (!cpumask_equal(space, held))
+		if (cpumgr_part_may_fail(css, space, held))
 			cpumgr_part_gone_add(&ch, css);
 		cpumask_copy(space, held);
 	} else {

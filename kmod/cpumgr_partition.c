@@ -75,6 +75,27 @@ static bool cpumgr_part_returns_to(struct cgroup_subsys_state *d,
 	return d->parent == to || (!to->parent && !cpumgr_part_local(d));
 }
 
+/**
+ * cpumgr_part_may_fail - whether a valid root may turn invalid instead
+ * @css: a valid partition root whose held CPUs change
+ * @was: what it holds now
+ * @held: what it is to hold
+ *
+ * A remote partition whose CPUs only shrink, to some that are online,
+ * stays valid: remote_cpus_update() (6.12, 7.3) invalidates one only
+ * when it is left with none or gains CPUs, and a subset of CPUs that
+ * passed the housekeeping check passes it again.  A local partition's
+ * parent decides (update_parent_effective_cpumask()), so any change may.
+ */
+bool cpumgr_part_may_fail(struct cgroup_subsys_state *css,
+			  const struct cpumask *was, const struct cpumask *held)
+{
+	if (cpumask_equal(was, held))
+		return false;
+	return cpumgr_part_local(css) || !cpumask_subset(held, was) ||
+	       !cpumask_intersects(held, cpu_active_mask);
+}
+
 /*
  * The CPUs partitions give up to @to, a root that stays one: those of
  * its dissolving local children, and at the top those of remote ones

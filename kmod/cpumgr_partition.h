@@ -36,6 +36,8 @@ struct cpumgr_part_change {
 
 void cpumgr_part_gone_add(struct cpumgr_part_change *ch,
 			  struct cgroup_subsys_state *css);
+bool cpumgr_part_may_fail(struct cgroup_subsys_state *css,
+			  const struct cpumask *was, const struct cpumask *held);
 bool cpumgr_part_eff(const struct cpumgr_part_change *ch,
 		     struct cgroup_subsys_state *css, struct cpumask *eff,
 		     struct cpumgr_scratch *s);

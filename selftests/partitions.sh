@@ -27,6 +27,7 @@
 #      no CPU (new, or c2 emptied) gets none of 2-3; dissolving it (member, its
 #      cgroup removed, an emptied cpuset.cpus.exclusive, cpuset turned off
 #      in pa) refused while a task beside the pod would inherit 2-3;
+#      it shrinks once c1's ASSIGN gave a CPU back, not before;
 #      CRI-O's undo once none would; partitions and exclusive CPUs that
 #      hold more than c1's CPUs, another pod's, pa's whole pod, or an
 #      unbound container's: refused.  With another pod holding exclusive
@@ -392,6 +393,29 @@ dissolve_refused()
 	return $ret
 }
 
+# A resize gives up CPU 3 while a task beside the pod would inherit it.
+# Before c1's ASSIGN gives 3 back, its partition may not leave 3 (it
+# would hold part of c1's CPUs); after it, a remote partition that only
+# shrinks stays valid (the kernel invalidates one left with none, or
+# one that gains CPUs), so the write is allowed and only 3 goes to the
+# task beside.  The grow back, nobody beside: ASSIGN, then the write.
+partition_shrinks()
+{
+	local ret=0
+
+	needs_exclusive "no remote partitions" || return
+	task_beside || return 1
+	refused 2 "$C1/cpuset.cpus.exclusive" || ret=1
+	"$CTL" assign pa c1 2 >/dev/null &&
+	wr 2 "$C1/cpuset.cpus.exclusive" &&
+	state_is "$C1/cpuset.cpus.partition" isolated &&
+	task_on "$PID" 2 && task_on "$PIDN" 0-1,3-7 || ret=1
+	no_task_beside || ret=1
+	"$CTL" assign pa c1 2-3 >/dev/null &&
+	wr 2-3 "$C1/cpuset.cpus.exclusive" && c1_isolated || ret=1
+	return $ret
+}
+
 # The container ends, CRI-O undoes its writes: nobody inherits 2-3 but
 # the pod's cgroups, which may hold them.  Then c1 runs again.
 crio_undo()
@@ -627,7 +651,7 @@ local_partitions()
 	return $ret
 }
 
-ktap_plan 20
+ktap_plan 21
 check "set-up: c1 bound to 2-3 with a task, c2 on 4-5" setup
 check "a partition root outside may not widen its cpuset.cpus onto c1's CPU" outside_root_widens
 check "an invalid root outside may not turn valid on c1's CPU" outside_invalid_turns_valid
@@ -640,6 +664,7 @@ check "it may not dissolve onto a task beside the pod: member" dissolve_refused 
 check "nor by its cgroup removed" dissolve_refused rmdir
 check "nor by pa's cpuset.cpus.exclusive emptied" dissolve_refused parent
 check "nor by cpuset turned off in pa" dissolve_refused subtree
+check "it shrinks with c1's CPUs, the rest refused while c1 holds them" partition_shrinks
 check "CRI-O's undo, with nobody beside to inherit" crio_undo
 check "no partition below the managed root holds more than its containers' CPUs" shape_more_cpus
 check "nor another pod's" shape_another_pods

@@ -180,16 +180,6 @@ static int try_resize(struct node *n, int t, const struct resize_request *r,
 	assignments_free(&st);
 	if (ret || cpuset_equal(held, next))
 		return ret;
-	/*
-	 * The kernel may take a partition that gives CPUs up as one that
-	 * dissolves, handing all of them to the pool, and the module
-	 * refuses that while they are the container's: said before anything
-	 * changes.
-	 */
-	if (n->cfg.pool_moves == NODE_POOL_PARTITIONS &&
-	    !cpuset_subset(held, next))
-		return cm_errorf(err, "container %s of pod %s: a resize that gives up exclusive CPUs is not made while the pool moves by partitions (init --pool-moves): its partition could dissolve on the way",
-				 r->container, r->pod_uid), -EOPNOTSUPP;
 	ret = record_admitted(n, r->pod_uid, r->container, held, err);
 	if (ret)
 		return ret;

@@ -961,17 +961,21 @@ TEST_F(plugin, validation_refuses_another_plugins_cpuset_on_exclusive_cpus)
  * first; its removal undoes the partition and removes the cgroup its
  * runtime left.
  */
-TEST_F(plugin, partitions_an_ended_containers_cgroup_keeps_its_cpus)
+/*
+ * The node of init --pool-moves partitions on a kernel with
+ * cpuset.cpus.exclusive, the plugin started, pod-1 and its container
+ * name (2 CPUs) created, its cgroup a partition on *cpus, then ended:
+ * its partition stays, with the CPUs it keeps.
+ */
+static void partitions_ended(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(plugin) *self, struct pod_msg *p,
+			     struct ctr_msg *c, const char *name, char *cpus,
+			     size_t len)
 {
 	Nri__Pkg__Api__V1alpha1__StopContainerRequest stop =
 		NRI__PKG__API__V1ALPHA1__STOP_CONTAINER_REQUEST__INIT;
-	Nri__Pkg__Api__V1alpha1__RemoveContainerRequest rm =
-		NRI__PKG__API__V1ALPHA1__REMOVE_CONTAINER_REQUEST__INIT;
-	char args[3 * PATH_MAX], cpus[64], again[64], rel[200];
-	struct ctr_msg app, next;
-	struct pod_msg p;
+	char args[3 * PATH_MAX], rel[200];
 
-	/* a kernel with cpuset.cpus.exclusive: remote partitions */
 	fake_write(self->dir, "cg/kubepods/cpuset.cpus.exclusive", "\n");
 	xsnprintf(args, sizeof(args),
 		  "init --cpu-manager-policy static --reserved-cpus 0-1 "
@@ -981,26 +985,39 @@ TEST_F(plugin, partitions_an_ended_containers_cgroup_keeps_its_cpus)
 	start(_metadata, self, true);
 	configure(_metadata, self, "v0.12.2", "containerd", "2.4.0", 5000);
 	sync_empty(_metadata, self);
-	pod_msg(self, &p, 1);
+	pod_msg(self, p, 1);
 	fake_write(self->dir, "cg/kubepods/podpod-1/cpuset.cpus.exclusive", "\n");
-	ctr_msg(&app, &p, "app", 2000, RUNNING);
-	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.exclusive", app.cgroup);
+	ctr_msg(c, p, name, 2000, RUNNING);
+	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.exclusive", c->cgroup);
 	fake_write(self->dir, rel, "\n");
-	create(_metadata, self, &p, &app);
-	held(self, "pod-1", "app", cpus, sizeof(cpus));
+	create(_metadata, self, p, c);
+	held(self, "pod-1", name, cpus, len);
 	ASSERT_STRNE("", cpus);
-	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.partition", app.cgroup);
+	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.partition", c->cgroup);
 	EXPECT_STREQ("root", fake_read(self->dir, rel));
-	/* it ends: its partition stays, with the CPUs it keeps */
-	xsnprintf(rel, sizeof(rel), "cg%s/cgroup.events", app.cgroup);
+	xsnprintf(rel, sizeof(rel), "cg%s/cgroup.events", c->cgroup);
 	fake_write(self->dir, rel, "populated 0\nfrozen 0\n");
-	stop.pod = &p.pod;
-	stop.container = &app.c;
+	stop.pod = &p->pod;
+	stop.container = &c->c;
 	call_ok(_metadata, self, "StopContainer", &stop.base, NULL);
-	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.partition", app.cgroup);
+	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.partition", c->cgroup);
 	EXPECT_STREQ("root", fake_read(self->dir, rel));
-	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.exclusive", app.cgroup);
+	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.exclusive", c->cgroup);
 	EXPECT_STREQ(cpus, fake_read(self->dir, rel));
+}
+
+TEST_F(plugin, partitions_an_ended_containers_cgroup_keeps_its_cpus)
+{
+	Nri__Pkg__Api__V1alpha1__StopContainerRequest stop =
+		NRI__PKG__API__V1ALPHA1__STOP_CONTAINER_REQUEST__INIT;
+	Nri__Pkg__Api__V1alpha1__RemoveContainerRequest rm =
+		NRI__PKG__API__V1ALPHA1__REMOVE_CONTAINER_REQUEST__INIT;
+	char cpus[64], again[64], rel[200];
+	struct ctr_msg app, next;
+	struct pod_msg p;
+
+	partitions_ended(_metadata, self, &p, &app, "app", cpus, sizeof(cpus));
+	stop.pod = &p.pod;
 	/* attempt 1, a new container ID: the CPUs through the old partition */
 	ctr_msg(&next, &p, "app", 2000, RUNNING);
 	snprintf(next.id, sizeof(next.id), "pod-1-app-1");
@@ -1034,6 +1051,37 @@ TEST_F(plugin, partitions_an_ended_containers_cgroup_keeps_its_cpus)
 	/* and its CPUs out of the ancestors' exclusive ones */
 	EXPECT_EQ(NULL, strpbrk(fake_read(self->dir, "cg/kubepods/cpuset.cpus.exclusive"),
 				"0123456789"));
+}
+
+/*
+ * The pool moved by partitions, --init-cpus keep: an init container
+ * that ended holds its CPUs in its partition, which no other may take;
+ * the app created next gets them back as the kubelet's reuse would
+ * give them (its choice of the free CPUs and these), the init released
+ * first, its partition undone and the cgroup its runtime left removed.
+ */
+TEST_F(plugin, partitions_an_app_reuses_an_ended_init_containers_cpus)
+{
+	char cpus[64], got[64], rel[200];
+	struct ctr_msg setup, app;
+	struct pod_msg p;
+
+	partitions_ended(_metadata, self, &p, &setup, "setup", cpus,
+			 sizeof(cpus));
+	ctr_msg(&app, &p, "app", 2000, RUNNING);
+	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.exclusive", app.cgroup);
+	fake_write(self->dir, rel, "\n");
+	create(_metadata, self, &p, &app);
+	held(self, "pod-1", "app", got, sizeof(got));
+	EXPECT_STREQ(cpus, got) TH_LOG("%s", fake_read(self->dir, "log"));
+	held(self, "pod-1", "setup", got, sizeof(got));
+	EXPECT_STREQ("", got);
+	xsnprintf(rel, sizeof(rel), "cg%s", setup.cgroup);
+	EXPECT_FALSE(fake_exists(self->dir, rel)) TH_LOG("%s", fake_read(self->dir, "log"));
+	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.partition", app.cgroup);
+	EXPECT_STREQ("root", fake_read(self->dir, rel));
+	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.exclusive", app.cgroup);
+	EXPECT_STREQ(cpus, fake_read(self->dir, rel));
 }
 
 /*

@@ -134,15 +134,22 @@ static int first_exited(const struct node_pod *p, const char *name)
  * --init-cpus release their CPUs go back now (what this container takes
  * of them is the kubelet's reuse); under keep this container may reuse
  * the CPUs they hold that no running container of the pod has (*reuse).
+ * When the pool moves by partitions they go back now under keep too:
+ * the partition an ended one keeps lets no other take them, and the
+ * kubelet's reuse gives this container its choice of the free CPUs and
+ * theirs, which is what it then chooses from; those it leaves are
+ * shared from now on, not from the pod's removal.
  */
 static int reuse_exited(struct node *n, const char *uid, const char *name,
 			struct cpuset *reuse, struct cm_error *err)
 {
+	bool release = n->cfg.init_cpus == NODE_INIT_CPUS_RELEASE ||
+		       n->cfg.pool_moves == NODE_POOL_PARTITIONS;
 	struct cpuset live, cpus;
 	struct node_pod *p;
 	int k;
 
-	while (n->cfg.init_cpus == NODE_INIT_CPUS_RELEASE &&
+	while (release &&
 	       (p = node_find_pod(n, uid)) && (k = first_exited(p, name)) >= 0)
 		if (node_remove(n, uid, p->pod.containers[k].name, err))
 			return -EIO;
@@ -243,13 +250,6 @@ int node_add_container(struct node *n, const cJSON *obj, const char *name,
 		struct cpuset reuse;
 
 		ret = reuse_exited(n, pod.uid, name, &reuse, err);
-		/*
-		 * The pool moved by partitions: an ended container's CPUs
-		 * stay in the partition its cgroup keeps until its release,
-		 * and no other partition may take them meanwhile.
-		 */
-		if (n->cfg.pool_moves == NODE_POOL_PARTITIONS)
-			cpuset_zero(&reuse);
 		if (!ret)
 			ret = decide(n, &pod, c, &reuse,
 				     how == NODE_ADD_DECIDE, &assigned, err);

@@ -50,10 +50,10 @@
 # hand; under make check they fail);
 # CPUMGR_POOL_MOVES=partitions: the node's init --pool-moves partitions
 # (every exclusive container's cgroup a partition, the pool moved by the
-# kernel): an app of a pod whose init container ended under --init-cpus
-# keep gets other CPUs than the init's, or does not fit (its partition
-# keeps them until the pod goes), and the resize grows 2 -> 4 CPUs and
-# has giving CPUs up refused with nothing changed; the rest as above.
+# kernel): an init container that ended under --init-cpus keep holds
+# its CPUs in its partition until its app is created, which reuses them
+# as the kubelet's does, the rest shared from then on; the resize moves
+# the container's partition with its CPUs each way; the rest as above.
 # CPUMGR_CRI_SHORT=1 (the debug kernel, 6.12-rt) leaves out the
 # multi-container pod, the restarts (containerd's, the plugin's, a
 # container's in its pod), the shared CPUs on request (the
@@ -71,7 +71,7 @@ PARTS=0
 [ "$CPUMGR_POOL_MOVES" != partitions ] || PARTS=1
 RESIZE="decide: a running container resized 2 -> 4 -> 3 -> 2 CPUs, 1 refused"
 [ "$PARTS" = 0 ] ||
-	RESIZE="decide: a running container resized 2 -> 4 CPUs, back to 3 refused (the pool moved by partitions)"
+	RESIZE="decide: a running container resized 2 -> 4 -> 3 -> 2 CPUs, its partition with it, 1 refused"
 G2=0b1e5a44-5f3c-4c55-9a0e-000000000004
 # the systemd driver's own checks (set-property, systemd's writes)
 SYSTEMD_CHECKS=0
@@ -324,51 +324,44 @@ init_reuse()
 		cri_line setup
 }
 
-# --init-cpus keep with the pool moved by partitions: setup's partition
-# keeps its CPUs once it ended, so app gets others, or does not fit.
-keep_partitions()
+# setup_released UID SETUP: pod UID's setup, which ran on SETUP, holds
+# no CPU, and those of SETUP its app does not hold are shared.
+setup_released()
 {
-	local f held
+	local held
 
-	f=$(cri_pod_file "$PODS/guaranteed-init-reuse.json" init-keep)
-	if ! cri_up "$f"; then
-		diag <"$CRI/up.err"
-		grep -q "not enough cpus available to satisfy request" "$CRI/up.err" &&
-			kubelet down init-keep
-		return
-	fi
-	echo "# app on '$(cri_line app)', setup ran on '$(cri_line setup)'"
-	rt_disjoint "$(cri_line app)" "$(cri_line setup)" || return 1
-	held=$(rt_cpus init-keep setup)
-	echo "# keep: setup holds '$held' after it ran to its end"
-	[ -n "$held" ] && rt_disjoint "$(cat $SYSFS/shared_cpus)" "$held" &&
-		kubelet down init-keep
+	held=$(rt_cpus "$1" setup)
+	echo "# setup holds '$held', shared '$(cat $SYSFS/shared_cpus)'"
+	[ -n "$2" ] && [ -z "$held" ] &&
+		rt_subset "$(rt_cpus_minus "$2" "$(rt_cpus "$1" app)")" \
+			  "$(cat $SYSFS/shared_cpus)"
 }
 
 # --init-cpus keep (the default, the kubelet's behaviour): setup keeps
 # the CPUs app does not reuse until its pod goes (kubernetes#112228).
+# With the pool moved by partitions, setup's partition keeps them once
+# it ended, and goes when app is created: app chooses from the free
+# CPUs and setup's, as the kubelet's reuse has it, and what it leaves
+# of them is shared from then on.
 # --init-cpus release: they return to the shared pool when setup ends.
 t_multi()
 {
 	local setup held
 
+	setup=$(init_reuse init-keep) || return 1
 	if [ "$PARTS" = 1 ]; then
-		keep_partitions || return 1
+		setup_released init-keep "$setup" || return 1
 	else
-		setup=$(init_reuse init-keep) || return 1
 		held=$(rt_cpus init-keep setup)
 		echo "# keep: setup holds '$held' after it ran to its end"
 		[ -n "$held" ] && [ "$held" = "$setup" ] &&
-			rt_disjoint "$(cat $SYSFS/shared_cpus)" "$setup" &&
-			kubelet down init-keep || return 1
+			rt_disjoint "$(cat $SYSFS/shared_cpus)" "$setup" ||
+			return 1
 	fi
+	kubelet down init-keep || return 1
 	rt_configure enforce --init-cpus release || return 1
-	setup=$(init_reuse init-release)
-	held=$(rt_cpus init-release setup)
-	echo "# release: setup holds '$held', shared '$(cat $SYSFS/shared_cpus)'"
-	[ -n "$setup" ] && [ -z "$held" ] &&
-		rt_subset "$(rt_cpus_minus "$setup" "$(rt_cpus init-release app)")" \
-			  "$(cat $SYSFS/shared_cpus)" &&
+	setup=$(init_reuse init-release) &&
+		setup_released init-release "$setup" &&
 		rt_subset "$(cri_line sidecar)" "$(cat $SYSFS/shared_cpus)" &&
 		kubelet down init-release && rt_configure enforce
 }
@@ -555,6 +548,7 @@ t_resize()
 		[ "$(cpu_count "$mine")" = $n ] && [ "$got" = "$mine" ] &&
 			rt_subset "$adm" "$mine" && rt_disjoint "$got" "$other" &&
 			[ "$other" = "$(cat $SYSFS/shared_cpus)" ] || return 1
+		[ "$PARTS" = 0 ] || partition_on $uid "$mine" || return 1
 		ctl audit >"$RT/audit" 2>&1 || { diag <"$RT/audit"; return 1; }
 	done
 	[ "$mine" = "$adm" ] || return 1
@@ -582,33 +576,18 @@ resize_refused()
 		[ "$(task_cpus "$2" nginx)" = "$5" ]
 }
 
-# The same when the pool moves by partitions: the grow moves the
-# container's partition; giving CPUs up is refused before anything
-# changes (its partition could dissolve on the way).
-t_resize_partitions()
+# partition_on UID CPUS: UID's nginx cgroup is a valid partition on CPUS.
+partition_on()
 {
-	local uid=resize-g buid=resize-b f b adm mine got other
+	local cg state excl
 
-	f=$(cri_pod_file "$PODS/guaranteed-2cpu.json" $uid)
-	b=$(cri_pod_file "$PODS/burstable-cpu.json" $buid)
-	cri_up "$b" || { diag <"$CRI/up.err"; return 1; }
-	cri_up "$f" || { diag <"$CRI/up.err"; return 1; }
-	adm=$(rt_cpus $uid nginx)
-	kubelet resize "$f" nginx 4 >"$CRI/resize.out" 2>&1 ||
-		{ diag <"$CRI/resize.out"; return 1; }
-	mine=$(rt_cpus $uid nginx)
-	got=$(task_cpus $uid nginx)
-	other=$(task_cpus $buid nginx)
-	echo "# admitted with '$adm', 4 CPUs: exclusive '$mine', its task '$got', the Burstable task '$other'"
-	[ "$(cpu_count "$mine")" = 4 ] && [ "$got" = "$mine" ] &&
-		rt_subset "$adm" "$mine" && rt_disjoint "$got" "$other" &&
-		[ "$other" = "$(cat $SYSFS/shared_cpus)" ] &&
-		grep -qx root "$(cat "$SYSFS/pods/$uid/nginx/cgroup")/cpuset.cpus.partition" ||
-		return 1
-	resize_refused "$f" $uid 3 "a resize that gives up exclusive CPUs is not made while the pool moves by partitions" "$mine" &&
-		rt_agree && kubelet down $uid $buid
+	cg=$(cat "$SYSFS/pods/$1/nginx/cgroup") &&
+	state=$(cat "$cg/cpuset.cpus.partition") &&
+	excl=$(cat "$cg/cpuset.cpus.exclusive") || return 1
+	[ "$state" = root ] && [ "$excl" = "$2" ] && return 0
+	echo "# $cg: partition '$state', exclusive '$excl'"
+	return 1
 }
-
 
 # held UID NAME CID ADM: the record holds ADM for container ID, bound to
 # its cgroup, its task on ADM, in the table and in status (whose cgroup
@@ -718,11 +697,7 @@ fi
 check "decide: deleting the pods returns their CPUs" timed t_delete
 long_check "decide: shared CPUs on request: the annotated agent shared, app exclusive" timed t_shared_on_request
 long_check "decide: a bad prefer-shared-cpus annotation refuses the pod, nothing left" timed t_shared_bad
-if [ "$PARTS" = 1 ]; then
-	check "$RESIZE" timed t_resize_partitions
-else
-	check "$RESIZE" timed t_resize
-fi
+check "$RESIZE" timed t_resize
 long_check "decide: a container restarted in its pod keeps its CPUs when its dead instance goes" timed t_restart_in_pod
 long_check "decide: $CYCLES pod create/delete cycles" timed t_cycles "$CYCLES"
 check "decide: table, checkpoint, cgroups agree" timed rt_agree

@@ -474,7 +474,7 @@ static int cmd_init(const struct ctl_cmdline *cl)
 		       checkpoint_version_name(n.cfg.checkpoint_version));
 	/* where it differs from the kubelet: said once, here */
 	if (n.cfg.pool_moves == NODE_POOL_PARTITIONS)
-		ctl_note("--pool-moves partitions: a container that ends keeps its CPUs in its cgroup's partition until it is released (its runtime cannot remove the cgroup before), an app does not reuse an ended init container's CPUs, and a resize that gives CPUs up is refused (doc/operator-guide.md, \"How the pool moves\")");
+		ctl_note("--pool-moves partitions: a container that ends keeps its CPUs in its cgroup's partition until it is released (its runtime cannot remove the cgroup before), and an init container that ended is released when the next container of its pod is created, which may reuse its CPUs (doc/operator-guide.md, \"How the pool moves\")");
 	free(reserved);
 	node_close(&n);
 	return apply_integration(&a);

@@ -222,17 +222,23 @@ static int clear_last_instance(struct node *n, const struct node_pod *p,
 {
 	const char *c = p->pod.containers[k].name;
 	const struct cpumgr_assignment *a = node_assignment(n, p->pod.uid, c);
+	struct cm_error scan = { 0 };
 	char parent[PATH_MAX], *text;
-	unsigned int found;
+	unsigned int found = 0;
 	uint32_t flags;
 	int ret;
 
 	cgroupfs_parent(name, parent, sizeof(parent));
 	if (n->cfg.pool_moves != NODE_POOL_PARTITIONS || !a || !a->cpus ||
 	    (a->flags & CPUMGR_ASSIGNMENT_F_DEGRADED) ||
-	    !quiet_unpopulated(&n->cgroups.fs, name) ||
-	    quiet_part_left(&n->cgroups.fs, parent, recorded, n, cpus, false,
-			    &found, err) || !found)
+	    !quiet_unpopulated(&n->cgroups.fs, name))
+		return 0;
+	/* a scan that fails finds nothing to clear: the move goes on */
+	if (quiet_part_left(&n->cgroups.fs, parent, recorded, n, cpus, false,
+			    &found, &scan))
+		found = 0;
+	cm_error_clear(&scan);
+	if (!found)
 		return 0;
 	text = strdup(a->cpus);
 	flags = a->flags & CPUMGR_ASSIGNMENT_F_USER;

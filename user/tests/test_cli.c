@@ -28,7 +28,7 @@
 
 struct run {
 	int status;		/* exit status, -1 if it did not exit */
-	char out[16384], err[4096];
+	char out[32768], err[4096];
 };
 
 static const char *ctl_path(void)
@@ -70,9 +70,17 @@ static void slurp_fd(int fd, char *buf, size_t size)
 	size_t len = 0;
 	ssize_t n;
 
+	char more;
+
 	while (len + 1 < size && (n = read(fd, buf + len, size - 1 - len)) > 0)
 		len += (size_t)n;
 	buf[len] = '\0';
+	/* an output cut short would fail a check for the wrong reason */
+	if (len + 1 == size && read(fd, &more, 1) > 0) {
+		fprintf(stderr, "test_cli: an output of more than %zu bytes\n",
+			size - 1);
+		abort();
+	}
 	close(fd);
 }
 

@@ -82,10 +82,13 @@ static bool cpumgr_part_returns_to(struct cgroup_subsys_state *d,
  * @held: what it is to hold
  *
  * A remote partition whose CPUs only shrink, to some that are online,
- * stays valid: remote_cpus_update() (6.12, 7.3) invalidates one only
- * when it is left with none or gains CPUs, and a subset of CPUs that
- * passed the housekeeping check passes it again.  A local partition's
- * parent decides (update_parent_effective_cpumask()), so any change may.
+ * stays valid (6.12, 7.3): the checks before remote_cpus_update()
+ * invalidate one left with no CPU or none online, or whose CPUs take
+ * all of its parent's (they share none) or fail the housekeeping check
+ * (a subset of CPUs that passed it passes again); remote_cpus_update()
+ * itself only when CPUs it gains may not be taken.  A local
+ * partition's parent decides (update_parent_effective_cpumask()), so
+ * any change may.
  */
 bool cpumgr_part_may_fail(struct cgroup_subsys_state *css,
 			  const struct cpumask *was, const struct cpumask *held)

@@ -396,9 +396,9 @@ dissolve_refused()
 # A resize gives up CPU 3 while a task beside the pod would inherit it.
 # Before c1's ASSIGN gives 3 back, its partition may not leave 3 (it
 # would hold part of c1's CPUs); after it, a remote partition that only
-# shrinks stays valid (the kernel invalidates one left with none, or
-# one that gains CPUs), so the write is allowed and only 3 goes to the
-# task beside.  The grow back, nobody beside: ASSIGN, then the write.
+# shrinks stays valid (the kernel invalidates one left with no CPU
+# online, or one that gains CPUs it may not take), so the write is
+# allowed and only 3 goes to the task beside.  The grow back, nobody beside: ASSIGN, then the write.
 partition_shrinks()
 {
 	local ret=0

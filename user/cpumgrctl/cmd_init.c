@@ -501,7 +501,7 @@ CPUMGRCTL_COMMAND(init) = {
 		{ "irqbalance-restart", 0, "COMMAND", CTL_ANY, NULL, "how irqbalance is restarted to read it, a shell command (default \"" NODE_IRQBALANCE_RESTART "\")" },
 		{ "enforce", 0, "MODE", CTL_WORD, "off audit enforce", "what the module does with a write that breaks exclusivity" },
 		{ "hotplug", 0, "MODE", CTL_WORD, "protect release", "refuse to offline an assigned CPU, or take it from its container" },
-		{ "init-cpus", 0, "MODE", CTL_WORD, "keep release", "what an init container that ran to its end keeps: its exclusive CPUs until its pod goes, as the kubelet does (keep, the default), or only those its pod's containers reuse (release)" },
+		{ "init-cpus", 0, "MODE", CTL_WORD, "keep release", "what an init container that ran to its end keeps: its exclusive CPUs until its pod goes, as the kubelet does (keep, the default; with --pool-moves partitions until its pod's next container is created), or only those its pod's containers reuse (release)" },
 		{ "pool-moves", 0, "WAY", CTL_WORD, "writes partitions", "how the shared pool's cgroups follow it: cpumgr writes each (writes, the default), or each exclusive container's cgroup is a cpuset partition the kernel takes its CPUs for (partitions; Linux 6.7 on)" },
 		{ "cpu-cfs-quota", 0, "BOOL", CTL_ANY, NULL, "enforce CPU limits with CFS quota (the kubelet's --cpu-cfs-quota)" },
 		{ "disable-cpu-quota-with-exclusive-cpus", 0, "BOOL", CTL_ANY, NULL, "no CFS quota for containers with exclusive CPUs" },

@@ -954,14 +954,6 @@ TEST_F(plugin, validation_refuses_another_plugins_cpuset_on_exclusive_cpus)
 }
 
 /*
- * The pool moved by partitions (init --pool-moves partitions): a
- * container that ends keeps its CPUs in its cgroup's partition (the
- * kernel refuses its runtime's removal of the cgroup meanwhile); its
- * restart in the pod gets them back through that partition, which goes
- * first; its removal undoes the partition and removes the cgroup its
- * runtime left.
- */
-/*
  * The node of init --pool-moves partitions on a kernel with
  * cpuset.cpus.exclusive, the plugin started, pod-1 and its container
  * name (2 CPUs) created, its cgroup a partition on *cpus, then ended:
@@ -1006,6 +998,14 @@ static void partitions_ended(struct __test_metadata *_metadata,
 	EXPECT_STREQ(cpus, fake_read(self->dir, rel));
 }
 
+/*
+ * The pool moved by partitions (init --pool-moves partitions): a
+ * container that ends keeps its CPUs in its cgroup's partition (the
+ * kernel refuses its runtime's removal of the cgroup meanwhile); its
+ * restart in the pod gets them back through that partition, which goes
+ * first; its removal undoes the partition and removes the cgroup its
+ * runtime left.
+ */
 TEST_F(plugin, partitions_an_ended_containers_cgroup_keeps_its_cpus)
 {
 	Nri__Pkg__Api__V1alpha1__StopContainerRequest stop =

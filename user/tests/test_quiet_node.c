@@ -350,7 +350,7 @@ TEST_F(node, the_pool_moved_by_partitions)
 	EXPECT_STREQ("root", V("cgroup/kubepods/podu1/app/cpuset.cpus.partition"));
 	EXPECT_STREQ("2,6", V("cgroup/kubepods/podu1/app/cpuset.cpus.exclusive"));
 	EXPECT_STREQ("2,6", V("cgroup/kubepods/podu1/app/cpuset.cpus"));
-	/* the CPUs given up leave the ancestors, below first */
+	/* the CPUs given up leave the ancestors */
 	EXPECT_STREQ("2,6", V("cgroup/kubepods/podu1/cpuset.cpus.exclusive"));
 	EXPECT_STREQ("2,6", V("cgroup/kubepods/cpuset.cpus.exclusive"));
 	/* not switched back under a recorded pod: refused, nothing changed */

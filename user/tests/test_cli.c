@@ -69,7 +69,6 @@ static void slurp_fd(int fd, char *buf, size_t size)
 {
 	size_t len = 0;
 	ssize_t n;
-
 	char more;
 
 	while (len + 1 < size && (n = read(fd, buf + len, size - 1 - len)) > 0)

@@ -299,6 +299,30 @@ TEST_F(node, a_reboot_then_a_reconcile_puts_it_all_back)
 }
 
 /*
+ * Pod uid's app, the only exclusive container, holds cpus in the kernel
+ * and as a partition, and its pod cgroup and the cgroup root name them
+ * exclusive (the chain a remote partition needs).
+ */
+static void app_partition_is(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(node) *self, const char *uid,
+			     const char *cpus)
+{
+	char got[64], rel[128];
+
+	cpus_of(self, uid, "app", got, sizeof(got));
+	EXPECT_STREQ(cpus, got);
+	xsnprintf(rel, sizeof(rel), "cgroup/kubepods/pod%s/app/cpuset.cpus.partition", uid);
+	EXPECT_STREQ("root", V(rel));
+	xsnprintf(rel, sizeof(rel), "cgroup/kubepods/pod%s/app/cpuset.cpus.exclusive", uid);
+	EXPECT_STREQ(cpus, V(rel));
+	xsnprintf(rel, sizeof(rel), "cgroup/kubepods/pod%s/app/cpuset.cpus", uid);
+	EXPECT_STREQ(cpus, V(rel));
+	xsnprintf(rel, sizeof(rel), "cgroup/kubepods/pod%s/cpuset.cpus.exclusive", uid);
+	EXPECT_STREQ(cpus, V(rel));
+	EXPECT_STREQ(cpus, V("cgroup/kubepods/cpuset.cpus.exclusive"));
+}
+
+/*
  * init --pool-moves partitions: every exclusive container's cgroup a
  * ("root") partition on its CPUs, taken by the kernel from the others;
  * containers on the pool and pod cgroups hold no CPUs of their own
@@ -318,11 +342,7 @@ TEST_F(node, the_pool_moved_by_partitions)
 	ASSERT_EQ(0, attach(self, "u1", "app")) TH_LOG("%s", self->sn.out);
 	cpus_of(self, "u1", "app", cpus, sizeof(cpus));
 	ASSERT_STREQ("2,6", cpus);
-	EXPECT_STREQ("root", V("cgroup/kubepods/podu1/app/cpuset.cpus.partition"));
-	EXPECT_STREQ("2,6", V("cgroup/kubepods/podu1/app/cpuset.cpus.exclusive"));
-	EXPECT_STREQ("2,6", V("cgroup/kubepods/podu1/cpuset.cpus.exclusive"));
-	EXPECT_STREQ("2,6", V("cgroup/kubepods/cpuset.cpus.exclusive"));
-	EXPECT_STREQ("2,6", V("cgroup/kubepods/podu1/app/cpuset.cpus"));
+	app_partition_is(_metadata, self, "u1", "2,6");
 	/* the sidecar and the pod cgroup inherit: no CPUs of their own */
 	EXPECT_STREQ("", V("cgroup/kubepods/podu1/side/cpuset.cpus"));
 	EXPECT_FALSE(fake_exists(self->sn.dir, "cgroup/kubepods/podu1/cpuset.cpus"));
@@ -341,18 +361,10 @@ TEST_F(node, the_pool_moved_by_partitions)
 	EXPECT_STREQ("untouched", V("cgroup/kubepods/podu1/side/cpuset.cpus"));
 	/* a resize grows the partition, and shrinks it back */
 	ASSERT_EQ(0, run(self, "resize u1 app 4")) TH_LOG("%s", self->sn.out);
-	EXPECT_STREQ("2-3,6-7", V("cgroup/kubepods/podu1/app/cpuset.cpus.exclusive"));
-	EXPECT_STREQ("2-3,6-7", V("cgroup/kubepods/podu1/cpuset.cpus.exclusive"));
-	EXPECT_STREQ("2-3,6-7", V("cgroup/kubepods/podu1/app/cpuset.cpus"));
+	app_partition_is(_metadata, self, "u1", "2-3,6-7");
+	/* the CPUs given up leave the ancestors too */
 	ASSERT_EQ(0, run(self, "resize u1 app 2")) TH_LOG("%s", self->sn.out);
-	cpus_of(self, "u1", "app", cpus, sizeof(cpus));
-	EXPECT_STREQ("2,6", cpus);
-	EXPECT_STREQ("root", V("cgroup/kubepods/podu1/app/cpuset.cpus.partition"));
-	EXPECT_STREQ("2,6", V("cgroup/kubepods/podu1/app/cpuset.cpus.exclusive"));
-	EXPECT_STREQ("2,6", V("cgroup/kubepods/podu1/app/cpuset.cpus"));
-	/* the CPUs given up leave the ancestors */
-	EXPECT_STREQ("2,6", V("cgroup/kubepods/podu1/cpuset.cpus.exclusive"));
-	EXPECT_STREQ("2,6", V("cgroup/kubepods/cpuset.cpus.exclusive"));
+	app_partition_is(_metadata, self, "u1", "2,6");
 	/* not switched back under a recorded pod: refused, nothing changed */
 	EXPECT_NE(0, run(self, "init --cpu-manager-policy static --reserved-cpus 0-1 "
 			 "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' "

@@ -265,13 +265,18 @@ last_cpu()
 	read -r -a f <"/proc/$1/stat" 2>/dev/null && echo "${f[38]}"
 }
 
+# PID: its Cpus_allowed_list.  The file is read in one go: read(1)
+# seeks back after each line, and every seek makes /proc generate the
+# file again, so a field above that changed length (a busy task's State)
+# shifts the lines and the one sought can be missed.
 allowed()
 {
-	local k v
+	local lines l
 
-	while read -r k v; do
-		[ "$k" = Cpus_allowed_list: ] && { echo "$v"; return 0; }
-	done <"/proc/$1/status" 2>/dev/null
+	mapfile -t lines 2>/dev/null <"/proc/$1/status"
+	for l in "${lines[@]}"; do
+		[[ $l == Cpus_allowed_list:* ]] && { echo "${l#*:$'\t'}"; return 0; }
+	done
 }
 
 # A busy task in a cgroup, optionally pinned to one CPU it then runs on.

@@ -117,7 +117,7 @@ int cpumgr_table_assign(struct cpumgr_entry *entry,
 			const struct cpumgr_expect *expect,
 			struct netlink_ext_ack *extack, u64 *generation)
 {
-	bool new_pod = false, new_container = false;
+	bool new_pod = false, new_container = false, unpends;
 	struct cpumgr_container *c = NULL;
 	struct cpumgr_view *view = NULL;
 	struct cpumgr_pod *pod;
@@ -139,8 +139,11 @@ int cpumgr_table_assign(struct cpumgr_entry *entry,
 	if (!err)
 		err = cpumgr_check_other_pods(entry->cpus, entry->pod_uid,
 					      entry->cpus_attr, extack);
-	if (!err && entry->narrowed)
-		err = cpumgr_check_grant(pod, c, entry, extack);
+	/* its partition was coming and stands now: checked as promised */
+	unpends = c && (c->flags & CPUMGR_ASSIGNMENT_F_PARTITION_PENDING) &&
+		  !(entry->flags & CPUMGR_ASSIGNMENT_F_PARTITION_PENDING);
+	if (!err && (entry->narrowed || unpends))
+		err = cpumgr_check_grant(pod, c, entry, unpends, extack);
 	if (err)
 		goto out;
 

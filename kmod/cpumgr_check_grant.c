@@ -14,6 +14,11 @@
  * such a write is checked against the new table.  Guard mode mirrors
  * what the kubelet decided and runs without the flag: the kubelet
  * narrows the others after it assigns.
+ *
+ * The ASSIGN that clears a container's CPUMGR_ASSIGNMENT_F_PARTITION_PENDING
+ * is checked the same way for all of its CPUs: the entries let onto them
+ * meanwhile must have left them with the pool, when its partition was
+ * made.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -147,6 +152,7 @@ static void cpumgr_grant_log(struct cgroup *cgrp, unsigned int cpu,
  * @pod: the container's pod in the table, NULL when new
  * @c: the container in the table, NULL when new
  * @entry: the ASSIGN: the pod, the container, the CPUs it is to hold
+ * @all: check all of them, not only those it adds
  * @extack: where the error goes
  *
  * The CPUs it adds (those it neither holds nor is owed) may be held only
@@ -160,7 +166,7 @@ static void cpumgr_grant_log(struct cgroup *cgrp, unsigned int cpu,
  */
 int cpumgr_check_grant(const struct cpumgr_pod *pod,
 		       const struct cpumgr_container *c,
-		       const struct cpumgr_entry *entry,
+		       const struct cpumgr_entry *entry, bool all,
 		       struct netlink_ext_ack *extack)
 {
 	const struct nlattr *attr = entry->cpus_attr;
@@ -174,7 +180,7 @@ int cpumgr_check_grant(const struct cpumgr_pod *pod,
 	if (!zalloc_cpumask_var(&added, GFP_KERNEL))
 		return -ENOMEM;
 	cpumask_copy(added, entry->cpus);
-	if (c) {
+	if (c && !all) {
 		cpumask_andnot(added, added, c->cpus);
 		cpumask_andnot(added, added, c->lost);
 	}

@@ -11,7 +11,7 @@ struct cpumgr_pod;
 
 int cpumgr_check_grant(const struct cpumgr_pod *pod,
 		       const struct cpumgr_container *c,
-		       const struct cpumgr_entry *entry,
+		       const struct cpumgr_entry *entry, bool all,
 		       struct netlink_ext_ack *extack);
 
 #endif /* _CPUMGR_CHECK_GRANT_H */

@@ -5,6 +5,7 @@
  * the names of the policies, options and modes.
  */
 #include <linux/bitops.h>
+#include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include <linux/string_helpers.h>
@@ -105,6 +106,16 @@ const char *const cpumgr_option_names[] = {
 };
 
 static_assert(ARRAY_SIZE(cpumgr_option_names) == hweight32(CPUMGR_OPT_ALL));
+
+/* By bit, as the spec's assignment-flag entries. */
+const char *const cpumgr_assignment_flag_names[] = {
+	"init",
+	"degraded",
+	"partition-pending",
+};
+
+static_assert(ARRAY_SIZE(cpumgr_assignment_flag_names) ==
+	      ilog2(CPUMGR_ASSIGNMENT_F_PARTITION_PENDING) + 1);
 
 const char *const cpumgr_enforce_names[] = {
 	[CPUMGR_ENFORCE_OFF] = "off",

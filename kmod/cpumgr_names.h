@@ -22,6 +22,7 @@ size_t cpumgr_escape(char *dst, size_t size, const char *src);
 size_t cpumgr_escaped_len(const char *src);
 extern const char *const cpumgr_policy_names[2];
 extern const char *const cpumgr_option_names[6];
+extern const char *const cpumgr_assignment_flag_names[3];
 extern const char *const cpumgr_enforce_names[3];
 extern const char *const cpumgr_hotplug_names[2];
 /* The mode named @name (a trailing newline allowed), or -EINVAL. */

@@ -15,7 +15,7 @@ const struct nla_policy cpumgr_assignment_nl_policy[CPUMGR_A_POD_CGROUP_PATH + 1
 	[CPUMGR_A_POD_UID] = { .type = NLA_NUL_STRING, .len = CPUMGR_POD_UID_MAX, },
 	[CPUMGR_A_CONTAINER] = { .type = NLA_NUL_STRING, .len = CPUMGR_CONTAINER_MAX, },
 	[CPUMGR_A_CPUS] = { .type = NLA_NUL_STRING, },
-	[CPUMGR_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3),
+	[CPUMGR_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x7),
 	[CPUMGR_A_CGROUP_PATH] = { .type = NLA_NUL_STRING, .len = CPUMGR_PATH_MAX, },
 	[CPUMGR_A_POD_CGROUP_PATH] = { .type = NLA_NUL_STRING, .len = CPUMGR_PATH_MAX, },
 };
@@ -37,7 +37,7 @@ static const struct nla_policy cpumgr_assign_nl_policy[CPUMGR_A_NARROWED + 1] = 
 	[CPUMGR_A_POD_UID] = { .type = NLA_NUL_STRING, .len = CPUMGR_POD_UID_MAX, },
 	[CPUMGR_A_CONTAINER] = { .type = NLA_NUL_STRING, .len = CPUMGR_CONTAINER_MAX, },
 	[CPUMGR_A_CPUS] = { .type = NLA_NUL_STRING, },
-	[CPUMGR_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3),
+	[CPUMGR_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x7),
 	[CPUMGR_A_NARROWED] = { .type = NLA_FLAG, },
 };
 

@@ -7,6 +7,7 @@
  * for the table lock, so the table can remove directories while holding
  * it.
  */
+#include <linux/bitops.h>
 #include <linux/kobject.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -115,17 +116,19 @@ static ssize_t cgroup_show(struct kobject *kobj, struct kobj_attribute *attr,
 static ssize_t flags_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  char *buf)
 {
+	unsigned int i, len = 0;
 	u32 flags;
 
 	spin_lock(&cpumgr_show_lock);
 	flags = to_container(kobj)->flags;
 	spin_unlock(&cpumgr_show_lock);
 	/* Comma-separated names, like the options file. */
-	return sysfs_emit(buf, "%s%s%s\n",
-			  flags & CPUMGR_ASSIGNMENT_F_INIT ? "init" : "",
-			  (flags & CPUMGR_ASSIGNMENT_F_INIT) &&
-			  (flags & CPUMGR_ASSIGNMENT_F_DEGRADED) ? "," : "",
-			  flags & CPUMGR_ASSIGNMENT_F_DEGRADED ? "degraded" : "");
+	for (i = 0; i < ARRAY_SIZE(cpumgr_assignment_flag_names); i++) {
+		if (flags & BIT(i))
+			len += sysfs_emit_at(buf, len, "%s%s", len ? "," : "",
+					     cpumgr_assignment_flag_names[i]);
+	}
+	return len + sysfs_emit_at(buf, len, "\n");
 }
 
 static struct kobj_attribute cpus_attr = __ATTR_RO_MODE(cpus, 0400);

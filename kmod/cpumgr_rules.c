@@ -380,6 +380,60 @@ bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
 }
 
 /**
+ * cpumgr_rules_entry_pending - an entry's finding, with the containers
+ *	whose partition is coming
+ * @view: the table
+ * @dst: the cgroup a task enters
+ * @eff: the CPUs it would run on there
+ * @bad: what the checks found it may not hold; then what it may not
+ * @s: this CPU's scratch space
+ *
+ * A container whose partition is coming (CPUMGR_ASSIGNMENT_F_PARTITION_PENDING)
+ * has no task yet, and the shared pool's cgroups hold its CPUs until
+ * the kernel takes them from the pool for its partition: a task may
+ * enter those cgroups meanwhile, and is moved off the CPUs with them.
+ * Not the container's own cgroup, or one below it: its task would start
+ * beside the pool's.  The finding is the first container whose CPUs
+ * stay in @bad.  The caller is in an RCU read-side section.
+ *
+ * Return: whether any CPU is in @bad.
+ */
+bool cpumgr_rules_entry_pending(const struct cpumgr_view *view,
+				struct cgroup *dst, const struct cpumask *eff,
+				struct cpumask *bad, struct cpumgr_scratch *s)
+{
+	struct cpumask *own = s->masks[CPUMGR_SCRATCH_OTHERS];
+	bool v1 = !cpumgr_cgroup_on_dfl(dst), whole = true;
+	unsigned int nr = cpumgr_chain(dst, s->chain, &whole);
+	unsigned int i, k;
+
+	cpumask_clear(own);
+	for (k = 0; k < view->nr_containers; k++) {
+		const struct cpumgr_view_container *c = &view->containers[k];
+
+		if (!c->pending)
+			continue;
+		cpumask_andnot(bad, bad, c->cpus);
+		if (c->cg.id && c->cg.v1 == v1 &&
+		    cpumgr_id_in(c->cg.id, s->chain, nr))
+			cpumask_or(own, own, c->cpus);
+	}
+	cpumask_and(own, own, eff);
+	cpumask_or(bad, bad, own);
+	s->whose_pod = -1;
+	s->whose_container = -1;
+	for (i = 0; i < view->nr_pods; i++) {
+		const struct cpumgr_view_pod *pod = &view->pods[i];
+
+		for (k = pod->first; k < pod->first + pod->nr; k++)
+			if (cpumask_intersects(bad, view->containers[k].cpus) ||
+			    cpumask_intersects(bad, view->containers[k].owed))
+				cpumgr_whose(s, i, k);
+	}
+	return !cpumask_empty(bad);
+}
+
+/**
  * cpumgr_rules_reaches_scope - whether a cgroup's subtree is in scope
  * @view: the table
  * @cgrp: the cgroup
@@ -682,9 +736,11 @@ int cpumgr_rules_whose(const struct cpumgr_view *view,
 	    s->whose_container < 0 ||
 	    s->whose_container >= view->nr_containers)
 		return scnprintf(buf, len, "reserved CPUs");
-	return scnprintf(buf, len, "pod %s container %s",
+	return scnprintf(buf, len, "pod %s container %s%s",
 			 view->pods[s->whose_pod].uid,
-			 view->containers[s->whose_container].name);
+			 view->containers[s->whose_container].name,
+			 view->containers[s->whose_container].pending ?
+			 ", whose partition is not made yet" : "");
 }
 
 /**

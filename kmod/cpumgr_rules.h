@@ -69,6 +69,9 @@ bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 				const struct cpumask *own,
 				const struct cpumgr_inflight_entry *entry,
 				struct cpumask *bad, struct cpumgr_scratch *s);
+bool cpumgr_rules_entry_pending(const struct cpumgr_view *view,
+				struct cgroup *dst, const struct cpumask *eff,
+				struct cpumask *bad, struct cpumgr_scratch *s);
 bool cpumgr_rules_reaches_scope(const struct cpumgr_view *view,
 				struct cgroup *cgrp, struct cpumgr_scratch *s);
 bool cpumgr_rules_in_scope(const struct cpumgr_view *view, struct cgroup *cgrp,

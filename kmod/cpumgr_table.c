@@ -186,6 +186,7 @@ static void cpumgr_view_fill(struct cpumgr_view *view)
 	cpumask_copy(view->reserved, cpumgr_tbl.reserved);
 	cpumask_copy(view->exclusive, cpumgr_tbl.exclusive);
 	cpumask_clear(view->owed);
+	cpumask_clear(view->pending);
 	cpumgr_view_set_cg(view, &view->root, &cpumgr_tbl.root, &nr_ids);
 	view->root_cgrp = cpumgr_tbl.root.live;
 
@@ -215,6 +216,11 @@ static void cpumgr_view_fill(struct cpumgr_view *view)
 			cpumask_copy(mask, c->lost);
 			vc->owed = mask;
 			cpumask_or(pod_owed, pod_owed, c->lost);
+			vc->pending = c->flags &
+				      CPUMGR_ASSIGNMENT_F_PARTITION_PENDING;
+			if (vc->pending)
+				cpumask_or(view->pending, view->pending,
+					   c->cpus);
 			strscpy(vc->name, c->name, sizeof(vc->name));
 			cpumgr_view_set_cg(view, &vc->cg, &c->cgroup, &nr_ids);
 			nc++;

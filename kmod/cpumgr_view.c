@@ -20,6 +20,7 @@ void cpumgr_view_free(struct cpumgr_view *view)
 	free_cpumask_var(view->reserved);
 	free_cpumask_var(view->exclusive);
 	free_cpumask_var(view->owed);
+	free_cpumask_var(view->pending);
 	kfree(view->pods);
 	kfree(view->containers);
 	kfree(view->bits);
@@ -43,7 +44,8 @@ struct cpumgr_view *cpumgr_view_alloc(const struct cpumgr_view_size *size)
 	view->cap = *size;
 	if (!zalloc_cpumask_var(&view->reserved, GFP_KERNEL) ||
 	    !zalloc_cpumask_var(&view->exclusive, GFP_KERNEL) ||
-	    !zalloc_cpumask_var(&view->owed, GFP_KERNEL))
+	    !zalloc_cpumask_var(&view->owed, GFP_KERNEL) ||
+	    !zalloc_cpumask_var(&view->pending, GFP_KERNEL))
 		goto err;
 	view->pods = kcalloc(size->pods ?: 1, sizeof(*view->pods), GFP_KERNEL);
 	view->containers = kcalloc(size->containers ?: 1,

@@ -28,10 +28,12 @@ struct cpumgr_view_cg {
  * @owed: CPUs an offline took from it in release mode (the table's
  * lost), which come back to it online while its cgroup names them: the
  * checks keep them its own meanwhile, so nobody else may name them.
+ * @pending: its partition is coming (CPUMGR_ASSIGNMENT_F_PARTITION_PENDING).
  */
 struct cpumgr_view_container {
 	const struct cpumask *cpus;
 	const struct cpumask *owed;
+	bool pending;
 	struct cpumgr_view_cg cg;
 	char name[CPUMGR_CONTAINER_MAX + 1];	/* for the refusal log */
 };
@@ -64,6 +66,7 @@ struct cpumgr_view {
 	cpumask_var_t reserved;
 	cpumask_var_t exclusive;	/* union of every assignment */
 	cpumask_var_t owed;		/* union of every container's owed */
+	cpumask_var_t pending;		/* of those whose partition is coming */
 	struct cpumgr_view_cg root;	/* managed root; id 0: none */
 	struct cgroup *root_cgrp;	/* the table holds it; NULL: none */
 	struct cpumgr_view_pod *pods;

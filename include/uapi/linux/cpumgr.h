@@ -131,13 +131,22 @@ enum cpumgr_verdict {
  * @CPUMGR_ASSIGNMENT_F_DEGRADED: Set by the kernel: a CPU of the assignment
  *   went offline in release mode and left it. The next ASSIGN of the container
  *   clears it.
+ * @CPUMGR_ASSIGNMENT_F_PARTITION_PENDING: Set by the controller for a
+ *   container that has no task yet, whose cgroup it makes a cpuset partition
+ *   of the container's CPUs before the first one (the shared pool moved by
+ *   partitions): until then the shared pool's cgroups still hold those CPUs.
+ *   While it is set, a task may enter a cgroup that holds them, but not the
+ *   container's bound cgroup or one below it. An ASSIGN that clears it is
+ *   refused (-EBUSY) unless every cpuset with tasks that may not hold them let
+ *   go of them, as with CPUMGR_A_NARROWED, and for all of its CPUs.
  */
 enum cpumgr_assignment_flag {
 	CPUMGR_ASSIGNMENT_F_INIT = 1,
 	CPUMGR_ASSIGNMENT_F_DEGRADED = 2,
+	CPUMGR_ASSIGNMENT_F_PARTITION_PENDING = 4,
 };
 
-#define CPUMGR_ASSIGNMENT_F_USER	1
+#define CPUMGR_ASSIGNMENT_F_USER	5
 
 enum cpumgr_attr {
 	CPUMGR_A_UNSPEC,

@@ -102,6 +102,7 @@ const char *cpumgr_verdict_name(uint32_t value)
 static const struct name assignment_flag_names[] = {
 	{ CPUMGR_ASSIGNMENT_F_INIT, "init" },
 	{ CPUMGR_ASSIGNMENT_F_DEGRADED, "degraded" },
+	{ CPUMGR_ASSIGNMENT_F_PARTITION_PENDING, "partition-pending" },
 };
 
 const char *cpumgr_assignment_flag_name(uint32_t value)

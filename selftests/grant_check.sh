@@ -19,6 +19,15 @@
 # nothing.  Pod pa's c1 is bound to 2-3 with a task, its sidecar c2 runs
 # on 4-5, pod pb's shared container s on 4-7, a cgroup outside the
 # managed root on 1-7, each with a task.  Written for the smt8 preset.
+#
+# An ASSIGN with CPUMGR_ASSIGNMENT_F_PARTITION_PENDING (cpumgrctl assign
+# --partition-pending: the container has no task yet, and the shared
+# pool holds its CPUs until its cgroup becomes their partition, init
+# --pool-moves partitions): a task may enter a pool cgroup holding them,
+# which it may not without the flag, but not the container's own cgroup;
+# the ASSIGN that clears the flag is checked as --narrowed is, for all of
+# its CPUs, and from then on the entry is refused again.  Pod pc's p1
+# takes CPU 1, which pod pb's pool cgroup still holds.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
 
@@ -29,6 +38,9 @@ C1=$ROOT/pa/c1
 C2=$ROOT/pa/c2
 S=$ROOT/pb/s
 NEW=$ROOT/pa/new
+P1=$ROOT/pc/p1
+POOL=$ROOT/pb/pool
+POOL2=$ROOT/pb/pool2
 WALK_MAX=/sys/module/cpumgr/parameters/inherit_walk_max
 PIDS=()
 OUT=$(mktemp -d)
@@ -41,8 +53,8 @@ cleanup()
 		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
 	done
 	"$CTL" reset >/dev/null 2>&1
-	for d in "$NEW" "$C1" "$C2" "$S" "$ROOT/pa" "$ROOT/pb" "$ROOT" \
-		 "$OUTSIDE"; do
+	for d in "$NEW" "$C1" "$C2" "$S" "$P1" "$POOL" "$POOL2" "$ROOT/pa" "$ROOT/pb" \
+		 "$ROOT/pc" "$ROOT" "$OUTSIDE"; do
 		[ -d "$d" ] && rmdir "$d"
 	done
 	rm -rf "$OUT"
@@ -181,7 +193,76 @@ walk_max_refuses()
 	[ "$ret" = 0 ] && holds pa c4 ""
 }
 
-ktap_plan 8
+# POD CONTAINER FLAGS: the flags sysfs shows for it
+flags_are()
+{
+	local flags=
+
+	read -r flags <"$SYSFS/pods/$1/$2/flags"
+	[ "$flags" = "$3" ] && return 0
+	echo "# $1/$2 has flags '$flags', not '$3'"
+	return 1
+}
+
+# DIR: a task moved into DIR is refused
+entry_refused()
+{
+	sleep 1000 &
+	PIDS+=($!)
+	if echo $! 2>/dev/null >"$1/cgroup.procs"; then
+		echo "# a task entered ${1#"$CG"}"
+		return 1
+	fi
+}
+
+# p1 on CPU 1, no task yet; pb's pool cgroups (a runtime's, shared)
+# name CPU 1 too; pa's new cgroup, which names none, no longer holds it
+pool_entry_refused_without_flag()
+{
+	echo 2-7 >"$ROOT/pa/cpuset.cpus" &&
+	mkdir -p "$P1" "$POOL" "$POOL2" &&
+	echo +cpuset >"$ROOT/pc/cgroup.subtree_control" &&
+	echo 1,5-6 >"$POOL/cpuset.cpus" && echo 1,5-6 >"$POOL2/cpuset.cpus" &&
+	taken pc p1 1 && entry_refused "$POOL"
+}
+
+pool_entry_taken_while_pending()
+{
+	taken pc p1 1 --partition-pending &&
+	grep -q " partition-pending " "$OUT/o" &&
+	flags_are pc p1 partition-pending && task_in "$POOL"
+}
+
+own_cgroup_refused_while_pending()
+{
+	"$CTL" bind pc p1 --cgroup "$P1" --pod-cgroup "$ROOT/pc" >/dev/null &&
+	echo 1 >"$P1/cpuset.cpus" && entry_refused "$P1"
+}
+
+# the pool's task is still on CPU 1
+clear_refused_while_held()
+{
+	local id
+
+	id=$(stat -c %i "$POOL")
+	if "$CTL" assign pc p1 1 >"$OUT/o" 2>"$OUT/e"; then
+		echo "# the flag was cleared with the pool on CPU 1"
+		return 1
+	fi
+	grep -q "still held by a cgroup with tasks" "$OUT/e" &&
+	{ ! grep -q "CPU [0-9]*, cgroup" "$OUT/e" ||
+	  grep -q "CPU 1, cgroup $id" "$OUT/e"; } || { diag <"$OUT/e"; return 1; }
+	flags_are pc p1 partition-pending && holds pc p1 1
+}
+
+clear_taken_once_left()
+{
+	echo 5-6 >"$POOL/cpuset.cpus" &&
+	taken pc p1 1 && flags_are pc p1 "" &&
+	task_in "$P1" && entry_refused "$POOL2"
+}
+
+ktap_plan 13
 check "set-up: c1 on 2-3, its sidecar on 4-5, another pod's container on 4-7" setup
 check "a grow onto the CPU of a sibling with a task is refused" sibling_holds_it
 check "so is one onto another pod's shared container's" other_pod_holds_it
@@ -190,4 +271,9 @@ check "a new container's CPUs are checked the same way" new_container_checked
 check "a cgroup of the pod that names no CPU may hold them" runtime_new_cgroup_may
 check "without --narrowed an assignment is taken as it is" guard_takes_it_as_is
 check "more cpusets with tasks than inherit_walk_max: refused unchecked" walk_max_refuses
+check "a task may not enter a pool cgroup that holds a container's CPU" pool_entry_refused_without_flag
+check "it may while the container's partition is pending" pool_entry_taken_while_pending
+check "the container's own cgroup may not take a task while it is pending" own_cgroup_refused_while_pending
+check "the flag is not cleared while the pool's task is on the CPU" clear_refused_while_held
+check "once the pool let go of it, it is, and the CPU is checked again" clear_taken_once_left
 ktap_exit

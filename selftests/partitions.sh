@@ -37,6 +37,10 @@
 #      cpuset.cpus.exclusive) a local partition where the layout allows
 #      it: pod pb, whose only container holds 6-7, under the managed root
 #      made a partition.
+#   3. The controller's way when the pool moves by partitions (6.7 on):
+#      a new container's ASSIGN with its partition pending lets a task
+#      into a pool cgroup that still holds its CPU; its cgroup made the
+#      partition, the pool leaves the CPU, and the flag is cleared.
 # Leaves the module RESET.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
@@ -651,7 +655,40 @@ local_partitions()
 	return $ret
 }
 
-ktap_plan 21
+# 3. c3 of pa gets CPU 6, which a pool cgroup beside the pods still
+# names.  Its cgroup made a partition as cpumgrctl makes it (init
+# --pool-moves partitions: cpuset.cpus.exclusive down the chain, then
+# "root"), the pool's task leaves 6 and the ASSIGN that clears the flag
+# is taken; c3 released, then its partition undone.
+partition_pending_flow()
+{
+	local ret=0 d=$PA/c3 pool=$ROOT/pool pid flags
+
+	needs_exclusive "no remote partitions" || return
+	mkdir "$pool" && wr 0-1,4-7 "$pool/cpuset.cpus" &&
+	"$CTL" assign pa c3 6 >/dev/null || return 1
+	sleeper pid
+	refused "$pid" "$pool/cgroup.procs" || ret=1
+	"$CTL" assign pa c3 6 --partition-pending >/dev/null &&
+	wr "$pid" "$pool/cgroup.procs" && task_on "$pid" 0-1,4-7 || ret=1
+	mkdir "$d" && "$CTL" bind pa c3 --cgroup "$d" >/dev/null &&
+	wr 6 "$d/cpuset.cpus" && wr 6 "$ROOT/cpuset.cpus.exclusive" &&
+	wr 6 "$PA/cpuset.cpus.exclusive" && wr 6 "$d/cpuset.cpus.exclusive" &&
+	wr root "$d/cpuset.cpus.partition" &&
+	state_is "$d/cpuset.cpus.partition" root &&
+	task_on "$pid" 0-1,4-5,7 || ret=1
+	"$CTL" assign pa c3 6 >/dev/null || ret=1
+	read -r flags <"$SYSFS/pods/pa/c3/flags"
+	[ -z "$flags" ] || { echo "# c3's flags '$flags'"; ret=1; }
+	kill_wait "$pid"
+	"$CTL" release pa c3 >/dev/null &&
+	wr member "$d/cpuset.cpus.partition" &&
+	wr "" "$d/cpuset.cpus.exclusive" && wr "" "$PA/cpuset.cpus.exclusive" &&
+	wr "" "$ROOT/cpuset.cpus.exclusive" && rmdir "$d" "$pool" || ret=1
+	return $ret
+}
+
+ktap_plan 22
 check "set-up: c1 bound to 2-3 with a task, c2 on 4-5" setup
 check "a partition root outside may not widen its cpuset.cpus onto c1's CPU" outside_root_widens
 check "an invalid root outside may not turn valid on c1's CPU" outside_invalid_turns_valid
@@ -672,5 +709,6 @@ check "nor is a pod cgroup one over a sidecar" shape_pod_cgroup
 check "nor holds an unbound container's CPUs" shape_unbound_container
 check "another pod's CPUs: CRI-O's pod cgroup write refused, the contract's writes allowed" crio_with_another_pod
 check "6.1: local partitions where the layout allows" local_partitions
+check "a partition pending lets the pool take tasks until it is made" partition_pending_flow
 check "the tree is as it was" c1_keeps
 ktap_exit

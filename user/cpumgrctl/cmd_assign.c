@@ -15,6 +15,8 @@ static int cmd_assign(const struct ctl_cmdline *cl)
 
 	if (ctl_flag(cl, "narrowed"))
 		flags |= CPUMGR_NL_ASSIGN_NARROWED;
+	if (ctl_flag(cl, "partition-pending"))
+		flags |= CPUMGR_ASSIGNMENT_F_PARTITION_PENDING;
 	if (!ctl_generation(cl, &expect, &check) ||
 	    !ctl_parse_cpulist("CPULIST", cl->arg[2], false))
 		return CPUMGRCTL_EXIT_USAGE;
@@ -25,9 +27,10 @@ static int cmd_assign(const struct ctl_cmdline *cl)
 			     check ? &expect : NULL, &gen, &a))
 		return ctl_nl_fail(nl, "assign %s/%s", cl->arg[0], cl->arg[1]);
 	cpumgr_nl_close(nl);
-	printf("%s %s cpus %s%s generation %llu\n", a.pod_uid, a.container,
+	printf("%s %s cpus %s%s%s generation %llu\n", a.pod_uid, a.container,
 	       a.cpus, a.flags & CPUMGR_ASSIGNMENT_F_INIT ? " init" : "",
-	       (unsigned long long)gen);
+	       a.flags & CPUMGR_ASSIGNMENT_F_PARTITION_PENDING ?
+	       " partition-pending" : "", (unsigned long long)gen);
 	cpumgr_assignment_free(&a);
 	return CPUMGRCTL_EXIT_OK;
 }
@@ -44,6 +47,7 @@ CPUMGRCTL_COMMAND(assign) = {
 	.opts = (const struct ctl_opt[]){
 		{ "init", 'i', NULL, CTL_ANY, NULL, "an init container's CPUs (its app containers may reuse them)" },
 		{ "narrowed", 0, NULL, CTL_ANY, NULL, "the CPUs it gains left every other cgroup first: the kernel refuses the assignment where a cgroup with tasks still holds one" },
+		{ "partition-pending", 0, NULL, CTL_ANY, NULL, "it has no task yet, and its cgroup becomes a partition of its CPUs before one: tasks may enter the cgroups that still hold them meanwhile, not its own; an assign without it then is refused while a cgroup with tasks still holds one" },
 		CTL_OPT_GENERATION,
 		{ NULL }
 	},

@@ -15,6 +15,9 @@ static cJSON *assignment_json(const struct cpumgr_assignment *a)
 	flags = cJSON_AddArrayToObject(o, "flags");
 	if (a->flags & CPUMGR_ASSIGNMENT_F_INIT)
 		cJSON_AddItemToArray(flags, cJSON_CreateString("init"));
+	if (a->flags & CPUMGR_ASSIGNMENT_F_PARTITION_PENDING)
+		cJSON_AddItemToArray(flags,
+				     cJSON_CreateString("partition-pending"));
 	cJSON_AddNumberToObject(o, "generation", (double)a->generation);
 	if (a->cgroup_path) {
 		cJSON_AddStringToObject(o, "cgroupPath", a->cgroup_path);

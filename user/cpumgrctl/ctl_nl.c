@@ -119,6 +119,8 @@ void ctl_print_assignment(const struct cpumgr_assignment *a)
 		printf(" cpus %s", ctl_cpus(a->cpus));
 	if (a->flags & CPUMGR_ASSIGNMENT_F_INIT)
 		fputs(" init", stdout);
+	if (a->flags & CPUMGR_ASSIGNMENT_F_PARTITION_PENDING)
+		fputs(" partition-pending", stdout);
 	print_path("cgroup", a->cgroup_path);
 	print_path("pod-cgroup", a->pod_cgroup_path);
 }

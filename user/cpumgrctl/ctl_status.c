@@ -258,6 +258,8 @@ static void print_table(FILE *f, const struct node *n, const struct view *v,
 			fit(cpus, 11, r->a->cpus ? r->a->cpus : "");
 			if (r->a->flags & CPUMGR_ASSIGNMENT_F_DEGRADED)
 				strcpy(flags, " degraded");
+			if (r->a->flags & CPUMGR_ASSIGNMENT_F_PARTITION_PENDING)
+				strcat(flags, " partition-pending");
 			resized(r, flags, sizeof(flags));
 		} else {
 			strcpy(cpus, "shared");
@@ -430,6 +432,8 @@ static cJSON *row_json(const struct row *r)
 					   CPUMGR_ASSIGNMENT_F_INIT) &&
 		     cJSON_AddBoolToObject(j, "degraded", r->a->flags &
 					   CPUMGR_ASSIGNMENT_F_DEGRADED) &&
+		     cJSON_AddBoolToObject(j, "partitionPending", r->a->flags &
+					   CPUMGR_ASSIGNMENT_F_PARTITION_PENDING) &&
 		     (r->admitted ? add_set(j, "admittedCpus", r->admitted) :
 		      cJSON_AddStringToObject(j, "admittedCpus",
 					      r->a->cpus ? r->a->cpus : "") != NULL);

@@ -20,6 +20,9 @@
  *   CPUMGR_STANDIN_NO_NARROWED=1  a module that predates CPUMGR_A_NARROWED:
  *                             an ASSIGN with it refused as the kernel's
  *                             strict policy refuses an unknown attribute
+ *   CPUMGR_STANDIN_ASSIGNS=FILE  every ASSIGN taken appended to FILE,
+ *                             "UID CONTAINER CPUS FLAGS": the order of a
+ *                             controller's calls, for its tests
  *
  * Every call reads the file's first line again, as every request sees
  * the kernel's table as it is now, whatever other processes did; the
@@ -496,6 +499,17 @@ static bool grant_held(const struct cpumgr_nl *nl, const struct standin_entry *x
 	       nftw(nl->root, grant_visit, 16, FTW_PHYS) == 1;
 }
 
+static void assign_log(const struct standin_entry *x)
+{
+	const char *path = getenv("CPUMGR_STANDIN_ASSIGNS");
+	FILE *f = path && *path ? fopen(path, "a") : NULL;
+
+	if (!f)
+		return;
+	fprintf(f, "%s %s %s %u\n", x->uid, x->container, x->cpus, x->flags);
+	fclose(f);
+}
+
 int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
 		     const char *container, const char *cpus, uint32_t flags,
 		     const uint64_t *expect, uint64_t *generation,
@@ -536,6 +550,10 @@ int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
 	cpuset_zero(&held);
 	if (i >= 0 && cpuset_parse(&held, nl->e[i].cpus, NULL))
 		cpuset_zero(&held);
+	/* the ASSIGN that clears a pending partition: all of them */
+	if (i >= 0 && (nl->e[i].flags & CPUMGR_ASSIGNMENT_F_PARTITION_PENDING) &&
+	    !(flags & CPUMGR_ASSIGNMENT_F_PARTITION_PENDING))
+		cpuset_zero(&held);
 	if (grant_held(nl, &x, &want, &held)) {
 		snprintf(refused, sizeof(refused),
 			 "CPU still held by a cgroup with tasks: %s", grant.found);
@@ -548,6 +566,8 @@ int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
 	}
 	nl->e[i] = x;
 	ret = change(nl, expect, generation);
+	if (!ret)
+		assign_log(&x);
 	if (!ret && out)
 		fill(nl, &nl->e[i], out);
 	return ret;

@@ -118,6 +118,8 @@ int ctl_runtime_add(struct node *n, const struct ctl_runtime *rt,
 		return -EINVAL;
 	if (how == NODE_ADD_DECIDE && node_cgroup_has_tasks(n, cgroup))
 		how = NODE_ADD_DECIDE_RUNNING;
+	else if (how == NODE_ADD_DECIDE && create)
+		how = NODE_ADD_DECIDE_NEW;
 	p = node_find_pod(n, c->pod_uid);
 	obj = oci_pod_object(p ? p->obj : NULL, c, qos);
 	if (!obj)

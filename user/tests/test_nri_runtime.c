@@ -22,6 +22,7 @@
 #include "kselftest_harness.h"
 
 #include "cfs.h"
+#include "cpumgr_nl.h"
 #include "fake_cgroup.h"
 #include "json_util.h"
 #include "nri_msg.h"
@@ -64,6 +65,8 @@ FIXTURE_SETUP(plugin)
 	xsnprintf(self->log, sizeof(self->log), "%s/log", self->dir);
 	xsnprintf(kernel, sizeof(kernel), "%s/kernel", self->dir);
 	setenv("CPUMGR_STANDIN", kernel, 1);
+	xsnprintf(kernel, sizeof(kernel), "%s/assigns", self->dir);
+	setenv("CPUMGR_STANDIN_ASSIGNS", kernel, 1);
 	/* 1 socket, 1 NUMA node, 16 cores, 2 threads: 32 CPUs */
 	setenv("CPUMGR_STANDIN_TOPOLOGY", "1 1 16 2", 1);
 	fake_mkdir(self->dir, "cg/kubepods");
@@ -84,6 +87,7 @@ FIXTURE_TEARDOWN(plugin)
 	if (self->rt.plugin)
 		nri_rt_stop(&self->rt);
 	unsetenv("CPUMGR_NRI_STALL");
+	unsetenv("CPUMGR_STANDIN_ASSIGNS");
 	fake_tree_free(self->dir);
 }
 
@@ -916,6 +920,9 @@ TEST_F(plugin, validation_refuses_another_plugins_cpuset_on_exclusive_cpus)
 	create(_metadata, self, &p3, &app);
 	held(self, "pod-3", "app", cpus, sizeof(cpus));
 	ASSERT_STRNE("", cpus);
+	/* the pool moves by writes: no partition pending */
+	xsnprintf(reason, sizeof(reason), "pod-3 app %s 0\n", cpus);
+	EXPECT_STREQ(reason, fake_read(self->dir, "assigns"));
 	pod_msg(self, &p4, 4);
 	ctr_msg(&c4, &p4, "web", 500, RUNNING);
 
@@ -966,7 +973,7 @@ static void partitions_ended(struct __test_metadata *_metadata,
 {
 	Nri__Pkg__Api__V1alpha1__StopContainerRequest stop =
 		NRI__PKG__API__V1ALPHA1__STOP_CONTAINER_REQUEST__INIT;
-	char args[3 * PATH_MAX], rel[200];
+	char args[3 * PATH_MAX], rel[200], want[400];
 
 	fake_write(self->dir, "cg/kubepods/cpuset.cpus.exclusive", "\n");
 	xsnprintf(args, sizeof(args),
@@ -987,6 +994,10 @@ static void partitions_ended(struct __test_metadata *_metadata,
 	ASSERT_STRNE("", cpus);
 	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.partition", c->cgroup);
 	EXPECT_STREQ("root", fake_read(self->dir, rel));
+	/* its partition pending from its ASSIGN until it was made */
+	xsnprintf(want, sizeof(want), "pod-1 %s %s %u\npod-1 %s %s 0\n", name,
+		  cpus, CPUMGR_ASSIGNMENT_F_PARTITION_PENDING, name, cpus);
+	EXPECT_STREQ(want, fake_read(self->dir, "assigns"));
 	xsnprintf(rel, sizeof(rel), "cg%s/cgroup.events", c->cgroup);
 	fake_write(self->dir, rel, "populated 0\nfrozen 0\n");
 	stop.pod = &p->pod;
@@ -1013,6 +1024,7 @@ TEST_F(plugin, partitions_an_ended_containers_cgroup_keeps_its_cpus)
 	Nri__Pkg__Api__V1alpha1__RemoveContainerRequest rm =
 		NRI__PKG__API__V1ALPHA1__REMOVE_CONTAINER_REQUEST__INIT;
 	char cpus[64], again[64], rel[200];
+	char want[400];
 	struct ctr_msg app, next;
 	struct pod_msg p;
 
@@ -1029,6 +1041,10 @@ TEST_F(plugin, partitions_an_ended_containers_cgroup_keeps_its_cpus)
 	create(_metadata, self, &p, &next);
 	held(self, "pod-1", "app", again, sizeof(again));
 	EXPECT_STREQ(cpus, again);
+	/* released, assigned again pending, and that cleared once made */
+	xsnprintf(want, sizeof(want), "pod-1 app %s %u\npod-1 app %s 0\n",
+		  cpus, CPUMGR_ASSIGNMENT_F_PARTITION_PENDING, cpus);
+	EXPECT_STREQ(want, fake_read(self->dir, "assigns") + strlen(want));
 	xsnprintf(rel, sizeof(rel), "cg%s", app.cgroup);
 	EXPECT_FALSE(fake_exists(self->dir, rel)) TH_LOG("%s", fake_read(self->dir, "log"));
 	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.partition", next.cgroup);

@@ -485,6 +485,11 @@ int node_attach_check(struct node *n, const struct node_attach *a,
  * its CPUs are chosen:
  *   NODE_ADD_DECIDE   the static policy's Allocate for this container
  *                     (exclusive for a Guaranteed integer request);
+ *   NODE_ADD_DECIDE_NEW  the same for a container whose cgroup the
+ *                     caller makes and attaches (node_attach()) before
+ *                     its first task: when the pool moves by
+ *                     partitions, the ASSIGN says its partition is
+ *                     pending, and tasks may join the pool meanwhile;
  *   NODE_ADD_DECIDE_RUNNING  the same for a container whose cgroup has
  *                     tasks already (the OCI hook's createRuntime, an
  *                     NRI call left unfinished): the others let go of
@@ -498,8 +503,8 @@ int node_attach_check(struct node *n, const struct node_attach *a,
  * pod and its other containers are kept.
  */
 enum node_add_how {
-	NODE_ADD_DECIDE, NODE_ADD_DECIDE_RUNNING, NODE_ADD_CPUS,
-	NODE_ADD_SHARED,
+	NODE_ADD_DECIDE, NODE_ADD_DECIDE_NEW, NODE_ADD_DECIDE_RUNNING,
+	NODE_ADD_CPUS, NODE_ADD_SHARED,
 };
 
 int node_add_container(struct node *n, const cJSON *obj, const char *name,

@@ -173,12 +173,26 @@ static int reuse_exited(struct node *n, const char *uid, const char *name,
 }
 
 /*
+ * Whether the ASSIGN of a container added so says that its partition is
+ * pending: the pool moves by partitions, and the caller makes its
+ * cgroup that partition before its first task (NODE_ADD_DECIDE_NEW).
+ * The pool's cgroups hold its CPUs until then, and the kernel lets tasks
+ * join them meanwhile (node_quiet_container() clears it).
+ */
+static bool partition_pending(const struct node *n, enum node_add_how how)
+{
+	return how == NODE_ADD_DECIDE_NEW &&
+	       n->cfg.pool_moves == NODE_POOL_PARTITIONS &&
+	       n->cgroups.fs.version == 2;
+}
+
+/*
  * The static policy's Allocate for one container, then ASSIGN, checked
  * by the kernel unless the container already runs (NODE_ADD_DECIDE_RUNNING).
  */
 static int decide(struct node *n, const struct pod *pod,
 		  const struct pod_container *c, const struct cpuset *reuse,
-		  bool checked, bool *assigned, struct cm_error *err)
+		  enum node_add_how how, bool *assigned, struct cm_error *err)
 {
 	int ret = -ESTALE;
 
@@ -200,8 +214,10 @@ static int decide(struct node *n, const struct pod *pod,
 			/* the others let go of them first (node_withhold()) */
 			node_withhold(n, pod->uid, got, NULL,
 				      p ? p->pod_cgroup : NULL, &flags, &gen);
-			if (!checked)
+			if (how == NODE_ADD_DECIDE_RUNNING)
 				flags &= ~CPUMGR_NL_ASSIGN_NARROWED;
+			if (partition_pending(n, how))
+				flags |= CPUMGR_ASSIGNMENT_F_PARTITION_PENDING;
 			ret = assign(n, pod->uid, c->name, flags, got, &gen,
 				     err);
 			node_withhold_end(n, pod->uid, !ret);
@@ -244,15 +260,15 @@ int node_add_container(struct node *n, const cJSON *obj, const char *name,
 			ret = assign(n, pod.uid, name, 0, cpus, NULL, err);
 			assigned = !ret;
 		}
-	} else if ((how == NODE_ADD_DECIDE ||
+	} else if ((how == NODE_ADD_DECIDE || how == NODE_ADD_DECIDE_NEW ||
 		    how == NODE_ADD_DECIDE_RUNNING) && !a &&
 		   n->cfg.policy == CPU_POLICY_STATIC) {
 		struct cpuset reuse;
 
 		ret = reuse_exited(n, pod.uid, name, &reuse, err);
 		if (!ret)
-			ret = decide(n, &pod, c, &reuse,
-				     how == NODE_ADD_DECIDE, &assigned, err);
+			ret = decide(n, &pod, c, &reuse, how, &assigned,
+				     err);
 	}
 	/* the table as this change left it; unchanged, as it was read */
 	if (!ret && assigned)

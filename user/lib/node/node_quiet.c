@@ -212,9 +212,10 @@ static int assign_again(struct node *n, const char *uid, const char *c,
  * refuses that partition undone while the CPUs are the container's (the
  * pool would inherit them): the container is released for the moment,
  * the partition undone and its cgroup removed, and the same CPUs
- * assigned and its new cgroup bound again.  It runs nowhere meanwhile;
- * tasks on the pool may, until its partition is made.  Not for a
- * container a release-mode offline degraded: its top-up is owed.
+ * assigned, its partition pending, and its new cgroup bound again.  It
+ * runs nowhere meanwhile; tasks on the pool may, until its partition is
+ * made.  Not for a container a release-mode offline degraded: its
+ * top-up is owed.
  */
 static int clear_last_instance(struct node *n, const struct node_pod *p,
 			       unsigned int k, const char *name,
@@ -241,7 +242,8 @@ static int clear_last_instance(struct node *n, const struct node_pod *p,
 	if (!found)
 		return 0;
 	text = strdup(a->cpus);
-	flags = a->flags & CPUMGR_ASSIGNMENT_F_USER;
+	flags = (a->flags & CPUMGR_ASSIGNMENT_F_USER) |
+		CPUMGR_ASSIGNMENT_F_PARTITION_PENDING;
 	if (!text)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	ret = cpumgr_nl_release(n->kernel.nl, p->pod.uid, c, NULL, NULL) ?
@@ -269,6 +271,46 @@ static int clear_last_instance(struct node *n, const struct node_pod *p,
 		cm_error_clear(&ignored);
 		return ret;
 	}
+	return node_refresh(n, err);
+}
+
+/*
+ * Container k's partition stands: the pool let go of its CPUs, and the
+ * kernel counts them at every task entry again.  The kernel refuses
+ * this while a cgroup with tasks still holds one.  At the generation
+ * read, so that a release meanwhile is not undone.
+ */
+static int partition_made(struct node *n, const struct node_pod *p,
+			  unsigned int k, struct cm_error *err)
+{
+	const char *c = p->pod.containers[k].name;
+	int ret = -ESTALE;
+
+	for (int t = 0; t < 3 && ret == -ESTALE; t++) {
+		const struct cpumgr_assignment *a;
+		uint64_t expect, gen;
+		char *text;
+
+		if (t && node_refresh(n, err))
+			return -EIO;
+		a = node_assignment(n, p->pod.uid, c);
+		if (!a || !a->cpus ||
+		    !(a->flags & CPUMGR_ASSIGNMENT_F_PARTITION_PENDING))
+			return 0;
+		expect = n->kernel.table.generation;
+		text = strdup(a->cpus);
+		if (!text)
+			return cm_errorf(err, "out of memory"), -ENOMEM;
+		ret = node_assign(n, p->pod.uid, c, text,
+				  a->flags & CPUMGR_ASSIGNMENT_F_USER &
+				  ~CPUMGR_ASSIGNMENT_F_PARTITION_PENDING,
+				  &expect, &gen);
+		free(text);
+		if (!ret)
+			node_own_change(n, expect, gen);
+	}
+	if (ret)
+		return node_nl_error(n, "assign (its partition made)", err);
 	return node_refresh(n, err);
 }
 
@@ -304,7 +346,8 @@ int node_quiet_container(struct node *n, const struct node_pod *p,
 				 p->pod.uid, c->name, p->c[k].cgroup,
 				 c->iso.cpu_lb_off ? "an isolated" : "a",
 				 text);
-		return changed;
+		ret = partition_made(n, p, k, err);
+		return ret ? ret : changed;
 	}
 	/* no longer asked, or not exclusive: a partition it had goes */
 	if (quiet_part_state(&n->cgroups.fs, name, &state, NULL, 0, err) ||

@@ -996,7 +996,8 @@ static void partitions_ended(struct __test_metadata *_metadata,
 	EXPECT_STREQ("root", fake_read(self->dir, rel));
 	/* its partition pending from its ASSIGN until it was made */
 	xsnprintf(want, sizeof(want), "pod-1 %s %s %u\npod-1 %s %s 0\n", name,
-		  cpus, CPUMGR_ASSIGNMENT_F_PARTITION_PENDING, name, cpus);
+		  cpus, (unsigned int)CPUMGR_ASSIGNMENT_F_PARTITION_PENDING, name,
+		  cpus);
 	EXPECT_STREQ(want, fake_read(self->dir, "assigns"));
 	xsnprintf(rel, sizeof(rel), "cg%s/cgroup.events", c->cgroup);
 	fake_write(self->dir, rel, "populated 0\nfrozen 0\n");
@@ -1043,7 +1044,7 @@ TEST_F(plugin, partitions_an_ended_containers_cgroup_keeps_its_cpus)
 	EXPECT_STREQ(cpus, again);
 	/* released, assigned again pending, and that cleared once made */
 	xsnprintf(want, sizeof(want), "pod-1 app %s %u\npod-1 app %s 0\n",
-		  cpus, CPUMGR_ASSIGNMENT_F_PARTITION_PENDING, cpus);
+		  cpus, (unsigned int)CPUMGR_ASSIGNMENT_F_PARTITION_PENDING, cpus);
 	EXPECT_STREQ(want, fake_read(self->dir, "assigns") + strlen(want));
 	xsnprintf(rel, sizeof(rel), "cg%s", app.cgroup);
 	EXPECT_FALSE(fake_exists(self->dir, rel)) TH_LOG("%s", fake_read(self->dir, "log"));

@@ -330,16 +330,23 @@ static void app_partition_is(struct __test_metadata *_metadata,
  */
 TEST_F(node, the_pool_moved_by_partitions)
 {
-	char cpus[64];
+	char cpus[64], log[PATH_MAX];
 
 	ASSERT_EQ(0, run(self, "init --cpu-manager-policy static --reserved-cpus 0-1 "
 			 "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' "
 			 "--proc-mount '%s/proc' --sys-mount '%s/sys' --pool-moves partitions",
 			 self->sn.dir, self->sn.dir, self->sn.dir, self->sn.dir)) TH_LOG("%s", self->sn.out);
 	pod(self, "u1", "", "2");
+	xsnprintf(log, sizeof(log), "%s/assigns", self->sn.dir);
+	setenv("CPUMGR_STANDIN_ASSIGNS", log, 1);
 	ASSERT_EQ(0, run(self, "admit '%s/u1.json'", self->sn.dir)) TH_LOG("%s", self->sn.out);
+	/* its partition pending from the admission to its attach */
+	EXPECT_STREQ("u1 app 2,6 4\n", fake_read(self->sn.dir, "assigns"));
 	ASSERT_EQ(0, attach(self, "u1", "side")) TH_LOG("%s", self->sn.out);
 	ASSERT_EQ(0, attach(self, "u1", "app")) TH_LOG("%s", self->sn.out);
+	EXPECT_STREQ("u1 app 2,6 4\nu1 app 2,6 0\n",
+		     fake_read(self->sn.dir, "assigns"));
+	unsetenv("CPUMGR_STANDIN_ASSIGNS");
 	cpus_of(self, "u1", "app", cpus, sizeof(cpus));
 	ASSERT_STREQ("2,6", cpus);
 	app_partition_is(_metadata, self, "u1", "2,6");

@@ -631,6 +631,13 @@ int node_quiet_move(struct node *n, const struct node_pod *p, unsigned int k,
 bool node_quiet_partitioned(const struct node *n, const struct node_pod *p,
 			    unsigned int k);
 /*
+ * Whether the ASSIGN of a container without a task yet, whose partition
+ * is made before its first one (node_attach()), says it is pending: the
+ * pool moves by partitions, and its cgroups hold the CPUs until then.
+ * node_quiet_container() clears it once the partition stands.
+ */
+bool node_quiet_pending(const struct node *n);
+/*
  * Once a container's CPUs went back (or, for one that ended, before
  * they go where nothing inherits them): its partition undone, cgroup
  * name and cpus out of parent's and its ancestors' exclusive CPUs.  Name

@@ -96,6 +96,10 @@ static int assign_pod(struct node *n, const struct pod *pod,
 							    c->name);
 		uint32_t flags = narrowed | (c->init && !c->restartable ?
 					     CPUMGR_ASSIGNMENT_F_INIT : 0);
+
+		/* its partition is made when it is attached */
+		if (node_quiet_pending(n))
+			flags |= CPUMGR_ASSIGNMENT_F_PARTITION_PENDING;
 		char *text;
 
 		if (!cpus || assignments_get(&n->assignments, pod->uid,

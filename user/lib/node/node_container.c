@@ -173,20 +173,6 @@ static int reuse_exited(struct node *n, const char *uid, const char *name,
 }
 
 /*
- * Whether the ASSIGN of a container added so says that its partition is
- * pending: the pool moves by partitions, and the caller makes its
- * cgroup that partition before its first task (NODE_ADD_DECIDE_NEW).
- * The pool's cgroups hold its CPUs until then, and the kernel lets tasks
- * join them meanwhile (node_quiet_container() clears it).
- */
-static bool partition_pending(const struct node *n, enum node_add_how how)
-{
-	return how == NODE_ADD_DECIDE_NEW &&
-	       n->cfg.pool_moves == NODE_POOL_PARTITIONS &&
-	       n->cgroups.fs.version == 2;
-}
-
-/*
  * The static policy's Allocate for one container, then ASSIGN, checked
  * by the kernel unless the container already runs (NODE_ADD_DECIDE_RUNNING).
  */
@@ -216,7 +202,8 @@ static int decide(struct node *n, const struct pod *pod,
 				      p ? p->pod_cgroup : NULL, &flags, &gen);
 			if (how == NODE_ADD_DECIDE_RUNNING)
 				flags &= ~CPUMGR_NL_ASSIGN_NARROWED;
-			if (partition_pending(n, how))
+			/* the caller makes its partition before a task */
+			if (how == NODE_ADD_DECIDE_NEW && node_quiet_pending(n))
 				flags |= CPUMGR_ASSIGNMENT_F_PARTITION_PENDING;
 			ret = assign(n, pod->uid, c->name, flags, got, &gen,
 				     err);

@@ -387,6 +387,12 @@ int node_quiet_move(struct node *n, const struct node_pod *p, unsigned int k,
 					    verbose, err) : 0;
 }
 
+bool node_quiet_pending(const struct node *n)
+{
+	return n->cfg.pool_moves == NODE_POOL_PARTITIONS &&
+	       n->cgroups.fs.version == 2;
+}
+
 bool node_quiet_partitioned(const struct node *n, const struct node_pod *p,
 			    unsigned int k)
 {

@@ -166,6 +166,16 @@ TEST(audit_rule)
 	ASSERT_EQ(0, node_audit_tree(&cg, "kp", a, 3, NULL, NULL, &out, &err));
 	EXPECT_EQ(1U, out.nr);	/* kp/idle no longer counts: not attached */
 	node_audit_free(&out);
+
+	/* p2/c's partition pending: the pool may hold its CPU meanwhile */
+	a[2].flags = CPUMGR_ASSIGNMENT_F_PARTITION_PENDING;
+	ASSERT_EQ(0, node_audit_tree(&cg, "kp", a, 3, &reserved, attached,
+				     &out, &err));
+	ASSERT_EQ(3U, out.nr);
+	EXPECT_STREQ("kp/be", out.v[0].name);
+	EXPECT_TRUE(eq(&out.v[0].cpus, "4-5"));
+	EXPECT_STREQ("p1/init", out.v[0].owner);
+	node_audit_free(&out);
 	fake_tree_free(dir);
 }
 

@@ -6,8 +6,11 @@
  * appear only in K's bound cgroup and its descendants, K's ancestors,
  * and the ancestors-or-self of P's bound pod cgroup, or below P's pod
  * cgroup where inherited rather than named; with strict reservation,
- * reserved CPUs may appear nowhere in scope.  A bound container must run
- * on all of its CPUs.
+ * reserved CPUs may appear nowhere in scope.  A container whose
+ * partition is pending (CPUMGR_ASSIGNMENT_F_PARTITION_PENDING) has no
+ * task yet, and the pool holds its CPUs until the partition takes them:
+ * they may appear anywhere meanwhile, as the kernel lets tasks onto
+ * them.  A bound container must run on all of its CPUs.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -89,7 +92,8 @@ static void check_pod(const struct audit_ctx *c, size_t first,
 	for (size_t i = first; i < c->nr_as; i++) {
 		if (strcmp(c->as[i].pod_uid, uid))
 			continue;
-		cpuset_or(&pod, &pod, &c->cpus[i]);
+		if (!(c->as[i].flags & CPUMGR_ASSIGNMENT_F_PARTITION_PENDING))
+			cpuset_or(&pod, &pod, &c->cpus[i]);
 		if (!pod_cg)
 			pod_cg = name_of(c->cg, c->as[i].pod_cgroup_path);
 	}

@@ -92,10 +92,10 @@ static bool cpumgr_check_entry(struct cgroup *dst,
 	own = css->cgroup == dst ? cpumgr_cpuset_allowed(css) : cpu_none_mask;
 	found |= cpumgr_rules_check(view, dst, cpumgr_cpuset_effective(css),
 				    own, bad, s);
-	if (!cpumask_empty(view->pending))
+	if (view->nr_pending)
 		found = cpumgr_rules_entry_pending(view, dst,
 						   cpumgr_cpuset_effective(css),
-						   bad, s);
+						   own, bad, s);
 	if (!found || !cpumgr_violation(view, kind, dst, file, bad, s))
 		return false;
 	/* A refused entry never reaches the end of one. */

@@ -385,41 +385,48 @@ bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
  * @view: the table
  * @dst: the cgroup a task enters
  * @eff: the CPUs it would run on there
+ * @named: those of them @dst names itself (its cpuset.cpus)
  * @bad: what the checks found it may not hold; then what it may not
  * @s: this CPU's scratch space
  *
  * A container whose partition is coming (CPUMGR_ASSIGNMENT_F_PARTITION_PENDING)
- * has no task yet, and the shared pool's cgroups hold its CPUs until
- * the kernel takes them from the pool for its partition: a task may
- * enter those cgroups meanwhile, and is moved off the CPUs with them.
- * Not the container's own cgroup, or one below it: its task would start
- * beside the pool's.  The finding is the first container whose CPUs
- * stay in @bad.  The caller is in an RCU read-side section.
+ * has no task yet, and the shared pool's cgroups, which name no CPU,
+ * inherit its CPUs until the kernel takes them from the pool for its
+ * partition: a task may enter a cgroup that inherits them meanwhile, and
+ * is moved off them with the pool.  Not one that names them, nor the
+ * container's own cgroup or one below it (or where the chain is too long
+ * to tell): its task would start beside the pool's.  CPUs another
+ * container holds too stay checked (view->pending).  The finding is the
+ * first container whose CPUs stay in @bad.  The caller is in an RCU
+ * read-side section.
  *
  * Return: whether any CPU is in @bad.
  */
 bool cpumgr_rules_entry_pending(const struct cpumgr_view *view,
 				struct cgroup *dst, const struct cpumask *eff,
+				const struct cpumask *named,
 				struct cpumask *bad, struct cpumgr_scratch *s)
 {
-	struct cpumask *own = s->masks[CPUMGR_SCRATCH_OTHERS];
+	struct cpumask *mine = s->masks[CPUMGR_SCRATCH_OTHERS];
+	struct cpumask *eased = s->masks[CPUMGR_SCRATCH_INHERIT];
 	bool v1 = !cpumgr_cgroup_on_dfl(dst), whole = true;
 	unsigned int nr = cpumgr_chain(dst, s->chain, &whole);
 	unsigned int i, k;
 
-	cpumask_clear(own);
+	cpumask_clear(mine);
 	for (k = 0; k < view->nr_containers; k++) {
 		const struct cpumgr_view_container *c = &view->containers[k];
 
-		if (!c->pending)
-			continue;
-		cpumask_andnot(bad, bad, c->cpus);
-		if (c->cg.id && c->cg.v1 == v1 &&
-		    cpumgr_id_in(c->cg.id, s->chain, nr))
-			cpumask_or(own, own, c->cpus);
+		if (c->pending &&
+		    (!whole || (c->cg.id && c->cg.v1 == v1 &&
+				cpumgr_id_in(c->cg.id, s->chain, nr))))
+			cpumask_or(mine, mine, c->cpus);
 	}
-	cpumask_and(own, own, eff);
-	cpumask_or(bad, bad, own);
+	cpumask_andnot(eased, view->pending, named);
+	cpumask_andnot(eased, eased, mine);
+	cpumask_andnot(bad, bad, eased);
+	cpumask_and(mine, mine, eff);
+	cpumask_or(bad, bad, mine);
 	s->whose_pod = -1;
 	s->whose_container = -1;
 	for (i = 0; i < view->nr_pods; i++) {

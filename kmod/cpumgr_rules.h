@@ -71,6 +71,7 @@ bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 				struct cpumask *bad, struct cpumgr_scratch *s);
 bool cpumgr_rules_entry_pending(const struct cpumgr_view *view,
 				struct cgroup *dst, const struct cpumask *eff,
+				const struct cpumask *named,
 				struct cpumask *bad, struct cpumgr_scratch *s);
 bool cpumgr_rules_reaches_scope(const struct cpumgr_view *view,
 				struct cgroup *cgrp, struct cpumgr_scratch *s);

@@ -187,6 +187,7 @@ static void cpumgr_view_fill(struct cpumgr_view *view)
 	cpumask_copy(view->exclusive, cpumgr_tbl.exclusive);
 	cpumask_clear(view->owed);
 	cpumask_clear(view->pending);
+	view->nr_pending = 0;
 	cpumgr_view_set_cg(view, &view->root, &cpumgr_tbl.root, &nr_ids);
 	view->root_cgrp = cpumgr_tbl.root.live;
 
@@ -218,9 +219,11 @@ static void cpumgr_view_fill(struct cpumgr_view *view)
 			cpumask_or(pod_owed, pod_owed, c->lost);
 			vc->pending = c->flags &
 				      CPUMGR_ASSIGNMENT_F_PARTITION_PENDING;
-			if (vc->pending)
+			if (vc->pending) {
 				cpumask_or(view->pending, view->pending,
 					   c->cpus);
+				view->nr_pending++;
+			}
 			strscpy(vc->name, c->name, sizeof(vc->name));
 			cpumgr_view_set_cg(view, &vc->cg, &c->cgroup, &nr_ids);
 			nc++;
@@ -230,6 +233,16 @@ static void cpumgr_view_fill(struct cpumgr_view *view)
 		np++;
 	}
 	view->nr_pods = np;
+	/* what another container holds too stays checked (an init's reuse) */
+	for (nc = 0; nc < view->nr_containers && nc < view->cap.containers;
+	     nc++) {
+		if (view->containers[nc].pending)
+			continue;
+		cpumask_andnot(view->pending, view->pending,
+			       view->containers[nc].cpus);
+		cpumask_andnot(view->pending, view->pending,
+			       view->containers[nc].owed);
+	}
 }
 
 /* Fill @view and make it the current one. */

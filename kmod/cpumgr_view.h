@@ -63,10 +63,12 @@ struct cpumgr_view {
 	enum cpumgr_hotplug hotplug;
 	unsigned int nr_pods;
 	unsigned int nr_containers;
+	unsigned int nr_pending;	/* containers whose partition is coming */
 	cpumask_var_t reserved;
 	cpumask_var_t exclusive;	/* union of every assignment */
 	cpumask_var_t owed;		/* union of every container's owed */
-	cpumask_var_t pending;		/* of those whose partition is coming */
+	/* of those whose partition is coming, and no other container's */
+	cpumask_var_t pending;
 	struct cpumgr_view_cg root;	/* managed root; id 0: none */
 	struct cgroup *root_cgrp;	/* the table holds it; NULL: none */
 	struct cpumgr_view_pod *pods;

@@ -134,11 +134,13 @@ enum cpumgr_verdict {
  * @CPUMGR_ASSIGNMENT_F_PARTITION_PENDING: Set by the controller for a
  *   container that has no task yet, whose cgroup it makes a cpuset partition
  *   of the container's CPUs before the first one (the shared pool moved by
- *   partitions): until then the shared pool's cgroups still hold those CPUs.
- *   While it is set, a task may enter a cgroup that holds them, but not the
- *   container's bound cgroup or one below it. An ASSIGN that clears it is
- *   refused (-EBUSY) unless every cpuset with tasks that may not hold them let
- *   go of them, as with CPUMGR_A_NARROWED, and for all of its CPUs.
+ *   partitions): until then the shared pool's cgroups still inherit those
+ *   CPUs. While it is set, a task may enter a cgroup that inherits them, but
+ *   not one that names them in its cpuset.cpus, nor the container's bound
+ *   cgroup or one below it; CPUs another container holds too stay checked. An
+ *   ASSIGN that clears it is refused (-EBUSY, or -E2BIG past inherit_walk_max)
+ *   unless every cpuset with tasks that may not hold them let go of them, as
+ *   with CPUMGR_A_NARROWED, and for all of its CPUs.
  */
 enum cpumgr_assignment_flag {
 	CPUMGR_ASSIGNMENT_F_INIT = 1,

@@ -20,6 +20,9 @@
  *   CPUMGR_STANDIN_NO_NARROWED=1  a module that predates CPUMGR_A_NARROWED:
  *                             an ASSIGN with it refused as the kernel's
  *                             strict policy refuses an unknown attribute
+ *   CPUMGR_STANDIN_NO_PENDING=1  a module that predates the partition-
+ *                             pending flag: an ASSIGN with it refused as
+ *                             the kernel's policy mask refuses the bit
  *   CPUMGR_STANDIN_ASSIGNS=FILE  every ASSIGN taken appended to FILE,
  *                             "UID CONTAINER CPUS FLAGS": the order of a
  *                             controller's calls, for its tests
@@ -526,6 +529,10 @@ int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
 		return nl->error.err;
 	if ((flags & CPUMGR_NL_ASSIGN_NARROWED) && old && !strcmp(old, "1"))
 		return fail(nl, -EINVAL, "Unknown attribute type");
+	old = getenv("CPUMGR_STANDIN_NO_PENDING");
+	if ((flags & CPUMGR_ASSIGNMENT_F_PARTITION_PENDING) && old &&
+	    !strcmp(old, "1"))
+		return fail(nl, -EINVAL, "reserved bit set");
 	/* what the kernel would check against cgroups: not a flag it keeps */
 	flags &= ~CPUMGR_NL_ASSIGN_NARROWED;
 	i = find(nl, pod_uid, container);

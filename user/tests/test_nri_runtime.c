@@ -88,6 +88,7 @@ FIXTURE_TEARDOWN(plugin)
 		nri_rt_stop(&self->rt);
 	unsetenv("CPUMGR_NRI_STALL");
 	unsetenv("CPUMGR_STANDIN_ASSIGNS");
+	unsetenv("CPUMGR_STANDIN_NO_PENDING");
 	fake_tree_free(self->dir);
 }
 
@@ -1008,6 +1009,42 @@ static void partitions_ended(struct __test_metadata *_metadata,
 	EXPECT_STREQ("root", fake_read(self->dir, rel));
 	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.exclusive", c->cgroup);
 	EXPECT_STREQ(cpus, fake_read(self->dir, rel));
+}
+
+/*
+ * The pool moved by partitions beside a module loaded before the
+ * partition-pending flag (a package upgraded under running containers):
+ * the container is assigned without it, and its partition made.
+ */
+TEST_F(plugin, partitions_with_a_module_before_the_pending_flag)
+{
+	char args[3 * PATH_MAX], rel[200], cpus[64], want[200];
+	struct ctr_msg app;
+	struct pod_msg p;
+
+	setenv("CPUMGR_STANDIN_NO_PENDING", "1", 1);
+	fake_write(self->dir, "cg/kubepods/cpuset.cpus.exclusive", "\n");
+	xsnprintf(args, sizeof(args),
+		  "init --cpu-manager-policy static --reserved-cpus 0-1 "
+		  "--cgroup-mount '%s/cg' --cgroup-root '%s/cg/kubepods' "
+		  "--pool-moves partitions", self->dir, self->dir);
+	ASSERT_EQ(0, ctl(self, args)) TH_LOG("%s", fake_read(self->dir, "log"));
+	start(_metadata, self, true);
+	configure(_metadata, self, "v0.12.2", "containerd", "2.4.0", 5000);
+	sync_empty(_metadata, self);
+	pod_msg(self, &p, 1);
+	fake_write(self->dir, "cg/kubepods/podpod-1/cpuset.cpus.exclusive", "\n");
+	ctr_msg(&app, &p, "app", 2000, RUNNING);
+	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.exclusive", app.cgroup);
+	fake_write(self->dir, rel, "\n");
+	create(_metadata, self, &p, &app);
+	unsetenv("CPUMGR_STANDIN_NO_PENDING");
+	held(self, "pod-1", "app", cpus, sizeof(cpus));
+	ASSERT_STRNE("", cpus);
+	xsnprintf(want, sizeof(want), "pod-1 app %s 0\n", cpus);
+	EXPECT_STREQ(want, fake_read(self->dir, "assigns"));
+	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.partition", app.cgroup);
+	EXPECT_STREQ("root", fake_read(self->dir, rel));
 }
 
 /*

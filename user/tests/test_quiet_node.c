@@ -397,4 +397,36 @@ TEST_F(node, the_pool_moved_by_partitions)
 		TH_LOG("%s", self->sn.out);
 }
 
+/*
+ * A container admitted with its partition pending loses a CPU to a
+ * release-mode offline before its attach: the partition made, the flag
+ * stays, since an ASSIGN would clear the degraded mark its top-up needs.
+ */
+TEST_F(node, a_degraded_pending_container_keeps_both_flags)
+{
+	char log[PATH_MAX], *kernel, *at;
+
+	ASSERT_EQ(0, run(self, "init --cpu-manager-policy static --reserved-cpus 0-1 "
+			 "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' "
+			 "--proc-mount '%s/proc' --sys-mount '%s/sys' --pool-moves partitions",
+			 self->sn.dir, self->sn.dir, self->sn.dir, self->sn.dir)) TH_LOG("%s", self->sn.out);
+	pod(self, "u1", "", "2");
+	ASSERT_EQ(0, run(self, "admit '%s/u1.json'", self->sn.dir)) TH_LOG("%s", self->sn.out);
+	/* the stand-in's table: CPU 6 gone, degraded (2) beside pending (4) */
+	kernel = strdup(fake_read(self->sn.dir, "kernel"));
+	ASSERT_NE(NULL, kernel);
+	at = strstr(kernel, " app 2,6 4");
+	ASSERT_NE(NULL, at) TH_LOG("%s", kernel);
+	memcpy(at, " app 2   6", 10);
+	fake_write(self->sn.dir, "kernel", kernel);
+	free(kernel);
+	xsnprintf(log, sizeof(log), "%s/assigns", self->sn.dir);
+	setenv("CPUMGR_STANDIN_ASSIGNS", log, 1);
+	ASSERT_EQ(0, attach(self, "u1", "app")) TH_LOG("%s", self->sn.out);
+	unsetenv("CPUMGR_STANDIN_ASSIGNS");
+	app_partition_is(_metadata, self, "u1", "2");
+	EXPECT_FALSE(fake_exists(self->sn.dir, "assigns"))
+		TH_LOG("%s", fake_read(self->sn.dir, "assigns"));
+}
+
 TEST_HARNESS_MAIN

@@ -466,5 +466,19 @@ int node_assign(struct node *n, const char *uid, const char *name,
 				       flags & ~CPUMGR_NL_ASSIGN_NARROWED,
 				       expect, gen, NULL);
 	}
+	/*
+	 * Nor one loaded before the partition-pending flag, whose policy
+	 * refuses the bit: a task joining the pool before the partition is
+	 * refused, as it was then.
+	 */
+	if (ret == -EINVAL &&
+	    (flags & CPUMGR_ASSIGNMENT_F_PARTITION_PENDING) &&
+	    strstr(cpumgr_nl_errmsg(n->kernel.nl), "reserved bit set")) {
+		node_log(n, "%s/%s: the loaded module cannot hold the pool open until its partition is made (reload it): assigned without",
+			 uid, name);
+		ret = node_assign(n, uid, name, cpus,
+				  flags & ~CPUMGR_ASSIGNMENT_F_PARTITION_PENDING,
+				  expect, gen);
+	}
 	return ret;
 }

@@ -278,7 +278,9 @@ static int clear_last_instance(struct node *n, const struct node_pod *p,
  * Container k's partition stands: the pool let go of its CPUs, and the
  * kernel counts them at every task entry again.  The kernel refuses
  * this while a cgroup with tasks still holds one.  At the generation
- * read, so that a release meanwhile is not undone.
+ * read, so that a release meanwhile is not undone.  Not for a container
+ * a release-mode offline degraded: the ASSIGN would clear that, and its
+ * top-up, which is owed, clears this too.
  */
 static int partition_made(struct node *n, const struct node_pod *p,
 			  unsigned int k, struct cm_error *err)
@@ -295,7 +297,8 @@ static int partition_made(struct node *n, const struct node_pod *p,
 			return -EIO;
 		a = node_assignment(n, p->pod.uid, c);
 		if (!a || !a->cpus ||
-		    !(a->flags & CPUMGR_ASSIGNMENT_F_PARTITION_PENDING))
+		    !(a->flags & CPUMGR_ASSIGNMENT_F_PARTITION_PENDING) ||
+		    (a->flags & CPUMGR_ASSIGNMENT_F_DEGRADED))
 			return 0;
 		expect = n->kernel.table.generation;
 		text = strdup(a->cpus);

@@ -23,11 +23,12 @@
 # An ASSIGN with CPUMGR_ASSIGNMENT_F_PARTITION_PENDING (cpumgrctl assign
 # --partition-pending: the container has no task yet, and the shared
 # pool holds its CPUs until its cgroup becomes their partition, init
-# --pool-moves partitions): a task may enter a pool cgroup holding them,
-# which it may not without the flag, but not the container's own cgroup;
-# the ASSIGN that clears the flag is checked as --narrowed is, for all of
-# its CPUs, and from then on the entry is refused again.  Pod pc's p1
-# takes CPU 1, which pod pb's pool cgroup still holds.
+# --pool-moves partitions): a task may enter a pool cgroup inheriting
+# them, which it may not without the flag, but not one that names them,
+# nor the container's own cgroup; the ASSIGN that clears the flag is
+# checked as --narrowed is, for all of its CPUs, and from then on the
+# entry is refused again.  Pod pc's p1 takes CPU 1, which pod pb's
+# cgroup and its pool still hold.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
 
@@ -41,6 +42,7 @@ NEW=$ROOT/pa/new
 P1=$ROOT/pc/p1
 POOL=$ROOT/pb/pool
 POOL2=$ROOT/pb/pool2
+NAMED=$ROOT/pb/named
 WALK_MAX=/sys/module/cpumgr/parameters/inherit_walk_max
 PIDS=()
 OUT=$(mktemp -d)
@@ -53,7 +55,7 @@ cleanup()
 		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
 	done
 	"$CTL" reset >/dev/null 2>&1
-	for d in "$NEW" "$C1" "$C2" "$S" "$P1" "$POOL" "$POOL2" "$ROOT/pa" "$ROOT/pb" \
+	for d in "$NEW" "$C1" "$C2" "$S" "$P1" "$POOL" "$POOL2" "$NAMED" "$ROOT/pa" "$ROOT/pb" \
 		 "$ROOT/pc" "$ROOT" "$OUTSIDE"; do
 		[ -d "$d" ] && rmdir "$d"
 	done
@@ -204,25 +206,24 @@ flags_are()
 	return 1
 }
 
-# DIR: a task moved into DIR is refused
+# DIR: a task moved into DIR is refused (EBUSY)
 entry_refused()
 {
 	sleep 1000 &
 	PIDS+=($!)
-	if echo $! 2>/dev/null >"$1/cgroup.procs"; then
-		echo "# a task entered ${1#"$CG"}"
-		return 1
-	fi
+	refused $! "$1/cgroup.procs"
 }
 
-# p1 on CPU 1, no task yet; pb's pool cgroups (a runtime's, shared)
-# name CPU 1 too; pa's new cgroup, which names none, no longer holds it
+# p1 on CPU 1, no task yet; pb's cgroup (a pod on the shared pool) names
+# it, and its pool cgroups inherit it but one that names it too; pa's new
+# cgroup, which names no CPU, no longer holds it
 pool_entry_refused_without_flag()
 {
 	echo 2-7 >"$ROOT/pa/cpuset.cpus" &&
-	mkdir -p "$P1" "$POOL" "$POOL2" &&
+	mkdir -p "$P1" "$POOL" "$POOL2" "$NAMED" &&
 	echo +cpuset >"$ROOT/pc/cgroup.subtree_control" &&
-	echo 1,5-6 >"$POOL/cpuset.cpus" && echo 1,5-6 >"$POOL2/cpuset.cpus" &&
+	echo 1,5-6 >"$ROOT/pb/cpuset.cpus" &&
+	echo 1,5-6 >"$NAMED/cpuset.cpus" &&
 	taken pc p1 1 && entry_refused "$POOL"
 }
 
@@ -230,13 +231,19 @@ pool_entry_taken_while_pending()
 {
 	taken pc p1 1 --partition-pending &&
 	grep -q " partition-pending " "$OUT/o" &&
-	flags_are pc p1 partition-pending && task_in "$POOL"
+	flags_are pc p1 partition-pending && task_in "$POOL" &&
+	entry_refused "$NAMED"
 }
 
 own_cgroup_refused_while_pending()
 {
 	"$CTL" bind pc p1 --cgroup "$P1" --pod-cgroup "$ROOT/pc" >/dev/null &&
-	echo 1 >"$P1/cpuset.cpus" && entry_refused "$P1"
+	echo 1 >"$P1/cpuset.cpus" && mark && entry_refused "$P1" &&
+	dmesg | tail -n +"$MARK" |
+		grep -q "in cgroup ${P1#"$CG"} .*container p1, whose partition is not made yet" || {
+		echo "# no kernel log line says p1's partition is not made yet"
+		return 1
+	}
 }
 
 # the pool's task is still on CPU 1
@@ -272,7 +279,7 @@ check "a cgroup of the pod that names no CPU may hold them" runtime_new_cgroup_m
 check "without --narrowed an assignment is taken as it is" guard_takes_it_as_is
 check "more cpusets with tasks than inherit_walk_max: refused unchecked" walk_max_refuses
 check "a task may not enter a pool cgroup that holds a container's CPU" pool_entry_refused_without_flag
-check "it may while the container's partition is pending" pool_entry_taken_while_pending
+check "it may while the container's partition is pending, not one that names it" pool_entry_taken_while_pending
 check "the container's own cgroup may not take a task while it is pending" own_cgroup_refused_while_pending
 check "the flag is not cleared while the pool's task is on the CPU" clear_refused_while_held
 check "once the pool let go of it, it is, and the CPU is checked again" clear_taken_once_left

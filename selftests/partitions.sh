@@ -656,16 +656,18 @@ local_partitions()
 }
 
 # 3. c3 of pa gets CPU 6, which a pool cgroup beside the pods still
-# names.  Its cgroup made a partition as cpumgrctl makes it (init
+# inherits (from a parent that names the shared pool and 6).  Its
+# cgroup made a partition as cpumgrctl makes it (init
 # --pool-moves partitions: cpuset.cpus.exclusive down the chain, then
 # "root"), the pool's task leaves 6 and the ASSIGN that clears the flag
 # is taken; c3 released, then its partition undone.
 partition_pending_flow()
 {
-	local ret=0 d=$PA/c3 pool=$ROOT/pool pid flags
+	local ret=0 d=$PA/c3 pp=$ROOT/pp pool=$ROOT/pp/pool pid flags
 
 	needs_exclusive "no remote partitions" || return
-	mkdir "$pool" && wr 0-1,4-7 "$pool/cpuset.cpus" &&
+	mkdir -p "$pool" && wr 0-1,4-7 "$pp/cpuset.cpus" &&
+	wr +cpuset "$pp/cgroup.subtree_control" &&
 	"$CTL" assign pa c3 6 >/dev/null || return 1
 	sleeper pid
 	refused "$pid" "$pool/cgroup.procs" || ret=1
@@ -684,7 +686,8 @@ partition_pending_flow()
 	"$CTL" release pa c3 >/dev/null &&
 	wr member "$d/cpuset.cpus.partition" &&
 	wr "" "$d/cpuset.cpus.exclusive" && wr "" "$PA/cpuset.cpus.exclusive" &&
-	wr "" "$ROOT/cpuset.cpus.exclusive" && rmdir "$d" "$pool" || ret=1
+	wr "" "$ROOT/cpuset.cpus.exclusive" && rmdir "$d" "$pool" "$pp" ||
+		ret=1
 	return $ret
 }
 

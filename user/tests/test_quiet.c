@@ -215,56 +215,6 @@ TEST_F(part, a_refused_move_keeps_the_partition)
 	EXPECT_STREQ("2-3", EXCL("kubepods"));
 }
 
-/*
- * Whether kubepods' exclusive CPUs ever named 3 and 5 at once, looked at
- * before every open: once c1 gave 3 up for 5 (a top-up), 3 is nobody's
- * and the kernel refuses the ancestors naming it beside 5.
- */
-static const char *watched;
-static bool both_named;
-
-static int watching_open(const char *path, int flags)
-{
-	struct cpuset s;
-
-	if (watched &&
-	    !cpuset_parse(&s, fake_read(watched, "kubepods/cpuset.cpus.exclusive"),
-			  NULL) &&
-	    cpuset_test(&s, 3) && cpuset_test(&s, 5))
-		both_named = true;
-	return fake_open_file(path, flags);
-}
-
-static const struct cgroupfs_ops watching_ops = {
-	.open_file = watching_open,
-	.remove_dir = fake_remove_dir,
-	.v1_root = fake_v1_root,
-};
-
-/* A partition that gives CPUs up and gains others lets go of them first. */
-TEST_F(part, a_move_lets_go_before_it_grows)
-{
-	struct cpuset a = cpus_of("2-3"), moved = cpus_of("2,5");
-	bool changed;
-
-	lay_out(self, true);
-	ASSERT_EQ(0, quiet_part_make(&self->cg, "kubepods/pod1/c1", &a, true,
-				     &changed, &self->err));
-	watched = self->dir;
-	both_named = false;
-	self->cg.ops = &watching_ops;
-	ASSERT_EQ(0, quiet_part_make(&self->cg, "kubepods/pod1/c1", &moved,
-				     true, &changed, &self->err))
-		TH_LOG("%s", cm_error_msg(&self->err));
-	self->cg.ops = &invalid_ops;
-	watched = NULL;
-	EXPECT_FALSE(both_named);
-	EXPECT_STREQ("isolated", PART("kubepods/pod1/c1"));
-	EXPECT_STREQ("2,5", EXCL("kubepods/pod1/c1"));
-	EXPECT_STREQ("2,5", EXCL("kubepods/pod1"));
-	EXPECT_STREQ("2,5", EXCL("kubepods"));
-}
-
 /* The managed root at the mount: the root's cpuset.cpus.isolated tells. */
 TEST_F(part, remote_asked_of_the_root_cgroup)
 {

@@ -189,7 +189,7 @@ int quiet_part_make(const struct cgroupfs *cg, const char *name,
 {
 	enum quiet_part want = isolated ? QUIET_PART_ISOLATED : QUIET_PART_ROOT;
 	char (*up)[PATH_MAX];
-	struct cpuset old, gone, kept;
+	struct cpuset old, gone;
 	enum quiet_part state;
 	int nr, ret;
 
@@ -217,23 +217,6 @@ int quiet_part_make(const struct cgroupfs *cg, const char *name,
 				 DEPTH_MAX), nr;
 	}
 	*changed = true;
-	/*
-	 * A valid partition that gives CPUs up and gains others (a top-up
-	 * after a release-mode offline): what it gives up is no longer its
-	 * container's, and the kernel refuses the ancestors' exclusive CPUs
-	 * naming it beside what it gains.  So it lets go of those first,
-	 * keeping the CPUs it keeps, then grows as any partition does.
-	 */
-	cpuset_andnot(&gone, &old, cpus);
-	cpuset_and(&kept, &old, cpus);
-	if (state == want && !cpuset_empty(&gone) && !cpuset_empty(&kept) &&
-	    !cpuset_subset(cpus, &old)) {
-		ret = put_exclusive(cg, name, &kept, err);
-		for (int i = nr - 1; i >= 0 && !ret; i--)
-			ret = change_exclusive(cg, up[i], NULL, &gone, err);
-		if (!ret)
-			old = kept;
-	}
 	for (int i = 0; i < nr && !ret; i++)
 		ret = change_exclusive(cg, up[i], cpus, NULL, err);
 	if (!ret && !cpuset_equal(&old, cpus))

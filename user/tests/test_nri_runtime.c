@@ -964,17 +964,14 @@ TEST_F(plugin, validation_refuses_another_plugins_cpuset_on_exclusive_cpus)
 /*
  * The node of init --pool-moves partitions on a kernel with
  * cpuset.cpus.exclusive, the plugin started, pod-1 and its container
- * name (2 CPUs) created, its cgroup a partition on *cpus, then ended:
- * its partition stays, with the CPUs it keeps.
+ * name (2 CPUs) created, its cgroup a partition on *cpus.
  */
-static void partitions_ended(struct __test_metadata *_metadata,
-			     FIXTURE_DATA(plugin) *self, struct pod_msg *p,
-			     struct ctr_msg *c, const char *name, char *cpus,
-			     size_t len)
+static void partitions_created(struct __test_metadata *_metadata,
+			       FIXTURE_DATA(plugin) *self, struct pod_msg *p,
+			       struct ctr_msg *c, const char *name, char *cpus,
+			       size_t len)
 {
-	Nri__Pkg__Api__V1alpha1__StopContainerRequest stop =
-		NRI__PKG__API__V1ALPHA1__STOP_CONTAINER_REQUEST__INIT;
-	char args[3 * PATH_MAX], rel[200], want[400];
+	char args[3 * PATH_MAX], rel[200];
 
 	fake_write(self->dir, "cg/kubepods/cpuset.cpus.exclusive", "\n");
 	xsnprintf(args, sizeof(args),
@@ -995,6 +992,22 @@ static void partitions_ended(struct __test_metadata *_metadata,
 	ASSERT_STRNE("", cpus);
 	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.partition", c->cgroup);
 	EXPECT_STREQ("root", fake_read(self->dir, rel));
+}
+
+/*
+ * partitions_created(), then the container ended: its partition stays,
+ * with the CPUs it keeps.
+ */
+static void partitions_ended(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(plugin) *self, struct pod_msg *p,
+			     struct ctr_msg *c, const char *name, char *cpus,
+			     size_t len)
+{
+	Nri__Pkg__Api__V1alpha1__StopContainerRequest stop =
+		NRI__PKG__API__V1ALPHA1__STOP_CONTAINER_REQUEST__INIT;
+	char rel[200], want[400];
+
+	partitions_created(_metadata, self, p, c, name, cpus, len);
 	/* its partition pending from its ASSIGN until it was made */
 	xsnprintf(want, sizeof(want), "pod-1 %s %s %u\npod-1 %s %s 0\n", name,
 		  cpus, (unsigned int)CPUMGR_ASSIGNMENT_F_PARTITION_PENDING, name,
@@ -1018,33 +1031,16 @@ static void partitions_ended(struct __test_metadata *_metadata,
  */
 TEST_F(plugin, partitions_with_a_module_before_the_pending_flag)
 {
-	char args[3 * PATH_MAX], rel[200], cpus[64], want[200];
+	char cpus[64], want[200];
 	struct ctr_msg app;
 	struct pod_msg p;
 
 	setenv("CPUMGR_STANDIN_NO_PENDING", "1", 1);
-	fake_write(self->dir, "cg/kubepods/cpuset.cpus.exclusive", "\n");
-	xsnprintf(args, sizeof(args),
-		  "init --cpu-manager-policy static --reserved-cpus 0-1 "
-		  "--cgroup-mount '%s/cg' --cgroup-root '%s/cg/kubepods' "
-		  "--pool-moves partitions", self->dir, self->dir);
-	ASSERT_EQ(0, ctl(self, args)) TH_LOG("%s", fake_read(self->dir, "log"));
-	start(_metadata, self, true);
-	configure(_metadata, self, "v0.12.2", "containerd", "2.4.0", 5000);
-	sync_empty(_metadata, self);
-	pod_msg(self, &p, 1);
-	fake_write(self->dir, "cg/kubepods/podpod-1/cpuset.cpus.exclusive", "\n");
-	ctr_msg(&app, &p, "app", 2000, RUNNING);
-	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.exclusive", app.cgroup);
-	fake_write(self->dir, rel, "\n");
-	create(_metadata, self, &p, &app);
+	partitions_created(_metadata, self, &p, &app, "app", cpus,
+			   sizeof(cpus));
 	unsetenv("CPUMGR_STANDIN_NO_PENDING");
-	held(self, "pod-1", "app", cpus, sizeof(cpus));
-	ASSERT_STRNE("", cpus);
 	xsnprintf(want, sizeof(want), "pod-1 app %s 0\n", cpus);
 	EXPECT_STREQ(want, fake_read(self->dir, "assigns"));
-	xsnprintf(rel, sizeof(rel), "cg%s/cpuset.cpus.partition", app.cgroup);
-	EXPECT_STREQ("root", fake_read(self->dir, rel));
 }
 
 /*

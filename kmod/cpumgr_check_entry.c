@@ -93,9 +93,11 @@ static bool cpumgr_check_entry(struct cgroup *dst,
 	found |= cpumgr_rules_check(view, dst, cpumgr_cpuset_effective(css),
 				    own, bad, s);
 	if (view->nr_pending)
+		/* named by the cpuset it runs on, its own or an ancestor's */
 		found = cpumgr_rules_entry_pending(view, dst,
 						   cpumgr_cpuset_effective(css),
-						   own, bad, s);
+						   cpumgr_cpuset_allowed(css),
+						   bad, s);
 	if (!found || !cpumgr_violation(view, kind, dst, file, bad, s))
 		return false;
 	/* A refused entry never reaches the end of one. */

@@ -379,13 +379,35 @@ bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
 	return found;
 }
 
+/* The first container, pending or not, whose CPUs are in @bad. */
+static void cpumgr_whose_of(const struct cpumgr_view *view,
+			    const struct cpumask *bad, bool pending,
+			    struct cpumgr_scratch *s)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < view->nr_pods; i++) {
+		const struct cpumgr_view_pod *pod = &view->pods[i];
+
+		for (k = pod->first; k < pod->first + pod->nr; k++) {
+			const struct cpumgr_view_container *c =
+				&view->containers[k];
+
+			if (c->pending == pending &&
+			    (cpumask_intersects(bad, c->cpus) ||
+			     cpumask_intersects(bad, c->owed)))
+				cpumgr_whose(s, i, k);
+		}
+	}
+}
+
 /**
  * cpumgr_rules_entry_pending - an entry's finding, with the containers
  *	whose partition is coming
  * @view: the table
  * @dst: the cgroup a task enters
  * @eff: the CPUs it would run on there
- * @named: those of them @dst names itself (its cpuset.cpus)
+ * @named: those the cpuset @dst runs on names (its cpuset.cpus)
  * @bad: what the checks found it may not hold; then what it may not
  * @s: this CPU's scratch space
  *
@@ -411,7 +433,7 @@ bool cpumgr_rules_entry_pending(const struct cpumgr_view *view,
 	struct cpumask *eased = s->masks[CPUMGR_SCRATCH_INHERIT];
 	bool v1 = !cpumgr_cgroup_on_dfl(dst), whole = true;
 	unsigned int nr = cpumgr_chain(dst, s->chain, &whole);
-	unsigned int i, k;
+	unsigned int k;
 
 	cpumask_clear(mine);
 	for (k = 0; k < view->nr_containers; k++) {
@@ -429,14 +451,9 @@ bool cpumgr_rules_entry_pending(const struct cpumgr_view *view,
 	cpumask_or(bad, bad, mine);
 	s->whose_pod = -1;
 	s->whose_container = -1;
-	for (i = 0; i < view->nr_pods; i++) {
-		const struct cpumgr_view_pod *pod = &view->pods[i];
-
-		for (k = pod->first; k < pod->first + pod->nr; k++)
-			if (cpumask_intersects(bad, view->containers[k].cpus) ||
-			    cpumask_intersects(bad, view->containers[k].owed))
-				cpumgr_whose(s, i, k);
-	}
+	/* a container that is not pending first: its refusal is the usual */
+	cpumgr_whose_of(view, bad, false, s);
+	cpumgr_whose_of(view, bad, true, s);
 	return !cpumask_empty(bad);
 }
 

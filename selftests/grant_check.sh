@@ -25,10 +25,10 @@
 # pool holds its CPUs until its cgroup becomes their partition, init
 # --pool-moves partitions): a task may enter a pool cgroup inheriting
 # them, which it may not without the flag, but not one that names them,
-# nor the container's own cgroup; the ASSIGN that clears the flag is
-# checked as --narrowed is, for all of its CPUs, and from then on the
-# entry is refused again.  Pod pc's p1 takes CPU 1, which pod pb's
-# cgroup and its pool still hold.
+# nor the container's own cgroup, nor a CPU another container holds
+# too; the ASSIGN that clears the flag is checked as --narrowed is, for
+# all of its CPUs, and from then on the entry is refused again.  Pod
+# pc's p1 takes CPU 1, which pod pb's cgroup and its pool still hold.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
 
@@ -235,6 +235,14 @@ pool_entry_taken_while_pending()
 	entry_refused "$NAMED"
 }
 
+# p2 of the same pod on CPU 1 too, not pending (an app reusing its init
+# container's CPUs): the CPU stays checked for the pool
+shared_cpu_stays_checked()
+{
+	taken pc p2 1 && entry_refused "$POOL2" &&
+	"$CTL" release pc p2 >/dev/null && holds pc p2 ""
+}
+
 own_cgroup_refused_while_pending()
 {
 	"$CTL" bind pc p1 --cgroup "$P1" --pod-cgroup "$ROOT/pc" >/dev/null &&
@@ -269,7 +277,7 @@ clear_taken_once_left()
 	task_in "$P1" && entry_refused "$POOL2"
 }
 
-ktap_plan 13
+ktap_plan 14
 check "set-up: c1 on 2-3, its sidecar on 4-5, another pod's container on 4-7" setup
 check "a grow onto the CPU of a sibling with a task is refused" sibling_holds_it
 check "so is one onto another pod's shared container's" other_pod_holds_it
@@ -280,6 +288,7 @@ check "without --narrowed an assignment is taken as it is" guard_takes_it_as_is
 check "more cpusets with tasks than inherit_walk_max: refused unchecked" walk_max_refuses
 check "a task may not enter a pool cgroup that holds a container's CPU" pool_entry_refused_without_flag
 check "it may while the container's partition is pending, not one that names it" pool_entry_taken_while_pending
+check "a CPU another container of the pod holds too stays checked" shared_cpu_stays_checked
 check "the container's own cgroup may not take a task while it is pending" own_cgroup_refused_while_pending
 check "the flag is not cleared while the pool's task is on the CPU" clear_refused_while_held
 check "once the pool let go of it, it is, and the CPU is checked again" clear_taken_once_left

@@ -167,14 +167,22 @@ TEST(audit_rule)
 	EXPECT_EQ(1U, out.nr);	/* kp/idle no longer counts: not attached */
 	node_audit_free(&out);
 
-	/* p2/c's partition pending: the pool may hold its CPU meanwhile */
+	/*
+	 * p2/c's partition pending: a cgroup may inherit its CPU meanwhile,
+	 * not name it
+	 */
 	a[2].flags = CPUMGR_ASSIGNMENT_F_PARTITION_PENDING;
+	cgroup(dir, "kp/named", "6", "15");
+	fake_write(dir, "kp/named/cpuset.cpus", "6\n");
 	ASSERT_EQ(0, node_audit_tree(&cg, "kp", a, 3, &reserved, attached,
 				     &out, &err));
-	ASSERT_EQ(3U, out.nr);
+	ASSERT_EQ(4U, out.nr);
 	EXPECT_STREQ("kp/be", out.v[0].name);
 	EXPECT_TRUE(eq(&out.v[0].cpus, "4-5"));
 	EXPECT_STREQ("p1/init", out.v[0].owner);
+	EXPECT_STREQ("kp/named", out.v[2].name);
+	EXPECT_TRUE(eq(&out.v[2].cpus, "6"));
+	EXPECT_STREQ("p2/c", out.v[2].owner);
 	node_audit_free(&out);
 	fake_tree_free(dir);
 }

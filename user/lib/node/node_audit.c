@@ -8,9 +8,10 @@
  * cgroup where inherited rather than named; with strict reservation,
  * reserved CPUs may appear nowhere in scope.  A container whose
  * partition is pending (CPUMGR_ASSIGNMENT_F_PARTITION_PENDING) has no
- * task yet, and the pool holds its CPUs until the partition takes them:
- * they may appear anywhere meanwhile, as the kernel lets tasks onto
- * them.  A bound container must run on all of its CPUs.
+ * task yet, and the pool inherits its CPUs until the partition takes
+ * them: a cgroup may inherit them meanwhile, as the kernel lets tasks
+ * onto them there, but not name them, and not those another container
+ * holds too.  A bound container must run on all of its CPUs.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@ struct audit_ctx {
 	size_t nr_as;
 	struct cpuset *cpus;		/* parsed, parallel to as */
 	const struct cpuset *strict_reserved;
+	struct cpuset pending;		/* pending containers' alone */
 	const char *const *attached;
 	struct node_audit *out;
 	struct cm_error *err;
@@ -92,8 +94,7 @@ static void check_pod(const struct audit_ctx *c, size_t first,
 	for (size_t i = first; i < c->nr_as; i++) {
 		if (strcmp(c->as[i].pod_uid, uid))
 			continue;
-		if (!(c->as[i].flags & CPUMGR_ASSIGNMENT_F_PARTITION_PENDING))
-			cpuset_or(&pod, &pod, &c->cpus[i]);
+		cpuset_or(&pod, &pod, &c->cpus[i]);
 		if (!pod_cg)
 			pod_cg = name_of(c->cg, c->as[i].pod_cgroup_path);
 	}
@@ -110,16 +111,21 @@ static void check_pod(const struct audit_ctx *c, size_t first,
 		if (at_or_below(name, cg) || at_or_below(cg, name))
 			cpuset_andnot(&others, &others, &c->cpus[i]);
 	}
-	/* below its pod cgroup, what it inherits rather than names is fine */
-	if (!cpuset_empty(&others) && pod_cg && strcmp(pod_cg, name) &&
-	    at_or_below(name, pod_cg)) {
+	/*
+	 * Below its pod cgroup, what it inherits rather than names is fine;
+	 * so is, anywhere, a pending container's.
+	 */
+	if (!cpuset_empty(&others)) {
 		struct cm_error err = { 0 };
-		struct cpuset own;
+		struct cpuset own, eased;
 
 		if (e->inherited || cgroupfs_get_cpus(c->cg, name, &own, &err))
 			cpuset_zero(&own);
 		cm_error_clear(&err);
-		cpuset_and(&others, &others, &own);
+		cpuset_andnot(&eased, &c->pending, &own);
+		cpuset_andnot(&others, &others, &eased);
+		if (pod_cg && strcmp(pod_cg, name) && at_or_below(name, pod_cg))
+			cpuset_and(&others, &others, &own);
 	}
 	if (cpuset_empty(&others))
 		return;
@@ -133,6 +139,23 @@ static void check_pod(const struct audit_ctx *c, size_t first,
 		snprintf(who, sizeof(who), "%s/%s", uid, c->as[i].container);
 		add_owner(o->owner, sizeof(o->owner), who);
 	}
+}
+
+/* The CPUs of containers whose partition is pending, and no other's. */
+static void pending_alone(struct audit_ctx *c)
+{
+	struct cpuset others;
+
+	cpuset_zero(&c->pending);
+	cpuset_zero(&others);
+	for (size_t i = 0; i < c->nr_as; i++) {
+		struct cpuset *to = &others;
+
+		if (c->as[i].flags & CPUMGR_ASSIGNMENT_F_PARTITION_PENDING)
+			to = &c->pending;
+		cpuset_or(to, to, &c->cpus[i]);
+	}
+	cpuset_andnot(&c->pending, &c->pending, &others);
 }
 
 static int visit(const struct cgroupfs_walk_entry *e, void *arg)
@@ -209,6 +232,7 @@ int node_audit_tree(const struct cgroupfs *cg, const char *root_name,
 			free(c.cpus);
 			return -EINVAL;
 		}
+	pending_alone(&c);
 	ret = cgroupfs_walk(cg, root_name, visit, &c, err);
 	free(c.cpus);
 	if (ret)

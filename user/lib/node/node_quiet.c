@@ -279,8 +279,9 @@ static int clear_last_instance(struct node *n, const struct node_pod *p,
  * kernel counts them at every task entry again.  The kernel refuses
  * this while a cgroup with tasks still holds one.  At the generation
  * read, so that a release meanwhile is not undone.  Not for a container
- * a release-mode offline degraded: the ASSIGN would clear that, and its
- * top-up, which is owed, clears this too.
+ * a release-mode offline degraded: the ASSIGN would clear that mark and
+ * the CPUs its top-up owes; the top-up keeps this flag, and the apply
+ * after it, its partition moved, clears it.
  */
 static int partition_made(struct node *n, const struct node_pod *p,
 			  unsigned int k, struct cm_error *err)

@@ -119,6 +119,15 @@ static void cgroup(const char *dir, const char *name, const char *eff,
 	fake_write(dir, rel, pid ? pid : "");
 }
 
+static void offender_is(struct __test_metadata *_metadata,
+			const struct node_offender *o, const char *name,
+			const char *cpus, const char *owner)
+{
+	EXPECT_STREQ(name, o->name);
+	EXPECT_TRUE(eq(&o->cpus, cpus)) TH_LOG("%s", name);
+	EXPECT_STREQ(owner, o->owner);
+}
+
 TEST(audit_rule)
 {
 	char dir[PATH_MAX], p1[PATH_MAX], c1[PATH_MAX], i1[PATH_MAX];
@@ -152,14 +161,9 @@ TEST(audit_rule)
 				     &out, &err));
 	EXPECT_EQ(8U, out.checked);
 	ASSERT_EQ(3U, out.nr);
-	EXPECT_STREQ("kp/be", out.v[0].name);
-	EXPECT_TRUE(eq(&out.v[0].cpus, "4-6"));
-	EXPECT_STREQ("p1/init, p2/c", out.v[0].owner);
-	EXPECT_STREQ("kp/idle", out.v[1].name);
-	EXPECT_TRUE(eq(&out.v[1].cpus, "3"));
-	EXPECT_STREQ("p1/app, p1/init", out.v[1].owner);
-	EXPECT_STREQ("kp/res", out.v[2].name);
-	EXPECT_STREQ("reserved", out.v[2].owner);
+	offender_is(_metadata, &out.v[0], "kp/be", "4-6", "p1/init, p2/c");
+	offender_is(_metadata, &out.v[1], "kp/idle", "3", "p1/app, p1/init");
+	offender_is(_metadata, &out.v[2], "kp/res", "0", "reserved");
 	node_audit_free(&out);
 
 	/* without strict reservation the reserved CPU is anyone's */
@@ -177,12 +181,8 @@ TEST(audit_rule)
 	ASSERT_EQ(0, node_audit_tree(&cg, "kp", a, 3, &reserved, attached,
 				     &out, &err));
 	ASSERT_EQ(4U, out.nr);
-	EXPECT_STREQ("kp/be", out.v[0].name);
-	EXPECT_TRUE(eq(&out.v[0].cpus, "4-5"));
-	EXPECT_STREQ("p1/init", out.v[0].owner);
-	EXPECT_STREQ("kp/named", out.v[2].name);
-	EXPECT_TRUE(eq(&out.v[2].cpus, "6"));
-	EXPECT_STREQ("p2/c", out.v[2].owner);
+	offender_is(_metadata, &out.v[0], "kp/be", "4-5", "p1/init");
+	offender_is(_metadata, &out.v[2], "kp/named", "6", "p2/c");
 	node_audit_free(&out);
 	fake_tree_free(dir);
 }

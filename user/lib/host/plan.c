@@ -35,6 +35,7 @@ struct plan_step {
 struct plan {
 	/* kubeletVersion: answer as 1.<minor> (0: cpumgr's rules) */
 	int minor;
+	bool pod_level;		/* PodLevelResourceManagers */
 	struct topology *topo;
 	struct cpu_policy policy;
 	bool policy_ready;
@@ -140,6 +141,7 @@ static int read_kubelet(const cJSON *req, struct plan *pl,
 {
 	const cJSON *gates = json_member(req, "featureGates"), *g;
 	bool alpha = false, beta = true;
+	int pod_level = -1;
 	const char *v;
 
 	if (json_opt_string(req, "kubeletVersion", &v, "", err))
@@ -156,7 +158,13 @@ static int read_kubelet(const cJSON *req, struct plan *pl,
 			alpha = cJSON_IsTrue(g);
 		else if (!strcmp(g->string, "CPUManagerPolicyBetaOptions"))
 			beta = cJSON_IsTrue(g);
+		else if (!strcmp(g->string, "PodLevelResourceManagers"))
+			pod_level = cJSON_IsTrue(g);
 	}
+	/* beta and on from 1.37, off in 1.36, not in older kubelets */
+	if (pod_level < 0)
+		pod_level = !pl->minor || pl->minor >= 37;
+	pl->pod_level = pod_level && (!pl->minor || pl->minor >= 36);
 	return kubelet_check_options(pl->minor, o, alpha, beta, err);
 }
 
@@ -490,6 +498,7 @@ static int run_policy(const cJSON *req, struct plan *pl, cJSON **result,
 	    read_state(req, pl, err) || read_steps(req, pl, err))
 		return -EINVAL;
 	cfg.kubelet_minor = pl->minor;
+	cfg.pod_level = pl->pod_level;
 	if (cpu_policy_check_config(&cfg, err) ||
 	    cpu_policy_init(&pl->policy, pl->topo, &cfg, err))
 		return -EINVAL;
@@ -500,10 +509,10 @@ static int run_policy(const cJSON *req, struct plan *pl, cJSON **result,
 	res = cJSON_CreateObject();
 	if (!res || add_cpuset(res, "reservedCpus", &pl->policy.reserved) ||
 	    add_cpuset(res, "defaultCpuSet", &pl->state.default_set) ||
-	    /* the checkpoint that kubelet writes (gates at their defaults) */
+	    /* the checkpoint that kubelet writes */
 	    (pl->minor && !cJSON_AddNumberToObject(res, "checkpointVersion",
 			kubelet_checkpoint_version(pl->minor,
-						   pl->minor >= 37))) ||
+						   pl->pod_level))) ||
 	    !(steps = cJSON_AddArrayToObject(res, "steps")))
 		goto nomem;
 	for (unsigned int i = 0; i < pl->nr_steps; i++) {

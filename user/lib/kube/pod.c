@@ -48,37 +48,57 @@ const struct pod_container *pod_container(const struct pod *p,
 	return NULL;
 }
 
+bool pod_level_resources(const struct pod *p)
+{
+	for (int r = 0; r < RES_NR; r++)
+		if (p->has_pod_request[r] || p->has_pod_limit[r])
+			return true;
+	return false;
+}
+
 /*
  * ComputePodQOS(): sum positive cpu and memory requests and limits over
- * app and init containers; Guaranteed when every container limits both
- * and the sums match, BestEffort when nothing is set.
+ * app and init containers, or take the pod's own when it sets them;
+ * Guaranteed when every container (or the pod) limits both and the sums
+ * match, BestEffort when nothing is set.
  */
+static void add_positive(bool has, const struct quantity *q, bool *found,
+			 struct quantity *sum)
+{
+	if (has && quantity_positive(q)) {
+		sum->nano += q->nano;
+		*found = true;
+	}
+}
+
 static enum pod_qos compute_qos(const struct pod *p)
 {
 	struct quantity req[RES_NR] = { 0 }, lim[RES_NR] = { 0 };
 	bool has_req[RES_NR] = { 0 }, has_lim[RES_NR] = { 0 };
-	bool guaranteed = true;
+	bool guaranteed = true, pod_level = pod_level_resources(p);
 	int nreq = 0, nlim = 0;
 
-	for (unsigned int i = 0; i < p->nr; i++) {
+	for (unsigned int i = 0; !pod_level && i < p->nr; i++) {
 		const struct pod_container *c = &p->containers[i];
-		bool all_limits = true;
 
 		for (int r = 0; r < RES_NR; r++) {
-			if (c->has_request[r] &&
-			    quantity_positive(&c->request[r])) {
-				req[r].nano += c->request[r].nano;
-				has_req[r] = true;
-			}
-			if (c->has_limit[r] &&
-			    quantity_positive(&c->limit[r])) {
-				lim[r].nano += c->limit[r].nano;
-				has_lim[r] = true;
-			} else {
-				all_limits = false;
-			}
+			bool limited = false;
+
+			add_positive(c->has_request[r], &c->request[r],
+				     &has_req[r], &req[r]);
+			add_positive(c->has_limit[r], &c->limit[r], &limited,
+				     &lim[r]);
+			/* every container limits both */
+			guaranteed &= limited;
+			has_lim[r] |= limited;
 		}
-		if (!all_limits)
+	}
+	for (int r = 0; pod_level && r < RES_NR; r++) {
+		add_positive(p->has_pod_request[r], &p->pod_request[r],
+			     &has_req[r], &req[r]);
+		add_positive(p->has_pod_limit[r], &p->pod_limit[r],
+			     &has_lim[r], &lim[r]);
+		if (!has_lim[r])
 			guaranteed = false;
 	}
 	for (int r = 0; r < RES_NR; r++) {
@@ -117,12 +137,12 @@ const char *pod_qos_name(enum pod_qos q)
 	return names[q];
 }
 
-int pod_guaranteed_cpus(const struct pod *p, const struct pod_container *c)
+/* Value() of a CPU quantity when it is a whole number of CPUs, else 0. */
+static int integer_cpus(const struct quantity *q)
 {
-	__int128 nano = c->request[RES_CPU].nano, v, milli;
+	__int128 nano = q->nano, v, milli;
 
-	if (pod_qos(p) != QOS_GUARANTEED || !c->has_request[RES_CPU] ||
-	    nano <= 0 || c->shared)
+	if (nano <= 0)
 		return 0;
 	/*
 	 * Value() * 1000 != MilliValue(), both rounded up; in 128 bits, as
@@ -136,11 +156,41 @@ int pod_guaranteed_cpus(const struct pod *p, const struct pod_container *c)
 	return v > INT_MAX ? INT_MAX : (int)v;
 }
 
+/* IsContainerEquivalentQOSGuaranteed(): cpu and memory, request = limit */
+static bool equivalent_guaranteed(const struct pod_container *c)
+{
+	for (int r = 0; r < RES_NR; r++)
+		if (!c->has_request[r] || !c->has_limit[r] ||
+		    quantity_cmp(&c->request[r], &c->limit[r]))
+			return false;
+	return true;
+}
+
+int pod_guaranteed_cpus(const struct pod *p, const struct pod_container *c)
+{
+	if (pod_qos(p) != QOS_GUARANTEED || !c->has_request[RES_CPU] ||
+	    c->shared)
+		return 0;
+	if (pod_level_resources(p) && !equivalent_guaranteed(c))
+		return 0;
+	return integer_cpus(&c->request[RES_CPU]);
+}
+
+int pod_level_cpus(const struct pod *p)
+{
+	if (!pod_level_resources(p) || pod_qos(p) != QOS_GUARANTEED ||
+	    !p->has_pod_request[RES_CPU])
+		return 0;
+	return integer_cpus(&p->pod_request[RES_CPU]);
+}
+
 int pod_guaranteed_cpus_total(const struct pod *p)
 {
 	/* each term is at most INT_MAX: no sum overflows 64 bits */
 	int64_t by_init = 0, by_sidecars = 0, by_apps = 0, total;
 
+	if (pod_level_resources(p))
+		return pod_level_cpus(p);
 	for (unsigned int i = 0; i < p->nr; i++) {
 		const struct pod_container *c = &p->containers[i];
 		int n;

@@ -72,6 +72,9 @@ struct pod {
 	unsigned int nr_init;	/* containers[0 .. nr_init) are init containers */
 	unsigned int nr;
 	struct pod_container *containers;
+	/* spec.resources: pod-level requests and limits (KEP-2837) */
+	bool has_pod_request[RES_NR], has_pod_limit[RES_NR];
+	struct quantity pod_request[RES_NR], pod_limit[RES_NR];
 };
 
 /* Read a Pod object; refuses bad quantities and names with one message. */
@@ -95,6 +98,16 @@ bool pod_name_valid(const char *s);
 int pod_guaranteed_cpus(const struct pod *p, const struct pod_container *c);
 /* podGuaranteedCPUs(): the pod's CPU need with init/sidecar rules. */
 int pod_guaranteed_cpus_total(const struct pod *p);
+
+/*
+ * Pod-level resources (KEP-2837): spec.resources names cpu or memory.
+ * Such a pod's QoS class is computed from them, its containers qualify
+ * for exclusive CPUs only when their own cpu and memory requests equal
+ * their limits (IsContainerEquivalentQOSGuaranteed()), and its CPU need
+ * is its own integer CPU request, the size of its pod pool (KEP-5526).
+ */
+bool pod_level_resources(const struct pod *p);
+int pod_level_cpus(const struct pod *p);
 
 /*
  * Shared CPUs on request (kubernetes#123530): pod annotations put

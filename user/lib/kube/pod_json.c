@@ -130,6 +130,29 @@ static int read_containers(const cJSON *spec, const char *field, bool init,
 	return 0;
 }
 
+/* spec.resources, defaulted as a container's: a request to its limit */
+static int read_pod_resources(const cJSON *spec, struct pod *p,
+			      struct cm_error *err)
+{
+	const cJSON *res = json_member(spec, "resources");
+
+	if (!res)
+		return 0;
+	if (!cJSON_IsObject(res))
+		return cm_errorf(err, "spec.resources: must be an object");
+	if (read_list(json_member(res, "requests"), "spec.resources.requests",
+		      p->has_pod_request, p->pod_request, err) ||
+	    read_list(json_member(res, "limits"), "spec.resources.limits",
+		      p->has_pod_limit, p->pod_limit, err))
+		return -EINVAL;
+	for (int r = 0; r < RES_NR; r++)
+		if (p->has_pod_limit[r] && !p->has_pod_request[r]) {
+			p->has_pod_request[r] = true;
+			p->pod_request[r] = p->pod_limit[r];
+		}
+	return 0;
+}
+
 static char *dup_or_empty(const char *s)
 {
 	return strdup(s ? s : "");
@@ -179,6 +202,8 @@ int pod_from_json(const cJSON *obj, struct pod *p, struct cm_error *err)
 		goto fail;
 	p->nr_init = p->nr;
 	if (read_containers(spec, "containers", false, p, err))
+		goto fail;
+	if (read_pod_resources(spec, p, err))
 		goto fail;
 	if (p->nr == p->nr_init) {
 		cm_errorf(err, "spec.containers: Required value");

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy_static.h"
+#include "policy_internal.h"
 
 int cpu_policy_parse_kind(const char *name, enum cpu_policy_kind *out,
 			  struct cm_error *err)
@@ -90,6 +90,7 @@ int cpu_policy_init(struct cpu_policy *p, const struct topology *t,
 	p->topo = t;
 	p->tm = cfg->tm;
 	p->kubelet_minor = cfg->kubelet_minor;
+	p->pod_level = cfg->pod_level;
 	if (cfg->kind == CPU_POLICY_NONE) {
 		if (cfg->opts.nr_given)
 			return cm_errorf(err, "None policy: cannot be used with static policy options");
@@ -230,10 +231,29 @@ static void pod_reuse(const struct cpu_policy *p, const char *uid,
 		cpuset_zero(out);
 }
 
-static int smt_error(struct cm_error *err, int requested, int per_core)
+/* full-pcpus-only: whole cores, and that many free */
+int cpu_policy_check_smt(const struct cpu_policy *p,
+			 const struct cpu_assignments *s, int num,
+			 struct cm_error *err)
 {
-	return cm_errorf(err, "SMT Alignment Error: requested %d cpus not multiple cpus per core = %d",
-			 requested, per_core);
+	struct cpuset phys;
+	int avail_phys;
+
+	if (!p->opts.full_pcpus_only)
+		return 0;
+	if (num % p->cpu_group_size)
+		return cm_errorf(err, "SMT Alignment Error: requested %d cpus not multiple cpus per core = %d",
+				 num, p->cpu_group_size);
+	/*
+	 * Reserved CPUs need not be whole cores: count their siblings as
+	 * unavailable too, or the allocator would split a core.
+	 */
+	cpuset_andnot(&phys, &s->default_set, &p->reserved_physical);
+	avail_phys = (int)cpuset_count(&phys);
+	if (num > avail_phys)
+		return cm_errorf(err, "SMT Alignment Error: not enough free physical CPUs: available physical CPUs = %d, requested CPUs = %d, CPUs per core = %d",
+				 avail_phys, num, p->cpu_group_size);
+	return 0;
 }
 
 /* getAlignedCPUs(): the allocatable CPUs on the affinity's NUMA nodes (or sockets). */
@@ -268,10 +288,10 @@ static void aligned_cpus(const struct cpu_policy *p, uint64_t affinity,
 }
 
 /* allocateCPUs() */
-static int allocate_cpus(struct cpu_policy *p, struct cpu_assignments *s,
-			 int num,
-			 const uint64_t *affinity, const struct cpuset *reuse,
-			 struct cpuset *result, struct cm_error *err)
+int cpu_policy_allocate_cpus(struct cpu_policy *p, struct cpu_assignments *s,
+			     int num, const uint64_t *affinity,
+			     const struct cpuset *reuse, struct cpuset *result,
+			     struct cm_error *err)
 {
 	struct cpuset allocatable, aligned, rest, got;
 	int n_aligned;
@@ -304,10 +324,10 @@ static int allocate_cpus(struct cpu_policy *p, struct cpu_assignments *s,
  * kubernetes#141196).  cpumgr refuses that allocation instead, as the
  * kubelet's proposed fix (#141197) does; a named kubelet lets it pass.
  */
-static int empties_shared_pool(const struct cpu_policy *p,
-			       const struct cpu_assignments *s,
-			       const struct cpuset *result,
-			       struct cm_error *err)
+int cpu_policy_empties_shared_pool(const struct cpu_policy *p,
+				   const struct cpu_assignments *s,
+				   const struct cpuset *result,
+				   struct cm_error *err)
 {
 	struct cpuset left;
 	char *r;
@@ -334,25 +354,14 @@ int cpu_policy_allocate(struct cpu_policy *p, struct cpu_assignments *s,
 
 	if (p->kind == CPU_POLICY_NONE)
 		return 0;
+	/* a pod pool is allocated for the whole pod (AllocatePod) */
+	if (pod_level_resources(pod))
+		return 0;
 	num = pod_guaranteed_cpus(pod, c);
 	if (!num)
 		return 0;	/* the shared pool */
-	if (p->opts.full_pcpus_only) {
-		struct cpuset phys;
-		int avail_phys;
-
-		if (num % p->cpu_group_size)
-			return smt_error(err, num, p->cpu_group_size);
-		/*
-		 * Reserved CPUs need not be whole cores: count their siblings
-		 * as unavailable too, or the allocator would split a core.
-		 */
-		cpuset_andnot(&phys, &s->default_set, &p->reserved_physical);
-		avail_phys = (int)cpuset_count(&phys);
-		if (num > avail_phys)
-			return cm_errorf(err, "SMT Alignment Error: not enough free physical CPUs: available physical CPUs = %d, requested CPUs = %d, CPUs per core = %d",
-					 avail_phys, num, p->cpu_group_size);
-	}
+	if (cpu_policy_check_smt(p, s, num, err))
+		return -EINVAL;
 	have = assignments_get(s, pod->uid, c->name);
 	if (have) {
 		result = *have;
@@ -360,9 +369,10 @@ int cpu_policy_allocate(struct cpu_policy *p, struct cpu_assignments *s,
 		return 0;
 	}
 	pod_reuse(p, pod->uid, &reuse);
-	if (allocate_cpus(p, s, num, affinity, &reuse, &result, err))
+	if (cpu_policy_allocate_cpus(p, s, num, affinity, &reuse, &result,
+				     err))
 		return -EINVAL;
-	if (empties_shared_pool(p, s, &result, err))
+	if (cpu_policy_empties_shared_pool(p, s, &result, err))
 		return -ENOSPC;
 	if (assignments_set(s, pod->uid, c->name, &result))
 		return cm_errorf(err, "out of memory"), -ENOMEM;
@@ -382,6 +392,10 @@ void cpu_policy_remove(struct cpu_policy *p, struct cpu_assignments *s,
 	have = assignments_get(s, pod_uid, container);
 	if (!have)
 		return;
+	if (assignments_get_pool(s, pod_uid)) {
+		cpu_policy_remove_pooled(s, pod_uid, container);
+		return;
+	}
 	assignments_pod_cpus(s, pod_uid, container, &in_use);
 	cpuset_andnot(&release, have, &in_use);
 	assignments_delete(s, pod_uid, container);

@@ -40,6 +40,13 @@ struct policy_config {
 	 * strict-cpu-reservation no allocation empties the shared pool
 	 */
 	int kubelet_minor;
+	/*
+	 * PodLevelResourceManagers (KEP-5526; the kubelet's checkpoint is
+	 * v3 or v4 exactly when it is on): a pod with pod-level resources
+	 * gets a pod pool.  Off, the kubelet leaves such a pod's
+	 * containers on the shared pool.
+	 */
+	bool pod_level;
 };
 
 struct cpu_policy {
@@ -52,6 +59,7 @@ struct cpu_policy {
 	struct cpuset reserved_physical;
 	int cpu_group_size;
 	int kubelet_minor;	/* policy_config's */
+	bool pod_level;		/* policy_config's */
 	/* cpusToReuse: init container CPUs a later container may take */
 	char reuse_pod[POD_UID_MAX + 1];
 	struct cpuset reuse;
@@ -104,7 +112,18 @@ void cpu_policy_set_reuse(struct cpu_policy *p, const char *uid,
 int cpu_policy_allocate(struct cpu_policy *p, struct cpu_assignments *s,
 			const struct pod *pod, const struct pod_container *c,
 			const uint64_t *affinity, struct cm_error *err);
-/* RemoveContainer(): CPUs still used by a sibling stay taken. */
+/*
+ * AllocatePod() (policy_pod_pool.c), for a pod with pod-level resources
+ * under pod_level: its pool out of the shared pool, aligned to affinity
+ * (NULL: none), the exclusive slices of its qualifying containers within
+ * it and the rest of it for the others, every container an entry.  A
+ * pod that gets no pool changes nothing.  On error nothing changes.
+ */
+int cpu_policy_allocate_pod(struct cpu_policy *p, struct cpu_assignments *s,
+			    const struct pod *pod, const uint64_t *affinity,
+			    struct cm_error *err);
+/* RemoveContainer(): CPUs still used by a sibling stay taken; a pod
+ * pool goes back to the shared pool with the pod's last entry. */
 void cpu_policy_remove(struct cpu_policy *p, struct cpu_assignments *s,
 		       const char *pod_uid, const char *container);
 /* Every container of the pod (init first), all or nothing. */

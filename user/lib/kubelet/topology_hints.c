@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy_static.h"
+#include "policy_internal.h"
 
 void hint_list_free(struct hint_list *l)
 {
@@ -162,6 +162,9 @@ int cpu_policy_container_hints(const struct cpu_policy *p,
 	out->no_preference = true;
 	if (p->kind == CPU_POLICY_NONE)
 		return 0;
+	/* a pod pool is admitted for the whole pod */
+	if (pod_level_resources(pod))
+		return 0;
 	request = pod_guaranteed_cpus(pod, c);
 	if (!request)
 		return 0;
@@ -181,6 +184,32 @@ int cpu_policy_container_hints(const struct cpu_policy *p,
 	return generate(p, &avail, &reuse, request, out, err);
 }
 
+/*
+ * A pod pool's hints (GetPodTopologyHints() with pod-level resources):
+ * none without the gate, none to meet when the slices leave a sharing
+ * container nothing, those of the pool once it is made.
+ */
+static int pool_hints(const struct cpu_policy *p,
+		      const struct cpu_assignments *s, const struct pod *pod,
+		      struct hint_list *out, struct cm_error *err)
+{
+	const struct cpuset *pool = assignments_get_pool(s, pod->uid);
+	int request = pod_level_cpus(pod);
+	struct cpuset avail, none;
+
+	if (!p->pod_level || !request)
+		return 0;
+	if (cpu_policy_pod_budget(pod, request, NULL))
+		return empty_hints(out);
+	cpuset_zero(&none);
+	if (pool)
+		return (int)cpuset_count(pool) == request ?
+		       generate(p, pool, &none, request, out, err) :
+		       empty_hints(out);
+	cpu_policy_available(p, s, &avail);
+	return generate(p, &avail, &none, request, out, err);
+}
+
 int cpu_policy_pod_hints(const struct cpu_policy *p,
 			 const struct cpu_assignments *s,
 			 const struct pod *pod, struct hint_list *out,
@@ -193,6 +222,8 @@ int cpu_policy_pod_hints(const struct cpu_policy *p,
 	out->no_preference = true;
 	if (p->kind == CPU_POLICY_NONE)
 		return 0;
+	if (pod_level_resources(pod))
+		return pool_hints(p, s, pod, out, err);
 	request = pod_guaranteed_cpus_total(pod);
 	if (!request)
 		return 0;

@@ -116,6 +116,8 @@ void node_config_policy(const struct node_config *c, struct policy_config *out)
 	out->num_reserved = (int)cpuset_count(&c->reserved);
 	out->has_reserved_cpus = true;
 	out->reserved_cpus = c->reserved;
+	/* the kubelet writes v3 or v4 exactly when its gate is on */
+	out->pod_level = c->checkpoint_version >= CHECKPOINT_V3;
 }
 
 static int add_str(cJSON *o, const char *k, const char *v)

@@ -6,7 +6,8 @@
  * pool is kept in the node's checkpoint, out of the default set, through
  * later opens; the v4 the node writes is byte for byte the one imported
  * (built by the kubelet's rules, its checksums computed apart from
- * cpumgr's code: test_checkpoint_v4.c's head says how).
+ * cpumgr's code: test_checkpoint_v4.c's head says how); a 1.37 node
+ * admits a pod pool and keeps it there.
  */
 #include "kselftest_harness.h"
 
@@ -106,6 +107,45 @@ TEST_F(versions, an_imported_pod_pool_stays)
 	free(text);
 	standin_run(&self->sn, "checkpoint export", NULL);
 	CHECK(strstr(self->sn.out, "podEntries"), "%s", self->sn.out);
+}
+
+#define POOL_POD "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":" \
+	"{\"uid\":\"pp\",\"name\":\"pool\",\"namespace\":\"d\"},\"spec\":" \
+	"{\"resources\":{\"limits\":{\"cpu\":\"4\",\"memory\":\"1G\"}},\"containers\":" \
+	"[{\"name\":\"app\",\"resources\":{\"limits\":{\"cpu\":\"2\",\"memory\":\"512M\"}}}," \
+	"{\"name\":\"log\"}]}}"
+
+/*
+ * A 1.37 node admits a pod with pod-level resources the kubelet's way
+ * (KEP-5526): a pool of 4, app's slice in the kernel, log on the rest of
+ * the pool, the pool in the checkpoint's podEntries; a v2 node (its
+ * kubelet's gate off) leaves both on the shared pool.
+ */
+TEST_F(versions, an_admitted_pod_pool)
+{
+	char *text, *kernel;
+
+	init_as(&self->sn, "--kubelet-version 1.37");
+	ASSERT_EQ(0, self->sn.status);
+	fake_write(self->sn.dir, "pod.json", POOL_POD);
+	standin_run(&self->sn, "admit", "pod.json");
+	CHECK(self->sn.status == 0 && strstr(self->sn.out, "pp app exclusive 2,6") &&
+	      strstr(self->sn.out, "pp log shared 3,7"),
+	      "%d %s", self->sn.status, self->sn.out);
+	kernel = standin_file(&self->sn, "kernel");
+	CHECK(kernel && strstr(kernel, "a pp app 2,6 0\n") &&
+	      strstr(kernel, "a pp log 3,7 0\n"), "%s", kernel ?: "");
+	text = standin_file(&self->sn, "state/cpu_manager_state");
+	CHECK(text && strstr(text, "\"defaultCpuSet\":\"0-1,4-5\"") &&
+	      strstr(text, "\\\"podEntries\\\":{\\\"pp\\\":{\\\"cpuSet\\\":\\\"2-3,6-7\\\"}}"),
+	      "%s", text ?: "");
+	free(text);
+	free(kernel);
+	init_as(&self->sn, "");
+	standin_run(&self->sn, "remove pp", NULL);
+	standin_run(&self->sn, "admit", "pod.json");
+	CHECK(self->sn.status == 0 && strstr(self->sn.out, "pp app shared 2-7"),
+	      "%d %s", self->sn.status, self->sn.out);
 }
 
 /* A v2 node cannot write pools: it says so. */

@@ -413,6 +413,20 @@ static cJSON *assignments_json(const struct cpu_assignments *s)
 	return all;
 }
 
+/* "podCpus": the pod pools (the kubelet's podEntries), when there are any */
+static int pools_json(cJSON *out, const struct cpu_assignments *s)
+{
+	cJSON *pools;
+
+	if (!s->nr_pods)
+		return 0;
+	pools = cJSON_AddObjectToObject(out, "podCpus");
+	for (unsigned int i = 0; pools && i < s->nr_pods; i++)
+		if (add_cpuset(pools, s->pods[i].pod_uid, &s->pods[i].cpus))
+			return -ENOMEM;
+	return pools ? 0 : -ENOMEM;
+}
+
 static void remove_pod(struct plan *pl, const char *uid)
 {
 	char names[64][CONTAINER_NAME_MAX + 1];
@@ -478,7 +492,7 @@ static int run_step(struct plan *pl, struct plan_step *st, cJSON *out)
 	if (add_cpuset(out, "defaultCpuSet", &pl->state.default_set))
 		return -ENOMEM;
 	cJSON_AddItemToObject(out, "assignments", assignments_json(&pl->state));
-	return 0;
+	return pools_json(out, &pl->state);
 }
 
 static int run_policy(const cJSON *req, struct plan *pl, cJSON **result,

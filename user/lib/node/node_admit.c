@@ -135,6 +135,16 @@ static int assign_pod(struct node *n, const struct pod *pod,
 	return ret;
 }
 
+static int keep_pool(struct node *n, const struct pod *pod,
+		     const struct cpu_assignments *st, struct cm_error *err)
+{
+	const struct cpuset *pool = assignments_get_pool(st, pod->uid);
+
+	if (pool && assignments_set_pool(&n->files.pod_level, pod->uid, pool))
+		return cm_errorf(err, "out of memory"), -ENOMEM;
+	return 0;
+}
+
 static int admit_static(struct node *n, const struct pod *pod,
 			unsigned int *requests, unsigned int *errors,
 			struct cm_error *err)
@@ -154,6 +164,9 @@ static int admit_static(struct node *n, const struct pod *pod,
 			return ret;
 		}
 		ret = assign_pod(n, pod, &st, requests, err);
+		/* the pod's pool: the checkpoint keeps it (v3, v4) */
+		if (!ret)
+			ret = keep_pool(n, pod, &st, err);
 		assignments_free(&st);
 	}
 	if (ret == -ESTALE)
@@ -161,18 +174,30 @@ static int admit_static(struct node *n, const struct pod *pod,
 	return ret;
 }
 
+static int add_cpus(cJSON *obj, const char *name, const struct cpuset *s)
+{
+	char *text = cpuset_to_str(s);
+	bool ok = text && cJSON_AddStringToObject(obj, name, text);
+
+	free(text);
+	return ok ? 0 : -ENOMEM;
+}
+
 static int add_result(const struct node *n, const struct pod *pod,
 		      cJSON *out)
 {
 	cJSON *r = cJSON_CreateObject(), *cs;
+	const struct cpuset *pool;
 	struct cpuset shared;
 	bool ok;
 
 	node_shared_pool(n, &shared);
+	pool = assignments_get_pool(&n->assignments, pod->uid);
 	ok = r && cJSON_AddStringToObject(r, "podUID", pod->uid) &&
 	     cJSON_AddStringToObject(r, "podName", pod->name ? pod->name : "") &&
 	     cJSON_AddStringToObject(r, "namespace", pod->ns ? pod->ns : "") &&
-	     cJSON_AddStringToObject(r, "qos", pod_qos_name(pod_qos(pod)));
+	     cJSON_AddStringToObject(r, "qos", pod_qos_name(pod_qos(pod))) &&
+	     (!pool || !add_cpus(r, "podCpus", pool));
 	cs = ok ? cJSON_AddArrayToObject(r, "containers") : NULL;
 	ok = ok && cs && cJSON_AddItemToArray(out, r);
 	if (!ok) {
@@ -186,9 +211,11 @@ static int add_result(const struct node *n, const struct pod *pod,
 		char *text = cpuset_to_str(own ? own : &shared);
 		cJSON *j = cJSON_CreateObject();
 
+		/* in a pod pool, those that share hold its rest */
 		ok = text && j && cJSON_AddStringToObject(j, "container", c->name) &&
 		     cJSON_AddBoolToObject(j, "init", c->init) &&
-		     cJSON_AddBoolToObject(j, "exclusive", own != NULL) &&
+		     cJSON_AddBoolToObject(j, "exclusive", own &&
+					   (!pool || pod_guaranteed_cpus(pod, c))) &&
 		     cJSON_AddStringToObject(j, "cpus", text) &&
 		     cJSON_AddItemToArray(cs, j);
 		free(text);

@@ -184,14 +184,21 @@ int node_apply_container(struct node *n, const struct node_pod *p,
 	char name[PATH_MAX], text[256];
 	struct cfs_limits l;
 	struct cpuset cpus;
-	bool exclusive, changed;
+	bool exclusive, own, changed;
 	int ret, changes = 0;
 
 	ret = node_cgroup_name(n, p->c[k].cgroup, name, sizeof(name), err);
 	if (ret)
 		return ret;
 	node_container_cpus(n, p, k, &cpus, &exclusive);
-	ret = node_quiet_move(n, p, k, name, &cpus, exclusive, verbose, err);
+	/*
+	 * A pod pool's sharer holds the pool's rest (written, not
+	 * inherited), as no CPU of its own: its quota stays
+	 * (ResourceIsolationPod) and nothing is kept off those CPUs.
+	 */
+	own = exclusive && (!pod_level_resources(&p->pod) ||
+			    pod_guaranteed_cpus(&p->pod, c));
+	ret = node_quiet_move(n, p, k, name, &cpus, own, verbose, err);
 	if (ret < 0)
 		return ret;
 	changes += ret;
@@ -206,12 +213,12 @@ int node_apply_container(struct node *n, const struct node_pod *p,
 	if (changed || verbose) {
 		node_log(n, "%s/%s: %s cpuset.cpus %s (%s)", p->pod.uid,
 			 c->name, p->c[k].cgroup, text,
-			 exclusive ? "exclusive" : "shared");
+			 own ? "exclusive" : exclusive ? "pod pool" : "shared");
 		changes += changed;
 	}
-	cfs_container_limits(c, exclusive, &n->cfg.cfs, &l);
+	cfs_container_limits(c, own, &n->cfg.cfs, &l);
 	/* cpu-quota "disable": none, whatever the limit */
-	if (exclusive && c->iso.quota_off) {
+	if (own && c->iso.quota_off) {
 		l.set_quota = true;
 		l.quota = -1;
 	}
@@ -225,8 +232,7 @@ int node_apply_container(struct node *n, const struct node_pod *p,
 			 l.period);
 		changes += changed;
 	}
-	ret = node_quiet_container(n, p, k, name, &cpus, exclusive, verbose,
-				   err);
+	ret = node_quiet_container(n, p, k, name, &cpus, own, verbose, err);
 	return ret < 0 ? ret : changes + ret;
 }
 

@@ -129,6 +129,12 @@ static int cpumgr_table_cpu_offline(unsigned int cpu)
 			cpumask_set_cpu(cpu, c->lost);
 			c->mark = true;
 		}
+		/* a pool's CPU goes for good: the controller sets it again */
+		if (cpumask_test_cpu(cpu, pod->pool)) {
+			cpumask_copy(cpumgr_tbl.scratch, pod->pool);
+			__cpumask_clear_cpu(cpu, cpumgr_tbl.scratch);
+			cpumgr_pod_set_pool(pod, cpumgr_tbl.scratch);
+		}
 		cpumgr_pod_update_cpus(pod);
 	}
 	cpumgr_commit(view);

@@ -23,6 +23,7 @@
 #include "cpumgr_names.h"
 #include "cpumgr_nl.h"
 #include "cpumgr_nl_msg.h"
+#include "cpumgr_pool.h"
 #include "cpumgr_request.h"
 #include "cpumgr_restore.h"
 #include "cpumgr_table.h"
@@ -295,6 +296,38 @@ int cpumgr_nl_configure_doit(struct sk_buff *skb, struct genl_info *info)
 
 /* ASSIGN */
 
+/* ASSIGN with POD_CPUS: the pod's pool, alone. */
+static int cpumgr_nl_assign_pool(struct genl_info *info,
+				 struct cpumgr_req *req)
+{
+	const struct nlattr *attr = req->tb[CPUMGR_A_POD_CPUS];
+	struct nlattr **tb = req->tb;
+	const char *uid, *container;
+	cpumask_var_t pool;
+	u64 generation;
+	int err;
+
+	err = cpumgr_parse_names(info, NULL, tb, false, &uid, &container);
+	if (err)
+		return err;
+	if (container || tb[CPUMGR_A_CPUS] || tb[CPUMGR_A_FLAGS] ||
+	    tb[CPUMGR_A_NARROWED]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "a pod's pool is set alone: no container, CPUs or flags");
+		return -EINVAL;
+	}
+	if (!zalloc_cpumask_var(&pool, GFP_KERNEL))
+		return -ENOMEM;
+	err = cpumgr_cpulist_parse(nla_data(attr), pool, attr, info->extack);
+	if (!err)
+		err = cpumgr_table_assign_pool(uid, pool, attr, &req->expect,
+					       info->extack, &generation);
+	free_cpumask_var(pool);
+	if (err)
+		return err;
+	return cpumgr_reply_generation(info, CPUMGR_CMD_ASSIGN, generation);
+}
+
 int cpumgr_nl_assign_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct cpumgr_req *req = info->user_ptr[0];
@@ -304,6 +337,8 @@ int cpumgr_nl_assign_doit(struct sk_buff *skb, struct genl_info *info)
 	u64 generation;
 	int err;
 
+	if (req->tb[CPUMGR_A_POD_CPUS])
+		return cpumgr_nl_assign_pool(info, req);
 	err = cpumgr_parse_entry(info, NULL, req->tb, &entry);
 	entry.narrowed = nla_get_flag(req->tb[CPUMGR_A_NARROWED]);
 	if (!err)

@@ -32,13 +32,14 @@ static const struct nla_policy cpumgr_configure_nl_policy[CPUMGR_A_CGROUP_ROOT +
 };
 
 /* CPUMGR_CMD_ASSIGN - do */
-static const struct nla_policy cpumgr_assign_nl_policy[CPUMGR_A_NARROWED + 1] = {
+static const struct nla_policy cpumgr_assign_nl_policy[CPUMGR_A_POD_CPUS + 1] = {
 	[CPUMGR_A_GENERATION] = { .type = NLA_U64, },
 	[CPUMGR_A_POD_UID] = { .type = NLA_NUL_STRING, .len = CPUMGR_POD_UID_MAX, },
 	[CPUMGR_A_CONTAINER] = { .type = NLA_NUL_STRING, .len = CPUMGR_CONTAINER_MAX, },
 	[CPUMGR_A_CPUS] = { .type = NLA_NUL_STRING, },
 	[CPUMGR_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x7),
 	[CPUMGR_A_NARROWED] = { .type = NLA_FLAG, },
+	[CPUMGR_A_POD_CPUS] = { .type = NLA_NUL_STRING, },
 };
 
 /* CPUMGR_CMD_RELEASE - do */
@@ -101,7 +102,7 @@ const struct genl_split_ops cpumgr_nl_ops[10] = {
 		.doit		= cpumgr_nl_assign_doit,
 		.post_doit	= cpumgr_nl_post_doit,
 		.policy		= cpumgr_assign_nl_policy,
-		.maxattr	= CPUMGR_A_NARROWED,
+		.maxattr	= CPUMGR_A_POD_CPUS,
 		.flags		= GENL_CMD_CAP_DO,
 	},
 	{

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The messages that both a reply and a notification carry: an
- * assignment (ASSIGN, GET_ASSIGNMENT; ASSIGNED_NTF) and the node's state
+ * assignment with its pod's pool (ASSIGN, GET_ASSIGNMENT; ASSIGNED_NTF)
+ * and the node's state
  * (GET_STATE; CONFIGURED_NTF), with whether the guarantee is armed.
  */
 #include <linux/cpumask.h>
@@ -28,6 +29,7 @@ static size_t cpumgr_assignment_size(const struct cpumgr_container *c)
 	size += cpumgr_cpulist_size(c->cpus) + nla_total_size(sizeof(u32));
 	size += cpumgr_path_size(c->cgroup.path);
 	size += cpumgr_path_size(c->pod->cgroup.path);
+	size += cpumgr_cpulist_size(c->pod->pool);
 	return size;
 }
 
@@ -52,6 +54,9 @@ int cpumgr_fill_assignment(struct sk_buff *skb,
 	    (cpumgr_put_path(skb, CPUMGR_A_POD_CGROUP_PATH, pcg->path) ||
 	     nla_put_u64_64bit(skb, CPUMGR_A_POD_CGROUP_ID, pcg->id,
 			       CPUMGR_A_PAD)))
+		return -EMSGSIZE;
+	if (!cpumask_empty(c->pod->pool) &&
+	    cpumgr_put_cpulist(skb, CPUMGR_A_POD_CPUS, c->pod->pool))
 		return -EMSGSIZE;
 	return 0;
 }

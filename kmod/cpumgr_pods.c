@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Pods and containers, the table's objects, and their directories in
- * sysfs: pods/<uid>/pod_cgroup and pods/<uid>/<container>/{cpus,cgroup,
- * flags}.  Those files read their own object under cpumgr_show_lock, the
- * lock the table takes to change what they show: no reader ever waits
- * for the table lock, so the table can remove directories while holding
- * it.
+ * sysfs: pods/<uid>/{pod_cgroup,pod_cpus} and
+ * pods/<uid>/<container>/{cpus,cgroup,flags}.  Those files read their
+ * own object under cpumgr_show_lock, the lock the table takes to change
+ * what they show: no reader ever waits for the table lock, so the table
+ * can remove directories while holding it.
  */
 #include <linux/bitops.h>
 #include <linux/kobject.h>
@@ -34,6 +34,7 @@ static void cpumgr_container_free(struct cpumgr_container *c)
 static void cpumgr_pod_free(struct cpumgr_pod *pod)
 {
 	free_cpumask_var(pod->cpus);
+	free_cpumask_var(pod->pool);
 	cpumgr_cgroup_ref_free(&pod->cgroup);
 	kfree(pod);
 }
@@ -62,14 +63,29 @@ static ssize_t pod_cgroup_show(struct kobject *kobj,
 	return len;
 }
 
+/* pods/<uid>/pod_cpus: the pod's pool, an empty line for none. */
+static ssize_t pod_cpus_show(struct kobject *kobj,
+			     struct kobj_attribute *attr, char *buf)
+{
+	struct cpumgr_pod *pod = container_of(kobj, struct cpumgr_pod, kobj);
+	ssize_t len;
+
+	spin_lock(&cpumgr_show_lock);
+	len = sysfs_emit(buf, "%*pbl\n", cpumask_pr_args(pod->pool));
+	spin_unlock(&cpumgr_show_lock);
+	return len;
+}
+
 /*
  * Pod UIDs, container names and host cgroup paths are the node admin's
  * business, not every container's that mounts /sys: root only.
  */
 static struct kobj_attribute pod_cgroup_attr = __ATTR_RO_MODE(pod_cgroup, 0400);
+static struct kobj_attribute pod_cpus_attr = __ATTR_RO_MODE(pod_cpus, 0400);
 
 static struct attribute *cpumgr_pod_attrs[] = {
 	&pod_cgroup_attr.attr,
+	&pod_cpus_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(cpumgr_pod);
@@ -163,7 +179,9 @@ struct cpumgr_pod *cpumgr_pod_alloc(const char *uid)
 
 	if (!pod)
 		return NULL;
-	if (!zalloc_cpumask_var(&pod->cpus, GFP_KERNEL)) {
+	if (!zalloc_cpumask_var(&pod->cpus, GFP_KERNEL) ||
+	    !zalloc_cpumask_var(&pod->pool, GFP_KERNEL)) {
+		free_cpumask_var(pod->cpus);
 		kfree(pod);
 		return NULL;
 	}
@@ -250,9 +268,16 @@ void cpumgr_pod_update_cpus(struct cpumgr_pod *pod)
 {
 	struct cpumgr_container *c;
 
-	cpumask_clear(pod->cpus);
+	cpumask_copy(pod->cpus, pod->pool);
 	list_for_each_entry(c, &pod->containers, node)
 		cpumask_or(pod->cpus, pod->cpus, c->cpus);
+}
+
+void cpumgr_pod_set_pool(struct cpumgr_pod *pod, const struct cpumask *pool)
+{
+	spin_lock(&cpumgr_show_lock);
+	cpumask_copy(pod->pool, pool);
+	spin_unlock(&cpumgr_show_lock);
 }
 
 /* Set what a container shows, under the lock its readers take. */

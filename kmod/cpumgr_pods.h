@@ -27,12 +27,16 @@ struct cpumgr_container {
 	bool mark;			/* for multi-pass changes, under the table lock */
 };
 
-/* A pod: its containers and the union of their CPUs; pods/<uid>. */
+/*
+ * A pod: its containers, its pool (KEP-5526: empty for most pods) and the
+ * union of both's CPUs; pods/<uid>.
+ */
 struct cpumgr_pod {
 	struct list_head node;		/* in the table's pod list */
 	struct list_head containers;
 	char uid[CPUMGR_POD_UID_MAX + 1];
-	cpumask_var_t cpus;		/* union of the containers' */
+	cpumask_var_t cpus;		/* the containers' and the pool's */
+	cpumask_var_t pool;
 	struct cpumgr_cgroup_ref cgroup;
 	struct kobject kobj;
 	bool mark;			/* for multi-pass changes, under the table lock */
@@ -55,6 +59,8 @@ unsigned int cpumgr_pod_nr_containers(const struct cpumgr_pod *pod);
 struct cpumgr_container *cpumgr_pod_find(struct cpumgr_pod *pod,
 					 const char *name);
 void cpumgr_pod_update_cpus(struct cpumgr_pod *pod);
+/* Set the pod's pool, under the lock its file's readers take. */
+void cpumgr_pod_set_pool(struct cpumgr_pod *pod, const struct cpumask *pool);
 /* What the files show, changed under the lock their readers take. */
 void cpumgr_container_set(struct cpumgr_container *c,
 			  const struct cpumask *cpus, u32 flags);

@@ -3,8 +3,10 @@
  * Which CPUs a cgroup may hold.  In the cgroups strictly below the
  * managed root, a CPU assigned to container K of pod P may appear only
  * in K's bound cgroup and its descendants, K's ancestors, and the
- * ancestors-or-self of P's bound pod cgroup; with strict-cpu-reservation
- * the reserved CPUs may not appear there at all.  A CPU an offline took
+ * ancestors-or-self of P's bound pod cgroup; a CPU of P's pool that no
+ * container of P holds, only in P's bound pod cgroup, its descendants
+ * and its ancestors; with strict-cpu-reservation the reserved CPUs may
+ * not appear there at all.  A CPU an offline took
  * from K in release mode is still K's for this check until it comes back
  * online (and to K, when K's cgroup still names it) or K is assigned
  * again or released: a cgroup2 cpuset.cpus may name an offline CPU, and
@@ -298,7 +300,7 @@ static bool cpumgr_below(const struct cpumgr_view_cg *cg, const u64 *chain,
 
 static void cpumgr_whose(struct cpumgr_scratch *s, int pod, int container)
 {
-	if (s->whose_pod < 0 && s->whose_container < 0) {
+	if (s->whose_pod < 0) {
 		s->whose_pod = pod;
 		s->whose_container = container;
 	}
@@ -352,6 +354,9 @@ bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
 		if (own && cpumask_empty(own) &&
 		    cpumgr_below(&pod->cg, s->chain, nr, v1))
 			continue;
+		/* what of its pool no container holds: the pod's cgroups' */
+		if (cpumgr_related(&pod->cg, s->chain, nr, v1))
+			cpumask_andnot(others, others, pod->pool_rest);
 		for (k = pod->first; k < pod->first + pod->nr; k++) {
 			const struct cpumgr_view_container *c =
 				&view->containers[k];
@@ -370,11 +375,11 @@ bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
 				&view->containers[k];
 
 			if (cpumask_intersects(others, c->cpus) ||
-			    cpumask_intersects(others, c->owed)) {
-				cpumgr_whose(s, i, k);
+			    cpumask_intersects(others, c->owed))
 				break;
-			}
 		}
+		/* none: the pod's pool */
+		cpumgr_whose(s, i, k < pod->first + pod->nr ? (int)k : -1);
 	}
 	return found;
 }
@@ -757,9 +762,11 @@ int cpumgr_rules_whose(const struct cpumgr_view *view,
 		return scnprintf(buf, len,
 				 "below the managed root, where a partition holds only whole containers' CPUs bound at or below it");
 	if (s->whose_pod < 0 || s->whose_pod >= view->nr_pods ||
-	    s->whose_container < 0 ||
-	    s->whose_container >= view->nr_containers)
+	    s->whose_container >= (int)view->nr_containers)
 		return scnprintf(buf, len, "reserved CPUs");
+	if (s->whose_container < 0)
+		return scnprintf(buf, len, "pod %s (its pool)",
+				 view->pods[s->whose_pod].uid);
 	return scnprintf(buf, len, "pod %s container %s%s",
 			 view->pods[s->whose_pod].uid,
 			 view->containers[s->whose_container].name,

@@ -171,7 +171,7 @@ struct cpumgr_view *cpumgr_view_alloc_grown(unsigned int pods,
  */
 static void cpumgr_view_fill(struct cpumgr_view *view)
 {
-	unsigned int nr_ids = 0, np = 0, nc = 0;
+	unsigned int nr_ids = 0, np = 0, nc = 0, i;
 	struct cpumgr_container *c;
 	struct cpumask *pod_owed;
 	struct cpumgr_pod *pod;
@@ -229,6 +229,11 @@ static void cpumgr_view_fill(struct cpumgr_view *view)
 			nc++;
 		}
 		vp->nr = nc - vp->first;
+		mask = cpumgr_view_pool_rest(view, np);
+		cpumask_copy(mask, pod->pool);
+		for (i = vp->first; i < nc; i++)
+			cpumask_andnot(mask, mask, view->containers[i].cpus);
+		vp->pool_rest = mask;
 		cpumask_or(view->owed, view->owed, pod_owed);
 		np++;
 	}

@@ -35,8 +35,11 @@ static void cpumgr_view_free_rcu(struct rcu_head *rcu)
 
 struct cpumgr_view *cpumgr_view_alloc(const struct cpumgr_view_size *size)
 {
-	/* each pod and container: its CPUs, then what it is owed */
-	unsigned int masks = (size->pods + size->containers) * 2;
+	/*
+	 * each pod and container: its CPUs, then what it is owed; then
+	 * each pod's pool rest
+	 */
+	unsigned int masks = (size->pods + size->containers) * 2 + size->pods;
 	struct cpumgr_view *view = kzalloc(sizeof(*view), GFP_KERNEL);
 
 	if (!view)
@@ -87,6 +90,13 @@ struct cpumask *cpumgr_view_owed(struct cpumgr_view *view, unsigned int i)
 {
 	return cpumgr_view_mask(view, view->cap.pods + view->cap.containers +
 				i);
+}
+
+struct cpumask *cpumgr_view_pool_rest(struct cpumgr_view *view,
+				      unsigned int i)
+{
+	return cpumgr_view_mask(view, (view->cap.pods +
+				       view->cap.containers) * 2 + i);
 }
 
 void cpumgr_view_publish(struct cpumgr_view *view, struct mutex *lock)

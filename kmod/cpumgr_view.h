@@ -38,9 +38,14 @@ struct cpumgr_view_container {
 	char name[CPUMGR_CONTAINER_MAX + 1];	/* for the refusal log */
 };
 
+/*
+ * @cpus: its containers' and its pool's.  @pool_rest: what of its pool
+ * no container holds, which its cgroups may hold (cpumgr_pool.c).
+ */
 struct cpumgr_view_pod {
 	const struct cpumask *cpus;
 	const struct cpumask *owed;	/* its containers' */
+	const struct cpumask *pool_rest;
 	struct cpumgr_view_cg cg;
 	char uid[CPUMGR_POD_UID_MAX + 1];
 	unsigned int first;	/* its containers in view->containers */
@@ -81,9 +86,14 @@ struct cpumgr_view {
 /* A view with room for @size, for the table to fill and publish. */
 struct cpumgr_view *cpumgr_view_alloc(const struct cpumgr_view_size *size);
 void cpumgr_view_free(struct cpumgr_view *view);
-/* The i-th mask of a view's storage, and the owed mask beside it. */
+/*
+ * The i-th mask of a view's storage, the owed mask beside it, and the
+ * i-th pod's pool rest.
+ */
 struct cpumask *cpumgr_view_mask(struct cpumgr_view *view, unsigned int i);
 struct cpumask *cpumgr_view_owed(struct cpumgr_view *view, unsigned int i);
+struct cpumask *cpumgr_view_pool_rest(struct cpumgr_view *view,
+				      unsigned int i);
 void cpumgr_view_set_cg(struct cpumgr_view *view, struct cpumgr_view_cg *vcg,
 			const struct cpumgr_cgroup_ref *ref,
 			unsigned int *nr_ids);

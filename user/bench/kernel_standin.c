@@ -36,7 +36,7 @@
  * "reserved CPUS", "root PATH", then one "a UID CONTAINER CPUS FLAGS
  * [CGROUP POD_CGROUP]" line an assignment, "-" for a cgroup not bound (as
  * the kernel, the stand-in keeps the bindings: a controller that finds
- * them missing binds again).
+ * them missing binds again), and one "p UID CPUS" line a pod's pool.
  *
  * It sends no event: a subscription (the daemon's) gets a pipe nothing
  * writes to, so that `daemon --once` runs its round on the stand-in.
@@ -65,6 +65,12 @@ struct standin_entry {
 	char cgroup[PATH_MAX], pod_cgroup[PATH_MAX];	/* "" not bound */
 };
 
+/* a pod's pool (KEP-5526): it lives while the pod has an entry */
+struct standin_pool {
+	char uid[CPUMGR_POD_UID_MAX + 1];
+	char cpus[STANDIN_CPUS_MAX];
+};
+
 struct cpumgr_nl {
 	char path[4096];
 	int sockets, numa_per_socket, cores_per_numa, threads;
@@ -74,6 +80,8 @@ struct cpumgr_nl {
 	char reserved[STANDIN_CPUS_MAX], root[4096];
 	struct standin_entry *e;
 	size_t nr, cap;		/* cap doubles: every call reads them all */
+	struct standin_pool *pools;
+	size_t nr_pools;	/* room for as many as entries (grow()) */
 	struct cpumgr_nl_error error;
 	int events[2];		/* the subscription's pipe, -1 none */
 };
@@ -126,8 +134,37 @@ static int grow(struct cpumgr_nl *nl)
 	if (!v)
 		return -ENOMEM;
 	nl->e = v;
+	v = realloc(nl->pools, cap * sizeof(*nl->pools));
+	if (!v)
+		return -ENOMEM;
+	nl->pools = v;
 	nl->cap = cap;
 	return 0;
+}
+
+/* The pod's pool, NULL if it has none. */
+static struct standin_pool *pool_of(struct cpumgr_nl *nl, const char *uid)
+{
+	for (size_t i = 0; i < nl->nr_pools; i++)
+		if (!strcmp(nl->pools[i].uid, uid))
+			return &nl->pools[i];
+	return NULL;
+}
+
+/* As the kernel: a pool goes with its pod's last entry. */
+static void drop_orphan_pools(struct cpumgr_nl *nl)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < nl->nr_pools; i++) {
+		bool held = false;
+
+		for (size_t j = 0; j < nl->nr && !held; j++)
+			held = !strcmp(nl->e[j].uid, nl->pools[i].uid);
+		if (held)
+			nl->pools[k++] = nl->pools[i];
+	}
+	nl->nr_pools = k;
 }
 
 /* "-" in the file for a cgroup not bound */
@@ -156,6 +193,7 @@ static int load(struct cpumgr_nl *nl)
 	}
 	rewind(f);
 	nl->nr = 0;
+	nl->nr_pools = 0;
 	while (fgets(line, sizeof(line), f)) {
 		struct standin_entry x;
 		char cg[PATH_MAX], pod_cg[PATH_MAX];
@@ -184,6 +222,12 @@ static int load(struct cpumgr_nl *nl)
 			put_path(x.cgroup, cg);
 			put_path(x.pod_cgroup, pod_cg);
 			nl->e[nl->nr++] = x;
+		} else if (!strncmp(line, "p ", 2) && nl->nr_pools < nl->nr) {
+			struct standin_pool *p = &nl->pools[nl->nr_pools];
+
+			/* a pool line follows its pod's entries */
+			if (sscanf(line, "p %64s %8191s", p->uid, p->cpus) == 2)
+				nl->nr_pools++;
 		}
 	}
 	fclose(f);
@@ -211,6 +255,8 @@ static int save(struct cpumgr_nl *nl)
 				e->pod_cgroup[0] ? e->pod_cgroup : "-");
 		fputc('\n', f);
 	}
+	for (size_t i = 0; i < nl->nr_pools; i++)
+		fprintf(f, "p %s %s\n", nl->pools[i].uid, nl->pools[i].cpus);
 	return fclose(f) ? -errno : 0;
 }
 
@@ -260,6 +306,7 @@ void cpumgr_nl_close(struct cpumgr_nl *nl)
 {
 	if (nl) {
 		free(nl->e);
+		free(nl->pools);
 		for (int i = 0; i < 2; i++)
 			if (nl->events[i] >= 0)
 				close(nl->events[i]);
@@ -292,6 +339,13 @@ static void exclusive_set(const struct cpumgr_nl *nl, struct cpuset *out,
 
 		if (i != skip && (!uid || strcmp(nl->e[i].uid, uid)) &&
 		    !cpuset_parse(&s, nl->e[i].cpus, NULL))
+			cpuset_or(out, out, &s);
+	}
+	for (size_t i = 0; i < nl->nr_pools; i++) {
+		struct cpuset s;
+
+		if ((!uid || strcmp(nl->pools[i].uid, uid)) &&
+		    !cpuset_parse(&s, nl->pools[i].cpus, NULL))
 			cpuset_or(out, out, &s);
 	}
 }
@@ -377,10 +431,14 @@ static ssize_t find(const struct cpumgr_nl *nl, const char *uid,
 	return -1;
 }
 
-static void fill(const struct cpumgr_nl *nl, const struct standin_entry *e,
+static void fill(struct cpumgr_nl *nl, const struct standin_entry *e,
 		 struct cpumgr_assignment *a)
 {
+	const struct standin_pool *pool = pool_of(nl, e->uid);
+
 	memset(a, 0, sizeof(*a));
+	if (pool)
+		a->pod_cpus = strdup(pool->cpus);
 	snprintf(a->pod_uid, sizeof(a->pod_uid), "%s", e->uid);
 	snprintf(a->container, sizeof(a->container), "%s", e->container);
 	a->cpus = strdup(e->cpus);
@@ -595,6 +653,45 @@ int cpumgr_nl_release(struct cpumgr_nl *nl, const char *pod_uid,
 	if (k == nl->nr)
 		return fail(nl, -ENOENT, "no such assignment");
 	nl->nr = k;
+	drop_orphan_pools(nl);
+	return change(nl, expect, generation);
+}
+
+int cpumgr_nl_assign_pool(struct cpumgr_nl *nl, const char *pod_uid,
+			  const char *cpus, const uint64_t *expect,
+			  uint64_t *generation)
+{
+	struct cpuset want, held, s, taken;
+	struct standin_pool *p;
+
+	if (fresh(nl))
+		return nl->error.err;
+	if (find(nl, pod_uid, NULL) < 0)
+		return fail(nl, -ENOENT, "no such pod: a pool is set after its containers");
+	if (cpuset_parse(&want, cpus, NULL))
+		return fail(nl, -EINVAL, "bad CPU list");
+	cpuset_zero(&held);
+	for (size_t i = 0; i < nl->nr; i++)
+		if (!strcmp(nl->e[i].uid, pod_uid) &&
+		    !cpuset_parse(&s, nl->e[i].cpus, NULL))
+			cpuset_or(&held, &held, &s);
+	if (!cpuset_empty(&want) && !cpuset_subset(&held, &want))
+		return fail(nl, -EINVAL, "a pod pool holds its containers' CPUs");
+	exclusive_set(nl, &taken, (size_t)-1, pod_uid);
+	if (!cpuset_parse(&s, nl->reserved, NULL))
+		cpuset_or(&taken, &taken, &s);
+	if (cpuset_intersects(&want, &taken))
+		return fail(nl, -EBUSY, "CPUs held by another pod or reserved");
+	p = pool_of(nl, pod_uid);
+	if (cpuset_empty(&want)) {
+		if (p)
+			*p = nl->pools[--nl->nr_pools];
+	} else {
+		if (!p)
+			p = &nl->pools[nl->nr_pools++];
+		snprintf(p->uid, sizeof(p->uid), "%s", pod_uid);
+		snprintf(p->cpus, sizeof(p->cpus), "%s", cpus);
+	}
 	return change(nl, expect, generation);
 }
 
@@ -733,6 +830,10 @@ int cpumgr_nl_restore(struct cpumgr_nl *nl,
 		if (!v)
 			return fail(nl, -ENOMEM, "out of memory");
 		nl->e = v;
+		v = realloc(nl->pools, count * sizeof(*nl->pools));
+		if (!v)
+			return fail(nl, -ENOMEM, "out of memory");
+		nl->pools = v;
 		nl->cap = count;
 	}
 	for (size_t i = 0; i < count; i++) {
@@ -746,6 +847,7 @@ int cpumgr_nl_restore(struct cpumgr_nl *nl,
 		nl->e[i].flags = entries[i].flags;
 	}
 	nl->nr = count;
+	nl->nr_pools = 0;
 	return change(nl, expect, generation);
 }
 
@@ -755,6 +857,7 @@ int cpumgr_nl_reset(struct cpumgr_nl *nl, const uint64_t *expect,
 	if (fresh(nl))
 		return nl->error.err;
 	nl->nr = 0;
+	nl->nr_pools = 0;
 	nl->policy = 0;
 	nl->reserved[0] = nl->root[0] = '\0';
 	return change(nl, expect, generation);

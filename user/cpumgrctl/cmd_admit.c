@@ -2,7 +2,8 @@
 /*
  * cpumgrctl admit POD_FILE: admit a Pod (or the pods of a PodList), JSON
  * or YAML, "-" for stdin.  Each pod gets its CPUs all or nothing; an
- * admitted pod keeps what it has.  Prints what each container got.
+ * admitted pod keeps what it has.  Prints what each container got, and
+ * a pod's pool (KEP-5526) when it has one.
  */
 #include <stdio.h>
 
@@ -17,12 +18,17 @@ static void print_human(const cJSON *out)
 
 	cJSON_ArrayForEach(pod, out) {
 		const char *uid = cJSON_GetObjectItem(pod, "podUID")->valuestring;
+		const cJSON *pool = cJSON_GetObjectItem(pod, "podCpus");
 
+		/* a pod pool's sharers share the pool, not the node's */
+		if (pool)
+			printf("%s (pod pool) %s\n", uid,
+			       ctl_cpus(pool->valuestring));
 		cJSON_ArrayForEach(c, cJSON_GetObjectItem(pod, "containers")) {
 			printf("%s %s %s %s\n", uid,
 			       cJSON_GetObjectItem(c, "container")->valuestring,
 			       cJSON_IsTrue(cJSON_GetObjectItem(c, "exclusive")) ?
-			       "exclusive" : "shared",
+			       "exclusive" : pool ? "pod-shared" : "shared",
 			       ctl_cpus(cJSON_GetObjectItem(c, "cpus")->valuestring));
 		}
 	}

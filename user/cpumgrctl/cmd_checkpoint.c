@@ -196,7 +196,7 @@ static int do_import(struct node *n, const char *path, bool force,
 				 n->kernel.nr_as, ctl_plural(n->kernel.nr_as),
 				 n->kernel.nr_as == 1 ? "it" : "them");
 	}
-	/* the kernel holds no pod pools: the node keeps them with the file */
+	/* the checkpoint keeps them too, for a module older than pools */
 	if (assignments_copy_pod_level(&n->files.pod_level, &cp.state)) {
 		checkpoint_free(&cp);
 		return cm_errorf(err, "out of memory");
@@ -212,7 +212,7 @@ static int do_import(struct node *n, const char *path, bool force,
 		       cp.policy, cp.state.nr, ctl_plural(cp.state.nr),
 		       !cp.state.nr_pods ? "" :
 		       n->cfg.checkpoint_version >= CHECKPOINT_V3 ?
-		       ", pod pools kept in the checkpoint (the kernel's table has none yet)" :
+		       ", pod pools kept in the kernel's table and the checkpoint" :
 		       ", pod pools dropped: this node writes v2 (init --kubelet-version 1.36 or 1.37 keeps them)",
 		       cp.unverified ? LEGACY_NOTE ", stored with one" : "");
 	checkpoint_free(&cp);

@@ -28,6 +28,8 @@ static cJSON *assignment_json(const struct cpumgr_assignment *a)
 		cJSON_AddNumberToObject(o, "podCgroupID",
 					(double)a->pod_cgroup_id);
 	}
+	if (a->pod_cpus)
+		cJSON_AddStringToObject(o, "podCpus", a->pod_cpus);
 	return o;
 }
 

@@ -123,6 +123,8 @@ void ctl_print_assignment(const struct cpumgr_assignment *a)
 		fputs(" partition-pending", stdout);
 	print_path("cgroup", a->cgroup_path);
 	print_path("pod-cgroup", a->pod_cgroup_path);
+	if (a->pod_cpus)
+		printf(" pod-cpus %s", ctl_cpus(a->pod_cpus));
 }
 
 int ctl_print_json(cJSON *root)

@@ -232,6 +232,18 @@ static void print_head(FILE *f, const struct node *n)
 	print_set(f, "offline", &offline);
 }
 
+/* " pod pool 2-5" for a container of a pod with a pool (KEP-5526). */
+static void pool_of(const struct row *r, char *flags, size_t len)
+{
+	size_t at = strlen(flags);
+	char text[24];
+
+	if (!r->a->pod_cpus)
+		return;
+	fit(text, sizeof(text) - 1, r->a->pod_cpus);
+	snprintf(flags + at, len - at, " pod pool %s", text);
+}
+
 static void print_table(FILE *f, const struct node *n, const struct view *v,
 			unsigned int width)
 {
@@ -261,6 +273,7 @@ static void print_table(FILE *f, const struct node *n, const struct view *v,
 			if (r->a->flags & CPUMGR_ASSIGNMENT_F_PARTITION_PENDING)
 				strcat(flags, " partition-pending");
 			resized(r, flags, sizeof(flags));
+			pool_of(r, flags, sizeof(flags));
 		} else {
 			strcpy(cpus, "shared");
 		}
@@ -436,7 +449,9 @@ static cJSON *row_json(const struct row *r)
 					   CPUMGR_ASSIGNMENT_F_PARTITION_PENDING) &&
 		     (r->admitted ? add_set(j, "admittedCpus", r->admitted) :
 		      cJSON_AddStringToObject(j, "admittedCpus",
-					      r->a->cpus ? r->a->cpus : "") != NULL);
+					      r->a->cpus ? r->a->cpus : "") != NULL) &&
+		     (!r->a->pod_cpus ||
+		      cJSON_AddStringToObject(j, "podCpus", r->a->pod_cpus));
 	}
 	if (!ok) {
 		cJSON_Delete(j);

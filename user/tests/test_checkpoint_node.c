@@ -129,20 +129,28 @@ TEST_F(versions, an_admitted_pod_pool)
 	ASSERT_EQ(0, self->sn.status);
 	fake_write(self->sn.dir, "pod.json", POOL_POD);
 	standin_run(&self->sn, "admit", "pod.json");
-	CHECK(self->sn.status == 0 && strstr(self->sn.out, "pp app exclusive 2,6") &&
-	      strstr(self->sn.out, "pp log shared 3,7"),
+	CHECK(self->sn.status == 0 && strstr(self->sn.out, "pp (pod pool) 2-3,6-7") &&
+	      strstr(self->sn.out, "pp app exclusive 2,6") &&
+	      strstr(self->sn.out, "pp log pod-shared 3,7"),
 	      "%d %s", self->sn.status, self->sn.out);
 	kernel = standin_file(&self->sn, "kernel");
 	CHECK(kernel && strstr(kernel, "a pp app 2,6 0\n") &&
-	      strstr(kernel, "a pp log 3,7 0\n"), "%s", kernel ?: "");
+	      strstr(kernel, "a pp log 3,7 0\n") &&
+	      strstr(kernel, "p pp 2-3,6-7\n"), "%s", kernel ?: "");
 	text = standin_file(&self->sn, "state/cpu_manager_state");
 	CHECK(text && strstr(text, "\"defaultCpuSet\":\"0-1,4-5\"") &&
 	      strstr(text, "\\\"podEntries\\\":{\\\"pp\\\":{\\\"cpuSet\\\":\\\"2-3,6-7\\\"}}"),
 	      "%s", text ?: "");
 	free(text);
 	free(kernel);
+	/* a slice gone stays the pod's; the pool goes with the last one */
+	standin_run(&self->sn, "remove pp app", NULL);
+	CHECK(self->sn.status == 0 && strstr(self->sn.out, "released CPUs (none)"),
+	      "%d %s", self->sn.status, self->sn.out);
+	standin_run(&self->sn, "remove pp log", NULL);
+	CHECK(self->sn.status == 0 && strstr(self->sn.out, "released CPUs 2-3,6-7"),
+	      "%d %s", self->sn.status, self->sn.out);
 	init_as(&self->sn, "");
-	standin_run(&self->sn, "remove pp", NULL);
 	standin_run(&self->sn, "admit", "pod.json");
 	CHECK(self->sn.status == 0 && strstr(self->sn.out, "pp app shared 2-7"),
 	      "%d %s", self->sn.status, self->sn.out);

@@ -87,6 +87,7 @@ struct cpumgr_assignment {
 	uint64_t cgroup_id;
 	char *pod_cgroup_path;
 	uint64_t pod_cgroup_id;
+	char *pod_cpus;		/* the pod's pool (KEP-5526), NULL: none */
 };
 
 /* One possible CPU of GET_TOPOLOGY. */
@@ -206,6 +207,14 @@ int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
 		     const char *container, const char *cpus, uint32_t flags,
 		     const uint64_t *expect, uint64_t *generation,
 		     struct cpumgr_assignment *out);
+/*
+ * The pool of a pod the table holds (ASSIGN with CPUMGR_A_POD_CPUS): it
+ * must hold every CPU of the pod's containers; "" drops it.  The pool
+ * goes with the pod's last container.
+ */
+int cpumgr_nl_assign_pool(struct cpumgr_nl *nl, const char *pod_uid,
+			  const char *cpus, const uint64_t *expect,
+			  uint64_t *generation);
 /* container NULL: the whole pod. */
 int cpumgr_nl_release(struct cpumgr_nl *nl, const char *pod_uid,
 		      const char *container, const uint64_t *expect,

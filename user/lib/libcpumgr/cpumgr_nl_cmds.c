@@ -197,6 +197,23 @@ int cpumgr_nl_assign(struct cpumgr_nl *nl, const char *pod_uid,
 	return err < 0 ? err : 0;
 }
 
+int cpumgr_nl_assign_pool(struct cpumgr_nl *nl, const char *pod_uid,
+			  const char *cpus, const uint64_t *expect,
+			  uint64_t *generation)
+{
+	struct nl_msg *msg;
+
+	msg = cpumgr_nl_new_request(nl, CPUMGR_CMD_ASSIGN, 0,
+				    str_room(pod_uid) + str_room(cpus) + 16);
+	if (!msg)
+		return nl->error.err;
+	if (cpumgr_nl_put_expect(msg, expect) ||
+	    put_str(msg, CPUMGR_A_POD_UID, pod_uid) ||
+	    put_str(msg, CPUMGR_A_POD_CPUS, cpus ? cpus : ""))
+		return cpumgr_nl_fail_nomem(nl, msg);
+	return mutate(nl, msg, generation);
+}
+
 int cpumgr_nl_release(struct cpumgr_nl *nl, const char *pod_uid,
 		      const char *container, const uint64_t *expect,
 		      uint64_t *generation)

@@ -141,6 +141,7 @@ int cpumgr_nl_parse_assignment(struct nlattr **tb, struct cpumgr_assignment *a)
 	err = err ?: get_str(tb[CPUMGR_A_CPUS], &a->cpus);
 	err = err ?: get_str(tb[CPUMGR_A_CGROUP_PATH], &a->cgroup_path);
 	err = err ?: get_str(tb[CPUMGR_A_POD_CGROUP_PATH], &a->pod_cgroup_path);
+	err = err ?: get_str(tb[CPUMGR_A_POD_CPUS], &a->pod_cpus);
 	if (err)
 		cpumgr_assignment_free(a);
 	return err;
@@ -188,6 +189,7 @@ void cpumgr_assignment_free(struct cpumgr_assignment *a)
 	free(a->cpus);
 	free(a->cgroup_path);
 	free(a->pod_cgroup_path);
+	free(a->pod_cpus);
 	memset(a, 0, sizeof(*a));
 }
 

@@ -80,6 +80,7 @@ static int assign_pod(struct node *n, const struct pod *pod,
 		      struct cm_error *err)
 {
 	char (*done)[64] = calloc(pod->nr ? pod->nr : 1, sizeof(*done));
+	const struct cpuset *pool = assignments_get_pool(st, pod->uid);
 	uint64_t gen = n->kernel.table.generation;
 	uint32_t narrowed = 0;
 	struct cpuset all;
@@ -89,6 +90,9 @@ static int assign_pod(struct node *n, const struct pod *pod,
 	if (!done)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	pod_new_cpus(n, pod, st, &all);
+	/* the pool's CPUs no container holds leave the others too */
+	if (pool && !assignments_get_pool(&n->assignments, pod->uid))
+		cpuset_or(&all, &all, pool);
 	node_withhold(n, pod->uid, &all, NULL, NULL, &narrowed, &gen);
 	for (unsigned int i = 0; i < pod->nr && !ret; i++) {
 		const struct pod_container *c = &pod->containers[i];
@@ -125,6 +129,16 @@ static int assign_pod(struct node *n, const struct pod *pod,
 			break;
 		}
 		strcpy(done[nr++], c->name);
+	}
+	/* the pod's pool, once its containers hold their CPUs */
+	if (!ret && pool) {
+		uint64_t expect = gen;
+
+		ret = node_assign_pool(n, pod->uid, pool, &expect, &gen);
+		if (!ret)
+			node_own_change(n, expect, gen);
+		else if (ret != -ESTALE)
+			ret = node_nl_error(n, "assign the pod pool", err);
 	}
 	if (ret)
 		rollback(n, pod->uid, done, nr);

@@ -70,6 +70,13 @@ int node_try_state(struct node *n, int t, struct cpu_assignments *st,
  * kernel took as generation now (see node.kernel.cpus_generation).
  */
 void node_own_change(struct node *n, uint64_t expect, uint64_t now);
+/*
+ * node_kernel.c: ASSIGN a pod's pool (cpumgr_nl_assign_pool()); with a
+ * module older than pools, logged and left to the checkpoint (0).
+ */
+int node_assign_pool(struct node *n, const char *uid,
+		     const struct cpuset *pool, const uint64_t *expect,
+		     uint64_t *gen);
 
 /*
  * node_reconcile.c: whether other cgroups can let go of CPUs before an

@@ -307,8 +307,9 @@ void node_shared_pool(const struct node *n, struct cpuset *out)
 
 /*
  * The pod-level state kept from the checkpoint, for the pods the node
- * still knows: a pod pool while the pod has CPUs in the table or a pod
- * file, a baseline while its container has CPUs.
+ * still knows: a pod pool the kernel does not hold (a module older than
+ * pools) while the pod has CPUs in the table, a baseline while its
+ * container has CPUs.
  */
 static int pod_level_state(const struct node *n, struct cpu_assignments *out)
 {
@@ -316,11 +317,12 @@ static int pod_level_state(const struct node *n, struct cpu_assignments *out)
 
 	for (unsigned int i = 0; i < pl->nr_pods; i++) {
 		const char *uid = pl->pods[i].pod_uid;
+		/* as the kubelet's: it goes with the pod's last entry */
 		bool known = node_pod_in_kernel(n, uid);
 
-		for (unsigned int k = 0; !known && k < n->nr_pods; k++)
-			known = !strcmp(n->pods[k].pod.uid, uid);
-		if (known && assignments_set_pool(out, uid, &pl->pods[i].cpus))
+		/* the kernel's pool, when it holds one, is the pool */
+		if (known && !assignments_get_pool(out, uid) &&
+		    assignments_set_pool(out, uid, &pl->pods[i].cpus))
 			return -ENOMEM;
 	}
 	for (unsigned int i = 0; i < pl->nr_baselines; i++) {
@@ -348,6 +350,12 @@ int node_kernel_state(const struct node *n, struct cpu_assignments *out)
 				    n->kernel.as[i].container, &s))
 			return -ENOMEM;
 		cpuset_andnot(&all, &all, &s);
+		if (!n->kernel.as[i].pod_cpus)
+			continue;
+		if (cpuset_parse(&s, n->kernel.as[i].pod_cpus, NULL))
+			return -EINVAL;
+		if (assignments_set_pool(out, n->kernel.as[i].pod_uid, &s))
+			return -ENOMEM;
 	}
 	/* the reduced view has no assignments, but their union */
 	if (n->kernel.table.restricted)
@@ -479,6 +487,32 @@ int node_assign(struct node *n, const char *uid, const char *name,
 		ret = node_assign(n, uid, name, cpus,
 				  flags & ~CPUMGR_ASSIGNMENT_F_PARTITION_PENDING,
 				  expect, gen);
+	}
+	return ret;
+}
+
+int node_assign_pool(struct node *n, const char *uid,
+		     const struct cpuset *pool, const uint64_t *expect,
+		     uint64_t *gen)
+{
+	char *text = cpuset_to_str(pool);
+	int ret;
+
+	if (!text)
+		return -ENOMEM;
+	ret = cpumgr_nl_assign_pool(n->kernel.nl, uid, text, expect, gen);
+	free(text);
+	/*
+	 * A module older than pod pools refuses the attribute: the pool is
+	 * kept by the checkpoint alone, its containers' CPUs enforced.
+	 */
+	if (ret == -EINVAL &&
+	    strstr(cpumgr_nl_errmsg(n->kernel.nl), "Unknown attribute")) {
+		node_log(n, "%s: the loaded module does not hold pod pools (reload it): the pool is kept by the checkpoint alone",
+			 uid);
+		if (gen && expect)
+			*gen = *expect;
+		ret = 0;
 	}
 	return ret;
 }

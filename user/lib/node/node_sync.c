@@ -388,6 +388,18 @@ int node_restore_state(struct node *n, const struct cpu_assignments *s,
 	ret = cpumgr_nl_restore(n->kernel.nl, e, s->nr, NULL, NULL);
 	if (ret)
 		ret = node_nl_error(n, "restore", err);
+	/* the pods' pools, once their containers are back */
+	for (unsigned int i = 0; !ret && i < s->nr_pods; i++) {
+		struct cpuset held;
+
+		assignments_pod_cpus(s, s->pods[i].pod_uid, NULL, &held);
+		if (cpuset_empty(&held))
+			continue;
+		ret = node_assign_pool(n, s->pods[i].pod_uid, &s->pods[i].cpus,
+				       NULL, NULL);
+		if (ret)
+			ret = node_nl_error(n, "restore a pod pool", err);
+	}
 out:
 	for (unsigned int i = 0; i < s->nr; i++)
 		free((char *)e[i].cpus);

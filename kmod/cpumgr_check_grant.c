@@ -75,6 +75,8 @@ cpumgr_grant_view(const struct cpumgr_pod *pod,
 	cpumask_copy(mask, added);
 	vp->cpus = mask;
 	vp->owed = cpumgr_view_owed(view, 0);
+	/* the container's CPUs alone: no pool */
+	vp->pool_rest = cpumgr_view_pool_rest(view, 0);
 	strscpy(vp->uid, uid, sizeof(vp->uid));
 	cpumgr_view_set_cg(view, &vp->cg, pcg, &nr_ids);
 	vp->nr = 1;

@@ -63,14 +63,6 @@ cleanup()
 }
 trap cleanup EXIT
 
-# DIR: a task that sleeps in DIR
-task_in()
-{
-	sleep 1000 &
-	PIDS+=($!)
-	echo $! >"$1/cgroup.procs"
-}
-
 setup()
 {
 	echo +cpuset >"$CG/cgroup.subtree_control" &&

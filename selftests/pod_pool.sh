@@ -40,14 +40,6 @@ cleanup()
 }
 trap cleanup EXIT
 
-# DIR: a task that sleeps in DIR
-task_in()
-{
-	sleep 1000 &
-	PIDS+=($!)
-	echo $! >"$1/cgroup.procs"
-}
-
 # FILE WANT: sysfs FILE (under the module's directory) reads WANT
 reads()
 {

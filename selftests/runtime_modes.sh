@@ -6,7 +6,9 @@
 # - guard (the kubelet runs the static policy and decided): a container
 #   the kubelet's checkpoint lists gets exactly the CPUs of its spec,
 #   assigned and bound in the kernel; one it does not list gets the
-#   shared pool, whatever its spec said;
+#   shared pool, whatever its spec said; a pod's pool in the kubelet's
+#   v4 checkpoint (KEP-5526) is held by the kernel beside its
+#   containers' CPUs, past a slice's end, until the pod's last one;
 # - audit mode: under pod cgroups nobody narrowed (plain mkdir, as the
 #   kubelet leaves them) and with a spec naming another container's
 #   CPUs, every container starts, the kernel counts the violations, and
@@ -24,7 +26,7 @@ trap rt_cleanup EXIT
 
 rt_need runc crun
 
-ktap_plan 5
+ktap_plan 6
 
 rt_rootfs && rt_init enforce && rt_template guard || {
 	echo "# set-up failed"
@@ -64,6 +66,32 @@ t_guard_shared()
 	[ "$line" = "$shared" ] && [ ! -e "$SYSFS/pods/gs/web" ] &&
 		rt_stop crun gs && rt_stop runc gd &&
 		[ -z "$(cat $SYSFS/exclusive_cpus)" ] && rt_agree
+}
+
+# A pod with pod-level resources (KEP-5526): the 1.37 kubelet's v4
+# checkpoint gives pod gp a pool 2-3,6-7, app its slice 2,6, log the
+# pool's rest 3,7 (the file a 1.37 node of cpumgr wrote for the pod).
+t_guard_pod_pool()
+{
+	local line
+
+	cat >"$RT/kubelet_state" <<-'EOF'
+	{"policyName":"static","defaultCpuSet":"0-1,4-5","entries":{"gp":{"app":"2,6","log":"3,7"}},"checksum":74079712,"data":"{\"policyName\":\"static\",\"defaultCpuSet\":\"0-1,4-5\",\"entries\":{\"gp\":{\"app\":\"2,6\",\"log\":\"3,7\"}},\"podEntries\":{\"gp\":{\"cpuSet\":\"2-3,6-7\"}}}","dataChecksum":3082452921}
+	EOF
+	rt_template guard && rt_pod podgp || return 1
+	rt_bundle "$RT/b-gpa" gp app /kubepods/podgp/app 2048 200000 2,6
+	rt_bundle "$RT/b-gpl" gp log /kubepods/podgp/log 2 0 3,7
+	rt_run runc gpa "$RT/b-gpa" || { diag <"$RT/gpa.err"; return 1; }
+	rt_run runc gpl "$RT/b-gpl" || { diag <"$RT/gpl.err"; return 1; }
+	line=$(rt_first_line runc gpl)
+	echo "# pod pool: log's first line '$line', pool '$(cat $SYSFS/pods/gp/pod_cpus)'"
+	[ "$line" = 3,7 ] && [ "$(rt_cpus gp app)" = 2,6 ] &&
+		[ "$(rt_cpus gp log)" = 3,7 ] &&
+		[ "$(cat $SYSFS/pods/gp/pod_cpus)" = 2-3,6-7 ] &&
+		[ "$(cat $SYSFS/exclusive_cpus)" = 2-3,6-7 ] &&
+		rt_stop runc gpa && [ "$(cat $SYSFS/pods/gp/pod_cpus)" = 2-3,6-7 ] &&
+		rt_stop runc gpl && [ ! -e "$SYSFS/pods/gp" ] &&
+		[ -z "$(cat $SYSFS/exclusive_cpus)" ]
 }
 
 # The hook by hand, as a runtime would call it: a dead pid (the cgroup
@@ -163,6 +191,8 @@ t_audit()
 check "guard: the kubelet's CPUs are assigned and bound" t_guard_exclusive
 check "guard: a container the kubelet did not pin gets the shared pool" \
 	t_guard_shared
+check "guard: a pod's pool from the kubelet's checkpoint, held past a slice's end" \
+	t_guard_pod_pool
 check "the hook by hand: dead pid, run twice, poststop twice, no annotations" \
 	t_by_hand
 check "audit: every container starts, violations are counted" t_audit

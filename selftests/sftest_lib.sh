@@ -125,6 +125,15 @@ refused()
 	return 1
 }
 
+# DIR: a task that sleeps in DIR, its pid added to the caller's PIDS
+# (which its cleanup kills).
+task_in()
+{
+	sleep 1000 &
+	PIDS+=($!)
+	echo $! >"$1/cgroup.procs"
+}
+
 # Indented diagnostics.
 diag()
 {

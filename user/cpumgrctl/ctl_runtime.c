@@ -45,14 +45,16 @@ int ctl_runtime_spec_cgroup(const struct node *n, const char *cgroups_path,
  */
 static int kubelet_decided(const struct ctl_runtime *rt,
 			   const struct oci_container *c, bool *decided,
-			   struct cm_error *err)
+			   struct cpuset *pool, struct cm_error *err)
 {
+	const struct cpuset *kept;
 	struct checkpoint cp;
 	size_t len = 0;
 	char *text;
 	FILE *f = fopen(rt->kubelet_state, "re");
 
 	*decided = false;
+	cpuset_zero(pool);
 	if (!f)
 		return errno == ENOENT ? 0 :
 		       cm_errorf(err, "%s: %s", rt->kubelet_state,
@@ -69,24 +71,29 @@ static int kubelet_decided(const struct ctl_runtime *rt,
 	free(text);
 	*decided = checkpoint_decided(&cp, c->pod_uid, c->name) !=
 		   CHECKPOINT_SHARED;
+	kept = assignments_get_pool(&cp.state, c->pod_uid);
+	if (kept)
+		*pool = *kept;
 	checkpoint_free(&cp);
 	return 0;
 }
 
-/* How the container's CPUs are chosen. */
+/* How the container's CPUs are chosen; in guard mode, the pod's pool. */
 static int how_to_add(const struct ctl_runtime *rt, struct oci_container *c,
-		      enum node_add_how *how, struct cm_error *err)
+		      enum node_add_how *how, struct cpuset *pool,
+		      struct cm_error *err)
 {
 	bool decided;
 
 	*how = NODE_ADD_DECIDE;
+	cpuset_zero(pool);
 	if (c->kind == OCI_SANDBOX) {
 		*how = NODE_ADD_SHARED;
 		c->request_milli = c->limit_milli = 0;
 	} else if (rt->mode == CTL_MODE_GUARD) {
 		/* the kubelet decided: its CPUs, whatever the pod asks */
 		c->shared = false;
-		if (kubelet_decided(rt, c, &decided, err))
+		if (kubelet_decided(rt, c, &decided, pool, err))
 			return -EINVAL;
 		*how = decided ? NODE_ADD_CPUS : NODE_ADD_SHARED;
 		if (decided && !c->has_cpus)
@@ -104,6 +111,7 @@ int ctl_runtime_add(struct node *n, const struct ctl_runtime *rt,
 	struct node_attach a = { 0 };
 	struct cm_error ignored = { 0 };
 	enum node_add_how how;
+	struct cpuset pool;
 	struct node_pod *p;
 	struct stat st;
 	bool existed;
@@ -114,7 +122,7 @@ int ctl_runtime_add(struct node *n, const struct ctl_runtime *rt,
 	if (oci_parent(cgroup, pod_cgroup, sizeof(pod_cgroup)))
 		return cm_errorf(err, "cgroup %s has no parent", cgroup);
 	qos = c->has_qos ? c->qos : oci_qos_of_path(pod_cgroup);
-	if (how_to_add(rt, c, &how, err))
+	if (how_to_add(rt, c, &how, &pool, err))
 		return -EINVAL;
 	if (how == NODE_ADD_DECIDE && node_cgroup_has_tasks(n, cgroup))
 		how = NODE_ADD_DECIDE_RUNNING;
@@ -126,6 +134,9 @@ int ctl_runtime_add(struct node *n, const struct ctl_runtime *rt,
 		return cm_errorf(err, "out of memory"), -ENOMEM;
 	ret = node_add_container(n, obj, c->name, how, &c->cpus, err);
 	cJSON_Delete(obj);
+	/* the kubelet's pod pool, held once its container's CPUs are */
+	if (!ret && !cpuset_empty(&pool))
+		ret = node_set_pool(n, c->pod_uid, &pool, err);
 	if (ret)
 		return ret;
 	existed = !stat(cgroup, &st);

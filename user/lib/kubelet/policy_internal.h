@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The static policy's steps that both a container's allocation
- * (policy_static.c) and a pod pool's (policy_pod_pool.c) take.  Private
+ * (policy_static.c) and a pod pool's (policy_pod.c) take.  Private
  * to policy_*.c.
  */
 #ifndef CPUMGR_POLICY_INTERNAL_H

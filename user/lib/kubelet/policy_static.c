@@ -401,3 +401,54 @@ void cpu_policy_remove(struct cpu_policy *p, struct cpu_assignments *s,
 	assignments_delete(s, pod_uid, container);
 	cpuset_or(&s->default_set, &s->default_set, &release);
 }
+
+/*
+ * validatePodScopeResources(): a budget the slices leave nothing of for
+ * a container that shares.  The kubelet's words (its admission reason is
+ * EmptyPodSharedPoolError).
+ */
+int cpu_policy_pod_budget(const struct pod *pod, int total,
+			  struct cm_error *err)
+{
+	int64_t sidecars = 0, apps = 0;
+	bool shared = false;
+
+	for (unsigned int i = 0; i < pod->nr; i++) {
+		const struct pod_container *c = &pod->containers[i];
+		int n = pod_guaranteed_cpus(pod, c);
+
+		if (c->init && !c->restartable) {
+			if (n && n > total - sidecars)
+				return cm_errorf(err, "pod rejected, largest exclusive init container requests %d cpus, but only %d available",
+						 n, (int)(total - sidecars));
+			if (!n && sidecars >= total)
+				return cm_errorf(err, "pod rejected, pod has shared init containers but no cpus available for them");
+		} else if (n) {
+			*(c->init ? &sidecars : &apps) += n;
+		} else {
+			shared = true;
+		}
+	}
+	if (shared && sidecars + apps >= total)
+		return cm_errorf(err, "pod rejected, sum of exclusive container cpu requests equals pod budget, leaving no cpus for shared containers");
+	return 0;
+}
+
+/*
+ * A slice is not given back to the pod's shared pool: its containers'
+ * CPUs stay as admitted, and the pool returns whole with the last entry.
+ */
+void cpu_policy_remove_pooled(struct cpu_assignments *s, const char *pod_uid,
+			      const char *container)
+{
+	const struct cpuset *pool;
+	struct cpuset left;
+
+	assignments_delete(s, pod_uid, container);
+	assignments_pod_cpus(s, pod_uid, NULL, &left);
+	pool = assignments_get_pool(s, pod_uid);
+	if (!cpuset_empty(&left) || !pool)
+		return;
+	cpuset_or(&s->default_set, &s->default_set, pool);
+	assignments_delete_pool(s, pod_uid);
+}

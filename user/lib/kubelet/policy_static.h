@@ -113,7 +113,7 @@ int cpu_policy_allocate(struct cpu_policy *p, struct cpu_assignments *s,
 			const struct pod *pod, const struct pod_container *c,
 			const uint64_t *affinity, struct cm_error *err);
 /*
- * AllocatePod() (policy_pod_pool.c), for a pod with pod-level resources
+ * AllocatePod() (policy_pod.c), for a pod with pod-level resources
  * under pod_level: its pool out of the shared pool, aligned to affinity
  * (NULL: none), the exclusive slices of its qualifying containers within
  * it and the rest of it for the others, every container an entry.  A
@@ -141,6 +141,12 @@ int cpu_policy_admit(const struct cpu_policy *p,
 		     const struct pod *pod, const struct pod_container *c,
 		     uint64_t *affinity, bool *has_affinity,
 		     struct cm_error *err);
+
+/* The same for a pod pool (pod scope: the pod's hints, KEP-5526). */
+int cpu_policy_admit_pod(const struct cpu_policy *p,
+			 const struct cpu_assignments *s,
+			 const struct pod *pod, uint64_t *affinity,
+			 bool *has_affinity, struct cm_error *err);
 
 /* The policy's takeByTopology(): num CPUs of avail, the options pick how. */
 int cpu_policy_take(const struct cpu_policy *p, const struct cpuset *avail,

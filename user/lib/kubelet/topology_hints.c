@@ -349,26 +349,16 @@ void topology_manager_merge(const struct topology *t, enum tm_policy tm,
 		 best->preferred;
 }
 
-int cpu_policy_admit(const struct cpu_policy *p,
-		     const struct cpu_assignments *s,
-		     const struct pod *pod, const struct pod_container *c,
-		     uint64_t *affinity, bool *has_affinity,
-		     struct cm_error *err)
+/* The merge of hints, the refusal, and the affinity to allocate with. */
+static int admit_hints(const struct cpu_policy *p, struct hint_list *hints,
+		       uint64_t *affinity, bool *has_affinity,
+		       struct cm_error *err)
 {
-	struct hint_list hints;
 	struct topo_hint best;
 	bool admit;
-	int ret;
 
-	*has_affinity = false;
-	*affinity = 0;
-	if (p->tm == TM_POLICY_NONE)
-		return 0;
-	ret = cpu_policy_container_hints(p, s, pod, c, &hints, err);
-	if (ret)
-		return ret;
-	topology_manager_merge(p->topo, p->tm, &hints, &best, &admit);
-	hint_list_free(&hints);
+	topology_manager_merge(p->topo, p->tm, hints, &best, &admit);
+	hint_list_free(hints);
 	if (!admit)
 		return cm_errorf(err, "Resources cannot be allocated with Topology locality");
 	if (best.numa) {
@@ -376,4 +366,35 @@ int cpu_policy_admit(const struct cpu_policy *p,
 		*has_affinity = true;
 	}
 	return 0;
+}
+
+int cpu_policy_admit_pod(const struct cpu_policy *p,
+			 const struct cpu_assignments *s,
+			 const struct pod *pod, uint64_t *affinity,
+			 bool *has_affinity, struct cm_error *err)
+{
+	struct hint_list hints;
+
+	*has_affinity = false;
+	*affinity = 0;
+	if (p->tm == TM_POLICY_NONE)
+		return 0;
+	return cpu_policy_pod_hints(p, s, pod, &hints, err) ?:
+	       admit_hints(p, &hints, affinity, has_affinity, err);
+}
+
+int cpu_policy_admit(const struct cpu_policy *p,
+		     const struct cpu_assignments *s,
+		     const struct pod *pod, const struct pod_container *c,
+		     uint64_t *affinity, bool *has_affinity,
+		     struct cm_error *err)
+{
+	struct hint_list hints;
+
+	*has_affinity = false;
+	*affinity = 0;
+	if (p->tm == TM_POLICY_NONE)
+		return 0;
+	return cpu_policy_container_hints(p, s, pod, c, &hints, err) ?:
+	       admit_hints(p, &hints, affinity, has_affinity, err);
 }

@@ -357,6 +357,15 @@ int node_refresh(struct node *n, struct cm_error *err);
 int node_policy(struct node *n, struct cm_error *err);
 
 /* "what: strerror: extack" of the connection's last failure; -errno. */
+/*
+ * The pool of a pod the kernel's table holds (KEP-5526), as a kubelet's
+ * checkpoint has it (guard mode): ASSIGNed when the kernel's differs,
+ * and kept with the node's checkpoint.  A pool that does not hold the
+ * pod's containers' CPUs is refused (the kernel's words); a module
+ * older than pools is logged and left to the checkpoint.
+ */
+int node_set_pool(struct node *n, const char *uid, const struct cpuset *pool,
+		  struct cm_error *err);
 int node_nl_error(struct node *n, const char *what, struct cm_error *err);
 
 /* One line on n->log (none when NULL); node_log() is NODE_LOG_INFO. */

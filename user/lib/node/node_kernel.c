@@ -516,3 +516,18 @@ int node_assign_pool(struct node *n, const char *uid,
 	}
 	return ret;
 }
+
+int node_set_pool(struct node *n, const char *uid, const struct cpuset *pool,
+		  struct cm_error *err)
+{
+	const struct cpuset *have = assignments_get_pool(&n->assignments, uid);
+
+	if (have && cpuset_equal(have, pool))
+		return 0;
+	if (assignments_set_pool(&n->files.pod_level, uid, pool))
+		return cm_errorf(err, "out of memory"), -ENOMEM;
+	/* the kubelet's decision whatever the table's generation */
+	if (node_assign_pool(n, uid, pool, NULL, NULL))
+		return node_nl_error(n, "assign the pod pool", err);
+	return node_refresh(n, err);
+}

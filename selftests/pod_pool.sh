@@ -8,8 +8,9 @@
 # 2-6: CPU 6, which no container holds, stays out of the shared pool and
 # may appear in pp's cgroups only; the slice stays app's; a pool must
 # hold its containers' CPUs and no other pod's, and needs its pod; a
-# container released leaves its CPUs in the pool; "" drops the pool, and
-# it goes with the pod's last container.  Pod pq, on the shared pool
+# container released leaves its CPUs in the pool; an offline in release
+# mode takes a CPU out of it (protect mode refuses it); "" drops the
+# pool, and it goes with the pod's last container.  Pod pq, on the shared pool
 # with a task, wants the CPUs.  Written for the smt8 preset.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
@@ -155,6 +156,22 @@ released_slice_stays_the_pods()
 	refused 1-2 "$S/cpuset.cpus" && echo 2,6 >"$EXTRA/cpuset.cpus"
 }
 
+# protect mode refuses the offline of a pool CPU; in release mode it
+# takes it out of the pool for good (the kubelet's pool is the
+# controller's to set again)
+offline_of_a_pool_cpu()
+{
+	local online=/sys/devices/system/cpu/cpu6/online err
+
+	err=$( { echo 0 >"$online"; } 2>&1) &&
+		{ echo "# CPU 6 of the pool went offline in protect mode"; return 1; }
+	"$CTL" configure --hotplug release >/dev/null &&
+	echo 0 >"$online" && reads pods/pp/pod_cpus 2-5 &&
+	echo 1 >"$online" && reads pods/pp/pod_cpus 2-5 &&
+	reads shared_cpus 0-1,6-7 && "$CTL" pool pp 2-6 >/dev/null &&
+	"$CTL" configure --hotplug protect >/dev/null && reads shared_cpus 0-1,7
+}
+
 empty_drops_it()
 {
 	"$CTL" pool pp "" >/dev/null && reads pods/pp/pod_cpus "" &&
@@ -168,7 +185,7 @@ gone_with_the_last_container()
 	reads shared_cpus 0-7 && echo 1-7 >"$S/cpuset.cpus"
 }
 
-ktap_plan 13
+ktap_plan 14
 check "set-up: pp's app on its slice 2-3, log on 4-5, pq on the shared pool" setup
 check "a pool 2-6: 6, which no container holds, leaves the shared pool" pool_set
 check "another pod's cgroups may not hold the pool's rest" rest_refused_elsewhere
@@ -180,6 +197,7 @@ check "nor may it or a container take another pod's pool" no_other_pods_cpus
 check "a pool needs its pod in the table" pool_needs_its_pod
 check "dump shows the pool with each container" dump_shows_it
 check "a released slice stays in the pool, out of the shared pool" released_slice_stays_the_pods
+check "an offline takes a pool CPU in release mode only, for good" offline_of_a_pool_cpu
 check "an empty pool drops it" empty_drops_it
 check "the pool goes with the pod's last container" gone_with_the_last_container
 ktap_exit

@@ -61,7 +61,8 @@ struct narrow_bound {
 struct narrow_index {
 	struct narrow_bound *v;
 	size_t nr;
-	struct cpuset *cpus;		/* one per assignment */
+	/* per assignment: its CPUs, then its CPUs and its pod's pool */
+	struct cpuset *cpus;
 	/*
 	 * The pool moved under a targeted node: every narrowed cgroup
 	 * changes, written without being read first.
@@ -113,7 +114,7 @@ static int index_build(const struct node *n, struct narrow_index *x,
 	for (unsigned int i = 0; i < n->nr_pods; i++)
 		max += n->pods[i].pod.nr;
 	x->v = calloc(max ? max : 1, sizeof(*x->v));
-	x->cpus = calloc(n->kernel.nr_as ? n->kernel.nr_as : 1,
+	x->cpus = calloc(n->kernel.nr_as ? 2 * n->kernel.nr_as : 1,
 			 sizeof(*x->cpus));
 	if (!x->v || !x->cpus) {
 		index_free(x);
@@ -122,11 +123,18 @@ static int index_build(const struct node *n, struct narrow_index *x,
 	for (size_t i = 0; i < n->kernel.nr_as; i++) {
 		const struct cpumgr_assignment *a = &n->kernel.as[i];
 		const struct cpuset *cpus = &x->cpus[i];
+		struct cpuset *pod = &x->cpus[n->kernel.nr_as + i], pool;
 
 		if (!a->cpus || cpuset_parse(&x->cpus[i], a->cpus, NULL))
 			cpus = NULL;
 		index_add(x, prefix, a->cgroup_path, cpus, true);
-		index_add(x, prefix, a->pod_cgroup_path, cpus, false);
+		/* a pod cgroup holds its pool, what no container holds too */
+		if (cpus)
+			*pod = *cpus;
+		if (a->pod_cpus && !cpuset_parse(&pool, a->pod_cpus, NULL))
+			cpuset_or(pod, pod, &pool);
+		index_add(x, prefix, a->pod_cgroup_path,
+			  cpus || a->pod_cpus ? pod : NULL, false);
 	}
 	for (unsigned int i = 0; i < n->nr_pods; i++)
 		for (unsigned int k = 0; k < n->pods[i].pod.nr; k++)

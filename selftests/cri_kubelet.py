@@ -54,9 +54,12 @@ def requests_limits(c):
 
 
 def qos_class(pod):
-    """Kubernetes' QoS class of a pod (GetPodQOS, cpu and memory)."""
+    """Kubernetes' QoS class of a pod (GetPodQOS, cpu and memory): from
+    its pod-level resources when it has them (KEP-2837)."""
     spec = pod["spec"]
     every = spec.get("initContainers", []) + spec["containers"]
+    if spec.get("resources"):
+        every = [{"resources": spec["resources"]}]
     guaranteed = True
     any_set = False
     for c in every:
@@ -122,10 +125,16 @@ def container_resources(c):
 
 
 def sandbox_resources(pod):
-    """calculateSandboxResources: the pod's requests and limits, the
-    larger of the app containers' sum and any init container's."""
+    """calculateSandboxResources: the pod's requests and limits, its
+    pod-level ones when it has them, else the larger of the app
+    containers' sum and any init container's."""
     spec = pod["spec"]
     tot = {"req": {}, "lim": {}}
+    if spec.get("resources"):
+        req, lim = requests_limits(spec)
+        return linux_resources(milli_cpu(req.get("cpu")),
+                               milli_cpu(lim.get("cpu")),
+                               mem_bytes(lim.get("memory")))
 
     def add(c, into, maxed):
         req, lim = requests_limits(c)
@@ -184,6 +193,22 @@ def checkpoint_text(default, entries):
     return text[:-1] + ',"checksum":%d}' % _fnv1a32(h.encode())
 
 
+def checkpoint_v4_text(default, entries, pools):
+    """The 1.37 kubelet's v4: the v2 members inline, then "data", the
+    state as a JSON string (podEntries: the pods' pools, KEP-5526), and
+    "dataChecksum", FNV-32a over "(string)" and that string."""
+    data = {"policyName": "static", "defaultCpuSet": default}
+    if entries:
+        data["entries"] = {u: dict(sorted(cs.items()))
+                           for u, cs in sorted(entries.items())}
+    if pools:
+        data["podEntries"] = {u: {"cpuSet": c} for u, c in sorted(pools.items())}
+    text = json.dumps(data, separators=(",", ":"))
+    return (checkpoint_text(default, entries)[:-1] + ',"data":' +
+            json.dumps(text) + ',"dataChecksum":%d}' %
+            _fnv1a32(("(string)" + text).encode()))
+
+
 class StaticPolicy:
     """The kubelet's static CPU manager: decisions by `cpumgrctl plan`,
     state in its checkpoint file."""
@@ -197,8 +222,11 @@ class StaticPolicy:
                 cp = json.load(f)
         except FileNotFoundError:
             return None
+        if "data" in cp:
+            cp = json.loads(cp["data"])
         return {"defaultCpuSet": cp["defaultCpuSet"],
-                "entries": cp.get("entries", {})}
+                "entries": cp.get("entries", {}),
+                "podEntries": cp.get("podEntries", {})}
 
     def _step(self, step):
         req = {"topology": {"sysfs": "/sys"}, "policy": "static",
@@ -215,8 +243,14 @@ class StaticPolicy:
             return res["error"]
         tmp = self.path + ".tmp"
         with open(tmp, "w") as f:
-            f.write(checkpoint_text(res["defaultCpuSet"],
-                                    res.get("assignments") or {}))
+            # v4 once a pod has a pool, as the 1.37 kubelet writes it
+            if res.get("podCpus"):
+                f.write(checkpoint_v4_text(res["defaultCpuSet"],
+                                           res.get("assignments") or {},
+                                           res["podCpus"]))
+            else:
+                f.write(checkpoint_text(res["defaultCpuSet"],
+                                        res.get("assignments") or {}))
         os.rename(tmp, self.path)
         return None
 

@@ -73,10 +73,11 @@ RESIZE="decide: a running container resized 2 -> 4 -> 3 -> 2 CPUs, 1 refused"
 [ "$PARTS" = 0 ] ||
 	RESIZE="decide: a running container resized 2 -> 4 -> 3 -> 2 CPUs, its partition with it, 1 refused"
 G2=0b1e5a44-5f3c-4c55-9a0e-000000000004
+PP=0b1e5a44-5f3c-4c55-9a0e-000000000011
 # the systemd driver's own checks (set-property, systemd's writes)
 SYSTEMD_CHECKS=0
 [ "$CRI_DRIVER" != systemd ] || SYSTEMD_CHECKS=3
-ktap_plan $((22 + SYSTEMD_CHECKS))
+ktap_plan $((23 + SYSTEMD_CHECKS))
 
 cri_node_up || {
 	echo "# set-up failed"
@@ -135,6 +136,7 @@ if ! cri_have_plugin; then
 		 "status --ready nri: not ready once the plugin stopped" \
 		 "guard: the kubelet's CPUs, assigned and bound" \
 		 "guard: a container without an entry gets the shared pool" \
+		 "guard: a pod's pool (pod-level resources) from the kubelet's v4 checkpoint" \
 		 "guard: a pod that does not fit is refused by the kubelet" \
 		 "guard: pod create/delete cycles" \
 		 "guard: table, checkpoint, cgroups agree; audit clean" \
@@ -726,10 +728,25 @@ t_guard_shared()
 	first_is_shared nginx
 }
 
+# KEP-5526: the kubelet's pool (its v4 checkpoint's podEntries), app's
+# slice and log's share of the rest; the kernel holds the pool
+t_guard_pod_pool()
+{
+	local pool
+
+	cri_up "$PODS/guaranteed-pod-pool.json" || { diag <"$CRI/up.err"; return 1; }
+	pool=$(/usr/bin/python3 -c 'import json, sys; print(json.loads(json.load(open(sys.argv[1]))["data"])["podEntries"][sys.argv[2]]["cpuSet"])' "$KSTATE" $PP)
+	echo "# the kubelet's pool '$pool', the kernel's '$(cat $SYSFS/pods/$PP/pod_cpus)'"
+	first_is_exclusive $PP app && first_is_exclusive $PP log &&
+		[ "$(cat $SYSFS/pods/$PP/pod_cpus)" = "$pool" ] &&
+		rt_disjoint "$(rt_cpus $PP app)" "$(rt_cpus $PP log)"
+}
+
 check "guard: the kubelet's CPUs, assigned and bound" timed t_guard
 long_check "guard: a container without an entry gets the shared pool" timed t_guard_shared
+check "guard: a pod's pool (pod-level resources) from the kubelet's v4 checkpoint" timed t_guard_pod_pool
 check "guard: a pod that does not fit is refused by the kubelet" timed refused gbig
-kubelet down $G2 0b1e5a44-5f3c-4c55-9a0e-000000000003
+kubelet down $G2 0b1e5a44-5f3c-4c55-9a0e-000000000003 $PP
 long_check "guard: $((CYCLES / 3 + 1)) pod create/delete cycles" timed t_cycles $((CYCLES / 3 + 1))
 check "guard: table, checkpoint, cgroups agree; audit clean" timed rt_agree
 

@@ -219,9 +219,39 @@ static int run_take(const cJSON *req, struct plan *pl, cJSON **result,
 
 /* ---- policy ---- */
 
+/* state.podEntries, as the checkpoint has them: UID -> {"cpuSet": ...} */
+static int read_pod_entries(const cJSON *st, struct plan *pl,
+			    struct cm_error *err)
+{
+	const cJSON *pods = json_member(st, "podEntries"), *pod, *cpus;
+	struct cpuset set;
+
+	if (!pods)
+		return 0;
+	if (!cJSON_IsObject(pods))
+		return cm_errorf(err, "state.podEntries: must be an object");
+	cJSON_ArrayForEach(pod, pods) {
+		cpus = json_member(pod, "cpuSet");
+		if (!cJSON_IsObject(pod) || !cJSON_IsString(cpus))
+			return cm_errorf(err, "state.podEntries.%s: must be {\"cpuSet\": cpulist}",
+					 pod->string);
+		if (cpuset_parse(&set, cpus->valuestring, err)) {
+			cm_error_prefix(err, "state.podEntries.%s.cpuSet",
+					pod->string);
+			return -EINVAL;
+		}
+		if (assignments_set_pool(&pl->state, pod->string, &set))
+			return cm_errorf(err, "state.podEntries.%s: pod UID too long",
+					 pod->string);
+	}
+	return 0;
+}
+
 static int read_state(const cJSON *req, struct plan *pl, struct cm_error *err)
 {
-	static const char *const fields[] = { "defaultCpuSet", "entries", NULL };
+	static const char *const fields[] = {
+		"defaultCpuSet", "entries", "podEntries", NULL
+	};
 	const cJSON *st = json_member(req, "state"), *entries, *pod, *c;
 
 	if (!st)
@@ -234,6 +264,8 @@ static int read_state(const cJSON *req, struct plan *pl, struct cm_error *err)
 		cm_error_prefix(err, "state");
 		return -EINVAL;
 	}
+	if (read_pod_entries(st, pl, err))
+		return -EINVAL;
 	entries = json_member(st, "entries");
 	if (!entries)
 		return 0;

@@ -41,13 +41,15 @@ static int cpumgr_check_pool(struct cpumgr_pod *pod,
 			   cpumask_first(held));
 		return -EINVAL;
 	}
-	/* Only what it adds: a CPU offline since stays in no pool anyway. */
-	cpumask_andnot(held, pool, pod->pool);
-	if (cpumask_empty(held))
+	/*
+	 * All of it, not what it adds: full-pcpus-only asks whole cores of
+	 * the pool (a CPU an offline took and the controller sets again).
+	 */
+	if (cpumask_empty(pool))
 		return 0;
-	err = cpumgr_check_assignable(held, attr, extack);
+	err = cpumgr_check_assignable(pool, attr, extack);
 	if (!err)
-		err = cpumgr_check_other_pods(held, pod->uid, attr, extack);
+		err = cpumgr_check_other_pods(pool, pod->uid, attr, extack);
 	return err;
 }
 

@@ -174,6 +174,8 @@ static void cpumgr_restore_commit(struct cpumgr_entry *entries,
 		/* Unbound unless an entry binds it again. */
 		cpumgr_cgroup_swap(&pod->cgroup, &none);
 		cpumgr_cgroup_ref_free(&none);
+		/* RESTORE carries no pools: the controller sets them after */
+		cpumgr_pod_set_pool(pod, cpu_none_mask);
 	}
 	list_splice_tail_init(fresh, &cpumgr_tbl.pods);
 

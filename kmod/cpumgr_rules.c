@@ -403,6 +403,9 @@ static void cpumgr_whose_of(const struct cpumgr_view *view,
 			     cpumask_intersects(bad, c->owed)))
 				cpumgr_whose(s, i, k);
 		}
+		/* none of them: its pool's rest */
+		if (pending && cpumask_intersects(bad, pod->pool_rest))
+			cpumgr_whose(s, i, -1);
 	}
 }
 
@@ -505,8 +508,8 @@ bool cpumgr_rules_in_scope(const struct cpumgr_view *view, struct cgroup *cgrp,
 /*
  * The CPUs containers would lose, added to @bad: with @below, those bound
  * at or below @cgrp lose what of theirs @cpus lacks; without, every other
- * container loses what of its @cpus holds, and every pod that @cgrp is
- * none of the cgroups of what of its pool's rest @cpus holds.
+ * container loses what of its @cpus holds, and every pod whose cgroup
+ * @cgrp is not at or above what of its pool's rest @cpus holds.
  */
 static bool cpumgr_containers_lose(const struct cpumgr_view *view,
 				   struct cgroup *cgrp,
@@ -516,15 +519,15 @@ static bool cpumgr_containers_lose(const struct cpumgr_view *view,
 {
 	struct cpumask *lost = s->masks[CPUMGR_SCRATCH_OTHERS];
 	bool v1 = !cpumgr_cgroup_on_dfl(cgrp), whole = true, found = false;
-	unsigned int i, k, nr;
+	unsigned int i, k;
 
-	nr = cpumgr_chain(cgrp, s->chain, &whole);
-	if (!nr)
+	if (!cpumgr_chain(cgrp, s->chain, &whole))
 		return false;
 	for (i = 0; i < view->nr_pods; i++) {
 		const struct cpumgr_view_pod *pod = &view->pods[i];
 
-		if (!below && !cpumgr_related(&pod->cg, s->chain, nr, v1) &&
+		/* a partition below the pod cgroup would take it from its sharers */
+		if (!below && !cpumgr_above(&pod->cg, s->chain[0], v1) &&
 		    cpumask_and(lost, pod->pool_rest, cpus)) {
 			cpumask_or(bad, bad, lost);
 			cpumgr_whose(s, i, -1);

@@ -26,11 +26,7 @@ NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 
 cleanup()
 {
-	"$CTL" reset --force --state-dir "$S" >/dev/null 2>&1 ||
-		CPUMGR_STATE_DIR=/nonexistent "$CTL" reset >/dev/null 2>&1
-	find "$CG" -depth -type d 2>/dev/null | while read -r d; do
-		rmdir "$d" 2>/dev/null
-	done
+	node_cleanup
 	rm -rf "$OUT"
 }
 trap cleanup EXIT

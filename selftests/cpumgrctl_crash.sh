@@ -60,18 +60,12 @@ bad_retry=0 bad_sync=0 bad_agree=0
 
 cleanup()
 {
-	local d
-
 	[ -n "$DAEMON" ] && kill -9 "$DAEMON" 2>/dev/null
 	for p in "${TASK[@]}"; do
 		kill -9 "$p" 2>/dev/null
 	done
 	wait 2>/dev/null
-	"$CTL" reset --force --state-dir "$S" >/dev/null 2>&1 ||
-		CPUMGR_STATE_DIR=/nonexistent "$CTL" reset >/dev/null 2>&1
-	find "$CG" -depth -type d 2>/dev/null | while read -r d; do
-		rmdir "$d" 2>/dev/null
-	done
+	node_cleanup
 	rmdir "$PIN" 2>/dev/null
 	rm -rf "$OUT"
 }

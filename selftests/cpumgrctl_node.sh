@@ -28,8 +28,6 @@ IR=0b1e5a44-5f3c-4c55-9a0e-000000000007
 
 cleanup()
 {
-	local d
-
 	for p in "${TASKS[@]}"; do
 		kill "$p" 2>/dev/null
 	done
@@ -37,12 +35,7 @@ cleanup()
 	for c in /sys/devices/system/cpu/cpu*/online; do
 		echo 1 >"$c" 2>/dev/null
 	done
-	"$CTL" reset --force --state-dir "$S" >/dev/null 2>&1 ||
-		CPUMGR_STATE_DIR=/nonexistent "$CTL" reset >/dev/null 2>&1
-	# deepest first
-	find "$CG" -depth -type d 2>/dev/null | while read -r d; do
-		rmdir "$d" 2>/dev/null
-	done
+	node_cleanup
 	rm -rf "$OUT"
 }
 trap cleanup EXIT

@@ -190,12 +190,7 @@ walk_max_refuses()
 # POD CONTAINER FLAGS: the flags sysfs shows for it
 flags_are()
 {
-	local flags=
-
-	read -r flags <"$SYSFS/pods/$1/$2/flags"
-	[ "$flags" = "$3" ] && return 0
-	echo "# $1/$2 has flags '$flags', not '$3'"
-	return 1
+	sysfs_is "pods/$1/$2/flags" "$3"
 }
 
 # DIR: a task moved into DIR is refused (EBUSY)

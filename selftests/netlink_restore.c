@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * RESTORE replaces the whole table at once or not at all: a success
- * leaves exactly its entries (dump and sysfs), a refusal, whichever entry
- * caused it, leaves the old table intact and blames the entry.
+ * leaves exactly its entries (dump and sysfs), no pod pool among them, a
+ * refusal, whichever entry caused it, leaves the old table intact and
+ * blames the entry.
  */
 #include <stdio.h>
 #include <sys/stat.h>
@@ -114,6 +115,43 @@ TEST_F(restore, replaces_the_table)
 	text = sft_read_file(SFT_SYSFS "/pods/other/x/cpus");
 	EXPECT_STREQ(self->cpus.name[1], text);
 	free(text);
+}
+
+/*
+ * RESTORE carries no pools: a pod it keeps loses its pool (KEP-5526),
+ * whose CPUs another pod of the new table may hold.
+ */
+TEST_F(restore, drops_pools)
+{
+	struct cpumgr_restore_entry e[] = {
+		{ "old", "a", self->cpus.name[1], 0, NULL, NULL },
+		{ "other", "x", self->cpus.name[4], 0, NULL, NULL },
+	};
+	struct cpumgr_assignment got;
+	struct cpumgr_table st;
+	bool map[SFTEST_MAX_CPUS];
+	char pool[64];
+	char *text;
+
+	snprintf(pool, sizeof(pool), "%s,%s,%s", self->cpus.name[1],
+		 self->cpus.name[2], self->cpus.name[4]);
+	ASSERT_EQ(0, cpumgr_nl_assign_pool(self->nl, "old", pool, NULL, NULL))
+		TH_LOG("%s", cpumgr_nl_errmsg(self->nl));
+	ASSERT_EQ(0, cpumgr_nl_restore(self->nl, e, 2, NULL, NULL))
+		TH_LOG("%s", cpumgr_nl_errmsg(self->nl));
+	ASSERT_EQ(0, cpumgr_nl_get_assignment(self->nl, "old", "a", &got));
+	EXPECT_EQ(NULL, got.pod_cpus);
+	cpumgr_assignment_free(&got);
+	text = sft_read_file(SFT_SYSFS "/pods/old/pod_cpus");
+	EXPECT_STREQ("", text);
+	free(text);
+	ASSERT_EQ(0, cpumgr_nl_get_table(self->nl, &st));
+	ASSERT_TRUE(sft_parse_cpulist(st.exclusive_cpus, map));
+	for (int cpu = 0; cpu < SFTEST_MAX_CPUS; cpu++) {
+		EXPECT_EQ(cpu == atoi(self->cpus.name[1]) || cpu == atoi(self->cpus.name[4]),
+			  map[cpu]) TH_LOG("cpu%d in %s", cpu, st.exclusive_cpus);
+	}
+	cpumgr_table_free(&st);
 }
 
 TEST_F(restore, empty_empties)

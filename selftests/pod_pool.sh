@@ -41,17 +41,6 @@ cleanup()
 }
 trap cleanup EXIT
 
-# FILE WANT: sysfs FILE (under the module's directory) reads WANT
-reads()
-{
-	local got=
-
-	read -r got <"$SYSFS/$1"
-	[ "$got" = "$2" ] && return 0
-	echo "# $1 is '$got', not '$2'"
-	return 1
-}
-
 # ARGS...: cpumgrctl ARGS refused, the error in $OUT/e
 ctl_refused()
 {
@@ -84,8 +73,8 @@ pool_set()
 {
 	"$CTL" pool pp 2-6 >"$OUT/o" 2>"$OUT/e" || { diag <"$OUT/e"; return 1; }
 	grep -q "pp pod-cpus 2-6 generation" "$OUT/o" &&
-	reads pods/pp/pod_cpus 2-6 && reads shared_cpus 0-1,7 &&
-	reads exclusive_cpus 2-6
+	sysfs_is pods/pp/pod_cpus 2-6 && sysfs_is shared_cpus 0-1,7 &&
+	sysfs_is exclusive_cpus 2-6
 }
 
 rest_refused_elsewhere()
@@ -120,7 +109,7 @@ pool_holds_its_containers()
 	grep -q "a pod pool holds its containers' CPUs" "$OUT/e" &&
 	{ ! grep -q "CPU [0-9]" "$OUT/e" || grep -q "CPU 2" "$OUT/e"; } ||
 		{ diag <"$OUT/e"; return 1; }
-	reads pods/pp/pod_cpus 2-6
+	sysfs_is pods/pp/pod_cpus 2-6
 }
 
 no_other_pods_cpus()
@@ -152,7 +141,7 @@ dump_shows_it()
 released_slice_stays_the_pods()
 {
 	"$CTL" release pp app >/dev/null &&
-	reads pods/pp/pod_cpus 2-6 && reads shared_cpus 0-1,7 &&
+	sysfs_is pods/pp/pod_cpus 2-6 && sysfs_is shared_cpus 0-1,7 &&
 	refused 1-2 "$S/cpuset.cpus" && echo 2,6 >"$EXTRA/cpuset.cpus"
 }
 
@@ -166,23 +155,23 @@ offline_of_a_pool_cpu()
 	err=$( { echo 0 >"$online"; } 2>&1) &&
 		{ echo "# CPU 6 of the pool went offline in protect mode"; return 1; }
 	"$CTL" configure --hotplug release >/dev/null &&
-	echo 0 >"$online" && reads pods/pp/pod_cpus 2-5 &&
-	echo 1 >"$online" && reads pods/pp/pod_cpus 2-5 &&
-	reads shared_cpus 0-1,6-7 && "$CTL" pool pp 2-6 >/dev/null &&
-	"$CTL" configure --hotplug protect >/dev/null && reads shared_cpus 0-1,7
+	echo 0 >"$online" && sysfs_is pods/pp/pod_cpus 2-5 &&
+	echo 1 >"$online" && sysfs_is pods/pp/pod_cpus 2-5 &&
+	sysfs_is shared_cpus 0-1,6-7 && "$CTL" pool pp 2-6 >/dev/null &&
+	"$CTL" configure --hotplug protect >/dev/null && sysfs_is shared_cpus 0-1,7
 }
 
 empty_drops_it()
 {
-	"$CTL" pool pp "" >/dev/null && reads pods/pp/pod_cpus "" &&
-	reads shared_cpus 0-3,6-7 && "$CTL" pool pp 2-6 >/dev/null &&
-	reads shared_cpus 0-1,7
+	"$CTL" pool pp "" >/dev/null && sysfs_is pods/pp/pod_cpus "" &&
+	sysfs_is shared_cpus 0-3,6-7 && "$CTL" pool pp 2-6 >/dev/null &&
+	sysfs_is shared_cpus 0-1,7
 }
 
 gone_with_the_last_container()
 {
 	"$CTL" release pp log >/dev/null && [ ! -e "$SYSFS/pods/pp" ] &&
-	reads shared_cpus 0-7 && echo 1-7 >"$S/cpuset.cpus"
+	sysfs_is shared_cpus 0-7 && echo 1-7 >"$S/cpuset.cpus"
 }
 
 ktap_plan 14

@@ -30,11 +30,7 @@ cleanup()
 		kill "$p" 2>/dev/null
 	done
 	wait 2>/dev/null
-	"$CTL" reset --force --state-dir "$S" >/dev/null 2>&1 ||
-		CPUMGR_STATE_DIR=/nonexistent "$CTL" reset >/dev/null 2>&1
-	find "$CG" -depth -type d 2>/dev/null | while read -r d; do
-		rmdir "$d" 2>/dev/null
-	done
+	node_cleanup
 	rm -rf "$OUT"
 }
 trap cleanup EXIT
@@ -85,24 +81,9 @@ t_attach()
 	# a sharer of the pool keeps its quota: 1 CPU
 	grep -q "^100000 100000" $CG/pod-pp/log/cpu.max ||
 		{ cat $CG/pod-pp/log/cpu.max | diag; return 1; }
-	rt_cpus_within "$POOL" "$(cat $CG/pod-pp/cpuset.cpus.effective)"
+	cpus_rel subset "$POOL" "$(cat $CG/pod-pp/cpuset.cpus.effective)"
 }
 
-# A within B (cpulists)
-rt_cpus_within()
-{
-	/usr/bin/python3 - "$1" "$2" <<-'EOF'
-	import sys
-	def cpus(t):
-	    s = set()
-	    for p in t.split(","):
-	        if p:
-	            lo, _, hi = p.partition("-")
-	            s.update(range(int(lo), int(hi or lo) + 1))
-	    return s
-	sys.exit(0 if cpus(sys.argv[1]) <= cpus(sys.argv[2]) else 1)
-	EOF
-}
 
 t_shared_pod()
 {
@@ -112,7 +93,7 @@ t_shared_pod()
 	run ctl attach --pod $BE --container nginx --cgroup "$CG/pod-be/nginx" \
 		--create --pid "${PIDS[-1]}"
 	rc 0 || return 1
-	! rt_cpus_within "$(allowed "${PIDS[-1]}")" "$POOL" &&
+	cpus_rel disjoint "$(allowed "${PIDS[-1]}")" "$POOL" &&
 		[ "$(allowed "${PIDS[-1]}")" = "$(cat $SYSFS/shared_cpus)" ] &&
 		run ctl audit && rc 0 && grep -q "^audit: clean" "$OUT/o" ||
 		{ shows; return 1; }

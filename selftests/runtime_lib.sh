@@ -340,25 +340,10 @@ rt_cpus()
 	cat "$SYSFS/pods/$1/$2/cpus" 2>/dev/null
 }
 
-# rt_cpus_rel OP A B: cpulists A and B share no CPU (OP disjoint), or A
-# is a subset of B (OP subset); OP minus prints A without B.
+# rt_cpus_rel OP A B: sftest_lib's cpus_rel.
 rt_cpus_rel()
 {
-	/usr/bin/python3 - "$@" <<-'EOF'
-	import sys
-	def cpus(t):
-	    s = set()
-	    for p in t.split(","):
-	        if p:
-	            lo, _, hi = p.partition("-")
-	            s.update(range(int(lo), int(hi or lo) + 1))
-	    return s
-	op, a, b = sys.argv[1], cpus(sys.argv[2]), cpus(sys.argv[3])
-	if op == "minus":
-	    print(",".join(str(c) for c in sorted(a - b)))
-	    sys.exit(0)
-	sys.exit(0 if (not (a & b) if op == "disjoint" else a <= b) else 1)
-	EOF
+	cpus_rel "$@"
 }
 
 rt_disjoint()

@@ -82,15 +82,15 @@ t_guard_pod_pool()
 	rt_bundle "$RT/b-gpa" gp app /kubepods/podgp/app 2048 200000 2,6
 	rt_bundle "$RT/b-gpl" gp log /kubepods/podgp/log 2 0 3,7
 	rt_run runc gpa "$RT/b-gpa" || { diag <"$RT/gpa.err"; return 1; }
-	rt_run runc gpl "$RT/b-gpl" || { diag <"$RT/gpl.err"; return 1; }
-	line=$(rt_first_line runc gpl)
+	rt_run crun gpl "$RT/b-gpl" || { diag <"$RT/gpl.err"; return 1; }
+	line=$(rt_first_line crun gpl)
 	echo "# pod pool: log's first line '$line', pool '$(cat $SYSFS/pods/gp/pod_cpus)'"
 	[ "$line" = 3,7 ] && [ "$(rt_cpus gp app)" = 2,6 ] &&
 		[ "$(rt_cpus gp log)" = 3,7 ] &&
 		[ "$(cat $SYSFS/pods/gp/pod_cpus)" = 2-3,6-7 ] &&
 		[ "$(cat $SYSFS/exclusive_cpus)" = 2-3,6-7 ] &&
 		rt_stop runc gpa && [ "$(cat $SYSFS/pods/gp/pod_cpus)" = 2-3,6-7 ] &&
-		rt_stop runc gpl && [ ! -e "$SYSFS/pods/gp" ] &&
+		rt_stop crun gpl && [ ! -e "$SYSFS/pods/gp" ] &&
 		[ -z "$(cat $SYSFS/exclusive_cpus)" ]
 }
 

@@ -134,6 +134,50 @@ task_in()
 	echo $! >"$1/cgroup.procs"
 }
 
+# The node of state directory $S reset (its table too), whatever it
+# holds, and the cgroups at and below $CG removed, deepest first: the
+# node selftests' clean-up.
+node_cleanup()
+{
+	"$CTL" reset --force --state-dir "$S" >/dev/null 2>&1 ||
+		CPUMGR_STATE_DIR=/nonexistent "$CTL" reset >/dev/null 2>&1
+	find "$CG" -depth -type d 2>/dev/null | while read -r d; do
+		rmdir "$d" 2>/dev/null
+	done
+}
+
+# cpus_rel OP A B: cpulists A and B share no CPU (OP disjoint), or A
+# is a subset of B (OP subset); OP minus prints A without B.
+cpus_rel()
+{
+	/usr/bin/python3 - "$@" <<-'EOF'
+	import sys
+	def cpus(t):
+	    s = set()
+	    for p in t.split(","):
+	        if p:
+	            lo, _, hi = p.partition("-")
+	            s.update(range(int(lo), int(hi or lo) + 1))
+	    return s
+	op, a, b = sys.argv[1], cpus(sys.argv[2]), cpus(sys.argv[3])
+	if op == "minus":
+	    print(",".join(str(c) for c in sorted(a - b)))
+	    sys.exit(0)
+	sys.exit(0 if (not (a & b) if op == "disjoint" else a <= b) else 1)
+	EOF
+}
+
+# FILE WANT: the module's sysfs FILE reads WANT, said when it does not.
+sysfs_is()
+{
+	local got=
+
+	read -r got <"$SYSFS/$1"
+	[ "$got" = "$2" ] && return 0
+	echo "# $1 is '$got', not '$2'"
+	return 1
+}
+
 # Indented diagnostics.
 diag()
 {

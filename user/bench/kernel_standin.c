@@ -181,6 +181,7 @@ static int load(struct cpumgr_nl *nl)
 
 	if (!f) {
 		nl->nr = 0;
+		nl->nr_pools = 0;
 		nl->loaded = false;
 		return errno == ENOENT ? 0 : -errno;
 	}

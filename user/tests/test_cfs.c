@@ -350,6 +350,40 @@ TEST(pod_limits_exclusive_and_sidecars)
 	pod_free(&p);
 }
 
+/*
+ * Pod-level resources (KEP-2837): the pod cgroup gets the pod's own CPU
+ * request and limit, not its containers' sum (3 here).
+ */
+TEST(pod_limits_pod_level)
+{
+	struct cfs_options o;
+	struct cfs_limits l;
+	struct pod p;
+
+	cfs_options_default(&o);
+	pod_from_text(&p, "{\"metadata\":{\"uid\":\"u\"},\"spec\":{"
+		      "\"resources\":{\"limits\":{\"cpu\":\"4\",\"memory\":\"1G\"}},"
+		      "\"containers\":[{\"name\":\"app\",\"resources\":{\"limits\":"
+		      "{\"cpu\":\"2\",\"memory\":\"512M\"}}},{\"name\":\"log\","
+		      "\"resources\":{\"limits\":{\"cpu\":\"1\"}}}]}}");
+	cfs_pod_limits(&p, false, &o, &l);
+	EXPECT_EQ(cfs_milli_cpu_to_shares(4000), l.shares);
+	EXPECT_TRUE(l.set_quota);
+	EXPECT_EQ(400000, l.quota);
+	cfs_pod_limits(&p, true, &o, &l);
+	EXPECT_EQ(-1, l.quota);
+	pod_free(&p);
+	/* a request alone: Burstable, no quota for the pod */
+	pod_from_text(&p, "{\"metadata\":{\"uid\":\"u\"},\"spec\":{"
+		      "\"resources\":{\"requests\":{\"cpu\":\"1500m\"}},"
+		      "\"containers\":[{\"name\":\"a\",\"resources\":{\"limits\":"
+		      "{\"cpu\":\"2\"}}}]}}");
+	cfs_pod_limits(&p, false, &o, &l);
+	EXPECT_EQ(cfs_milli_cpu_to_shares(1500), l.shares);
+	EXPECT_FALSE(l.set_quota);
+	pod_free(&p);
+}
+
 FAKE_TREE_FIXTURE(tree);
 
 FIXTURE_SETUP(tree)

@@ -160,6 +160,15 @@ void cfs_pod_limits(const struct pod *p, bool has_exclusive,
 	enum pod_qos qos = pod_qos(p);
 	bool declared = true, enforce;
 
+	/* pod-level resources (KEP-2837): the pod's own, not its sum */
+	if (pod_level_resources(p)) {
+		cfs_pod_limits_resized(qos, p->has_pod_request[RES_CPU] ?
+				       milli_of(p->pod_request[RES_CPU].nano) : 0,
+				       p->has_pod_limit[RES_CPU] ?
+				       milli_of(p->pod_limit[RES_CPU].nano) : 0,
+				       has_exclusive, o, out);
+		return;
+	}
 	memset(out, 0, sizeof(*out));
 	if (qos == QOS_BEST_EFFORT) {
 		out->shares = CFS_MIN_SHARES;

@@ -106,7 +106,8 @@ void cfs_container_limits(const struct pod_container *c, bool exclusive,
  * sidecar containers included); Guaranteed gets shares, quota and
  * period, Burstable shares and quota only when every container has a CPU
  * limit, BestEffort 2 shares.  has_exclusive: a container of the pod
- * holds exclusive CPUs.  Pod overhead and pod-level resources are not
+ * holds exclusive CPUs; a pod with pod-level resources (KEP-2837) gets
+ * the limits of its own CPU request and limit.  Pod overhead is not
  * read.
  */
 void cfs_pod_limits(const struct pod *p, bool has_exclusive,

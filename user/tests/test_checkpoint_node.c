@@ -156,6 +156,36 @@ TEST_F(versions, an_admitted_pod_pool)
 	      "%d %s", self->sn.status, self->sn.out);
 }
 
+/*
+ * A pool's sharers cannot each be a partition of its rest: a node whose
+ * pool moves by partitions refuses a pod pool, says why, and changes
+ * nothing (the tree stand-in, which has cpuset.cpus.exclusive).
+ */
+TEST(a_pool_where_partitions_move_the_pool)
+{
+	struct standin_node sn;
+	char *kernel;
+
+	ASSERT_EQ(0, standin_tree_new(&sn));
+	fake_mkdir(sn.dir, "cg/kubepods");
+	fake_write(sn.dir, "cg/kubepods/cpuset.cpus.exclusive", "\n");
+	standin_runf(&sn, "init --cpu-manager-policy static --reserved-cpus 0-1 "
+		     "--cgroup-mount %s/cg --cgroup-root %s/cg/kubepods "
+		     "--kubelet-version 1.37 --pool-moves partitions",
+		     sn.dir, sn.dir);
+	ASSERT_EQ(0, sn.status) TH_LOG("%s", sn.out);
+	fake_write(sn.dir, "pod.json", POOL_POD);
+	standin_runf(&sn, "admit pod.json");
+	CHECK(sn.status != 0 &&
+	      strstr(sn.out, "a pod pool (pod-level resources, KEP-5526) and --pool-moves partitions do not go together"),
+	      "%d %s", sn.status, sn.out);
+	kernel = standin_file(&sn, "kernel");
+	CHECK(kernel && !strstr(kernel, "\na ") && !strstr(kernel, "\np "),
+	      "%s", kernel ?: "");
+	free(kernel);
+	fake_tree_free(sn.dir);
+}
+
 /* A v2 node cannot write pools: it says so. */
 TEST_F(versions, a_v2_node_says_it_drops_pools)
 {

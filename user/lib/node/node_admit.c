@@ -149,6 +149,23 @@ static int assign_pod(struct node *n, const struct pod *pod,
 	return ret;
 }
 
+/*
+ * A pool's sharers hold the same CPUs, which no partition of theirs can
+ * (a partition's CPUs are its own): where the pool moves by partitions,
+ * the pool's rest would stay in the pool's cgroups, which the kernel
+ * keeps it out of.  Refused, and said.
+ */
+static int pool_supported(const struct node *n, const struct pod *pod,
+			  const struct cpu_assignments *st,
+			  struct cm_error *err)
+{
+	if (!assignments_get_pool(st, pod->uid) ||
+	    n->cfg.pool_moves != NODE_POOL_PARTITIONS)
+		return 0;
+	return cm_errorf(err, "a pod pool (pod-level resources, KEP-5526) and --pool-moves partitions do not go together: its sharers cannot each be a partition of its rest (init --pool-moves writes)"),
+	       -EOPNOTSUPP;
+}
+
 static int keep_pool(struct node *n, const struct pod *pod,
 		     const struct cpu_assignments *st, struct cm_error *err)
 {
@@ -172,6 +189,8 @@ static int admit_static(struct node *n, const struct pod *pod,
 		if (ret)
 			return ret;
 		ret = cpu_policy_add_pod(&n->policy, &st, pod, NULL, err);
+		if (!ret)
+			ret = pool_supported(n, pod, &st, err);
 		if (ret) {
 			assignments_free(&st);
 			(*errors)++;

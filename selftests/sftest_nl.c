@@ -117,10 +117,14 @@ static void add_pod(struct text *t, const char *uid)
 
 	snprintf(path, sizeof(path), SFT_SYSFS "/pods/%s/pod_cgroup", uid);
 	add_file(t, uid, path);
+	snprintf(path, sizeof(path), SFT_SYSFS "/pods/%s/pod_cpus", uid);
+	add_file(t, uid, path);
 	snprintf(path, sizeof(path), SFT_SYSFS "/pods/%s", uid);
 	n = list_dir(path, &names);
 	for (int i = 0; i < n; i++) {
-		if (!strcmp(names[i], "pod_cgroup"))
+		/* the pod's own files; no DNS label has a '_' */
+		if (!strcmp(names[i], "pod_cgroup") ||
+		    !strcmp(names[i], "pod_cpus"))
 			continue;
 		cpus = sft_read_file("%s/%s/cpus", path, names[i]);
 		cgroup = sft_read_file("%s/%s/cgroup", path, names[i]);

@@ -129,7 +129,7 @@ static int cpumgr_table_cpu_offline(unsigned int cpu)
 			cpumask_set_cpu(cpu, c->lost);
 			c->mark = true;
 		}
-		/* a pool's CPU goes for good: the controller sets it again */
+		/* a pool's CPU goes for good: only a new pool gives it back */
 		if (cpumask_test_cpu(cpu, pod->pool)) {
 			cpumask_copy(cpumgr_tbl.scratch, pod->pool);
 			__cpumask_clear_cpu(cpu, cpumgr_tbl.scratch);

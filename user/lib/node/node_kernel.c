@@ -495,9 +495,22 @@ int node_assign_pool(struct node *n, const char *uid,
 		     const struct cpuset *pool, const uint64_t *expect,
 		     uint64_t *gen)
 {
-	char *text = cpuset_to_str(pool);
+	char *text;
 	int ret;
 
+	/*
+	 * Where partitions move the pool, the pool's rest stays in the
+	 * shared cgroups, which a pool in the kernel would keep it out of:
+	 * every partition made then is refused.  The checkpoint keeps it.
+	 */
+	if (n->cfg.pool_moves == NODE_POOL_PARTITIONS) {
+		node_log(n, "%s: the pool moves by partitions: the pod's pool is kept by the checkpoint alone",
+			 uid);
+		if (gen && expect)
+			*gen = *expect;
+		return 0;
+	}
+	text = cpuset_to_str(pool);
 	if (!text)
 		return -ENOMEM;
 	ret = cpumgr_nl_assign_pool(n->kernel.nl, uid, text, expect, gen);

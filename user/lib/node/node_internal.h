@@ -72,7 +72,8 @@ int node_try_state(struct node *n, int t, struct cpu_assignments *st,
 void node_own_change(struct node *n, uint64_t expect, uint64_t now);
 /*
  * node_kernel.c: ASSIGN a pod's pool (cpumgr_nl_assign_pool()); with a
- * module older than pools, logged and left to the checkpoint (0).
+ * module older than pools, or where partitions move the pool, logged
+ * and left to the checkpoint (0).
  */
 int node_assign_pool(struct node *n, const char *uid,
 		     const struct cpuset *pool, const uint64_t *expect,

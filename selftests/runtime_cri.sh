@@ -232,25 +232,68 @@ set_property()
 	[ "${PIPESTATUS[0]}" = 0 ]
 }
 
-# CG WANT [UID NAME]: wait up to 30 s for CG's cpuset.cpus to be WANT,
-# and with UID NAME the CPUs of its task too, both at one look (the
-# daemon's next round may give a shared container the whole pool again
-# right after).  systemd answers set-property before it writes the
-# cgroup: it queues the unit's cgroup to be realized by its event loop.
+# CG WANT [PID]: wait up to 30 s for CG's cpuset.cpus to be WANT, and
+# with PID the CPUs of that task too, both at one look.  systemd answers
+# set-property before it writes the cgroup: it queues the unit's cgroup
+# to be realized by its event loop.  A look reads two files and forks
+# nothing: under TCG a fork takes long enough to miss a short state.
 # BECAME_CPUS and BECAME_TASK hold the last look.
 cpuset_becomes()
 {
 	local i
 
 	for ((i = 0; i < 300; i++)); do
-		BECAME_CPUS=$(cat "$1/cpuset.cpus")
+		read -r BECAME_CPUS <"$1/cpuset.cpus"
 		BECAME_TASK=
-		[ -z "$3" ] || BECAME_TASK=$(task_cpus "$3" "$4")
+		[ -z "$3" ] || task_allowed "$3"
 		[ "$BECAME_CPUS" = "$2" ] &&
 			{ [ -z "$3" ] || [ "$BECAME_TASK" = "$2" ]; } && return 0
 		sleep 0.1
 	done
 	return 1
+}
+
+# BECAME_TASK: task $1's Cpus_allowed_list, read by the shell alone.
+task_allowed()
+{
+	local key val
+
+	while read -r key val; do
+		[ "$key" = Cpus_allowed_list: ] && BECAME_TASK=$val && return
+	done <"/proc/$1/status"
+}
+
+# daemon_hold, daemon_go: stop the node daemon (SIGSTOP), let it go on
+# (SIGCONT).  Its round every period puts a shared container's cpuset
+# back to the pool, as the kubelet's reconcile does: a round right after
+# systemd's write would undo what a check waits to see.  Its watchdog
+# allows 2 min; a check holds it at most 30 s.
+DAEMON_HELD=
+daemon_hold()
+{
+	if [ "$CRI_NODE" = 1 ]; then
+		DAEMON_HELD=$(systemctl show -p MainPID --value cpumgr.service)
+	else
+		DAEMON_HELD=$RT_DAEMON_PID
+	fi
+	[ "${DAEMON_HELD:-0}" = 0 ] || kill -STOP "$DAEMON_HELD"
+}
+
+daemon_go()
+{
+	[ "${DAEMON_HELD:-0}" = 0 ] || kill -CONT "$DAEMON_HELD"
+	DAEMON_HELD=
+}
+
+# The daemon's lines of the last 2 min about cgroup $1 (it logs each
+# cpuset it writes).
+daemon_lines()
+{
+	if [ "$CRI_NODE" = 1 ]; then
+		journalctl --no-pager -o cat -u cpumgr.service --since=-120s
+	else
+		cat "$RT/daemon.log"
+	fi | grep -F "${1#/sys/fs/cgroup}" | tail -n 5 | diag
 }
 
 # A Burstable container's scope (cri-containerd-<ID>.scope in its pod's
@@ -259,20 +302,25 @@ cpuset_becomes()
 BU=0b1e5a44-5f3c-4c55-9a0e-000000000003
 t_set_property_fits()
 {
-	local unit cg shared one status
+	local unit cg shared one pid status
 
 	unit=cri-containerd-$(cri_cid $BU nginx).scope
 	cg=$(cri_container_cgroup "$(cri_cid $BU nginx)")
+	pid=$(head -n 1 "$cg/cgroup.procs")
 	shared=$(cat $SYSFS/shared_cpus)
 	one=${shared##*,}
 	one=${one##*-}
-	set_property "$unit" "$one" || return 1
-	cpuset_becomes "$cg" "$one" $BU nginx
+	[ -n "$pid" ] && [ "$one" != "$shared" ] || {
+		echo "# $cg: task '$pid', shared pool '$shared'"
+		return 1
+	}
+	daemon_hold || return 1
+	set_property "$unit" "$one" && cpuset_becomes "$cg" "$one" "$pid"
 	status=$?
+	daemon_go
 	echo "# $unit AllowedCPUs=$one: cpuset.cpus '$BECAME_CPUS', its task '$BECAME_TASK'"
-	[ $status = 0 ] || return 1
-	set_property "$unit" "$shared" && cpuset_becomes "$cg" "$shared" &&
-		[ "$(task_cpus $BU nginx)" = "$shared" ]
+	[ $status = 0 ] || { daemon_lines "$cg"; return 1; }
+	set_property "$unit" "$shared" && cpuset_becomes "$cg" "$shared" "$pid"
 }
 
 # AllowedCPUs naming the Guaranteed pod's exclusive CPUs: the module

@@ -244,11 +244,14 @@ static void pool_of(const struct row *r, char *flags, size_t len)
 	snprintf(flags + at, len - at, " pod pool %s", text);
 }
 
+/* A table row's columns before CGROUP: KEY, POD, CONTAINER, QOS, CPUS */
+#define ROW_LEAD (4 + 19 + 15 + 12 + 12)
+
 static void print_table(FILE *f, const struct node *n, const struct view *v,
 			unsigned int width)
 {
 	char pod[19], ctr[15], cpus[12], cg[81], flags[64];
-	unsigned int cgw = width > 64 ? width - 64 : 8;
+	unsigned int cgw = width > ROW_LEAD + 2 ? width - ROW_LEAD - 2 : 8;
 
 	if (n->kernel.table.restricted) {
 		fputs("\npods and containers: root's (CAP_SYS_ADMIN)\n", f);
@@ -278,8 +281,13 @@ static void print_table(FILE *f, const struct node *n, const struct view *v,
 			strcpy(cpus, "shared");
 		}
 		fit(cg, cgw < 80 ? cgw : 80, r->cgroup);
-		fprintf(f, "%-3c %-18s %-14s %-11s %-11s %s%s\n",
-			r->a ? r->key : '-', pod, ctr, r->qos, cpus, cg, flags);
+		fprintf(f, "%-3c %-18s %-14s %-11s %-11s %s",
+			r->a ? r->key : '-', pod, ctr, r->qos, cpus, cg);
+		/* what does not fit the row goes below it, under POD */
+		if (ROW_LEAD + strlen(cg) + strlen(flags) > width)
+			fprintf(f, "\n   %s\n", flags);
+		else
+			fprintf(f, "%s\n", flags);
 	}
 }
 

@@ -86,6 +86,8 @@ enum {
 	/* rules: what the pod allows */
 	CPUMGR_SCRATCH_OTHERS = CPUMGR_SCRATCH_CHECK_MASKS,
 	CPUMGR_SCRATCH_INHERIT,		/* rules: what a descendant gets */
+	CPUMGR_SCRATCH_EASED,		/* rules: pending CPUs it may hold */
+	CPUMGR_SCRATCH_WALKED,		/* rules: one walked cgroup's finding */
 	CPUMGR_SCRATCH_MASKS,
 };
 
@@ -410,10 +412,10 @@ static void cpumgr_whose_of(const struct cpumgr_view *view,
 }
 
 /**
- * cpumgr_rules_entry_pending - an entry's finding, with the containers
+ * cpumgr_rules_entry_pending - a cgroup's finding, with the containers
  *	whose partition is coming
  * @view: the table
- * @dst: the cgroup a task enters
+ * @dst: the cgroup a task enters, or one with tasks a write reaches
  * @eff: the CPUs it would run on there
  * @named: those the cpuset @dst runs on names (its cpuset.cpus)
  * @bad: what the checks found it may not hold; then what it may not
@@ -422,13 +424,13 @@ static void cpumgr_whose_of(const struct cpumgr_view *view,
  * A container whose partition is coming (CPUMGR_ASSIGNMENT_F_PARTITION_PENDING)
  * has no task yet, and the shared pool's cgroups, which name no CPU,
  * inherit its CPUs until the kernel takes them from the pool for its
- * partition: a task may enter a cgroup that inherits them meanwhile, and
- * is moved off them with the pool.  Not one that names them, nor the
- * container's own cgroup or one below it (or where the chain is too long
- * to tell): its task would start beside the pool's.  CPUs another
- * container holds too stay checked (view->pending).  The finding is the
- * first container whose CPUs stay in @bad.  The caller is in an RCU
- * read-side section.
+ * partition: a task may run in a cgroup that inherits them meanwhile,
+ * entered or left inheriting by a write, and is moved off them with the
+ * pool.  Not in one that names them, nor in the container's own cgroup
+ * or one below it (or where the chain is too long to tell): its task
+ * would start beside the pool's.  CPUs another container holds too stay
+ * checked (view->pending).  The finding is the first container whose
+ * CPUs stay in @bad.  The caller is in an RCU read-side section.
  *
  * Return: whether any CPU is in @bad.
  */
@@ -438,7 +440,7 @@ bool cpumgr_rules_entry_pending(const struct cpumgr_view *view,
 				struct cpumask *bad, struct cpumgr_scratch *s)
 {
 	struct cpumask *mine = s->masks[CPUMGR_SCRATCH_OTHERS];
-	struct cpumask *eased = s->masks[CPUMGR_SCRATCH_INHERIT];
+	struct cpumask *eased = s->masks[CPUMGR_SCRATCH_EASED];
 	bool v1 = !cpumgr_cgroup_on_dfl(dst), whole = true;
 	unsigned int nr = cpumgr_chain(dst, s->chain, &whole);
 	unsigned int k;
@@ -858,6 +860,35 @@ cpumgr_rules_was_pinned(struct cgroup_subsys_state *css,
 	return was;
 }
 
+/*
+ * One cgroup of the inherit walk, checked as an entry into it is: @bad
+ * gathers the whole walk's findings, so this one is eased apart, and
+ * the first cgroup found names whose CPUs they are.
+ */
+static bool cpumgr_rules_check_walked(const struct cpumgr_view *view,
+				      struct cgroup *cgrp,
+				      const struct cpumask *eff,
+				      const struct cpumask *named,
+				      struct cpumask *bad,
+				      struct cpumgr_scratch *s)
+{
+	struct cpumask *here = s->masks[CPUMGR_SCRATCH_WALKED];
+	int pod = s->whose_pod, container = s->whose_container;
+
+	if (!view->nr_pending)
+		return cpumgr_rules_check(view, cgrp, eff, named, bad, s);
+	cpumask_clear(here);
+	cpumgr_rules_check(view, cgrp, eff, named, here, s);
+	if (!cpumgr_rules_entry_pending(view, cgrp, eff, named, here, s))
+		return false;
+	cpumask_or(bad, bad, here);
+	if (pod >= 0) {
+		s->whose_pod = pod;
+		s->whose_container = container;
+	}
+	return true;
+}
+
 /**
  * cpumgr_rules_check_inherit - what populated cpusets would inherit
  * @view: the table
@@ -906,15 +937,15 @@ bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 		if (pinned && cpumask_empty(named))
 			named = pinned;
 		if (cpumgr_cpuset_has_tasks(pos))
-			found |= cpumgr_rules_check(view, pos->cgroup, eff,
-						    named, bad, s);
+			found |= cpumgr_rules_check_walked(view, pos->cgroup,
+							   eff, named, bad, s);
 		/* the entering task's own cgroup, whose cpuset this is */
 		if (pos == entry->css)
-			found |= cpumgr_rules_check(view, entry->dst, eff,
-						    entry->dst == pos->cgroup ?
-						    named : named == pinned ?
-						    pinned : cpu_none_mask,
-						    bad, s);
+			found |= cpumgr_rules_check_walked(view, entry->dst, eff,
+							   entry->dst == pos->cgroup ?
+							   named : named == pinned ?
+							   pinned : cpu_none_mask,
+							   bad, s);
 		/* Below a cpuset that keeps its CPUs nothing changes. */
 		skip = cpumask_equal(eff, cpumgr_cpuset_effective(pos));
 	}

@@ -24,9 +24,10 @@
 # --partition-pending: the container has no task yet, and the shared
 # pool holds its CPUs until its cgroup becomes their partition, init
 # --pool-moves partitions): a task may enter a pool cgroup inheriting
-# them, which it may not without the flag, but not one that names them,
-# nor the container's own cgroup, nor a CPU another container holds
-# too; the ASSIGN that clears the flag is checked as --narrowed is, for
+# them, which it may not without the flag, and a write may leave a pool
+# cgroup with a task inheriting them; not one that names them, nor the
+# container's own cgroup, nor a CPU another container holds too; the
+# ASSIGN that clears the flag is checked as --narrowed is, for
 # all of its CPUs, and from then on the entry is refused again.  Pod
 # pc's p1 takes CPU 1, which pod pb's cgroup and its pool still hold.
 
@@ -222,6 +223,27 @@ pool_entry_taken_while_pending()
 	entry_refused "$NAMED"
 }
 
+# Whether this kernel lets a cpuset where tasks run be written empty, to
+# inherit (6.1 refuses: ENOSPC), tried outside the managed root.
+empties_populated()
+{
+	echo >"$OUTSIDE/cpuset.cpus" 2>/dev/null || return 1
+	echo 1-7 >"$OUTSIDE/cpuset.cpus"
+}
+
+# POOL's task stays: its cpuset may be written to inherit CPU 1 again
+# (as the controller gives a shared container the pool), not to name it
+pool_write_inherits_while_pending()
+{
+	empties_populated || {
+		skip_case "this kernel refuses an empty cpuset.cpus where tasks run (ENOSPC): no write leaves them inheriting"
+		return
+	}
+	echo 5-6 >"$POOL/cpuset.cpus" && echo >"$POOL/cpuset.cpus" &&
+	refused 1,5 "$POOL/cpuset.cpus" && [ -z "$(cat "$POOL/cpuset.cpus")" ] &&
+	flags_are pc p1 partition-pending
+}
+
 # p2 of the same pod on CPU 1 too, not pending (an app reusing its init
 # container's CPUs): the CPU stays checked for the pool
 shared_cpu_stays_checked()
@@ -266,7 +288,7 @@ clear_taken_once_left()
 	task_in "$P1" && entry_refused "$POOL2"
 }
 
-ktap_plan 14
+ktap_plan 15
 check "set-up: c1 on 2-3, its sidecar on 4-5, another pod's container on 4-7" setup
 check "a grow onto the CPU of a sibling with a task is refused" sibling_holds_it
 check "so is one onto another pod's shared container's" other_pod_holds_it
@@ -277,6 +299,7 @@ check "without --narrowed an assignment is taken as it is" guard_takes_it_as_is
 check "more cpusets with tasks than inherit_walk_max: refused unchecked" walk_max_refuses
 check "a task may not enter a pool cgroup that holds a container's CPU" pool_entry_refused_without_flag
 check "it may while the container's partition is pending, not one that names it" pool_entry_taken_while_pending
+check "a pool cgroup with a task may inherit them again by a write while pending, not name them" pool_write_inherits_while_pending
 check "a CPU another container of the pod holds too stays checked" shared_cpu_stays_checked
 check "the container's own cgroup may not take a task while it is pending" own_cgroup_refused_while_pending
 check "the flag is not cleared while the pool's task is on the CPU" clear_refused_while_held

@@ -215,6 +215,71 @@ TEST_F(part, a_refused_move_keeps_the_partition)
 	EXPECT_STREQ("2-3", EXCL("kubepods"));
 }
 
+/*
+ * c1's own cpuset.cpus.exclusive written: what its pod cgroup's names
+ * then, after the ancestors grew for the move, before they shrink.
+ */
+static char pod1_at_own_write[64];
+
+static int own_write_seen_open(const char *path, int flags)
+{
+	if ((flags & (O_WRONLY | O_RDWR)) &&
+	    strstr(path, "/c1/cpuset.cpus.exclusive")) {
+		char pod1[PATH_MAX];
+		FILE *f;
+
+		xsnprintf(pod1, sizeof(pod1), "%.*s/cpuset.cpus.exclusive",
+			  (int)(strstr(path, "/c1/") - path), path);
+		f = fopen(pod1, "r");
+		if (!f || !fgets(pod1_at_own_write, sizeof(pod1_at_own_write), f))
+			pod1_at_own_write[0] = '\0';
+		if (f)
+			fclose(f);
+		pod1_at_own_write[strcspn(pod1_at_own_write, "\n")] = '\0';
+	}
+	return fake_open_file(path, flags);
+}
+
+static const struct cgroupfs_ops own_write_seen_ops = {
+	.open_file = own_write_seen_open,
+	.remove_dir = fake_remove_dir,
+	.v1_root = fake_v1_root,
+};
+
+/*
+ * A release-mode offline took CPU 3 from c1 and its top-up gave it 1: the
+ * ancestors grow by 1 and lose 3 in one write (it runs nothing there, and
+ * the module refuses naming it); a CPU the partition still runs on
+ * leaves them only after its own write.
+ */
+TEST_F(part, a_move_drops_an_offline_cpu_from_the_ancestors_first)
+{
+	struct cpuset a = cpus_of("2-3"), topped = cpus_of("1-2");
+	struct cpuset moved = cpus_of("1,5");
+	bool changed;
+
+	lay_out(self, true);
+	ASSERT_EQ(0, quiet_part_make(&self->cg, "kubepods/pod1/c1", &a, true,
+				     &changed, &self->err));
+	fake_write(self->dir, "kubepods/pod1/c1/cpuset.cpus.effective", "2\n");
+	self->cg.ops = &own_write_seen_ops;
+	ASSERT_EQ(0, quiet_part_make(&self->cg, "kubepods/pod1/c1", &topped,
+				     true, &changed, &self->err))
+		TH_LOG("%s", cm_error_msg(&self->err));
+	EXPECT_STREQ("1-2", pod1_at_own_write);
+	EXPECT_STREQ("1-2", EXCL("kubepods/pod1/c1"));
+	EXPECT_STREQ("1-2", EXCL("kubepods/pod1"));
+	EXPECT_STREQ("1-2", EXCL("kubepods"));
+	/* on CPU 2 still: it stays with the ancestors until c1 moved */
+	fake_write(self->dir, "kubepods/pod1/c1/cpuset.cpus.effective", "1-2\n");
+	ASSERT_EQ(0, quiet_part_make(&self->cg, "kubepods/pod1/c1", &moved,
+				     true, &changed, &self->err));
+	self->cg.ops = &invalid_ops;
+	EXPECT_STREQ("1-2,5", pod1_at_own_write);
+	EXPECT_STREQ("1,5", EXCL("kubepods/pod1"));
+	EXPECT_STREQ("1,5", EXCL("kubepods"));
+}
+
 /* The managed root at the mount: the root's cpuset.cpus.isolated tells. */
 TEST_F(part, remote_asked_of_the_root_cgroup)
 {

@@ -183,13 +183,38 @@ static int make_local(const struct cgroupfs *cg, const char *name,
 	return ret;
 }
 
+/*
+ * A valid partition that moves grows its ancestors first and shrinks them
+ * after, so that it always holds CPUs they have.  The CPUs it names but no
+ * longer runs on (one a release-mode offline took from its container,
+ * which no container holds now) leave the ancestors with that growth:
+ * they run nothing there, and the module refuses a cpuset.cpus.exclusive
+ * naming CPUs that are not whole containers'.
+ */
+static void stale_cpus(const struct cgroupfs *cg, const char *name,
+		       bool valid, const struct cpuset *old,
+		       const struct cpuset *cpus, struct cpuset *stale)
+{
+	struct cm_error err = { 0 };
+	struct cpuset eff;
+
+	cpuset_zero(stale);
+	/* unread, none: the move is tried as it always was */
+	if (!valid || cgroupfs_get_effective_cpus(cg, name, &eff, &err)) {
+		cm_error_clear(&err);
+		return;
+	}
+	cpuset_andnot(stale, old, cpus);
+	cpuset_andnot(stale, stale, &eff);
+}
+
 int quiet_part_make(const struct cgroupfs *cg, const char *name,
 		    const struct cpuset *cpus, bool isolated, bool *changed,
 		    struct cm_error *err)
 {
 	enum quiet_part want = isolated ? QUIET_PART_ISOLATED : QUIET_PART_ROOT;
 	char (*up)[PATH_MAX];
-	struct cpuset old, gone;
+	struct cpuset old, gone, stale;
 	enum quiet_part state;
 	int nr, ret;
 
@@ -207,6 +232,7 @@ int quiet_part_make(const struct cgroupfs *cg, const char *name,
 		return ret;
 	if (state == want && cpuset_equal(&old, cpus))
 		return 0;
+	stale_cpus(cg, name, state == want, &old, cpus, &stale);
 	up = calloc(DEPTH_MAX, sizeof(*up));
 	if (!up)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
@@ -218,7 +244,7 @@ int quiet_part_make(const struct cgroupfs *cg, const char *name,
 	}
 	*changed = true;
 	for (int i = 0; i < nr && !ret; i++)
-		ret = change_exclusive(cg, up[i], cpus, NULL, err);
+		ret = change_exclusive(cg, up[i], cpus, &stale, err);
 	if (!ret && !cpuset_equal(&old, cpus))
 		ret = put_exclusive(cg, name, cpus, err);
 	if (!ret && state != want)

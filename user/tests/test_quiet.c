@@ -179,19 +179,43 @@ TEST_F(part, undone_by_what_it_held)
 	EXPECT_STREQ("", EXCL("kubepods"));
 }
 
-/* Writes to c1's cpuset.cpus.exclusive are refused. */
-static int exclusive_refused_open(const char *path, int flags)
+/*
+ * A write of c1's cpuset.cpus.exclusive: refused (EBUSY) when
+ * c1_refused, else it notes what its pod cgroup's names then.
+ */
+static bool c1_refused;
+static char pod1_at_own_write[64];
+
+static void note_pod1(const char *c1_path)
 {
-	if ((flags & (O_WRONLY | O_RDWR)) &&
-	    strstr(path, "/c1/cpuset.cpus.exclusive")) {
+	char pod1[PATH_MAX];
+	FILE *f;
+
+	xsnprintf(pod1, sizeof(pod1), "%.*s/cpuset.cpus.exclusive",
+		  (int)(strstr(c1_path, "/c1/") - c1_path), c1_path);
+	f = fopen(pod1, "r");
+	if (!f || !fgets(pod1_at_own_write, sizeof(pod1_at_own_write), f))
+		pod1_at_own_write[0] = '\0';
+	if (f)
+		fclose(f);
+	pod1_at_own_write[strcspn(pod1_at_own_write, "\n")] = '\0';
+}
+
+static int c1_exclusive_open(const char *path, int flags)
+{
+	if (!(flags & (O_WRONLY | O_RDWR)) ||
+	    !strstr(path, "/c1/cpuset.cpus.exclusive"))
+		return fake_open_file(path, flags);
+	if (c1_refused) {
 		errno = EBUSY;
 		return -1;
 	}
+	note_pod1(path);
 	return fake_open_file(path, flags);
 }
 
-static const struct cgroupfs_ops exclusive_refused_ops = {
-	.open_file = exclusive_refused_open,
+static const struct cgroupfs_ops c1_exclusive_ops = {
+	.open_file = c1_exclusive_open,
 	.remove_dir = fake_remove_dir,
 	.v1_root = fake_v1_root,
 };
@@ -205,46 +229,17 @@ TEST_F(part, a_refused_move_keeps_the_partition)
 	lay_out(self, true);
 	ASSERT_EQ(0, quiet_part_make(&self->cg, "kubepods/pod1/c1", &a, true,
 				     &changed, &self->err));
-	self->cg.ops = &exclusive_refused_ops;
+	self->cg.ops = &c1_exclusive_ops;
+	c1_refused = true;
 	EXPECT_EQ(-EBUSY, quiet_part_make(&self->cg, "kubepods/pod1/c1",
 					  &moved, true, &changed, &self->err));
+	c1_refused = false;
 	self->cg.ops = &invalid_ops;
 	EXPECT_STREQ("isolated", PART("kubepods/pod1/c1"));
 	EXPECT_STREQ("2-3", EXCL("kubepods/pod1/c1"));
 	EXPECT_STREQ("2-3", EXCL("kubepods/pod1"));
 	EXPECT_STREQ("2-3", EXCL("kubepods"));
 }
-
-/*
- * c1's own cpuset.cpus.exclusive written: what its pod cgroup's names
- * then, after the ancestors grew for the move, before they shrink.
- */
-static char pod1_at_own_write[64];
-
-static int own_write_seen_open(const char *path, int flags)
-{
-	if ((flags & (O_WRONLY | O_RDWR)) &&
-	    strstr(path, "/c1/cpuset.cpus.exclusive")) {
-		char pod1[PATH_MAX];
-		FILE *f;
-
-		xsnprintf(pod1, sizeof(pod1), "%.*s/cpuset.cpus.exclusive",
-			  (int)(strstr(path, "/c1/") - path), path);
-		f = fopen(pod1, "r");
-		if (!f || !fgets(pod1_at_own_write, sizeof(pod1_at_own_write), f))
-			pod1_at_own_write[0] = '\0';
-		if (f)
-			fclose(f);
-		pod1_at_own_write[strcspn(pod1_at_own_write, "\n")] = '\0';
-	}
-	return fake_open_file(path, flags);
-}
-
-static const struct cgroupfs_ops own_write_seen_ops = {
-	.open_file = own_write_seen_open,
-	.remove_dir = fake_remove_dir,
-	.v1_root = fake_v1_root,
-};
 
 /*
  * A release-mode offline took CPU 3 from c1 and its top-up gave it 1: the
@@ -262,7 +257,7 @@ TEST_F(part, a_move_drops_an_offline_cpu_from_the_ancestors_first)
 	ASSERT_EQ(0, quiet_part_make(&self->cg, "kubepods/pod1/c1", &a, true,
 				     &changed, &self->err));
 	fake_write(self->dir, "kubepods/pod1/c1/cpuset.cpus.effective", "2\n");
-	self->cg.ops = &own_write_seen_ops;
+	self->cg.ops = &c1_exclusive_ops;
 	ASSERT_EQ(0, quiet_part_make(&self->cg, "kubepods/pod1/c1", &topped,
 				     true, &changed, &self->err))
 		TH_LOG("%s", cm_error_msg(&self->err));

@@ -861,32 +861,34 @@ cpumgr_rules_was_pinned(struct cgroup_subsys_state *css,
 }
 
 /*
- * One cgroup of the inherit walk, checked as an entry into it is: @bad
- * gathers the whole walk's findings, so this one is eased apart, and
- * the first cgroup found names whose CPUs they are.
+ * One cgroup of the inherit walk, checked as an entry into it is: @own is
+ * what it names itself, @named what its cpuset names (the pending CPUs it
+ * may not hold).  @bad gathers the whole walk's findings, so this one is
+ * eased apart, and the first cgroup found names whose CPUs they are.
  */
 static bool cpumgr_rules_check_walked(const struct cpumgr_view *view,
 				      struct cgroup *cgrp,
 				      const struct cpumask *eff,
+				      const struct cpumask *own,
 				      const struct cpumask *named,
 				      struct cpumask *bad,
 				      struct cpumgr_scratch *s)
 {
 	struct cpumask *here = s->masks[CPUMGR_SCRATCH_WALKED];
 	int pod = s->whose_pod, container = s->whose_container;
+	bool found;
 
 	if (!view->nr_pending)
-		return cpumgr_rules_check(view, cgrp, eff, named, bad, s);
+		return cpumgr_rules_check(view, cgrp, eff, own, bad, s);
 	cpumask_clear(here);
-	cpumgr_rules_check(view, cgrp, eff, named, here, s);
-	if (!cpumgr_rules_entry_pending(view, cgrp, eff, named, here, s))
-		return false;
+	cpumgr_rules_check(view, cgrp, eff, own, here, s);
+	found = cpumgr_rules_entry_pending(view, cgrp, eff, named, here, s);
 	cpumask_or(bad, bad, here);
 	if (pod >= 0) {
 		s->whose_pod = pod;
 		s->whose_container = container;
 	}
-	return true;
+	return found;
 }
 
 /**
@@ -938,14 +940,15 @@ bool cpumgr_rules_check_inherit(const struct cpumgr_view *view,
 			named = pinned;
 		if (cpumgr_cpuset_has_tasks(pos))
 			found |= cpumgr_rules_check_walked(view, pos->cgroup,
-							   eff, named, bad, s);
+							   eff, named, named,
+							   bad, s);
 		/* the entering task's own cgroup, whose cpuset this is */
 		if (pos == entry->css)
 			found |= cpumgr_rules_check_walked(view, entry->dst, eff,
 							   entry->dst == pos->cgroup ?
 							   named : named == pinned ?
 							   pinned : cpu_none_mask,
-							   bad, s);
+							   named, bad, s);
 		/* Below a cpuset that keeps its CPUs nothing changes. */
 		skip = cpumask_equal(eff, cpumgr_cpuset_effective(pos));
 	}

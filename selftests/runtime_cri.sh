@@ -235,22 +235,22 @@ set_property()
 # CG WANT [PID]: wait up to 30 s for CG's cpuset.cpus to be WANT, and
 # with PID the CPUs of that task too, both at one look.  systemd answers
 # set-property before it writes the cgroup: it queues the unit's cgroup
-# to be realized by its event loop.  A look reads two files and forks
-# nothing: under TCG a fork takes long enough to miss a short state.
+# to be realized by its event loop.  A look reads two files with the
+# shell alone: under TCG a fork takes long enough to miss a short state.
 # BECAME_CPUS and BECAME_TASK hold the last look.
 cpuset_becomes()
 {
-	local i
+	local end=$((SECONDS + 30))
 
-	for ((i = 0; i < 300; i++)); do
+	while :; do
 		read -r BECAME_CPUS <"$1/cpuset.cpus"
 		BECAME_TASK=
 		[ -z "$3" ] || task_allowed "$3"
 		[ "$BECAME_CPUS" = "$2" ] &&
 			{ [ -z "$3" ] || [ "$BECAME_TASK" = "$2" ]; } && return 0
+		((SECONDS < end)) || return 1
 		sleep 0.1
 	done
-	return 1
 }
 
 # BECAME_TASK: task $1's Cpus_allowed_list, read by the shell alone.
@@ -267,7 +267,8 @@ task_allowed()
 # (SIGCONT).  Its round every period puts a shared container's cpuset
 # back to the pool, as the kubelet's reconcile does: a round right after
 # systemd's write would undo what a check waits to see.  Its watchdog
-# allows 2 min; a check holds it at most 30 s.
+# fires 2 min after its last ping, which came within the last minute; a
+# check holds it for one set-property and at most 30 s of looks.
 DAEMON_HELD=
 daemon_hold()
 {

@@ -491,6 +491,17 @@ int node_assign(struct node *n, const char *uid, const char *name,
 	return ret;
 }
 
+/* The pod's pool left to the checkpoint, and why: the table stays. */
+static int pool_to_checkpoint(struct node *n, const char *uid,
+			      const char *why, const uint64_t *expect,
+			      uint64_t *gen)
+{
+	node_log(n, "%s: %s is kept by the checkpoint alone", uid, why);
+	if (gen && expect)
+		*gen = *expect;
+	return 0;
+}
+
 int node_assign_pool(struct node *n, const char *uid,
 		     const struct cpuset *pool, const uint64_t *expect,
 		     uint64_t *gen)
@@ -501,15 +512,12 @@ int node_assign_pool(struct node *n, const char *uid,
 	/*
 	 * Where partitions move the pool, the pool's rest stays in the
 	 * shared cgroups, which a pool in the kernel would keep it out of:
-	 * every partition made then is refused.  The checkpoint keeps it.
+	 * every partition made then is refused.
 	 */
-	if (n->cfg.pool_moves == NODE_POOL_PARTITIONS) {
-		node_log(n, "%s: the pool moves by partitions: the pod's pool is kept by the checkpoint alone",
-			 uid);
-		if (gen && expect)
-			*gen = *expect;
-		return 0;
-	}
+	if (n->cfg.pool_moves == NODE_POOL_PARTITIONS)
+		return pool_to_checkpoint(n, uid,
+					  "the pool moves by partitions: the pod's pool",
+					  expect, gen);
 	text = cpuset_to_str(pool);
 	if (!text)
 		return -ENOMEM;
@@ -520,13 +528,10 @@ int node_assign_pool(struct node *n, const char *uid,
 	 * kept by the checkpoint alone, its containers' CPUs enforced.
 	 */
 	if (ret == -EINVAL &&
-	    strstr(cpumgr_nl_errmsg(n->kernel.nl), "Unknown attribute")) {
-		node_log(n, "%s: the loaded module does not hold pod pools (reload it): the pool is kept by the checkpoint alone",
-			 uid);
-		if (gen && expect)
-			*gen = *expect;
-		ret = 0;
-	}
+	    strstr(cpumgr_nl_errmsg(n->kernel.nl), "Unknown attribute"))
+		return pool_to_checkpoint(n, uid,
+					  "the loaded module does not hold pod pools (reload it): the pool",
+					  expect, gen);
 	return ret;
 }
 

@@ -353,8 +353,9 @@ bool cpumgr_part_check(const struct cpumgr_view *view,
 		own = pos == ch->css && ch->allowed ? ch->allowed :
 		      cpumgr_cpuset_allowed(pos);
 		if (changed && cpumgr_cpuset_has_tasks(pos))
-			found |= cpumgr_rules_check(view, pos->cgroup, e, own,
-						    bad, s);
+			found |= cpumgr_rules_check_walked(view, pos->cgroup,
+							   e, own, own, bad,
+							   s);
 		skip = !changed && !cpumgr_part_leads(ch, pos);
 	}
 	return found;

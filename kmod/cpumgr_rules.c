@@ -860,19 +860,30 @@ cpumgr_rules_was_pinned(struct cgroup_subsys_state *css,
 	return was;
 }
 
-/*
- * One cgroup of the inherit walk, checked as an entry into it is: @own is
- * what it names itself, @named what its cpuset names (the pending CPUs it
- * may not hold).  @bad gathers the whole walk's findings, so this one is
- * eased apart, and the first cgroup found names whose CPUs they are.
+/**
+ * cpumgr_rules_check_walked - one cgroup with tasks of a walk
+ * @view: the table
+ * @cgrp: the cgroup, whose tasks would run on @eff
+ * @eff: the CPUs they would run on
+ * @own: what @cgrp names itself, to the same-pod rule
+ * @named: what its cpuset names (the pending CPUs it may not hold)
+ * @bad: the whole walk's findings, which this one's are added to
+ * @s: this CPU's scratch space
+ *
+ * Checked as an entry into it is, a partition pending eased
+ * (cpumgr_rules_entry_pending()): the inherit walk's cgroups and those
+ * a change of partitions moves (cpumgr_part_check()) get CPUs by a
+ * write as the pool does.  This cgroup's finding is eased apart from
+ * the others', and the first cgroup found names whose CPUs they are.
+ * The caller is in an RCU read-side section.
+ *
+ * Return: whether this cgroup added CPUs to @bad.
  */
-static bool cpumgr_rules_check_walked(const struct cpumgr_view *view,
-				      struct cgroup *cgrp,
-				      const struct cpumask *eff,
-				      const struct cpumask *own,
-				      const struct cpumask *named,
-				      struct cpumask *bad,
-				      struct cpumgr_scratch *s)
+bool cpumgr_rules_check_walked(const struct cpumgr_view *view,
+			       struct cgroup *cgrp, const struct cpumask *eff,
+			       const struct cpumask *own,
+			       const struct cpumask *named, struct cpumask *bad,
+			       struct cpumgr_scratch *s)
 {
 	struct cpumask *here = s->masks[CPUMGR_SCRATCH_WALKED];
 	int pod = s->whose_pod, container = s->whose_container;

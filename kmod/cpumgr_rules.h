@@ -59,6 +59,11 @@ bool cpumgr_rules_walk_stop(const struct cpumgr_view *view,
 bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
 			const struct cpumask *cpus, const struct cpumask *own,
 			struct cpumask *bad, struct cpumgr_scratch *s);
+bool cpumgr_rules_check_walked(const struct cpumgr_view *view,
+			       struct cgroup *cgrp, const struct cpumask *eff,
+			       const struct cpumask *own,
+			       const struct cpumask *named, struct cpumask *bad,
+			       struct cpumgr_scratch *s);
 void cpumgr_rules_inherited(struct cgroup_subsys_state *pos,
 			    struct cgroup_subsys_state *from,
 			    const struct cpumask *cpus, struct cpumask *eff,

@@ -40,7 +40,8 @@
 #   3. The controller's way when the pool moves by partitions (6.7 on):
 #      a new container's ASSIGN with its partition pending lets a task
 #      into a pool cgroup that still holds its CPU; its cgroup made the
-#      partition, the pool leaves the CPU, and the flag is cleared.
+#      partition (another container's pending CPU staying in the pool),
+#      the pool leaves the CPU, and the flag is cleared.
 # Leaves the module RESET.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
@@ -660,7 +661,9 @@ local_partitions()
 # cgroup made a partition as cpumgrctl makes it (init
 # --pool-moves partitions: cpuset.cpus.exclusive down the chain, then
 # "root"), the pool's task leaves 6 and the ASSIGN that clears the flag
-# is taken; c3 released, then its partition undone.
+# is taken; c3 released, then its partition undone.  Meanwhile pod pc's
+# c4 waits for its partition on 7, which the pool keeps inheriting as
+# c3's partition moves it: that is no reason to refuse c3's.
 partition_pending_flow()
 {
 	local ret=0 d=$PA/c3 pp=$ROOT/pp pool=$ROOT/pp/pool pid flags
@@ -672,6 +675,7 @@ partition_pending_flow()
 	sleeper pid
 	refused "$pid" "$pool/cgroup.procs" || ret=1
 	"$CTL" assign pa c3 6 --partition-pending >/dev/null &&
+	"$CTL" assign pc c4 7 --partition-pending >/dev/null &&
 	wr "$pid" "$pool/cgroup.procs" && task_on "$pid" 0-1,4-7 || ret=1
 	mkdir "$d" && "$CTL" bind pa c3 --cgroup "$d" >/dev/null &&
 	wr 6 "$d/cpuset.cpus" && wr 6 "$ROOT/cpuset.cpus.exclusive" &&
@@ -683,6 +687,7 @@ partition_pending_flow()
 	read -r flags <"$SYSFS/pods/pa/c3/flags"
 	[ -z "$flags" ] || { echo "# c3's flags '$flags'"; ret=1; }
 	kill_wait "$pid"
+	"$CTL" release pc >/dev/null &&
 	"$CTL" release pa c3 >/dev/null &&
 	wr member "$d/cpuset.cpus.partition" &&
 	wr "" "$d/cpuset.cpus.exclusive" && wr "" "$PA/cpuset.cpus.exclusive" &&

@@ -294,6 +294,40 @@ static bool cpumgr_part_leads(const struct cpumgr_part_change *ch,
 	return false;
 }
 
+/* Whether @pos is at or below a partition @ch makes, moves or dissolves. */
+static bool cpumgr_part_inside(const struct cpumgr_part_change *ch,
+			       struct cgroup_subsys_state *pos)
+{
+	unsigned int i;
+
+	if (ch->taker && cgroup_is_descendant(pos->cgroup, ch->taker->cgroup))
+		return true;
+	for (i = 0; i < ch->nr_gone; i++)
+		if (cgroup_is_descendant(pos->cgroup, ch->gone[i]->cgroup))
+			return true;
+	return false;
+}
+
+/*
+ * @pos, a cpuset with tasks that @ch gives the effective CPUs @e: outside
+ * the partitions @ch changes, a pending container's CPUs are eased as for
+ * a write (the pool may keep them until their partition is made); inside
+ * one, where a pending container's own tasks may run (a resize's growth),
+ * the rules apply as they are.
+ */
+static bool cpumgr_part_check_one(const struct cpumgr_view *view,
+				  const struct cpumgr_part_change *ch,
+				  struct cgroup_subsys_state *pos,
+				  const struct cpumask *e,
+				  const struct cpumask *own,
+				  struct cpumask *bad, struct cpumgr_scratch *s)
+{
+	if (cpumgr_part_inside(ch, pos))
+		return cpumgr_rules_check(view, pos->cgroup, e, own, bad, s);
+	return cpumgr_rules_check_walked(view, pos->cgroup, e, own, own, bad,
+					 s);
+}
+
 /**
  * cpumgr_part_check - the cpusets with tasks a change of partitions moves
  * @view: the table
@@ -353,9 +387,8 @@ bool cpumgr_part_check(const struct cpumgr_view *view,
 		own = pos == ch->css && ch->allowed ? ch->allowed :
 		      cpumgr_cpuset_allowed(pos);
 		if (changed && cpumgr_cpuset_has_tasks(pos))
-			found |= cpumgr_rules_check_walked(view, pos->cgroup,
-							   e, own, own, bad,
-							   s);
+			found |= cpumgr_part_check_one(view, ch, pos, e, own,
+						       bad, s);
 		skip = !changed && !cpumgr_part_leads(ch, pos);
 	}
 	return found;

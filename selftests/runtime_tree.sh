@@ -15,6 +15,12 @@
 #   - a new Guaranteed pod's cgroup inherits every CPU until narrowed: a
 #     task is refused there, and the daemon narrows such a cgroup as soon
 #     as it is created, so that the same sequence then works.
+# With CPUMGR_POOL_MOVES=partitions (init --pool-moves partitions) the
+# exclusive container's cgroup is a partition, which the kernel takes
+# from every other cgroup: the QoS and pod cgroups name no CPU, a new
+# pod's cgroup takes its first task at once, the daemon still gives a
+# pod cgroup created while it runs the shared pool, and a pod cgroup
+# written by hand moves no partition.
 # Leaves the module RESET.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
@@ -24,6 +30,8 @@ OUT=$(mktemp -d)
 S=$OUT/state
 PODS=$CPUMGR_TOP/user/tests/data/pods
 G=0b1e5a44-5f3c-4c55-9a0e-000000000004	# guaranteed-2cpu: nginx, 2 CPUs
+PARTS=
+[ "$CPUMGR_POOL_MOVES" != partitions ] || PARTS=1
 SLEEPER=
 DAEMON=
 
@@ -84,6 +92,7 @@ setup()
 	echo "+cpuset +cpu" >"$CG/besteffort/cgroup.subtree_control" &&
 	"$CTL" init --cpu-manager-policy static --reserved-cpus 0 \
 		--cgroup-root "$CG" --enforce enforce --state-dir "$S" \
+		${CPUMGR_POOL_MOVES:+--pool-moves "$CPUMGR_POOL_MOVES"} \
 		>"$OUT/init" 2>&1 &&
 	"$CTL" admit "$PODS/guaranteed-2cpu.json" --state-dir "$S" \
 		>"$OUT/admit" 2>&1 &&
@@ -100,19 +109,39 @@ setup()
 	echo "# shared $SHARED, pod $G $GCPUS"
 }
 
-qos_narrowed()
+# CPULISTS A B: the same CPUs, however written.
+same()
 {
-	[ "$(cpus_of "$CG/burstable/cpuset.cpus")" = "$SHARED" ] &&
-	[ "$(cpus_of "$CG/besteffort/cpuset.cpus")" = "$SHARED" ]
+	[ -z "$(minus "$1" "$2")" ] && [ -z "$(minus "$2" "$1")" ]
 }
 
+# DIR WANT: DIR names WANT (with partitions: no CPU) and runs on WANT.
+holds()
+{
+	local named eff want=$2
+
+	[ -z "$PARTS" ] || want=
+	named=$(cpus_of "$1/cpuset.cpus")
+	eff=$(cpus_of "$1/cpuset.cpus.effective")
+	same "$named" "$want" ||
+		{ echo "# $1 names '$named', not '$want'"; return 1; }
+	same "$eff" "$2" ||
+		{ echo "# $1 runs on '$eff', not '$2'"; return 1; }
+}
+
+qos_narrowed()
+{
+	holds "$CG/burstable" "$SHARED" && holds "$CG/besteffort" "$SHARED"
+}
+
+# with partitions its pod's CPUs are the partition's, below it
 pod_narrowed()
 {
-	local got
-
-	got=$(cpus_of "$CG/pod$G/cpuset.cpus.effective")
-	[ -z "$(minus "$got" "$SHARED,$GCPUS")" ] &&
-	[ -z "$(minus "$SHARED,$GCPUS" "$got")" ]
+	if [ -n "$PARTS" ]; then
+		holds "$CG/pod$G" "$SHARED"
+	else
+		holds "$CG/pod$G" "$SHARED,$GCPUS"
+	fi
 }
 
 burstable_start()
@@ -143,6 +172,12 @@ new_pod_refused()
 	local d=$CG/podnew/ctr
 
 	mkdir -p "$d" || return 1
+	if [ -n "$PARTS" ]; then
+		# no cpuset below podnew yet: its task runs on podnew's
+		enter "$d" && holds "$CG/podnew" "$SHARED" &&
+			echo "$SLEEPER" >/sys/fs/cgroup/cgroup.procs
+		return
+	fi
 	enter "$d" 2>/dev/null && return 1
 	# by id on PREEMPT_RT before 7.x (refusal_log.sh says why)
 	dmesg | grep -q -e "cpumgr: refused task move through cgroup.procs in cgroup /kubepods/podnew/ctr by pid .*are pod $G container nginx" \
@@ -164,11 +199,37 @@ wait_narrowed()
 	return 1
 }
 
+# With partitions the daemon's first round narrows nothing (podnew
+# keeps naming no CPU), and a pod cgroup created while it runs gets the
+# shared pool as with writes; the sequence works there.
+daemon_partitions()
+{
+	wait_narrowed "$CG/podlater" && mkctr "$CG/podlater" ctr &&
+		enter "$CG/podlater/ctr" &&
+		holds "$CG/podlater/ctr" "$SHARED" || {
+		diag <"$OUT/daemon"
+		return 1
+	}
+	[ -z "$(cpus_of "$CG/podnew/cpuset.cpus")" ] ||
+		{ echo "# podnew names CPUs"; return 1; }
+}
+
 daemon_narrows()
 {
+	local i
+
 	"$CTL" daemon --reconcile-period 60s --state-dir "$S" \
 		>"$OUT/daemon" 2>&1 &
 	DAEMON=$!
+	if [ -n "$PARTS" ]; then
+		# its watch is set up before it says it started
+		for ((i = 0; i < 600; i++)); do
+			grep -q "daemon: started" "$OUT/daemon" && break
+			sleep 0.05
+		done
+		mkdir "$CG/podlater" && daemon_partitions
+		return
+	fi
 	# the first round narrows what was there before it started
 	wait_narrowed "$CG/podnew" && enter "$CG/podnew/ctr" || {
 		diag <"$OUT/daemon"
@@ -202,6 +263,7 @@ moved_off()
 	echo "$SHARED" >"$CG/pod$G/cpuset.cpus" || return 1
 	eff=$(cpus_of "$CG/pod$G/nginx/cpuset.cpus.effective")
 	echo "# nginx now runs on $eff"
+	[ -z "$PARTS" ] || { partition_stays "$eff"; return; }
 	"$CTL" audit --state-dir "$S" >"$OUT/audit" 2>&1 && ret=1
 	grep -q "^offender kubepods/pod$G/nginx cpus $GCPUS of $G/nginx, which does not run on them" \
 		"$OUT/audit" || ret=1
@@ -210,6 +272,21 @@ moved_off()
 	[ "$eff" = "$GCPUS" ] || ret=1
 	"$CTL" configure --enforce enforce >/dev/null || ret=1
 	[ $ret = 0 ] || cat "$OUT/audit" "$OUT/reconcile" | diag
+	return $ret
+}
+
+# With partitions nginx's cgroup stays the partition on its CPUs and
+# audit is clean; the pod cgroup is put back by hand (nothing of
+# cpumgr's empties it in that mode).
+partition_stays()
+{
+	local ret=0
+
+	[ "$1" = "$GCPUS" ] || ret=1
+	"$CTL" audit --state-dir "$S" >"$OUT/audit" 2>&1 || ret=1
+	echo >"$CG/pod$G/cpuset.cpus" || ret=1
+	"$CTL" configure --enforce enforce >/dev/null || ret=1
+	[ $ret = 0 ] || diag <"$OUT/audit"
 	return $ret
 }
 
@@ -228,8 +305,15 @@ check "QoS cgroups hold the shared pool" qos_narrowed
 check "the pod cgroup holds the shared pool and its pod's CPUs" pod_narrowed
 check "a Burstable container: task first, then its cpuset" burstable_start
 check "a container beside the exclusive one in its pod" same_pod_start
-check "a new pod's cgroup before it is narrowed: refused, and logged" new_pod_refused
-check "the daemon narrows new pod cgroups; the sequence then works" daemon_narrows
-check "audit is clean" audit_clean
-check "audit sees a container moved off its CPUs, reconcile fixes it" moved_off
+if [ -z "$PARTS" ]; then
+	check "a new pod's cgroup before it is narrowed: refused, and logged" new_pod_refused
+	check "the daemon narrows new pod cgroups; the sequence then works" daemon_narrows
+	check "audit is clean" audit_clean
+	check "audit sees a container moved off its CPUs, reconcile fixes it" moved_off
+else
+	check "a new pod's cgroup takes its first task at once, on the pool" new_pod_refused
+	check "the daemon gives a new pod cgroup the pool; the sequence works" daemon_narrows
+	check "audit is clean" audit_clean
+	check "a pod cgroup written by hand moves no partition, audit stays clean" moved_off
+fi
 ktap_exit

@@ -295,14 +295,9 @@ t_audit_offender()
 	"$CTL" configure --enforce audit >/dev/null || return 1
 	# planted from outside the rules: another pod's exclusive CPUs, in
 	# the pod cgroup too (narrowed to the shared pool, it would hide
-	# them).  With partitions the pod cgroup names none and nothing
-	# would empty it again (a sibling's cpuset.cpus.exclusive over
-	# CPUs it names is refused: case 14 would fail), so only the
-	# container's is planted, and those CPUs reach it once nginx's
-	# cgroup is no longer their partition.
-	if [ -z "$MOVES" ]; then
-		echo "$cpus" >$CG/pod-be/cpuset.cpus || return 1
-	fi
+	# them).  With partitions they reach pod-be once nginx's cgroup is
+	# no longer their partition.
+	echo "$cpus" >$CG/pod-be/cpuset.cpus &&
 	echo "$cpus" >$CG/pod-be/nginx/cpuset.cpus || return 1
 	[ -z "$MOVES" ] ||
 		echo member >$CG/pod-g2/nginx/cpuset.cpus.partition || return 1
@@ -313,8 +308,13 @@ t_audit_offender()
 	run ctl audit
 	rc 0 || { shows; return 1; }
 	"$CTL" configure --enforce enforce >/dev/null || return 1
+	# the pod cgroup names the pool again (with partitions too: left,
+	# it would keep nginx's pod from making its partition anew, and
+	# the pool from reaching pod-be as it grows)
 	on_pool pod-be/nginx "${TASKS[1]}" &&
-		same_cpus "$(allowed "${TASKS[0]}")" "$cpus" || return 1
+		same_cpus "$(allowed "${TASKS[0]}")" "$cpus" &&
+		same_cpus "$(cat $CG/pod-be/cpuset.cpus)" \
+			"$(cat $SYSFS/shared_cpus)" || return 1
 	# with partitions reconcile made nginx's cgroup one again
 	[ -z "$MOVES" ] || grep -qxE 'root|isolated' \
 		$CG/pod-g2/nginx/cpuset.cpus.partition

@@ -20,7 +20,8 @@
 # from every other cgroup: the QoS and pod cgroups name no CPU, a new
 # pod's cgroup takes its first task at once, the daemon still gives a
 # pod cgroup created while it runs the shared pool, and a pod cgroup
-# written by hand moves no partition.
+# written by hand moves no partition and gets the pool (and its pod's
+# CPUs) at a reconcile.
 # Leaves the module RESET.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
@@ -275,18 +276,20 @@ moved_off()
 	return $ret
 }
 
-# With partitions nginx's cgroup stays the partition on its CPUs and
-# audit is clean; the pod cgroup is put back by hand (nothing of
-# cpumgr's empties it in that mode).
+# With partitions nginx's cgroup stays the partition on its CPUs, audit
+# is clean, and a reconcile gives the pod cgroup what a narrowed one
+# holds: the pool of now and its pod's CPUs.
 partition_stays()
 {
-	local ret=0
+	local ret=0 named
 
 	[ "$1" = "$GCPUS" ] || ret=1
 	"$CTL" audit --state-dir "$S" >"$OUT/audit" 2>&1 || ret=1
-	echo >"$CG/pod$G/cpuset.cpus" || ret=1
+	"$CTL" reconcile --state-dir "$S" >"$OUT/reconcile" 2>&1 || ret=1
+	named=$(cpus_of "$CG/pod$G/cpuset.cpus")
+	same "$named" "$SHARED,$GCPUS" || { echo "# pod names '$named'"; ret=1; }
 	"$CTL" configure --enforce enforce >/dev/null || ret=1
-	[ $ret = 0 ] || diag <"$OUT/audit"
+	[ $ret = 0 ] || cat "$OUT/audit" "$OUT/reconcile" | diag
 	return $ret
 }
 
@@ -314,6 +317,6 @@ else
 	check "a new pod's cgroup takes its first task at once, on the pool" new_pod_refused
 	check "the daemon gives a new pod cgroup the pool; the sequence works" daemon_narrows
 	check "audit is clean" audit_clean
-	check "a pod cgroup written by hand moves no partition, audit stays clean" moved_off
+	check "a pod cgroup written by hand moves no partition; reconcile gives it the pool" moved_off
 fi
 ktap_exit

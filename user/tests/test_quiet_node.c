@@ -366,6 +366,14 @@ TEST_F(node, the_pool_moved_by_partitions)
 	EXPECT_STREQ("member", V("cgroup/kubepods/podu2/app/cpuset.cpus.partition"));
 	EXPECT_STREQ("2,6", V("cgroup/kubepods/cpuset.cpus.exclusive"));
 	EXPECT_STREQ("untouched", V("cgroup/kubepods/podu1/side/cpuset.cpus"));
+	/*
+	 * A pod cgroup the daemon gave the pool of its day follows the pool
+	 * at a reconcile; one that names none still inherits it.
+	 */
+	fake_write(self->sn.dir, "cgroup/kubepods/besteffort/podx/cpuset.cpus", "0-1\n");
+	ASSERT_EQ(0, run(self, "reconcile")) TH_LOG("%s", self->sn.out);
+	EXPECT_STREQ("3-5,7", V("cgroup/kubepods/besteffort/podx/cpuset.cpus"));
+	EXPECT_FALSE(fake_exists(self->sn.dir, "cgroup/kubepods/podu1/cpuset.cpus"));
 	/* a resize grows the partition, and shrinks it back */
 	ASSERT_EQ(0, run(self, "resize u1 app 4")) TH_LOG("%s", self->sn.out);
 	app_partition_is(_metadata, self, "u1", "2-3,6-7");

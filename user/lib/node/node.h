@@ -456,6 +456,11 @@ bool node_cgroup_has_tasks(const struct node *n, const char *path);
  */
 int node_narrow(struct node *n, struct cm_error *err);
 /*
+ * A reconcile's narrowing: node_narrow(), and where the pool moves by
+ * partitions those cgroups that name CPUs given the pool as it is now.
+ */
+int node_narrow_tree(struct node *n, struct cm_error *err);
+/*
  * node_narrow() when the node is not targeted or the shared pool moved
  * since; otherwise only the cgroups narrowed above pod_cgroup (a pod's
  * cgroup, NULL or "" none), the one pod a change touched.

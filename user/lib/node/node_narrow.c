@@ -68,6 +68,8 @@ struct narrow_index {
 	 * changes, written without being read first.
 	 */
 	bool moved;
+	/* the pool moves by partitions: only cgroups that name CPUs follow */
+	bool named_only;
 };
 
 /* path is dir or below it */
@@ -187,6 +189,18 @@ static bool index_walk(const struct narrow_index *x, const char *path,
 	return container;
 }
 
+/* Whether the cgroup's cpuset.cpus names CPUs (unread: it does not). */
+static bool names_cpus(const struct node *n, const char *name)
+{
+	struct cm_error err = { 0 };
+	struct cpuset own;
+	bool named = !cgroupfs_get_cpus(&n->cgroups.fs, name, &own, &err) &&
+		     !cpuset_empty(&own);
+
+	cm_error_clear(&err);
+	return named;
+}
+
 static int narrow_one(struct node *n, const struct narrow_index *x,
 		      const char *name, struct cm_error *err)
 {
@@ -199,7 +213,8 @@ static int narrow_one(struct node *n, const struct narrow_index *x,
 	if (ret)
 		return ret;
 	/* what a cgroup may hold: the shared pool and what is bound below */
-	if (index_walk(x, path, &bound))
+	if (index_walk(x, path, &bound) ||
+	    (x->named_only && !names_cpus(n, name)))
 		return 0;
 	node_shared_pool(n, &want);
 	cpuset_or(&want, &want, &bound);
@@ -351,6 +366,34 @@ static int narrow_above(struct node *n, const char *path,
 	}
 	if (ret >= 0)
 		ret = narrow_one(n, &x, top, err);
+	index_free(&x);
+	return ret < 0 ? ret : changes + ret;
+}
+
+/*
+ * A reconcile's: node_narrow(), and where the pool moves by partitions
+ * the upper cgroups that name CPUs given the pool as it is now.  Those
+ * name no CPU and inherit it, but the daemon gives one it sees created
+ * the pool of that moment (node_daemon.c), and one may be written by
+ * hand: without this they would keep a pool that has since grown, and
+ * the containers below would never run on the CPUs given back.  Not at
+ * every admission: a walk of the pod cgroups there would cost what
+ * partitions save; they follow within a daemon period.
+ */
+int node_narrow_tree(struct node *n, struct cm_error *err)
+{
+	struct narrow_index x;
+	int changes, ret;
+
+	changes = node_narrow(n, err);
+	if (changes < 0 || n->cfg.pool_moves != NODE_POOL_PARTITIONS ||
+	    n->cgroups.fs.version != 2 || !n->cgroups.root_name[0])
+		return changes;
+	ret = index_build(n, &x, NULL, err);
+	if (!ret) {
+		x.named_only = true;
+		ret = narrow_children(n, &x, n->cgroups.root_name, true, err);
+	}
 	index_free(&x);
 	return ret < 0 ? ret : changes + ret;
 }

@@ -269,7 +269,7 @@ int node_reconcile(struct node *n, const struct pod_list *active,
 		changes += ret;
 	}
 	/* the pod cgroups first: a container's CPUs are within its pod's */
-	ret = node_narrow(n, err);
+	ret = node_narrow_tree(n, err);
 	if (ret < 0)
 		return ret;
 	changes += ret;

@@ -294,26 +294,14 @@ static bool cpumgr_part_leads(const struct cpumgr_part_change *ch,
 	return false;
 }
 
-/* Whether @pos is at or below a partition @ch makes, moves or dissolves. */
-static bool cpumgr_part_inside(const struct cpumgr_part_change *ch,
-			       struct cgroup_subsys_state *pos)
-{
-	unsigned int i;
-
-	if (ch->taker && cgroup_is_descendant(pos->cgroup, ch->taker->cgroup))
-		return true;
-	for (i = 0; i < ch->nr_gone; i++)
-		if (cgroup_is_descendant(pos->cgroup, ch->gone[i]->cgroup))
-			return true;
-	return false;
-}
-
 /*
- * @pos, a cpuset with tasks that @ch gives the effective CPUs @e: outside
- * the partitions @ch changes, a pending container's CPUs are eased as for
- * a write (the pool may keep them until their partition is made); inside
- * one, where a pending container's own tasks may run (a resize's growth),
- * the rules apply as they are.
+ * @pos, a cpuset with tasks that @ch gives the effective CPUs @e.  At or
+ * below the partition @ch makes or moves (a resize's growth, where the
+ * container's own tasks hold its CPUs by design) the rules apply as they
+ * are: the partition takes those CPUs from the pool.  Elsewhere, and in a
+ * partition that may dissolve, a pending container's CPUs are eased as
+ * for a write: the pool may keep them until their partition is made, not
+ * the container's own cgroup (cpumgr_rules_entry_pending()).
  */
 static bool cpumgr_part_check_one(const struct cpumgr_view *view,
 				  const struct cpumgr_part_change *ch,
@@ -322,7 +310,7 @@ static bool cpumgr_part_check_one(const struct cpumgr_view *view,
 				  const struct cpumask *own,
 				  struct cpumask *bad, struct cpumgr_scratch *s)
 {
-	if (cpumgr_part_inside(ch, pos))
+	if (ch->taker && cgroup_is_descendant(pos->cgroup, ch->taker->cgroup))
 		return cpumgr_rules_check(view, pos->cgroup, e, own, bad, s);
 	return cpumgr_rules_check_walked(view, pos->cgroup, e, own, own, bad,
 					 s);

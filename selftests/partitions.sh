@@ -687,7 +687,7 @@ partition_pending_flow()
 	read -r flags <"$SYSFS/pods/pa/c3/flags"
 	[ -z "$flags" ] || { echo "# c3's flags '$flags'"; ret=1; }
 	kill_wait "$pid"
-	"$CTL" release pc >/dev/null &&
+	"$CTL" release pc >/dev/null || ret=1
 	"$CTL" release pa c3 >/dev/null &&
 	wr member "$d/cpuset.cpus.partition" &&
 	wr "" "$d/cpuset.cpus.exclusive" && wr "" "$PA/cpuset.cpus.exclusive" &&

@@ -213,6 +213,12 @@ daemon_partitions()
 	}
 	[ -z "$(cpus_of "$CG/podnew/cpuset.cpus")" ] ||
 		{ echo "# podnew names CPUs"; return 1; }
+	# and one below a QoS cgroup, which it watches too
+	mkdir -p "$CG/besteffort/podbe" &&
+		wait_narrowed "$CG/besteffort/podbe" || {
+		diag <"$OUT/daemon"
+		return 1
+	}
 }
 
 daemon_narrows()
@@ -228,6 +234,7 @@ daemon_narrows()
 			grep -q "daemon: started" "$OUT/daemon" && break
 			sleep 0.05
 		done
+		[ $i -lt 600 ] || { diag <"$OUT/daemon"; return 1; }
 		mkdir "$CG/podlater" && daemon_partitions
 		return
 	fi

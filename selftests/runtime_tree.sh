@@ -54,21 +54,6 @@ cpus_of()
 	echo "$v"
 }
 
-# CPULIST A B: the CPUs of list A that are not in list B.
-minus()
-{
-	python3 -c '
-import sys
-def parse(s):
-    out = set()
-    for part in filter(None, s.split(",")):
-        a, _, b = part.partition("-")
-        out.update(range(int(a), int(b or a) + 1))
-    return out
-print(" ".join(map(str, sorted(parse(sys.argv[1]) - parse(sys.argv[2])))))' \
-		"$1" "$2"
-}
-
 # DIR: a sleeping task moved into DIR, as a runtime moves its first one.
 enter()
 {
@@ -110,12 +95,6 @@ setup()
 	echo "# shared $SHARED, pod $G $GCPUS"
 }
 
-# CPULISTS A B: the same CPUs, however written.
-same()
-{
-	[ -z "$(minus "$1" "$2")" ] && [ -z "$(minus "$2" "$1")" ]
-}
-
 # DIR WANT: DIR names WANT (with partitions: no CPU) and runs on WANT.
 holds()
 {
@@ -124,9 +103,9 @@ holds()
 	[ -z "$PARTS" ] || want=
 	named=$(cpus_of "$1/cpuset.cpus")
 	eff=$(cpus_of "$1/cpuset.cpus.effective")
-	same "$named" "$want" ||
+	cpus_rel same "$named" "$want" ||
 		{ echo "# $1 names '$named', not '$want'"; return 1; }
-	same "$eff" "$2" ||
+	cpus_rel same "$eff" "$2" ||
 		{ echo "# $1 runs on '$eff', not '$2'"; return 1; }
 }
 
@@ -162,7 +141,7 @@ same_pod_start()
 	mkdir "$d" && enter "$d" || return 1
 	eff=$(cpus_of "$d/cpuset.cpus.effective")
 	# its pod's CPUs at most, until the runtime writes its cpuset
-	[ -z "$(minus "$eff" "$SHARED,$GCPUS")" ] &&
+	cpus_rel subset "$eff" "$SHARED,$GCPUS" &&
 	echo "$SHARED" >"$d/cpuset.cpus" &&
 	[ "$(cpus_of "$d/cpuset.cpus.effective")" = "$SHARED" ] &&
 	! echo "$GCPUS" >"$d/cpuset.cpus" 2>/dev/null
@@ -294,7 +273,7 @@ partition_stays()
 	"$CTL" audit --state-dir "$S" >"$OUT/audit" 2>&1 || ret=1
 	"$CTL" reconcile --state-dir "$S" >"$OUT/reconcile" 2>&1 || ret=1
 	named=$(cpus_of "$CG/pod$G/cpuset.cpus")
-	same "$named" "$SHARED,$GCPUS" || { echo "# pod names '$named'"; ret=1; }
+	cpus_rel same "$named" "$SHARED,$GCPUS" || { echo "# pod names '$named'"; ret=1; }
 	"$CTL" configure --enforce enforce >/dev/null || ret=1
 	[ $ret = 0 ] || cat "$OUT/audit" "$OUT/reconcile" | diag
 	return $ret

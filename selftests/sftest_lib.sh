@@ -146,8 +146,9 @@ node_cleanup()
 	done
 }
 
-# cpus_rel OP A B: cpulists A and B share no CPU (OP disjoint), or A
-# is a subset of B (OP subset); OP minus prints A without B.
+# cpus_rel OP A B: cpulists A and B share no CPU (OP disjoint), A is a
+# subset of B (OP subset), or they are the same CPUs however written
+# (OP same); OP minus prints A without B.
 cpus_rel()
 {
 	/usr/bin/python3 - "$@" <<-'EOF'
@@ -163,6 +164,8 @@ cpus_rel()
 	if op == "minus":
 	    print(",".join(str(c) for c in sorted(a - b)))
 	    sys.exit(0)
+	if op == "same":
+	    sys.exit(0 if a == b else 1)
 	sys.exit(0 if (not (a & b) if op == "disjoint" else a <= b) else 1)
 	EOF
 }

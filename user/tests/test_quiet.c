@@ -189,15 +189,11 @@ static char pod1_at_own_write[64];
 static void note_pod1(const char *c1_path)
 {
 	char pod1[PATH_MAX];
-	FILE *f;
 
-	xsnprintf(pod1, sizeof(pod1), "%.*s/cpuset.cpus.exclusive",
+	xsnprintf(pod1, sizeof(pod1), "%.*s",
 		  (int)(strstr(c1_path, "/c1/") - c1_path), c1_path);
-	f = fopen(pod1, "r");
-	if (!f || !fgets(pod1_at_own_write, sizeof(pod1_at_own_write), f))
-		pod1_at_own_write[0] = '\0';
-	if (f)
-		fclose(f);
+	xsnprintf(pod1_at_own_write, sizeof(pod1_at_own_write), "%s",
+		  fake_read(pod1, "cpuset.cpus.exclusive"));
 	pod1_at_own_write[strcspn(pod1_at_own_write, "\n")] = '\0';
 }
 

@@ -50,6 +50,28 @@ static_assert(CONFIG_NR_CPUS <= 10000);
 	NL_SET_ERR_MSG_ATTR(extack, attr, "CPU is assigned to another pod")
 #endif
 
+/*
+ * A system cgroup (KEP-5894) that a pod or one of its containers is
+ * bound at, below or above.  The pod UID is cut to what fits the
+ * kernel's 80-byte formatted message: a Kubernetes UID (36 characters)
+ * fits whole.
+ */
+#define CPUMGR_SYSTEM_MSG "system pods never get exclusive CPUs"
+#ifdef NL_SET_ERR_MSG_FMT
+#define CPUMGR_SYSTEM_UID_FIT						\
+	((int)(NETLINK_MAX_FMTMSG_LEN - sizeof(CPUMGR_SYSTEM_MSG ": pod ")))
+static_assert(CPUMGR_SYSTEM_UID_FIT >= 36);
+#define CPUMGR_ERR_SYSTEM(extack, attr, uid)				\
+	NL_SET_ERR_MSG_ATTR_POL_FMT(extack, attr, NULL,			\
+				    CPUMGR_SYSTEM_MSG ": pod %.*s",	\
+				    CPUMGR_SYSTEM_UID_FIT, uid)
+#else
+#define CPUMGR_ERR_SYSTEM(extack, attr, uid)				\
+	NL_SET_ERR_MSG_ATTR(extack, attr,				\
+			    "a pod is bound at, below or above the system cgroup: " \
+			    CPUMGR_SYSTEM_MSG)
+#endif
+
 /* A container more than a pod may have in the table. */
 #define cpumgr_pod_too_many(extack, attr)					\
 	NL_SET_ERR_MSG_ATTR(extack, attr, "pod has "			\

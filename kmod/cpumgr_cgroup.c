@@ -184,3 +184,40 @@ void cpumgr_cgroup_ref_free(struct cpumgr_cgroup_ref *ref)
 	kfree(ref->ancestors);
 	memset(ref, 0, sizeof(*ref));
 }
+
+/*
+ * Bound cgroups compare by id within one hierarchy: cgroup2 and the v1
+ * cpuset hierarchy number their directories each on its own.  Neither
+ * is below a cgroup that is not bound (id 0).
+ */
+bool cpumgr_cgroup_below(const struct cpumgr_cgroup_ref *ref,
+			 const struct cpumgr_cgroup_ref *top)
+{
+	u32 i;
+
+	if (!ref->id || !top->id || ref->v1 != top->v1)
+		return false;
+	for (i = 0; i < ref->depth; i++) {
+		if (ref->ancestors[i] == top->id)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A held cgroup that was removed: a directory made again at its path is
+ * another cgroup, so the reference names none.  The caller holds the
+ * table lock or cpumgr_show_lock, under which references are swapped.
+ */
+bool cpumgr_cgroup_ref_gone(const struct cpumgr_cgroup_ref *ref)
+{
+	return ref->live && !(READ_ONCE(ref->live->self.flags) & CSS_ONLINE);
+}
+
+bool cpumgr_cgroup_at_or_below(const struct cpumgr_cgroup_ref *ref,
+			       const struct cpumgr_cgroup_ref *top)
+{
+	if (ref->id && ref->id == top->id && ref->v1 == top->v1)
+		return true;
+	return cpumgr_cgroup_below(ref, top);
+}

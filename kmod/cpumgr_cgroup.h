@@ -24,6 +24,12 @@ int cpumgr_cgroup_resolve(const char *path, struct cpumgr_cgroup_ref *ref,
 			  bool hold, const struct nlattr *attr,
 			  struct netlink_ext_ack *extack);
 void cpumgr_cgroup_ref_free(struct cpumgr_cgroup_ref *ref);
+/* Whether @ref is strictly below @top, or @top or below it (one hierarchy). */
+bool cpumgr_cgroup_below(const struct cpumgr_cgroup_ref *ref,
+			 const struct cpumgr_cgroup_ref *top);
+bool cpumgr_cgroup_ref_gone(const struct cpumgr_cgroup_ref *ref);
+bool cpumgr_cgroup_at_or_below(const struct cpumgr_cgroup_ref *ref,
+			       const struct cpumgr_cgroup_ref *top);
 
 /* Cgroup2 is hierarchy 0; v1 hierarchies have other ids. */
 static inline bool cpumgr_cgroup_on_dfl(const struct cgroup *cgrp)

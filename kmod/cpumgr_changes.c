@@ -59,11 +59,58 @@ static int cpumgr_check_config(const struct cpumgr_config *cfg,
 	return 0;
 }
 
+/*
+ * The system cgroup (KEP-5894) and the managed root as the request
+ * leaves them: a system cgroup needs the root and is strictly below it,
+ * in its hierarchy, and no container or pod is bound at, below or above
+ * it (cpumgr_check_bindable() says why).  A request that moves or clears
+ * the root while a system cgroup is set names the system cgroup again
+ * (or "") with it.
+ */
+static int cpumgr_check_system(const struct cpumgr_config *cfg,
+			       const struct cpumgr_cgroup_ref *root,
+			       const struct cpumgr_cgroup_ref *system,
+			       struct netlink_ext_ack *extack)
+{
+	const struct nlattr *attr = cfg->system_path ? cfg->system_attr :
+						       cfg->root_attr;
+	struct cpumgr_container *c;
+	struct cpumgr_pod *pod;
+
+	if (!system->id || cpumgr_cgroup_ref_gone(system) ||
+	    (!cfg->system_path && !cfg->root_path))
+		return 0;
+	if (!root->id) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "a system cgroup needs a managed cgroup root");
+		return -EINVAL;
+	}
+	if (!cpumgr_cgroup_below(system, root)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "the system cgroup is not below the managed cgroup root, in its hierarchy");
+		return -EINVAL;
+	}
+	list_for_each_entry(pod, &cpumgr_tbl.pods, node) {
+		if (cpumgr_cgroup_at_or_below(&pod->cgroup, system) ||
+		    cpumgr_cgroup_below(system, &pod->cgroup))
+			goto bound;
+		list_for_each_entry(c, &pod->containers, node) {
+			if (cpumgr_cgroup_at_or_below(&c->cgroup, system) ||
+			    cpumgr_cgroup_below(system, &c->cgroup))
+				goto bound;
+		}
+	}
+	return 0;
+bound:
+	CPUMGR_ERR_SYSTEM(extack, attr, pod->uid);
+	return -EBUSY;
+}
+
 int cpumgr_table_configure(struct cpumgr_config *cfg,
 			   const struct cpumgr_expect *expect,
 			   struct netlink_ext_ack *extack, u64 *generation)
 {
-	struct cpumgr_cgroup_ref root = {};
+	struct cpumgr_cgroup_ref root = {}, system = {};
 	struct cpumgr_view *view = NULL;
 	enum cpumgr_policy policy;
 	u32 options;
@@ -72,8 +119,11 @@ int cpumgr_table_configure(struct cpumgr_config *cfg,
 	if (cfg->root_path && *cfg->root_path)
 		err = cpumgr_cgroup_resolve(cfg->root_path, &root, true,
 					    cfg->root_attr, extack);
+	if (!err && cfg->system_path && *cfg->system_path)
+		err = cpumgr_cgroup_resolve(cfg->system_path, &system, true,
+					    cfg->system_attr, extack);
 	if (err)
-		return err;
+		goto out_refs;
 	err = cpumgr_write_begin(expect, extack);
 	if (err)
 		goto out;
@@ -82,10 +132,17 @@ int cpumgr_table_configure(struct cpumgr_config *cfg,
 	if (!cfg->set_reserved)
 		cpumask_copy(cfg->reserved, cpumgr_tbl.reserved);
 	err = cpumgr_check_config(cfg, policy, options, cfg->reserved, extack);
+	if (!err)
+		err = cpumgr_check_system(cfg,
+					  cfg->root_path ? &root :
+							   &cpumgr_tbl.root,
+					  cfg->system_path ? &system :
+							     &cpumgr_tbl.system,
+					  extack);
 	if (err)
 		goto out;
 	err = -ENOMEM;
-	view = cpumgr_view_alloc_grown(0, 0, root.depth);
+	view = cpumgr_view_alloc_grown(0, 0, root.depth + system.depth);
 	if (!view)
 		goto out;
 
@@ -99,6 +156,10 @@ int cpumgr_table_configure(struct cpumgr_config *cfg,
 		cpumgr_tbl.hotplug = cfg->hotplug;
 	if (cfg->root_path)
 		cpumgr_cgroup_swap(&cpumgr_tbl.root, &root);
+	/* a removed one goes with any change of the pair (@system is empty) */
+	if (cfg->system_path ||
+	    (cfg->root_path && cpumgr_cgroup_ref_gone(&cpumgr_tbl.system)))
+		cpumgr_cgroup_swap(&cpumgr_tbl.system, &system);
 	cpumgr_commit(view);
 	view = NULL;
 	*generation = cpumgr_tbl.generation;
@@ -106,8 +167,10 @@ int cpumgr_table_configure(struct cpumgr_config *cfg,
 out:
 	cpumgr_write_unlock();
 	cpumgr_view_free(view);
-	/* The new root if refused, the old one if replaced. */
+out_refs:
+	/* The new ones if refused, the old ones if replaced. */
 	cpumgr_cgroup_ref_free(&root);
+	cpumgr_cgroup_ref_free(&system);
 	return err;
 }
 
@@ -302,6 +365,12 @@ int cpumgr_table_bind(const struct cpumgr_bind *bind,
 			goto out;
 		}
 	}
+	err = cpumgr_check_bindable(&cref, bind->cgroup_attr, extack);
+	if (!err)
+		err = cpumgr_check_bindable(&pref, bind->pod_cgroup_attr,
+					    extack);
+	if (err)
+		goto out;
 	err = -ENOMEM;
 	view = cpumgr_view_alloc_grown(0, 0, cref.depth + pref.depth);
 	if (!view)
@@ -333,7 +402,7 @@ int cpumgr_table_reset(const struct cpumgr_expect *expect,
 {
 	struct cpumgr_view_size none = {};
 	struct cpumgr_view *view = cpumgr_view_alloc(&none);
-	struct cpumgr_cgroup_ref root = {};
+	struct cpumgr_cgroup_ref root = {}, system = {};
 	struct cpumgr_pod *pod, *tmp;
 	LIST_HEAD(gone);
 	int err;
@@ -352,6 +421,7 @@ int cpumgr_table_reset(const struct cpumgr_expect *expect,
 	cpumgr_tbl.enforce = cpumgr_param_enforce;
 	cpumgr_tbl.hotplug = cpumgr_param_hotplug;
 	cpumgr_cgroup_swap(&cpumgr_tbl.root, &root);
+	cpumgr_cgroup_swap(&cpumgr_tbl.system, &system);
 	cpumgr_commit(view);
 	view = NULL;
 	*generation = cpumgr_tbl.generation;
@@ -364,5 +434,6 @@ out:
 	cpumgr_write_unlock();
 	cpumgr_view_free(view);
 	cpumgr_cgroup_ref_free(&root);
+	cpumgr_cgroup_ref_free(&system);
 	return err;
 }

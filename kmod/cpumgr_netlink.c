@@ -68,8 +68,8 @@ static int cpumgr_check_strings(struct nlattr **tb,
 {
 	static const int types[] = {
 		CPUMGR_A_RESERVED_CPUS, CPUMGR_A_CGROUP_ROOT,
-		CPUMGR_A_POD_UID, CPUMGR_A_CONTAINER, CPUMGR_A_CPUS,
-		CPUMGR_A_CGROUP_PATH, CPUMGR_A_POD_CGROUP_PATH,
+		CPUMGR_A_SYSTEM_CGROUP, CPUMGR_A_POD_UID, CPUMGR_A_CONTAINER,
+		CPUMGR_A_CPUS, CPUMGR_A_CGROUP_PATH, CPUMGR_A_POD_CGROUP_PATH,
 	};
 	unsigned int i;
 
@@ -281,6 +281,8 @@ int cpumgr_nl_configure_doit(struct sk_buff *skb, struct genl_info *info)
 		cfg.hotplug = nla_get_u32(tb[CPUMGR_A_HOTPLUG]);
 	cfg.root_attr = tb[CPUMGR_A_CGROUP_ROOT];
 	cfg.root_path = cpumgr_get_str(tb, CPUMGR_A_CGROUP_ROOT);
+	cfg.system_attr = tb[CPUMGR_A_SYSTEM_CGROUP];
+	cfg.system_path = cpumgr_get_str(tb, CPUMGR_A_SYSTEM_CGROUP);
 	if (cfg.set_reserved)
 		err = cpumgr_cpulist_parse(nla_data(cfg.reserved_attr),
 					   cfg.reserved, cfg.reserved_attr,

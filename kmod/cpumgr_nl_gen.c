@@ -21,7 +21,7 @@ const struct nla_policy cpumgr_assignment_nl_policy[CPUMGR_A_POD_CGROUP_PATH + 1
 };
 
 /* CPUMGR_CMD_CONFIGURE - do */
-static const struct nla_policy cpumgr_configure_nl_policy[CPUMGR_A_CGROUP_ROOT + 1] = {
+static const struct nla_policy cpumgr_configure_nl_policy[CPUMGR_A_SYSTEM_CGROUP + 1] = {
 	[CPUMGR_A_GENERATION] = { .type = NLA_U64, },
 	[CPUMGR_A_POLICY] = NLA_POLICY_MAX(NLA_U32, 1),
 	[CPUMGR_A_OPTIONS] = NLA_POLICY_MASK(NLA_U32, 0x3f),
@@ -29,6 +29,7 @@ static const struct nla_policy cpumgr_configure_nl_policy[CPUMGR_A_CGROUP_ROOT +
 	[CPUMGR_A_ENFORCE] = NLA_POLICY_MAX(NLA_U32, 2),
 	[CPUMGR_A_HOTPLUG] = NLA_POLICY_MAX(NLA_U32, 1),
 	[CPUMGR_A_CGROUP_ROOT] = { .type = NLA_NUL_STRING, .len = CPUMGR_PATH_MAX, },
+	[CPUMGR_A_SYSTEM_CGROUP] = { .type = NLA_NUL_STRING, .len = CPUMGR_PATH_MAX, },
 };
 
 /* CPUMGR_CMD_ASSIGN - do */
@@ -93,7 +94,7 @@ const struct genl_split_ops cpumgr_nl_ops[10] = {
 		.doit		= cpumgr_nl_configure_doit,
 		.post_doit	= cpumgr_nl_post_doit,
 		.policy		= cpumgr_configure_nl_policy,
-		.maxattr	= CPUMGR_A_CGROUP_ROOT,
+		.maxattr	= CPUMGR_A_SYSTEM_CGROUP,
 		.flags		= GENL_CMD_CAP_DO,
 	},
 	{

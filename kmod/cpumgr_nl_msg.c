@@ -101,7 +101,7 @@ struct cpumgr_state {
 	enum cpumgr_hotplug hotplug;
 	unsigned int nr_pods, nr_containers;
 	cpumask_var_t reserved, shared, exclusive, online;
-	char *root;
+	char *root, *system;
 	bool armed;
 	const char *unarmed;	/* why not, a string literal */
 	u64 missed;
@@ -110,6 +110,7 @@ struct cpumgr_state {
 static void cpumgr_state_free(struct cpumgr_state *st)
 {
 	kfree(st->root);
+	kfree(st->system);
 	free_cpumask_var(st->reserved);
 	free_cpumask_var(st->shared);
 	free_cpumask_var(st->exclusive);
@@ -127,7 +128,10 @@ static int cpumgr_state_get(struct cpumgr_state *st, bool reader)
 	st->root = kmalloc(CPUMGR_PATH_MAX + 1, GFP_KERNEL);
 	if (st->root)
 		cpumgr_table_root_path(st->root, CPUMGR_PATH_MAX + 1);
-	if (!st->root ||
+	st->system = kmalloc(CPUMGR_PATH_MAX + 1, GFP_KERNEL);
+	if (st->system)
+		cpumgr_table_system_path(st->system, CPUMGR_PATH_MAX + 1);
+	if (!st->root || !st->system ||
 	    !alloc_cpumask_var(&st->reserved, GFP_KERNEL) ||
 	    !alloc_cpumask_var(&st->shared, GFP_KERNEL) ||
 	    !alloc_cpumask_var(&st->exclusive, GFP_KERNEL) ||
@@ -175,8 +179,9 @@ int cpumgr_put_armed(struct sk_buff *skb, bool armed, const char *why,
 
 /*
  * GET_STATE's reader without CAP_SYS_ADMIN in the initial user namespace
- * gets the node's view (@restricted): the managed root's path is root's,
- * as sysfs cgroup_root is.
+ * gets the node's view (@restricted): the paths of the managed root and
+ * the system cgroup are root's, as sysfs cgroup_root and system_cgroup
+ * are.
  */
 struct sk_buff *cpumgr_state_msg(struct genl_info *info, u8 cmd,
 				 bool restricted)
@@ -188,12 +193,14 @@ struct sk_buff *cpumgr_state_msg(struct genl_info *info, u8 cmd,
 
 	if (cpumgr_state_get(&st, !!info))
 		return NULL;
-	if (restricted)
+	if (restricted) {
 		st.root[0] = '\0';
+		st.system[0] = '\0';
+	}
 	size = cpumgr_str_size(CPUMGR_VERSION) +
 		nla_total_size_64bit(sizeof(u64)) * 4 +
 		nla_total_size(sizeof(u32)) * 6 +
-		cpumgr_path_size(st.root) +
+		cpumgr_path_size(st.root) + cpumgr_path_size(st.system) +
 		cpumgr_cpulist_size(st.reserved) +
 		cpumgr_cpulist_size(st.shared) +
 		cpumgr_cpulist_size(st.exclusive) +
@@ -220,6 +227,8 @@ struct sk_buff *cpumgr_state_msg(struct genl_info *info, u8 cmd,
 	    nla_put_u32(msg, CPUMGR_A_ENFORCE, st.enforce) ||
 	    nla_put_u32(msg, CPUMGR_A_HOTPLUG, st.hotplug) ||
 	    (*st.root && cpumgr_put_path(msg, CPUMGR_A_CGROUP_ROOT, st.root)) ||
+	    (*st.system &&
+	     cpumgr_put_path(msg, CPUMGR_A_SYSTEM_CGROUP, st.system)) ||
 	    cpumgr_put_counter(msg, CPUMGR_A_VIOLATIONS,
 			       &cpumgr_counters.violations) ||
 	    cpumgr_put_counter(msg, CPUMGR_A_OFFLINES_REFUSED,

@@ -316,6 +316,18 @@ void cpumgr_cgroup_ref_path(const struct cpumgr_cgroup_ref *ref, char *buf,
 	spin_unlock(&cpumgr_show_lock);
 }
 
+/*
+ * The same for a held cgroup, "" once it is removed: a directory made
+ * again at its path is another cgroup, which the table does not name.
+ */
+void cpumgr_cgroup_ref_live_path(const struct cpumgr_cgroup_ref *ref,
+				 char *buf, size_t size)
+{
+	spin_lock(&cpumgr_show_lock);
+	strscpy(buf, cpumgr_cgroup_ref_gone(ref) ? "" : ref->path ?: "", size);
+	spin_unlock(&cpumgr_show_lock);
+}
+
 static const struct attribute cpumgr_pods_dir = { .name = "pods" };
 
 /* pods/, in the module's directory @parent. */

@@ -70,6 +70,8 @@ void cpumgr_cgroup_swap(struct cpumgr_cgroup_ref *bound,
 			struct cpumgr_cgroup_ref *ref);
 void cpumgr_cgroup_ref_path(const struct cpumgr_cgroup_ref *ref, char *buf,
 			    size_t size);
+void cpumgr_cgroup_ref_live_path(const struct cpumgr_cgroup_ref *ref,
+				 char *buf, size_t size);
 /* A path as a sysfs file shows it: escaped, a newline after it. */
 ssize_t cpumgr_path_show(char *buf, const char *path);
 

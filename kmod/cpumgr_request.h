@@ -28,8 +28,9 @@ struct cpumgr_config {
 	enum cpumgr_enforce enforce;
 	enum cpumgr_hotplug hotplug;
 	const char *root_path;		/* NULL: unchanged, "": none */
+	const char *system_path;	/* NULL: unchanged, "": none */
 	const struct nlattr *policy_attr, *options_attr, *reserved_attr;
-	const struct nlattr *root_attr;
+	const struct nlattr *root_attr, *system_attr;
 };
 
 /* One assignment of a request (ASSIGN, or an entry of RESTORE). */

@@ -29,7 +29,8 @@ struct cpumgr_restore_item {
 
 /*
  * The entries as a whole: no two for one container, one pod cgroup per
- * pod, no CPU in two pods.  @owner is a scratch array of nr_cpu_ids.
+ * pod, no CPU in two pods, no binding BIND would refuse.  @owner is a
+ * scratch array of nr_cpu_ids.
  */
 static int cpumgr_check_restore(struct cpumgr_entry *entries, unsigned int nr,
 				struct cpumgr_restore_item *items,
@@ -43,6 +44,12 @@ static int cpumgr_check_restore(struct cpumgr_entry *entries, unsigned int nr,
 		struct cpumgr_entry *e = &entries[i];
 
 		err = cpumgr_check_assignable(e->cpus, e->cpus_attr, extack);
+		if (!err)
+			err = cpumgr_check_bindable(&items[i].cgroup,
+						    e->cgroup_attr, extack);
+		if (!err)
+			err = cpumgr_check_bindable(&items[i].pod_cgroup,
+						    e->pod_cgroup_attr, extack);
 		if (err)
 			return err;
 		same = 0;
@@ -237,7 +244,7 @@ int cpumgr_table_restore(struct cpumgr_entry *entries, unsigned int nr,
 	owner = kcalloc(nr_cpu_ids, sizeof(*owner), GFP_KERNEL);
 	if (!owner)
 		goto out_items;
-	/* Room for the table as it will be: the entries and the root. */
+	/* Room for the table as it will be: the entries, the root, system. */
 	size.pods = nr;
 	size.containers = nr;
 	size.ids = 0;
@@ -246,7 +253,7 @@ int cpumgr_table_restore(struct cpumgr_entry *entries, unsigned int nr,
 
 	cpumgr_write_lock();
 	err = -ENOMEM;
-	size.ids += cpumgr_tbl.root.depth;
+	size.ids += cpumgr_tbl.root.depth + cpumgr_tbl.system.depth;
 	view = cpumgr_view_alloc(&size);
 	if (!view)
 		goto out;

@@ -6,7 +6,11 @@
  * ancestors-or-self of P's bound pod cgroup; a CPU of P's pool that no
  * container of P holds, only in P's bound pod cgroup, its descendants
  * and its ancestors; with strict-cpu-reservation the reserved CPUs may
- * not appear there at all.  A CPU an offline took
+ * not appear there at all, but in the system partition (KEP-5894: the
+ * system cgroup and below it), which system pods share with the kubelet
+ * and the runtime on those CPUs.  No container or pod is bound at, below
+ * or above the system cgroup (the table refuses it), so no assigned CPU
+ * is allowed there either.  A CPU an offline took
  * from K in release mode is still K's for this check until it comes back
  * online (and to K, when K's cgroup still names it) or K is assigned
  * again or released: a cgroup2 cpuset.cpus may name an offline CPU, and
@@ -273,6 +277,15 @@ static bool cpumgr_in_scope(const struct cpumgr_view *view, const u64 *chain,
 	return cpumgr_id_in(view->root.id, chain + 1, nr - 1);
 }
 
+/* The checked cgroup (@chain) is @cg's or below it. */
+static bool cpumgr_at_or_below(const struct cpumgr_view_cg *cg,
+			       const u64 *chain, unsigned int nr, bool v1)
+{
+	if (!cg->id || cg->v1 != v1)
+		return false;
+	return cpumgr_id_in(cg->id, chain, nr);
+}
+
 /* The checked cgroup (@chain) is @cg's or below it, or above it. */
 static bool cpumgr_related(const struct cpumgr_view_cg *cg, const u64 *chain,
 			   unsigned int nr, bool v1)
@@ -333,7 +346,9 @@ bool cpumgr_rules_check(const struct cpumgr_view *view, struct cgroup *cgrp,
 	if (!nr || !cpumgr_in_scope(view, s->chain, nr, whole, v1))
 		return false;
 
+	/* the system partition shares the reserved CPUs (KEP-5894) */
 	if ((view->options & CPUMGR_OPT_STRICT_CPU_RESERVATION) &&
+	    !cpumgr_at_or_below(&view->system, s->chain, nr, v1) &&
 	    cpumask_and(others, cpus, view->reserved)) {
 		cpumask_or(bad, bad, others);
 		found = true;

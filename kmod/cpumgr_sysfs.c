@@ -81,18 +81,31 @@ static ssize_t hotplug_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return len;
 }
 
-static ssize_t cgroup_root_show(struct kobject *kobj,
-				struct kobj_attribute *attr, char *buf)
+/* A table's cgroup path (@get: the root's or the system cgroup's). */
+static ssize_t cpumgr_table_path_show(char *buf,
+				      void (*get)(char *buf, size_t size))
 {
 	char *path = kmalloc(CPUMGR_PATH_MAX + 1, GFP_KERNEL);
 	ssize_t len;
 
 	if (!path)
 		return -ENOMEM;
-	cpumgr_table_root_path(path, CPUMGR_PATH_MAX + 1);
+	get(path, CPUMGR_PATH_MAX + 1);
 	len = cpumgr_path_show(buf, path);
 	kfree(path);
 	return len;
+}
+
+static ssize_t cgroup_root_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	return cpumgr_table_path_show(buf, cpumgr_table_root_path);
+}
+
+static ssize_t system_cgroup_show(struct kobject *kobj,
+				  struct kobj_attribute *attr, char *buf)
+{
+	return cpumgr_table_path_show(buf, cpumgr_table_system_path);
 }
 
 #define CPUMGR_COUNTER_SHOW(name)					\
@@ -198,6 +211,8 @@ static struct kobj_attribute hotplug_attr = __ATTR_RO(hotplug);
 /* A host path, root's as GET_STATE's CGROUP_ROOT is (and pods/). */
 static struct kobj_attribute cgroup_root_attr =
 	__ATTR_RO_MODE(cgroup_root, 0400);
+static struct kobj_attribute system_cgroup_attr =
+	__ATTR_RO_MODE(system_cgroup, 0400);
 static struct kobj_attribute violations_attr = __ATTR_RO(violations);
 static struct kobj_attribute offlines_refused_attr = __ATTR_RO(offlines_refused);
 static struct kobj_attribute events_dropped_attr = __ATTR_RO(events_dropped);
@@ -281,6 +296,7 @@ static struct attribute *cpumgr_attrs[] = {
 	&enforce_attr.attr,
 	&hotplug_attr.attr,
 	&cgroup_root_attr.attr,
+	&system_cgroup_attr.attr,
 	&violations_attr.attr,
 	&offlines_refused_attr.attr,
 	&events_dropped_attr.attr,

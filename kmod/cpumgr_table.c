@@ -139,7 +139,7 @@ static void cpumgr_table_size(struct cpumgr_view_size *size)
 
 	size->pods = 0;
 	size->containers = 0;
-	size->ids = cpumgr_tbl.root.depth;
+	size->ids = cpumgr_tbl.root.depth + cpumgr_tbl.system.depth;
 	list_for_each_entry(pod, &cpumgr_tbl.pods, node) {
 		size->pods++;
 		size->ids += pod->cgroup.depth;
@@ -190,6 +190,7 @@ static void cpumgr_view_fill(struct cpumgr_view *view)
 	view->nr_pending = 0;
 	cpumgr_view_set_cg(view, &view->root, &cpumgr_tbl.root, &nr_ids);
 	view->root_cgrp = cpumgr_tbl.root.live;
+	cpumgr_view_set_cg(view, &view->system, &cpumgr_tbl.system, &nr_ids);
 
 	list_for_each_entry(pod, &cpumgr_tbl.pods, node) {
 		struct cpumgr_view_pod *vp = &view->pods[np];
@@ -426,6 +427,42 @@ int cpumgr_check_other_pods(const struct cpumask *cpus,
 	return 0;
 }
 
+/**
+ * cpumgr_check_bindable - whether a container or a pod may be bound here
+ * @ref: the cgroup (id 0: unbound, always allowed)
+ * @attr: the attribute that named it
+ * @extack: where a refusal is reported
+ *
+ * Not at, below or above the system cgroup (KEP-5894): system pods never
+ * get exclusive CPUs.  Whatever is at or below a bound cgroup may hold
+ * its container's CPUs, and a cgroup below a bound pod cgroup that names
+ * no CPU its pod's, so the system cgroup may be neither.  The caller
+ * holds the table lock.
+ *
+ * Return: 0 or -EACCES.
+ */
+int cpumgr_check_bindable(const struct cpumgr_cgroup_ref *ref,
+			  const struct nlattr *attr,
+			  struct netlink_ext_ack *extack)
+{
+	const struct cpumgr_cgroup_ref *system = &cpumgr_tbl.system;
+
+	lockdep_assert_held(&cpumgr_tbl.lock);
+	if (cpumgr_cgroup_ref_gone(system))
+		return 0;
+	if (cpumgr_cgroup_at_or_below(ref, system)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "cgroup is at or below the system cgroup: system pods never get exclusive CPUs (KEP-5894)");
+		return -EACCES;
+	}
+	if (cpumgr_cgroup_below(system, ref)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "cgroup is above the system cgroup, which would get its CPUs: system pods never get exclusive CPUs (KEP-5894)");
+		return -EACCES;
+	}
+	return 0;
+}
+
 /* Commit */
 
 /*
@@ -485,6 +522,11 @@ void cpumgr_table_root_path(char *buf, size_t size)
 	cpumgr_cgroup_ref_path(&cpumgr_tbl.root, buf, size);
 }
 
+void cpumgr_table_system_path(char *buf, size_t size)
+{
+	cpumgr_cgroup_ref_live_path(&cpumgr_tbl.system, buf, size);
+}
+
 int cpumgr_table_init(void)
 {
 	struct cpumgr_view_size none = {};
@@ -530,6 +572,7 @@ void cpumgr_table_exit(void)
 	}
 	cpumgr_view_exit();
 	cpumgr_cgroup_ref_free(&cpumgr_tbl.root);
+	cpumgr_cgroup_ref_free(&cpumgr_tbl.system);
 	free_cpumask_var(cpumgr_tbl.reserved);
 	free_cpumask_var(cpumgr_tbl.exclusive);
 	free_cpumask_var(cpumgr_tbl.scratch);

@@ -28,6 +28,8 @@ struct cpumgr_table {
 	enum cpumgr_enforce enforce;
 	enum cpumgr_hotplug hotplug;
 	struct cpumgr_cgroup_ref root;	/* managed cgroup root; id 0: none */
+	/* KEP-5894's system partition, strictly below root; id 0: none */
+	struct cpumgr_cgroup_ref system;
 	struct list_head pods;
 	unsigned int nr_pods;
 	unsigned int nr_containers;
@@ -61,6 +63,8 @@ struct cpumgr_container *cpumgr_table_nth(unsigned long n);
 struct cpumgr_container *cpumgr_table_next(struct cpumgr_container *c);
 /* The managed cgroup root's path ("" for none); any context that sleeps. */
 void cpumgr_table_root_path(char *buf, size_t size);
+/* The system cgroup's path, as the root's; "" for none or removed. */
+void cpumgr_table_system_path(char *buf, size_t size);
 
 /*
  * A change: the CPU hotplug read lock and the table lock, and when it
@@ -84,6 +88,10 @@ int cpumgr_check_assignable(const struct cpumask *cpus,
 int cpumgr_check_other_pods(const struct cpumask *cpus, const char *uid,
 			    const struct nlattr *attr,
 			    struct netlink_ext_ack *extack);
+/* What a change checks of a cgroup it binds a container or a pod to. */
+int cpumgr_check_bindable(const struct cpumgr_cgroup_ref *ref,
+			  const struct nlattr *attr,
+			  struct netlink_ext_ack *extack);
 /* The view a change will publish: the table as it is, grown by this. */
 struct cpumgr_view *cpumgr_view_alloc_grown(unsigned int pods,
 					    unsigned int containers,

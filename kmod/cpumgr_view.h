@@ -76,6 +76,7 @@ struct cpumgr_view {
 	cpumask_var_t pending;
 	struct cpumgr_view_cg root;	/* managed root; id 0: none */
 	struct cgroup *root_cgrp;	/* the table holds it; NULL: none */
+	struct cpumgr_view_cg system;	/* KEP-5894's; id 0: none */
 	struct cpumgr_view_pod *pods;
 	struct cpumgr_view_container *containers;
 	unsigned long *bits;		/* the pods' and containers' masks */

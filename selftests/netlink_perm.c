@@ -6,8 +6,9 @@
  * namespace only.  Who may read what: GET_TOPOLOGY and GET_STATE are
  * open, but what names tenants is root's: GET_ASSIGNMENT (pod UIDs,
  * container names, cgroup paths and ids) is refused with -EPERM, and
- * GET_STATE leaves the managed root's path out (RESTRICTED), as sysfs
- * keeps pods/ and cgroup_root to root; the other node files are for
+ * GET_STATE leaves the paths of the managed root and the system cgroup
+ * out (RESTRICTED), as sysfs keeps pods/, cgroup_root and system_cgroup
+ * to root; the other node files are for
  * everyone.  The events group needs CAP_SYS_ADMIN too.  Each caller runs
  * in a child process:
  * uid 65534, root without CAP_SYS_ADMIN, root with CAP_SYS_ADMIN alone,
@@ -28,9 +29,13 @@
 #include "kselftest_harness.h"
 #include "sftest_nl.h"
 
-/* The managed root, and held/c's cgroup (and its pod's) below it. */
+/*
+ * The managed root, held/c's cgroup (and its pod's) below it, and the
+ * system cgroup beside that.
+ */
 #define PERM_ROOT "/sys/fs/cgroup/sft-perm"
 #define PERM_CG PERM_ROOT "/c"
+#define PERM_SYSTEM PERM_ROOT "/system"
 
 FIXTURE(perm) {
 	struct cpumgr_nl *nl;
@@ -40,8 +45,9 @@ FIXTURE(perm) {
 FIXTURE_SETUP(perm)
 {
 	struct cpumgr_config root = {
-		.set = CPUMGR_CFG_CGROUP_ROOT,
+		.set = CPUMGR_CFG_CGROUP_ROOT | CPUMGR_CFG_SYSTEM_CGROUP,
 		.cgroup_root = PERM_ROOT,
+		.system_cgroup = PERM_SYSTEM,
 	};
 
 	self->nl = sft_nl_open();
@@ -50,6 +56,7 @@ FIXTURE_SETUP(perm)
 	ASSERT_EQ(0, sft_static(self->nl));
 	mkdir(PERM_ROOT, 0755);
 	mkdir(PERM_CG, 0755);
+	mkdir(PERM_SYSTEM, 0755);
 	ASSERT_EQ(0, cpumgr_nl_configure(self->nl, &root, NULL, NULL))
 		TH_LOG("%s", cpumgr_nl_errmsg(self->nl));
 	ASSERT_EQ(0, cpumgr_nl_assign(self->nl, "held", "c", self->c.name[1], 0,
@@ -63,6 +70,7 @@ FIXTURE_TEARDOWN(perm)
 {
 	EXPECT_EQ(0, sft_reset_close(self->nl));
 	rmdir(PERM_CG);
+	rmdir(PERM_SYSTEM);
 	rmdir(PERM_ROOT);
 }
 
@@ -109,7 +117,7 @@ static int count_cpu(const struct cpumgr_cpu *cpu, void *arg)
 	return 0;
 }
 
-/* CAP_SYS_ADMIN reads everything: the root path, the assignments. */
+/* CAP_SYS_ADMIN reads everything: the cgroup paths, the assignments. */
 static void reads_all(struct cpumgr_nl *nl)
 {
 	struct cpumgr_assignment a;
@@ -123,6 +131,9 @@ static void reads_all(struct cpumgr_nl *nl)
 	CHILD_CHECK(err || (!st.restricted && st.cgroup_root &&
 			    !strcmp(st.cgroup_root, PERM_ROOT)),
 		    "restricted %d, root %s", st.restricted, st.cgroup_root);
+	CHILD_CHECK(err || (st.system_cgroup &&
+			    !strcmp(st.system_cgroup, PERM_SYSTEM)),
+		    "system %s", st.system_cgroup);
 	cpumgr_table_free(&st);
 	CHILD_CHECK(!cpumgr_nl_list_assignments(nl, &list, &n), "%s",
 		    cpumgr_nl_errmsg(nl));
@@ -137,7 +148,8 @@ static void reads_all(struct cpumgr_nl *nl)
 
 /*
  * Anyone else: the node's view (pools, counts, modes, topology), no
- * pod UID, container name, cgroup path or id, nor the managed root.
+ * pod UID, container name, cgroup path or id, nor the managed root or
+ * the system cgroup.
  */
 static void reads_node_view(struct cpumgr_nl *nl)
 {
@@ -149,6 +161,7 @@ static void reads_node_view(struct cpumgr_nl *nl)
 	err = cpumgr_nl_get_table(nl, &st);
 	CHILD_CHECK(!err, "%s", cpumgr_nl_errmsg(nl));
 	CHILD_CHECK(err || (st.restricted && !st.cgroup_root &&
+			    !st.system_cgroup &&
 			    st.exclusive_cpus && st.exclusive_cpus[0] &&
 			    st.nr_assignments == 1),
 		    "restricted %d, root %s, exclusive %s, %u assignments",
@@ -232,8 +245,9 @@ static int become(enum caller who)
 }
 
 /*
- * What uid 65534 may read of sysfs: the node's files, not pods/ nor
- * cgroup_root, as GET_ASSIGNMENT and GET_STATE's CGROUP_ROOT.
+ * What uid 65534 may read of sysfs: the node's files, not pods/,
+ * cgroup_root nor system_cgroup, as GET_ASSIGNMENT and GET_STATE's
+ * CGROUP_ROOT and SYSTEM_CGROUP.
  */
 static void sysfs_for_nobody(void)
 {
@@ -258,6 +272,9 @@ static void sysfs_for_nobody(void)
 	free(text);
 	text = sft_read_file(SFT_SYSFS "/cgroup_root");
 	CHILD_CHECK(!text && errno == EACCES, "cgroup_root: %s", text);
+	free(text);
+	text = sft_read_file(SFT_SYSFS "/system_cgroup");
+	CHILD_CHECK(!text && errno == EACCES, "system_cgroup: %s", text);
 	free(text);
 }
 
@@ -354,6 +371,8 @@ TEST_F(perm, sysfs_modes)
 	ASSERT_EQ(0, stat(SFT_SYSFS "/pods/held/pod_cgroup", &st));
 	EXPECT_EQ(0400U, st.st_mode & 07777);
 	ASSERT_EQ(0, stat(SFT_SYSFS "/cgroup_root", &st));
+	EXPECT_EQ(0400U, st.st_mode & 07777);
+	ASSERT_EQ(0, stat(SFT_SYSFS "/system_cgroup", &st));
 	EXPECT_EQ(0400U, st.st_mode & 07777);
 	ASSERT_EQ(0, stat(SFT_SYSFS "/topology", &st));
 	EXPECT_EQ(0444U, st.st_mode & 07777);

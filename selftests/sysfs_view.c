@@ -3,8 +3,9 @@
  * /sys/kernel/cpumgr/: every file says what GET_STATE and GET_ASSIGNMENT
  * say, and pods/<uid>/<container>/ directories come and go with the
  * table.  A reader without CAP_SYS_ADMIN sees the same in both: the node
- * files but cgroup_root, whose netlink twin CGROUP_ROOT is left out of
- * its GET_STATE, and neither pods/ nor GET_ASSIGNMENT.
+ * files but cgroup_root and system_cgroup, whose netlink twins
+ * CGROUP_ROOT and SYSTEM_CGROUP are left out of its GET_STATE, and
+ * neither pods/ nor GET_ASSIGNMENT.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,6 +34,25 @@ FIXTURE_TEARDOWN(view)
 }
 
 /* Every node file against GET_STATE. */
+/* A cgroup path's file: the table's path to root, refused to others. */
+static void path_file_is(struct __test_metadata *_metadata, const char *file,
+			 const char *path, bool restricted)
+{
+	char *f;
+
+	errno = 0;
+	f = sft_read_file(file);
+	if (restricted) {
+		/* root's in both */
+		EXPECT_EQ(NULL, f);
+		EXPECT_EQ(EACCES, errno);
+		EXPECT_EQ(NULL, path);
+	} else {
+		EXPECT_STREQ(path ? path : "", f);
+	}
+	free(f);
+}
+
 static void check_node_files(struct __test_metadata *_metadata,
 			     struct cpumgr_nl *nl)
 {
@@ -73,17 +93,10 @@ static void check_node_files(struct __test_metadata *_metadata,
 	f = sft_read_file(SFT_SYSFS "/hotplug");
 	EXPECT_STREQ(cpumgr_hotplug_name(st.hotplug), f);
 	free(f);
-	errno = 0;
-	f = sft_read_file(SFT_SYSFS "/cgroup_root");
-	if (st.restricted) {
-		/* root's in both */
-		EXPECT_EQ(NULL, f);
-		EXPECT_EQ(EACCES, errno);
-		EXPECT_EQ(NULL, st.cgroup_root);
-	} else {
-		EXPECT_STREQ(st.cgroup_root ? st.cgroup_root : "", f);
-	}
-	free(f);
+	path_file_is(_metadata, SFT_SYSFS "/cgroup_root", st.cgroup_root,
+		     st.restricted);
+	path_file_is(_metadata, SFT_SYSFS "/system_cgroup", st.system_cgroup,
+		     st.restricted);
 	ASSERT_TRUE(sft_read_long(&gen, SFT_SYSFS "/violations"));
 	EXPECT_EQ((long)st.violations, gen);
 	ASSERT_TRUE(sft_read_long(&gen, SFT_SYSFS "/offlines_refused"));
@@ -252,8 +265,8 @@ TEST_F(view, files_are_read_only)
 	static const char *const files[] = {
 		"version", "policy", "options", "generation", "reserved_cpus",
 		"shared_cpus", "exclusive_cpus", "topology", "enforce",
-		"hotplug", "cgroup_root", "violations", "offlines_refused",
-		"events_dropped",
+		"hotplug", "cgroup_root", "system_cgroup", "violations",
+		"offlines_refused", "events_dropped",
 		"pods/p/a/cpus", "pods/p/a/cgroup", "pods/p/a/flags",
 		"pods/p/pod_cgroup",
 	};
@@ -266,9 +279,10 @@ TEST_F(view, files_are_read_only)
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), SFT_SYSFS "/%s", files[i]);
 		ASSERT_EQ(0, stat(path, &sb)) TH_LOG("%s", path);
-		/* pods/ and cgroup_root are root's: names and paths */
+		/* pods/ and the cgroup paths are root's: names and paths */
 		EXPECT_EQ(strncmp(files[i], "pods/", 5) &&
-			  strcmp(files[i], "cgroup_root") ? 0444U : 0400U,
+			  strcmp(files[i], "cgroup_root") &&
+			  strcmp(files[i], "system_cgroup") ? 0444U : 0400U,
 			  sb.st_mode & 0777) TH_LOG("%s", path);
 		EXPECT_GT(0, sft_write_file(path, "0")) TH_LOG("%s", path);
 	}

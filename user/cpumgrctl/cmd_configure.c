@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cpumgrctl configure: set what is given of the policy, the static policy
- * options, the reserved CPUs, the enforcement and hotplug modes and the
- * managed cgroup root; the rest stays as the kernel has it.
+ * options, the reserved CPUs, the enforcement and hotplug modes, the
+ * managed cgroup root and the system cgroup (KEP-5894's system partition);
+ * the rest stays as the kernel has it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,6 +130,11 @@ static int cmd_configure(const struct ctl_cmdline *cl)
 		cfg.set |= CPUMGR_CFG_CGROUP_ROOT;
 		cfg.cgroup_root = v;
 	}
+	v = ctl_val(cl, "system-cgroup");
+	if (v) {
+		cfg.set |= CPUMGR_CFG_SYSTEM_CGROUP;
+		cfg.system_cgroup = v;
+	}
 	nl = ctl_nl_open();
 	if (!nl)
 		return CPUMGRCTL_EXIT_FAIL;
@@ -141,7 +147,7 @@ static int cmd_configure(const struct ctl_cmdline *cl)
 
 CPUMGRCTL_COMMAND(configure) = {
 	.name = "configure",
-	.help = "set the policy, options, reserved CPUs, modes and managed cgroup root (\"\": every cgroup)",
+	.help = "set the policy, options, reserved CPUs, modes, managed cgroup root (\"\": every cgroup) and system cgroup",
 	.opts = (const struct ctl_opt[]){
 		{ "policy", 0, "POLICY", CTL_WORD, "none static", "the CPU Manager policy" },
 		{ "options", 0, "NAME[=BOOL],...", CTL_ANY, NULL, "the static policy's options, kubelet names" },
@@ -149,6 +155,7 @@ CPUMGRCTL_COMMAND(configure) = {
 		{ "enforce", 0, "MODE", CTL_WORD, "off audit enforce", "what the module does with a write that breaks exclusivity" },
 		{ "hotplug", 0, "MODE", CTL_WORD, "protect release", "refuse to offline an assigned CPU, or take it from its container" },
 		{ "cgroup-root", 0, "PATH", CTL_DIR, NULL, "the managed cgroup root (\"\": every cgroup)" },
+		{ "system-cgroup", 0, "PATH", CTL_DIR, NULL, "the system pods' cgroup below the root, which may use the reserved CPUs (KEP-5894; \"\": none)" },
 		CTL_OPT_GENERATION,
 		{ NULL }
 	},

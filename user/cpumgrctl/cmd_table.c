@@ -29,6 +29,9 @@ static void print_human(const struct cpumgr_table *st)
 	printf("cgroup root     %s\n", st->restricted ? "(root's)" :
 	       st->cgroup_root && st->cgroup_root[0] ?
 	       st->cgroup_root : "(every non-root cgroup)");
+	printf("system cgroup   %s\n", st->restricted ? "(root's)" :
+	       st->system_cgroup && st->system_cgroup[0] ?
+	       st->system_cgroup : "(none)");
 	printf("violations      %llu\n", (unsigned long long)st->violations);
 	printf("offlines refused %llu\n",
 	       (unsigned long long)st->offlines_refused);
@@ -68,9 +71,12 @@ static int print_json(const struct cpumgr_table *st)
 				cpumgr_hotplug_name(st->hotplug) ?: "");
 	/* absent in the reduced view: "" would mean every cgroup */
 	cJSON_AddBoolToObject(root, "restricted", st->restricted);
-	if (!st->restricted)
+	if (!st->restricted) {
 		cJSON_AddStringToObject(root, "cgroupRoot",
 					st->cgroup_root ?: "");
+		cJSON_AddStringToObject(root, "systemCgroup",
+					st->system_cgroup ?: "");
+	}
 	cJSON_AddNumberToObject(root, "violations", (double)st->violations);
 	cJSON_AddNumberToObject(root, "offlinesRefused",
 				(double)st->offlines_refused);

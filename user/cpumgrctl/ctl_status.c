@@ -215,6 +215,9 @@ static void print_head(FILE *f, const struct node *n)
 	fprintf(f, "cgroups   %s\n", n->kernel.table.restricted ? "(root's)" :
 		n->kernel.table.cgroup_root && n->kernel.table.cgroup_root[0] ?
 		n->kernel.table.cgroup_root : "(every non-root cgroup)");
+	/* KEP-5894's system partition, on the reserved CPUs */
+	if (n->kernel.table.system_cgroup && n->kernel.table.system_cgroup[0])
+		fprintf(f, "system    %s\n", n->kernel.table.system_cgroup);
 	if (n->kernel.table.armed)
 		fprintf(f, "guarantee armed, %llu calls missed by the probes\n",
 			(unsigned long long)n->kernel.table.probes_missed);
@@ -519,6 +522,9 @@ cJSON *ctl_status_json(const struct node *n)
 	     (n->kernel.table.restricted ||
 	      cJSON_AddStringToObject(j, "cgroupRoot", n->kernel.table.cgroup_root ?
 				      n->kernel.table.cgroup_root : "")) &&
+	     (n->kernel.table.restricted ||
+	      cJSON_AddStringToObject(j, "systemCgroup", n->kernel.table.system_cgroup ?
+				      n->kernel.table.system_cgroup : "")) &&
 	     cJSON_AddNumberToObject(j, "generation",
 				     (double)n->kernel.table.generation) &&
 	     cJSON_AddBoolToObject(j, "armed", n->kernel.table.armed) &&

@@ -64,8 +64,10 @@ struct cpumgr_table {
 	bool armed;		/* the probes are in place and fire */
 	char *unarmed_reason;	/* why not; NULL when armed */
 	uint64_t probes_missed;	/* calls the probes missed since load */
+	/* KEP-5894's system partition; NULL: none, or @restricted */
+	char *system_cgroup;
 	/*
-	 * The reader lacks CAP_SYS_ADMIN: no cgroup_root, and
+	 * The reader lacks CAP_SYS_ADMIN: no cgroup_root nor system_cgroup, and
 	 * GET_ASSIGNMENT (cpumgr_nl_get_assignment(),
 	 * cpumgr_nl_list_assignments()) fails with -EPERM.
 	 */
@@ -112,6 +114,7 @@ enum {
 	CPUMGR_CFG_ENFORCE	= 1 << 3,
 	CPUMGR_CFG_HOTPLUG	= 1 << 4,
 	CPUMGR_CFG_CGROUP_ROOT	= 1 << 5,
+	CPUMGR_CFG_SYSTEM_CGROUP = 1 << 6,
 };
 
 struct cpumgr_config {
@@ -122,6 +125,11 @@ struct cpumgr_config {
 	uint32_t enforce;	/* enum cpumgr_enforce */
 	uint32_t hotplug;	/* enum cpumgr_hotplug */
 	const char *cgroup_root;	/* "": every non-root cgroup */
+	/*
+	 * KEP-5894's system partition, strictly below the managed root
+	 * ("": none); moving the root while one is set needs it too
+	 */
+	const char *system_cgroup;
 };
 
 /* One entry of RESTORE; NULL paths are left out (unbound). */

@@ -93,10 +93,13 @@ int cpumgr_nl_configure(struct cpumgr_nl *nl, const struct cpumgr_config *cfg,
 			       cfg->reserved_cpus : NULL;
 	const char *root = cfg->set & CPUMGR_CFG_CGROUP_ROOT ?
 			   cfg->cgroup_root : NULL;
+	const char *system = cfg->set & CPUMGR_CFG_SYSTEM_CGROUP ?
+			     cfg->system_cgroup : NULL;
 	struct nl_msg *msg;
 
 	msg = cpumgr_nl_new_request(nl, CPUMGR_CMD_CONFIGURE, 0,
-				    str_room(reserved) + str_room(root) + 64);
+				    str_room(reserved) + str_room(root) +
+				    str_room(system) + 64);
 	if (!msg)
 		return nl->error.err;
 	if (cpumgr_nl_put_expect(msg, expect) ||
@@ -109,7 +112,8 @@ int cpumgr_nl_configure(struct cpumgr_nl *nl, const struct cpumgr_config *cfg,
 	     nla_put_u32(msg, CPUMGR_A_ENFORCE, cfg->enforce)) ||
 	    (cfg->set & CPUMGR_CFG_HOTPLUG &&
 	     nla_put_u32(msg, CPUMGR_A_HOTPLUG, cfg->hotplug)) ||
-	    put_str(msg, CPUMGR_A_CGROUP_ROOT, root))
+	    put_str(msg, CPUMGR_A_CGROUP_ROOT, root) ||
+	    put_str(msg, CPUMGR_A_SYSTEM_CGROUP, system))
 		return cpumgr_nl_fail_nomem(nl, msg);
 	return mutate(nl, msg, generation);
 }

@@ -117,6 +117,7 @@ int cpumgr_nl_parse_table(struct nlattr **tb, struct cpumgr_table *st)
 	err = get_str(tb[CPUMGR_A_VERSION], &st->version);
 	err = err ?: get_str(tb[CPUMGR_A_UNARMED_REASON], &st->unarmed_reason);
 	err = err ?: get_str(tb[CPUMGR_A_CGROUP_ROOT], &st->cgroup_root);
+	err = err ?: get_str(tb[CPUMGR_A_SYSTEM_CGROUP], &st->system_cgroup);
 	err = err ?: get_str(tb[CPUMGR_A_RESERVED_CPUS], &st->reserved_cpus);
 	err = err ?: get_str(tb[CPUMGR_A_SHARED_CPUS], &st->shared_cpus);
 	err = err ?: get_str(tb[CPUMGR_A_EXCLUSIVE_CPUS], &st->exclusive_cpus);
@@ -178,6 +179,7 @@ void cpumgr_table_free(struct cpumgr_table *st)
 	free(st->exclusive_cpus);
 	free(st->online_cpus);
 	free(st->cgroup_root);
+	free(st->system_cgroup);
 	free(st->unarmed_reason);
 	memset(st, 0, sizeof(*st));
 }

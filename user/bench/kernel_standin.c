@@ -78,6 +78,7 @@ struct cpumgr_nl {
 	bool loaded;		/* the entries are those of generation */
 	uint32_t policy, options, enforce, hotplug;
 	char reserved[STANDIN_CPUS_MAX], root[4096];
+	char system[4096];	/* KEP-5894's system cgroup, "": none */
 	struct standin_entry *e;
 	size_t nr, cap;		/* cap doubles: every call reads them all */
 	struct standin_pool *pools;
@@ -211,6 +212,9 @@ static int load(struct cpumgr_nl *nl)
 		} else if (!strncmp(line, "root ", 5)) {
 			snprintf(nl->root, sizeof(nl->root), "%.*s",
 				 (int)sizeof(nl->root) - 1, line + 5);
+		} else if (!strncmp(line, "system ", 7)) {
+			snprintf(nl->system, sizeof(nl->system), "%.*s",
+				 (int)sizeof(nl->system) - 1, line + 7);
 		} else if ((got = sscanf(line, "a %64s %63s %8191s %u %4095s %4095s",
 					 x.uid, x.container, x.cpus, &x.flags,
 					 cg, pod_cg)) == 4 || got == 6) {
@@ -245,6 +249,8 @@ static int save(struct cpumgr_nl *nl)
 	fprintf(f, "generation %lu policy %u options %u enforce %u hotplug %u\n"
 		"reserved %s\nroot %s\n", nl->generation, nl->policy,
 		nl->options, nl->enforce, nl->hotplug, nl->reserved, nl->root);
+	if (nl->system[0])
+		fprintf(f, "system %s\n", nl->system);
 	for (size_t i = 0; i < nl->nr; i++) {
 		const struct standin_entry *e = &nl->e[i];
 
@@ -380,6 +386,7 @@ int cpumgr_nl_get_table(struct cpumgr_nl *nl, struct cpumgr_table *st)
 	st->enforce = nl->enforce;
 	st->hotplug = nl->hotplug;
 	st->cgroup_root = nl->root[0] ? strdup(nl->root) : NULL;
+	st->system_cgroup = nl->system[0] ? strdup(nl->system) : NULL;
 	st->armed = true;
 	return 0;
 }
@@ -419,6 +426,9 @@ int cpumgr_nl_configure(struct cpumgr_nl *nl, const struct cpumgr_config *cfg,
 		nl->hotplug = cfg->hotplug;
 	if (cfg->set & CPUMGR_CFG_CGROUP_ROOT)
 		snprintf(nl->root, sizeof(nl->root), "%s", cfg->cgroup_root);
+	if (cfg->set & CPUMGR_CFG_SYSTEM_CGROUP)
+		snprintf(nl->system, sizeof(nl->system), "%s",
+			 cfg->system_cgroup);
 	return change(nl, expect, generation);
 }
 
@@ -860,7 +870,7 @@ int cpumgr_nl_reset(struct cpumgr_nl *nl, const uint64_t *expect,
 	nl->nr = 0;
 	nl->nr_pools = 0;
 	nl->policy = 0;
-	nl->reserved[0] = nl->root[0] = '\0';
+	nl->reserved[0] = nl->root[0] = nl->system[0] = '\0';
 	return change(nl, expect, generation);
 }
 

@@ -127,8 +127,11 @@ static int cmd_hints(const struct ctl_cmdline *cl)
 	}
 	out = cJSON_CreateArray();
 	ret = node_policy(&n, &err);
-	for (unsigned int i = 0; !ret && i < list.nr; i++)
+	for (unsigned int i = 0; !ret && i < list.nr; i++) {
+		/* a system pod asks for no exclusive CPUs: no hint */
+		node_pod_mark_system(&n, &list.pods[i]);
 		ret = pod_hints(&n, &list.pods[i], only, !json, out, &err);
+	}
 	pod_list_free(&list);
 	if (ret) {
 		cJSON_Delete(out);

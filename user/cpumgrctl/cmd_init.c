@@ -36,6 +36,8 @@ struct init_args {
 	/* quiet CPUs: NULL keeps the defaults */
 	const char *proc, *sys, *irqbalance_config, *irqbalance_restart;
 	int pool_moves;		/* -2: the default */
+	/* KEP-5894: NULL takes the system cgroup's as the kubelet left it */
+	const char *system_partition, *system_namespaces;
 	const char *kubelet_config, *kubelet_state;	/* the kubelet's own */
 	int enforce, hotplug, quota, no_quota_excl, init_cpus;
 	bool force, dry_run, strict;
@@ -120,6 +122,8 @@ static int parse_args(const struct ctl_cmdline *cl, struct init_args *a)
 	a->sys = ctl_val(cl, "sys-mount");
 	a->irqbalance_config = ctl_val(cl, "irqbalance-config");
 	a->irqbalance_restart = ctl_val(cl, "irqbalance-restart");
+	a->system_partition = ctl_val(cl, "system-partition");
+	a->system_namespaces = ctl_val(cl, "system-namespaces");
 	a->kubelet_config = ctl_val(cl, "kubelet-config") ?: CTL_KUBELET_CONFIG;
 	a->kubelet_state = ctl_val(cl, "kubelet-state") ?: CTL_KUBELET_STATE;
 	a->force = ctl_flag(cl, "force");
@@ -179,6 +183,11 @@ static int parse_args(const struct ctl_cmdline *cl, struct init_args *a)
 	if ((a->proc && a->proc[0] != '/') || (a->sys && a->sys[0] != '/') ||
 	    (a->irqbalance_config && a->irqbalance_config[0] != '/')) {
 		ctl_err("--proc-mount, --sys-mount and --irqbalance-config need absolute paths");
+		return -1;
+	}
+	if (a->system_namespaces && a->system_partition &&
+	    !strcmp(a->system_partition, "none")) {
+		ctl_err("--system-namespaces: no system partition (--system-partition none)");
 		return -1;
 	}
 	if (a->irqbalance_restart &&
@@ -284,6 +293,81 @@ static int dry_run(const struct init_args *a, struct kubelet_config *kc)
 	return CPUMGRCTL_EXIT_OK;
 }
 
+/*
+ * The recorded pods keep what they are: a pod that would become a system
+ * pod, or stop being one, would hold CPUs it may not (or lose its
+ * record, which its exclusive CPUs back).
+ */
+static int system_pods_kept(struct node *n, const struct node_config *old,
+			    struct cm_error *err)
+{
+	for (unsigned int i = 0; i < n->nr_pods; i++) {
+		const struct pod *p = &n->pods[i].pod;
+		bool was = node_system_namespace(old, p->ns);
+
+		if (was == node_system_namespace(&n->cfg, p->ns) &&
+		    !(was && node_pod_in_kernel(n, p->uid)))
+			continue;
+		return cm_errorf(err, "system partition: pod %s (namespace %s) is recorded %s: remove it first (cpumgrctl remove)",
+				 p->uid, p->ns ? p->ns : "",
+				 node_pod_in_kernel(n, p->uid) ?
+				 "with exclusive CPUs" : was ? "as a system pod" :
+				 "as none");
+	}
+	return 0;
+}
+
+/*
+ * The system partition (KEP-5894): the CPUs given, none, or (neither)
+ * the system cgroup's own as the kubelet left it; its namespaces given,
+ * or as they were; checked against the node.
+ */
+static int system_partition(const struct init_args *a, struct node *n,
+			    const struct node_config *old,
+			    struct cm_error *err)
+{
+	struct node_config *c = &n->cfg;
+	bool found = false;
+	int ret = 0;
+
+	cpuset_zero(&c->system_cpus);
+	if (!a->system_namespaces && node_system_on(old))
+		strcpy(c->system_namespaces, old->system_namespaces);
+	if (a->system_namespaces &&
+	    node_system_namespaces_parse(a->system_namespaces,
+					 c->system_namespaces,
+					 sizeof(c->system_namespaces), err))
+		return cm_error_prefix(err, "--system-namespaces"), -EINVAL;
+	if (!a->system_partition) {
+		ret = node_system_adopt(n, &found, err);
+		if (ret)
+			return ret;
+		if (found) {
+			char *cpus = cpuset_to_str(&c->system_cpus);
+
+			ctl_note("system partition (KEP-5894): the system cgroup names CPUs %s: its pods (namespaces %s) run there, never on exclusive CPUs (--system-partition none: not so)",
+				 cpus ? cpus : "?", c->system_namespaces);
+			free(cpus);
+		}
+	} else if (strcmp(a->system_partition, "none") &&
+		   (cpuset_parse_kube(&c->system_cpus, a->system_partition,
+				      err) || cpuset_empty(&c->system_cpus))) {
+		if (!cm_error_msg(err)[0])
+			cm_errorf(err, "no CPUs");
+		return cm_error_prefix(err, "--system-partition %s",
+				       a->system_partition), -EINVAL;
+	}
+	ret = node_system_check(c, &n->kernel.online, err);
+	if (!ret && node_system_on(c) && !n->cgroups.root_name[0])
+		ret = cm_errorf(err, "system partition: it needs a managed cgroup root (--cgroup-root), whose system cgroup it is");
+	if (!ret)
+		ret = system_pods_kept(n, old, err);
+	if (!ret && node_system_on(c) && c->opts.strict_reservation &&
+	    c->pool_moves == NODE_POOL_PARTITIONS)
+		ret = cm_errorf(err, "system partition: not with --pool-moves partitions and strict-cpu-reservation: the managed root then holds no reserved CPU, so the system cgroup below it cannot");
+	return ret;
+}
+
 static void fill_config(const struct init_args *a,
 			const struct kubelet_config *kc,
 			const struct cpu_policy *p, struct node_config *c)
@@ -352,6 +436,7 @@ static int run(struct node *n, const struct init_args *a,
 {
 	enum node_pool_moves moves = n->cfg.pool_moves;
 	bool had_config = n->files.has_config;
+	struct node_config *old;
 	struct cpu_policy p;
 	int ret;
 
@@ -360,10 +445,22 @@ static int run(struct node *n, const struct init_args *a,
 		ret = cpu_policy_init(&p, n->kernel.topo, &kc->policy, err);
 	if (ret)
 		return ret;
+	/* the configuration recorded, if any: what the pods were admitted by */
+	old = malloc(sizeof(*old));
+	if (!old) {
+		cpu_policy_destroy(&p);
+		return cm_errorf(err, "out of memory"), -ENOMEM;
+	}
+	*old = n->cfg;
+	if (!had_config)
+		node_config_default(old);
 	fill_config(a, kc, &p, &n->cfg);
 	cpu_policy_destroy(&p);
 	n->files.has_config = true;
 	ret = make_root(n, err);
+	if (!ret)
+		ret = system_partition(a, n, old, err);
+	free(old);
 	if (!ret && n->cfg.pool_moves == NODE_POOL_PARTITIONS &&
 	    !quiet_part_remote(&n->cgroups.fs, n->cgroups.root_name))
 		ret = cm_errorf(err, "--pool-moves partitions: this kernel has no cpuset.cpus.exclusive in %s (remote partitions: Linux 6.7 on, cgroup v2)",
@@ -469,6 +566,13 @@ static int cmd_init(const struct ctl_cmdline *cl)
 	       cpumgr_hotplug_name(n.cfg.hotplug),
 	       node_init_cpus_name(n.cfg.init_cpus), n.cfg.cgroup_root,
 	       node_cgroup_driver_name(n.cfg.cgroup_driver));
+	if (node_system_on(&n.cfg)) {
+		char *sys = cpuset_to_str(&n.cfg.system_cpus);
+
+		printf("system partition %s namespaces %s\n", sys ? sys : "?",
+		       n.cfg.system_namespaces);
+		free(sys);
+	}
 	if (n.cfg.kubelet_minor)
 		printf("kubelet 1.%d: checkpoint %s\n", n.cfg.kubelet_minor,
 		       checkpoint_version_name(n.cfg.checkpoint_version));
@@ -503,6 +607,8 @@ CPUMGRCTL_COMMAND(init) = {
 		{ "hotplug", 0, "MODE", CTL_WORD, "protect release", "refuse to offline an assigned CPU, or take it from its container" },
 		{ "init-cpus", 0, "MODE", CTL_WORD, "keep release", "what an init container that ran to its end keeps: its exclusive CPUs until its pod goes, as the kubelet does (keep, the default; with --pool-moves partitions until its pod's next container is created), or only those its pod's containers reuse (release)" },
 		{ "pool-moves", 0, "WAY", CTL_WORD, "writes partitions", "how the shared pool's cgroups follow it: cpumgr writes each (writes, the default), or each exclusive container's cgroup is a cpuset partition the kernel takes its CPUs for (partitions; Linux 6.7 on)" },
+		{ "system-partition", 0, "CPULIST", CTL_ANY, NULL, "the node's system partition (KEP-5894): the CPUs of the managed root's system cgroup, where the system namespaces' pods run, never on exclusive CPUs; reserved CPUs under the static policy (default: the system cgroup's own, when it names some; none: no partition)" },
+		{ "system-namespaces", 0, "NS,...", CTL_ANY, NULL, "the namespaces whose pods are the system partition's (default " NODE_SYSTEM_NAMESPACES ")" },
 		{ "cpu-cfs-quota", 0, "BOOL", CTL_ANY, NULL, "enforce CPU limits with CFS quota (the kubelet's --cpu-cfs-quota)" },
 		{ "disable-cpu-quota-with-exclusive-cpus", 0, "BOOL", CTL_ANY, NULL, "no CFS quota for containers with exclusive CPUs" },
 		{ "force", 'f', NULL, CTL_ANY, NULL, "also over a checkpoint of another configuration" },

@@ -34,7 +34,7 @@ int ctl_nri_env_of(struct node *n, const char *pod_uid, const char *name,
 	int ret = 0;
 
 	memset(e, 0, sizeof(*e));
-	node_shared_pool(n, &pool);
+	node_pod_shared_cpus(n, p, &pool);
 	cpuset_zero(&own);
 	if (a && a->cpus && cpuset_parse(&own, a->cpus, NULL))
 		cpuset_zero(&own);

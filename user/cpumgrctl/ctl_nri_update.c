@@ -75,7 +75,8 @@ static int cpus_of(struct node *n, const char *pool, const char *pod_uid,
 	    !node_assignment(n, pod_uid, name))
 		return 0;
 	/* no assignment: the pool, as every other container on it */
-	if (pool && !node_assignment(n, pod_uid, name)) {
+	if (pool && !node_assignment(n, pod_uid, name) &&
+	    !node_pod_on_partition(n, pod)) {
 		snprintf(out, len, "%s", pool);
 		return 0;
 	}

@@ -157,7 +157,7 @@ TEST(audit_rule)
 	a[1] = as("p1", "init", "2-5", i1, p1);
 	a[2] = as("p2", "c", "6", NULL, NULL);		/* not bound */
 
-	ASSERT_EQ(0, node_audit_tree(&cg, "kp", a, 3, &reserved, attached,
+	ASSERT_EQ(0, node_audit_tree(&cg, "kp", a, 3, &reserved, NULL, attached,
 				     &out, &err));
 	EXPECT_EQ(8U, out.checked);
 	ASSERT_EQ(3U, out.nr);
@@ -167,7 +167,8 @@ TEST(audit_rule)
 	node_audit_free(&out);
 
 	/* without strict reservation the reserved CPU is anyone's */
-	ASSERT_EQ(0, node_audit_tree(&cg, "kp", a, 3, NULL, NULL, &out, &err));
+	ASSERT_EQ(0, node_audit_tree(&cg, "kp", a, 3, NULL, NULL, NULL, &out,
+				     &err));
 	EXPECT_EQ(1U, out.nr);	/* kp/idle no longer counts: not attached */
 	node_audit_free(&out);
 
@@ -178,11 +179,49 @@ TEST(audit_rule)
 	a[2].flags = CPUMGR_ASSIGNMENT_F_PARTITION_PENDING;
 	cgroup(dir, "kp/named", "6", "15");
 	fake_write(dir, "kp/named/cpuset.cpus", "6\n");
-	ASSERT_EQ(0, node_audit_tree(&cg, "kp", a, 3, &reserved, attached,
+	ASSERT_EQ(0, node_audit_tree(&cg, "kp", a, 3, &reserved, NULL, attached,
 				     &out, &err));
 	ASSERT_EQ(4U, out.nr);
 	offender_is(_metadata, &out.v[0], "kp/be", "4-5", "p1/init");
 	offender_is(_metadata, &out.v[2], "kp/named", "6", "p2/c");
+	node_audit_free(&out);
+	fake_tree_free(dir);
+}
+
+/*
+ * The system partition (KEP-5894): its tree may hold the reserved CPUs
+ * under strict reservation, and runs on its CPUs alone.
+ */
+TEST(audit_system_partition)
+{
+	struct node_audit_system sys = { .name = "kp/system" };
+	struct cm_error err = { 0 };
+	struct cpuset reserved = cs("0-1");
+	struct node_audit out;
+	struct cgroupfs cg;
+	char dir[PATH_MAX];
+
+	sys.cpus = cs("0-1");
+	fake_tree_new(dir, sizeof(dir));
+	cgroup(dir, "", "0-7", "1");
+	cgroup(dir, "kp", "0-7", NULL);
+	cgroup(dir, "kp/system", "0-1", "10");
+	cgroup(dir, "kp/system/podq", "0-1", "11");
+	cgroup(dir, "kp/system/pods", "0-1,7", "12");	/* off it */
+	cgroup(dir, "kp/user", "1-7", "13");		/* reserved 1 */
+	ASSERT_EQ(0, fake_cgroupfs_init(&cg, dir, 2, &err));
+	ASSERT_EQ(0, node_audit_tree(&cg, "kp", NULL, 0, &reserved, &sys,
+				     NULL, &out, &err));
+	ASSERT_EQ(2U, out.nr);
+	offender_is(_metadata, &out.v[0], "kp/system/pods", "7",
+		    "the user pods, not the system partition");
+	offender_is(_metadata, &out.v[1], "kp/user", "1", "reserved");
+	node_audit_free(&out);
+
+	/* without it, strict reservation holds in the system cgroup too */
+	ASSERT_EQ(0, node_audit_tree(&cg, "kp", NULL, 0, &reserved, NULL,
+				     NULL, &out, &err));
+	EXPECT_EQ(4U, out.nr);
 	node_audit_free(&out);
 	fake_tree_free(dir);
 }

@@ -54,6 +54,9 @@
 
 #define NODE_PROC_MOUNT		"/proc"
 #define NODE_SYS_MOUNT		"/sys"
+/* room for the system partition's namespaces, comma-separated */
+#define NODE_SYSTEM_NAMESPACES_MAX	1024
+#define NODE_SYSTEM_NAMESPACES		"kube-system"
 #define NODE_IRQBALANCE_CONFIG	"/etc/default/irqbalance"
 #define NODE_IRQBALANCE_RESTART	"systemctl try-restart irqbalance.service"
 #define NODE_COMMAND_MAX	512
@@ -130,6 +133,14 @@ struct node_config {
 	char irqbalance_config[PATH_MAX];
 	char irqbalance_restart[NODE_COMMAND_MAX];
 	enum node_pool_moves pool_moves;
+	/*
+	 * The node's system partition (KEP-5894, node_config.c): the pods
+	 * of system_namespaces (comma-separated) run on system_cpus in the
+	 * managed root's system cgroup, never on exclusive CPUs; no CPUs:
+	 * none.
+	 */
+	struct cpuset system_cpus;
+	char system_namespaces[NODE_SYSTEM_NAMESPACES_MAX];
 };
 
 void node_config_default(struct node_config *c);
@@ -393,6 +404,20 @@ const struct cpumgr_assignment *node_assignment(const struct node *n,
 bool node_pod_in_kernel(const struct node *n, const char *pod_uid);
 /* The shared pool containers run on (minus reserved under strict). */
 void node_shared_pool(const struct node *n, struct cpuset *out);
+/*
+ * The pod runs on the system partition (node_cgroup.c): its cgroups are
+ * the system cgroup's or below it, or a system pod not placed yet.  Its
+ * namespace decides that it gets no exclusive CPUs; where the kubelet
+ * put it decides its CPUs (a kubelet without KEP-5894 puts system pods
+ * with the others, on the shared pool).
+ */
+bool node_pod_on_partition(const struct node *n, const struct node_pod *p);
+/*
+ * The CPUs a container of p without exclusive ones runs on: the shared
+ * pool, or the system partition's (p NULL: the pool).
+ */
+void node_pod_shared_cpus(const struct node *n, const struct node_pod *p,
+			  struct cpuset *out);
 /* The policy state of the table (default set and entries). */
 int node_kernel_state(const struct node *n, struct cpu_assignments *out);
 /* The checkpoint of the table. */
@@ -428,6 +453,50 @@ struct node_counters {
 int node_counters_load(const struct node *n, struct node_counters *c);
 int node_counters_add(struct node *n, uint64_t requests, uint64_t errors,
 		      struct cm_error *err);
+
+/* ---- the system partition (KEP-5894) ---- */
+
+/* A system partition is configured. */
+bool node_system_on(const struct node_config *c);
+/* ns is one of the system partition's namespaces (none without one). */
+bool node_system_namespace(const struct node_config *c, const char *ns);
+/* The pod is a system pod: never exclusive CPUs, the partition's. */
+bool node_pod_system(const struct node *n, const struct pod *p);
+/*
+ * A system pod's containers marked to share (pod_guaranteed_cpus() 0):
+ * every reader of the pod then sees that they hold no exclusive CPUs.
+ */
+void node_pod_mark_system(const struct node *n, struct pod *p);
+/* A comma-separated list of namespace names, checked, into out. */
+int node_system_namespaces_parse(const char *s, char *out, size_t len,
+				 struct cm_error *err);
+/*
+ * The system cgroup's name (root/system, or root/<prefix>-system.slice
+ * under the systemd driver); -ENOENT without a partition or a root.
+ */
+int node_system_cgroup(const struct node *n, char *name, size_t len);
+/* The system cgroup's directory, as the kernel takes it ("": none). */
+int node_system_path(const struct node *n, char *path, size_t len,
+		     struct cm_error *err);
+/* base, a child of the managed root, is the system cgroup. */
+bool node_system_cgroup_base(const struct node *n, const char *base);
+/* The cgroup name is the system cgroup or below it. */
+bool node_system_below(const struct node *n, const char *name);
+/* The partition's CPUs online and, under the static policy, reserved. */
+int node_system_check(const struct node_config *c,
+		      const struct cpuset *online, struct cm_error *err);
+/*
+ * The system cgroup's own CPUs into the configuration, when it exists
+ * and names some (*found): the partition a kubelet made.
+ */
+int node_system_adopt(struct node *n, bool *found, struct cm_error *err);
+/*
+ * The system cgroup made if missing, before CONFIGURE names it; given the
+ * partition's CPUs after.
+ */
+int node_system_make(struct node *n, struct cm_error *err);
+void node_system_unmake(struct node *n);
+int node_system_setup(struct node *n, struct cm_error *err);
 
 /* ---- cgroups ---- */
 
@@ -688,13 +757,25 @@ struct node_audit {
 };
 
 /*
+ * The system partition for an audit: the cgroup (name) where, under
+ * strict reservation, the reserved CPUs are allowed, and whose tree
+ * runs on cpus alone.
+ */
+struct node_audit_system {
+	const char *name;
+	struct cpuset cpus;
+};
+
+/*
  * Walk the managed tree and list the cgroups with tasks (or attached)
- * that can run on CPUs they may not hold: the kernel's rule.  attached:
+ * that can run on CPUs they may not hold: the kernel's rule, and a
+ * system partition's tree (sys, NULL: none) off its CPUs.  attached:
  * cgroup names that count as populated (NULL-terminated, may be NULL).
  */
 int node_audit_tree(const struct cgroupfs *cg, const char *root_name,
 		    const struct cpumgr_assignment *as, size_t nr_as,
 		    const struct cpuset *strict_reserved,
+		    const struct node_audit_system *sys,
 		    const char *const *attached, struct node_audit *out,
 		    struct cm_error *err);
 void node_audit_free(struct node_audit *a);

@@ -216,20 +216,21 @@ static int add_cpus(cJSON *obj, const char *name, const struct cpuset *s)
 	return ok ? 0 : -ENOMEM;
 }
 
-static int add_result(const struct node *n, const struct pod *pod,
-		      cJSON *out)
+static int add_result(struct node *n, const struct pod *pod, cJSON *out)
 {
 	cJSON *r = cJSON_CreateObject(), *cs;
 	const struct cpuset *pool;
 	struct cpuset shared;
 	bool ok;
 
-	node_shared_pool(n, &shared);
+	node_pod_shared_cpus(n, node_find_pod(n, pod->uid), &shared);
 	pool = assignments_get_pool(&n->assignments, pod->uid);
 	ok = r && cJSON_AddStringToObject(r, "podUID", pod->uid) &&
 	     cJSON_AddStringToObject(r, "podName", pod->name ? pod->name : "") &&
 	     cJSON_AddStringToObject(r, "namespace", pod->ns ? pod->ns : "") &&
 	     cJSON_AddStringToObject(r, "qos", pod_qos_name(pod_qos(pod))) &&
+	     cJSON_AddBoolToObject(r, "systemPartition",
+				   node_pod_system(n, pod)) &&
 	     (!pool || !add_cpus(r, "podCpus", pool));
 	cs = ok ? cJSON_AddArrayToObject(r, "containers") : NULL;
 	ok = ok && cs && cJSON_AddItemToArray(out, r);
@@ -272,7 +273,8 @@ static int admit_one(struct node *n, const cJSON *obj, const struct pod *pod,
 		node_log(n, "pod %s is already admitted", pod->uid);
 		return add_result(n, pod, out) ? -ENOMEM : 0;
 	}
-	if (n->cfg.policy == CPU_POLICY_STATIC)
+	/* a system pod runs on its partition's CPUs, pod-level or not */
+	if (n->cfg.policy == CPU_POLICY_STATIC && !node_pod_system(n, pod))
 		ret = admit_static(n, pod, &requests, &errors, err);
 	if (!ret)
 		ret = node_refresh(n, err);
@@ -306,6 +308,7 @@ int node_admit(struct node *n, const cJSON *docs, const char *src,
 		goto out;
 	}
 	for (unsigned int i = 0; i < list.nr && !ret; i++) {
+		node_pod_mark_system(n, &list.pods[i]);
 		ret = admit_one(n, objs[i], &list.pods[i], out, err);
 		if (ret)
 			cm_error_prefix(err, "admit pod %s (%s)",

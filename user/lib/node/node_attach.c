@@ -40,13 +40,18 @@ static int abs_path(struct node *n, const char *given, char *name,
 /*
  * New cgroups inherit their parent's CPUs on v2: no write, and no task
  * yet, so nothing for the kernel to refuse.  A v1 cpuset must be given
- * CPUs before it takes a task: the shared pool, which anyone may hold.
+ * CPUs before it takes a task: the shared pool, which anyone may hold,
+ * or below the system cgroup the partition's (v1 takes no more than its
+ * parent holds).
  */
 static int create(struct node *n, const char *name, struct cm_error *err)
 {
 	struct cpuset shared;
 
-	node_shared_pool(n, &shared);
+	if (node_system_below(n, name))
+		shared = n->cfg.system_cpus;
+	else
+		node_shared_pool(n, &shared);
 	return cgroupfs_create(&n->cgroups.fs, name,
 			       n->cgroups.fs.version == 1 ? &shared : NULL,
 			       err);
@@ -73,6 +78,12 @@ static int attach_check(struct node *n, const struct node_attach *a,
 	if (a->pod_cgroup && strncmp(cname, pname, strlen(pname)))
 		return cm_errorf(err, "cgroup %s is not below the pod cgroup %s",
 				 cpath, ppath);
+	/* the kernel refuses the BIND too; before any cgroup is made */
+	if (node_pod_in_kernel(n, p->pod.uid) &&
+	    (node_system_below(n, cname) ||
+	     (a->pod_cgroup && node_system_below(n, pname))))
+		return cm_errorf(err, "cgroup %s is in the system partition (KEP-5894): pod %s holds exclusive CPUs, which system pods never get",
+				 cpath, a->pod_uid);
 	return k;
 }
 

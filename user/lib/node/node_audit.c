@@ -12,6 +12,11 @@
  * them: a cgroup may inherit them meanwhile, as the kernel lets tasks
  * onto them there, but not name them, and not those another container
  * holds too.  A bound container must run on all of its CPUs.
+ *
+ * The system partition (KEP-5894) is the kernel's exception to strict
+ * reservation: its tree may hold the reserved CPUs.  Its pods must run
+ * on its CPUs alone, which is cpumgr's rule rather than the kernel's:
+ * reconcile gives them back.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,6 +31,7 @@ struct audit_ctx {
 	size_t nr_as;
 	struct cpuset *cpus;		/* parsed, parallel to as */
 	const struct cpuset *strict_reserved;
+	const struct node_audit_system *sys;
 	struct cpuset pending;		/* pending containers' alone */
 	const char *const *attached;
 	struct node_audit *out;
@@ -162,6 +168,7 @@ static int visit(const struct cgroupfs_walk_entry *e, void *arg)
 {
 	struct audit_ctx *c = arg;
 	struct node_offender o, *v;
+	bool in_system;
 
 	if (!e->depth)
 		return 0;
@@ -169,10 +176,19 @@ static int visit(const struct cgroupfs_walk_entry *e, void *arg)
 	if (!populated(c, e->name))
 		return 0;
 	memset(&o, 0, sizeof(o));
-	if (c->strict_reserved &&
+	in_system = c->sys && at_or_below(e->name, c->sys->name);
+	if (c->strict_reserved && !in_system &&
 	    cpuset_intersects(e->effective, c->strict_reserved)) {
 		cpuset_and(&o.cpus, e->effective, c->strict_reserved);
 		add_owner(o.owner, sizeof(o.owner), "reserved");
+	}
+	if (in_system && !cpuset_subset(e->effective, &c->sys->cpus)) {
+		struct cpuset off;
+
+		cpuset_andnot(&off, e->effective, &c->sys->cpus);
+		cpuset_or(&o.cpus, &o.cpus, &off);
+		add_owner(o.owner, sizeof(o.owner),
+			  "the user pods, not the system partition");
 	}
 	for (size_t i = 0; i < c->nr_as; i++) {
 		bool first = true;
@@ -212,12 +228,14 @@ static int visit(const struct cgroupfs_walk_entry *e, void *arg)
 int node_audit_tree(const struct cgroupfs *cg, const char *root_name,
 		    const struct cpumgr_assignment *as, size_t nr_as,
 		    const struct cpuset *strict_reserved,
+		    const struct node_audit_system *sys,
 		    const char *const *attached, struct node_audit *out,
 		    struct cm_error *err)
 {
 	struct audit_ctx c = {
 		.cg = cg, .as = as, .nr_as = nr_as,
-		.strict_reserved = strict_reserved, .attached = attached,
+		.strict_reserved = strict_reserved, .sys = sys,
+		.attached = attached,
 		.out = out, .err = err,
 	};
 	int ret;
@@ -246,8 +264,20 @@ void node_audit_free(struct node_audit *a)
 	memset(a, 0, sizeof(*a));
 }
 
+/* The kernel holds the system cgroup (a removed one it shows as none). */
+static bool holds_system(const struct node *n, char *name, size_t len)
+{
+	return !node_system_cgroup(n, name, len) &&
+	       n->kernel.table.system_cgroup &&
+	       n->kernel.table.system_cgroup[0];
+}
+
 int node_audit(struct node *n, struct node_audit *out, struct cm_error *err)
 {
+	char sys_name[PATH_MAX];
+	struct node_audit_system sys = {
+		.name = sys_name, .cpus = n->cfg.system_cpus,
+	};
 	const char **attached;
 	unsigned int nr = 0;
 	int ret;
@@ -276,7 +306,9 @@ int node_audit(struct node *n, struct node_audit *out, struct cm_error *err)
 	ret = node_audit_tree(&n->cgroups.fs, n->cgroups.root_name,
 			      n->kernel.as, n->kernel.nr_as,
 			      n->kernel.table.options & CPUMGR_OPT_STRICT_CPU_RESERVATION ?
-			      &n->kernel.reserved : NULL, attached, out, err);
+			      &n->kernel.reserved : NULL,
+			      holds_system(n, sys_name, sizeof(sys_name)) ?
+			      &sys : NULL, attached, out, err);
 	free(attached);
 	return ret;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Containers' cgroups: naming them, and giving them their cpuset and CFS
- * limits (node_attach.c attaches a container to its cgroup).
+ * limits (node_attach.c attaches a container to its cgroup); the system
+ * partition's cgroup (KEP-5894): where it is, and which pods run there.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -168,6 +169,150 @@ void node_container_cpus(const struct node *n, const struct node_pod *p,
 	*exclusive = a && a->cpus &&
 		     !cpuset_parse(out, a->cpus, NULL) && !cpuset_empty(out);
 	if (!*exclusive)
+		node_pod_shared_cpus(n, p, out);
+}
+
+/*
+ * The system partition's cgroup (KEP-5894, node system partitions): the
+ * kubelet puts the pods of the system namespaces under a "system"
+ * cgroup of the managed root, with their own QoS and pod cgroups below
+ * it, and gives that cgroup a cpuset of its own:
+ *
+ *   kubepods/system/{burstable,besteffort,pod<UID>}   (cgroupfs driver)
+ *   kubepods.slice/kubepods-system.slice/...          (systemd driver)
+ */
+
+/* The system cgroup's directory name, as the kubelet's driver names it. */
+static int base_name(const struct node *n, char *out, size_t len)
+{
+	const char *root = n->cgroups.root_name;
+	const char *base = strrchr(root, '/');
+	size_t bl;
+
+	if (n->cfg.cgroup_driver != NODE_DRIVER_SYSTEMD)
+		return snprintf(out, len, "system") >= (int)len ? -1 : 0;
+	/* kubepods.slice: kubepods-system.slice, as its QoS slices */
+	base = base ? base + 1 : root;
+	bl = strlen(base);
+	if (bl > 6 && !strcmp(base + bl - 6, ".slice"))
+		bl -= 6;
+	return snprintf(out, len, "%.*s-system.slice", (int)bl, base) >=
+	       (int)len ? -1 : 0;
+}
+
+
+bool node_system_cgroup_base(const struct node *n, const char *base)
+{
+	char want[PATH_MAX];
+
+	return node_system_on(&n->cfg) && n->cgroups.root_name[0] &&
+	       !base_name(n, want, sizeof(want)) && !strcmp(base, want);
+}
+
+/* Where the system cgroup is, configured or not; -ENOENT: no root. */
+static int system_name(const struct node *n, char *name, size_t len)
+{
+	char base[PATH_MAX];
+
+	if (!n->cgroups.root_name[0] || base_name(n, base, sizeof(base)))
+		return -ENOENT;
+	return snprintf(name, len, "%s/%s", n->cgroups.root_name, base) >=
+	       (int)len ? -ENAMETOOLONG : 0;
+}
+
+
+int node_system_cgroup(const struct node *n, char *name, size_t len)
+{
+	if (!node_system_on(&n->cfg))
+		return -ENOENT;
+	return system_name(n, name, len);
+}
+
+
+bool node_system_below(const struct node *n, const char *name)
+{
+	char sys[PATH_MAX];
+	size_t sl;
+
+	if (node_system_cgroup(n, sys, sizeof(sys)))
+		return false;
+	sl = strlen(sys);
+	return !strncmp(name, sys, sl) && (!name[sl] || name[sl] == '/');
+}
+
+/*
+ * The partition as the kubelet left it: the system cgroup's own CPUs
+ * when it exists and names some.  *found says whether it did.
+ */
+int node_system_adopt(struct node *n, bool *found, struct cm_error *err)
+{
+	char name[PATH_MAX];
+	struct cpuset own;
+	int ret;
+
+	*found = false;
+	if (system_name(n, name, sizeof(name)))
+		return 0;
+	ret = cgroupfs_get_cpus(&n->cgroups.fs, name, &own, err);
+	if (ret == -ENOENT) {
+		cm_error_clear(err);
+		return 0;
+	}
+	if (ret)
+		return ret;
+	n->cfg.system_cpus = own;
+	*found = !cpuset_empty(&own);
+	return 0;
+}
+
+int node_system_path(const struct node *n, char *path, size_t len,
+		     struct cm_error *err)
+{
+	char name[PATH_MAX];
+
+	path[0] = '\0';
+	if (node_system_cgroup(n, name, sizeof(name)))
+		return 0;
+	return node_cgroup_path(n, name, path, len, err);
+}
+
+static bool cgroup_below_system(const struct node *n, const char *path)
+{
+	struct cm_error err = { 0 };
+	char name[PATH_MAX];
+	bool below = path[0] &&
+		     !node_cgroup_name(n, path, name, sizeof(name), &err) &&
+		     node_system_below(n, name);
+
+	cm_error_clear(&err);
+	return below;
+}
+
+bool node_pod_on_partition(const struct node *n, const struct node_pod *p)
+{
+	bool placed = false;
+
+	if (!node_system_on(&n->cfg))
+		return false;
+	if (p->pod_cgroup[0])
+		return cgroup_below_system(n, p->pod_cgroup);
+	for (unsigned int k = 0; k < p->pod.nr; k++) {
+		if (!p->c[k].cgroup[0])
+			continue;
+		if (cgroup_below_system(n, p->c[k].cgroup))
+			return true;
+		placed = true;
+	}
+	/* not placed yet: where the kubelet puts a system pod */
+	return !placed && node_pod_system(n, &p->pod);
+}
+
+void node_pod_shared_cpus(const struct node *n, const struct node_pod *p,
+			  struct cpuset *out)
+{
+	if (p && node_pod_on_partition(n, p))
+		*out = n->cfg.system_cpus;
+	else
 		node_shared_pool(n, out);
 }
 

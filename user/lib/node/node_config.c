@@ -95,6 +95,7 @@ void node_config_default(struct node_config *c)
 	strcpy(c->sys_mount, NODE_SYS_MOUNT);
 	strcpy(c->irqbalance_config, NODE_IRQBALANCE_CONFIG);
 	strcpy(c->irqbalance_restart, NODE_IRQBALANCE_RESTART);
+	strcpy(c->system_namespaces, NODE_SYSTEM_NAMESPACES);
 }
 
 uint32_t node_config_option_bits(const struct node_config *c)
@@ -168,6 +169,13 @@ cJSON *node_config_to_json(const struct node_config *c)
 	ret |= add_str(j, "irqbalanceConfig", c->irqbalance_config);
 	ret |= add_str(j, "irqbalanceRestart", c->irqbalance_restart);
 	ret |= add_str(j, "poolMoves", node_pool_moves_name(c->pool_moves));
+	if (node_system_on(c)) {
+		char *sys = cpuset_to_str(&c->system_cpus);
+
+		ret |= sys ? add_str(j, "systemPartitionCPUs", sys) : -ENOMEM;
+		ret |= add_str(j, "systemNamespaces", c->system_namespaces);
+		free(sys);
+	}
 	free(reserved);
 	if (ret || !opts || !reserved) {
 		cJSON_Delete(j);
@@ -316,6 +324,14 @@ int node_config_from_json(struct node_config *c, const cJSON *j,
 			goto bad;
 		c->pool_moves = moves;
 	}
+	/* written by init with a system partition; none in older files */
+	if (json_member(j, "systemPartitionCPUs") &&
+	    (get_str(j, "systemPartitionCPUs", &s, err) ||
+	     cpuset_parse(&c->system_cpus, s, err) ||
+	     get_str(j, "systemNamespaces", &s, err) ||
+	     node_system_namespaces_parse(s, c->system_namespaces,
+					  sizeof(c->system_namespaces), err)))
+		goto bad;
 	c->reserved_milli = (int64_t)milli;
 	c->cfs.period = (uint64_t)period;
 	c->reconcile_ns = (int64_t)(reconcile * NS_PER_SEC);
@@ -333,4 +349,95 @@ bad:
 	if (!cm_error_msg(err)[0])
 		cm_errorf(err, "%s: malformed", NODE_CONFIG_FILE);
 	return -EINVAL;
+}
+
+/*
+ * The system partition (KEP-5894): the pods of the system namespaces
+ * (kube-system unless told otherwise) run on the partition's CPUs, in
+ * the managed root's system cgroup (node_narrow.c).  Those CPUs are
+ * shared with the kubelet and the runtime: the reserved CPUs, which the
+ * static policy never hands out.  So under the static policy they must
+ * be reserved ones, system pods never get exclusive CPUs (they run on
+ * the partition's, whatever they ask for), and the kernel is told the
+ * system cgroup: it refuses to bind an exclusive container there and,
+ * under strict-cpu-reservation, lets the partition hold the reserved
+ * CPUs no other pod may.
+ */
+
+bool node_system_on(const struct node_config *c)
+{
+	return !cpuset_empty(&c->system_cpus);
+}
+
+
+bool node_system_namespace(const struct node_config *c, const char *ns)
+{
+	const char *s = c->system_namespaces;
+	size_t nl;
+
+	if (!node_system_on(c) || !ns || !*ns)
+		return false;
+	nl = strlen(ns);
+	while (*s) {
+		size_t len = strcspn(s, ",");
+
+		if (len == nl && !strncmp(s, ns, nl))
+			return true;
+		s += len + (s[len] == ',');
+	}
+	return false;
+}
+
+
+int node_system_namespaces_parse(const char *s, char *out, size_t len,
+				 struct cm_error *err)
+{
+	const char *p = s;
+
+	if (!*s)
+		return cm_errorf(err, "system namespaces: none given");
+	if (strlen(s) >= len)
+		return cm_errorf(err, "system namespaces: longer than %zu bytes",
+				 len - 1);
+	while (*p) {
+		char ns[CONTAINER_NAME_MAX + 2];
+		size_t l = strcspn(p, ",");
+
+		snprintf(ns, sizeof(ns), "%.*s", (int)(l < sizeof(ns) ? l :
+						       sizeof(ns) - 1), p);
+		if (l >= sizeof(ns) - 1 || !pod_name_valid(ns))
+			return cm_errorf(err, "system namespaces: \"%.*s\" is not a namespace name (an RFC 1123 label)",
+					 (int)l, p);
+		p += l;
+		if (*p == ',' && !*++p)
+			return cm_errorf(err, "system namespaces: \"%s\" ends in a comma",
+					 s);
+	}
+	strcpy(out, s);
+	return 0;
+}
+
+
+int node_system_check(const struct node_config *c, const struct cpuset *online,
+		      struct cm_error *err)
+{
+	struct cpuset off, loose;
+	char a[256], b[256];
+
+	if (!node_system_on(c))
+		return 0;
+	cpuset_andnot(&off, &c->system_cpus, online);
+	if (!cpuset_empty(&off)) {
+		cpuset_format(&off, a, sizeof(a));
+		return cm_errorf(err, "system partition: CPUs %s are not online",
+				 a);
+	}
+	cpuset_andnot(&loose, &c->system_cpus, &c->reserved);
+	if (c->policy == CPU_POLICY_STATIC && !cpuset_empty(&loose)) {
+		cpuset_format(&loose, a, sizeof(a));
+		cpuset_format(&c->reserved, b, sizeof(b));
+		return cm_errorf(err, "system partition: CPUs %s are not reserved (reserved: %s): the static policy would give them to containers exclusively; reserve them (--reserved-cpus) or leave them out",
+				 a, b[0] ? b : "none");
+	}
+	return 0;
 }

@@ -231,6 +231,7 @@ int node_add_container(struct node *n, const cJSON *obj, const char *name,
 
 	if (pod_from_json(obj, &pod, err))
 		return -EINVAL;
+	node_pod_mark_system(n, &pod);
 	c = pod_container(&pod, name);
 	if (!c) {
 		pod_free(&pod);
@@ -249,7 +250,8 @@ int node_add_container(struct node *n, const cJSON *obj, const char *name,
 		}
 	} else if ((how == NODE_ADD_DECIDE || how == NODE_ADD_DECIDE_NEW ||
 		    how == NODE_ADD_DECIDE_RUNNING) && !a &&
-		   n->cfg.policy == CPU_POLICY_STATIC) {
+		   n->cfg.policy == CPU_POLICY_STATIC &&
+		   !node_pod_system(n, &pod)) {
 		struct cpuset reuse;
 
 		ret = reuse_exited(n, pod.uid, name, &reuse, err);

@@ -52,7 +52,9 @@ static int fix_offender(struct node *n, const struct node_offender *o,
 	if (ret)
 		return ret;
 	cpuset_andnot(&want, &eff, &o->cpus);
-	if (cpuset_empty(&want))
+	if (cpuset_empty(&want) && node_system_below(n, o->name))
+		want = n->cfg.system_cpus;
+	else if (cpuset_empty(&want))
 		node_shared_pool(n, &want);
 	ret = node_set_cpuset(n, o->name, &want, &changed, err);
 	if (ret)
@@ -225,6 +227,7 @@ struct watch {
 	int wd[WATCH_MAX];
 	char dir[WATCH_MAX][PATH_MAX];
 	bool qos_level[WATCH_MAX];	/* the root: QoS cgroups appear here */
+	char system[PATH_MAX];		/* the system cgroup's name, "": none */
 };
 
 static void watch_add(struct watch *w, const char *dir, bool qos_level)
@@ -266,6 +269,16 @@ static void narrow_new(const struct watch *w, const struct node_daemon_opts *o,
 
 	if (strncmp(dir, top, tl) || dir[tl] != '/')
 		return;
+	/*
+	 * The system partition's, made anew: not the pool.  The module
+	 * takes the partition's CPUs there once the round that follows has
+	 * named it (CONFIGURE) and given them.
+	 */
+	if (w->system[0] && !strcmp(dir + tl + 1, w->system)) {
+		node_log(&quiet, "%s: new, the system partition's: told to the module next",
+			 dir);
+		return;
+	}
 	fd = open("/sys/kernel/cpumgr/shared_cpus", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
@@ -339,6 +352,8 @@ static void watch_open(struct watch *w, const struct node_daemon_opts *o)
 		node_close(&n);
 		return;
 	}
+	if (node_system_cgroup(&n, w->system, sizeof(w->system)))
+		w->system[0] = '\0';
 	w->cg = n.cgroups.fs;
 	node_close(&n);
 	w->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);

@@ -26,7 +26,9 @@ int node_pod_set_cpu(struct node *n, struct node_pod *p, unsigned int k,
 
 /* A container of the pod holds exclusive CPUs. */
 bool node_pod_exclusive(const struct node *n, const struct node_pod *p);
-/* The CPUs container k of p runs on: its own, or the shared pool. */
+/*
+ * The CPUs container k of p runs on: its own, or node_pod_shared_cpus().
+ */
 void node_container_cpus(const struct node *n, const struct node_pod *p,
 			 unsigned int k, struct cpuset *out, bool *exclusive);
 /*

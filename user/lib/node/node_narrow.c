@@ -15,6 +15,10 @@
  * kernel's same-pod rule), a QoS cgroup its pods'.  Container cgroups
  * are left to whoever attaches the container.
  *
+ * The system partition's cgroup (KEP-5894) and its tree
+ * below, which the kubelet lays out as the managed root's, get the
+ * partition's CPUs instead: nothing exclusive is bound there.
+ *
  * The kubelet names QoS cgroups "burstable" and "besteffort" (cgroupfs
  * driver) or "kubepods-burstable.slice" and "kubepods-besteffort.slice"
  * (systemd driver).  Nothing is narrowed when the managed root is the
@@ -26,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "node.h"
 #include "node_internal.h"
@@ -70,6 +75,8 @@ struct narrow_index {
 	bool moved;
 	/* the pool moves by partitions: only cgroups that name CPUs follow */
 	bool named_only;
+	/* what they hold instead of the pool: the system partition's */
+	const struct cpuset *base;
 };
 
 /* path is dir or below it */
@@ -216,7 +223,10 @@ static int narrow_one(struct node *n, const struct narrow_index *x,
 	if (index_walk(x, path, &bound) ||
 	    (x->named_only && !names_cpus(n, name)))
 		return 0;
-	node_shared_pool(n, &want);
+	if (x->base)
+		want = *x->base;
+	else
+		node_shared_pool(n, &want);
 	cpuset_or(&want, &want, &bound);
 	/* what a resize is taking stays with the container's ancestors */
 	if (at_or_below(n->withheld_below, path))
@@ -247,8 +257,32 @@ static int narrow_one(struct node *n, const struct narrow_index *x,
 	return 1;
 }
 
+static int narrow_children(struct node *n, struct narrow_index *x,
+			   const char *name, bool qos_level,
+			   struct cm_error *err);
+
+/*
+ * The system cgroup (name) and its tree, as the managed root's: its QoS
+ * cgroups and pod cgroups below it, all given the partition's CPUs,
+ * which do not move with the pool.
+ */
+static int narrow_system(struct node *n, struct narrow_index *x,
+			 const char *name, struct cm_error *err)
+{
+	bool moved = x->moved;
+	int changes, ret;
+
+	x->base = &n->cfg.system_cpus;
+	x->moved = false;
+	changes = narrow_children(n, x, name, true, err);
+	ret = changes < 0 ? changes : narrow_one(n, x, name, err);
+	x->base = NULL;
+	x->moved = moved;
+	return ret < 0 ? ret : changes + ret;
+}
+
 /* Narrow the children of name (the QoS cgroups' after their own). */
-static int narrow_children(struct node *n, const struct narrow_index *x,
+static int narrow_children(struct node *n, struct narrow_index *x,
 			   const char *name, bool qos_level,
 			   struct cm_error *err)
 {
@@ -271,6 +305,13 @@ static int narrow_children(struct node *n, const struct narrow_index *x,
 		    (int)sizeof(child))
 			continue;
 		ret = 0;
+		if (qos_level && !x->base &&
+		    node_system_cgroup_base(n, d->d_name)) {
+			ret = narrow_system(n, x, child, err);
+			if (ret > 0)
+				changes += ret;
+			continue;
+		}
 		/* the pods first: the QoS cgroup then holds what they do */
 		if (qos_level && node_qos_cgroup(d->d_name))
 			ret = narrow_children(n, x, child, false, err);
@@ -347,6 +388,20 @@ static int narrow_above(struct node *n, const char *path,
 		return ret;
 	if (strncmp(name, n->cgroups.root_name, rl) || name[rl] != '/')
 		return 0;
+	/* a system pod's: the system tree, a few pods at most */
+	if (node_system_below(n, name)) {
+		ret = node_system_cgroup(n, top, sizeof(top));
+		if (!ret)
+			ret = node_cgroup_path(n, top, top_path,
+					       sizeof(top_path), err);
+		if (!ret)
+			ret = index_build(n, &x, top_path, err);
+		if (ret)
+			return ret;
+		ret = narrow_system(n, &x, top, err);
+		index_free(&x);
+		return ret;
+	}
 	/* root/top[/second...] */
 	slash = strchr(name + rl + 1, '/');
 	snprintf(top, sizeof(top), "%.*s",
@@ -412,4 +467,52 @@ int node_narrow_pod(struct node *n, const char *pod_cgroup,
 	    !pod_cgroup || !pod_cgroup[0])
 		return 0;
 	return narrow_above(n, pod_cgroup, err);
+}
+
+/* The system partition's cgroup, made and given its CPUs (KEP-5894). */
+
+/*
+ * Make the system cgroup when it is missing, with no CPUs of its own:
+ * the kernel takes the partition's there only once it knows the cgroup
+ * (CONFIGURE), and a new cgroup is another cgroup to it.  1: made.
+ */
+int node_system_make(struct node *n, struct cm_error *err)
+{
+	char name[PATH_MAX], path[PATH_MAX];
+	int ret;
+
+	if (node_system_cgroup(n, name, sizeof(name)))
+		return 0;
+	ret = node_cgroup_path(n, name, path, sizeof(path), err);
+	if (ret || !access(path, F_OK))
+		return ret;
+	ret = cgroupfs_create(&n->cgroups.fs, name, NULL, err);
+	return ret ? ret : 1;
+}
+
+/* A system cgroup made for a CONFIGURE that was refused: gone again. */
+void node_system_unmake(struct node *n)
+{
+	struct cm_error err = { 0 };
+	char name[PATH_MAX];
+
+	if (!node_system_cgroup(n, name, sizeof(name)) &&
+	    cgroupfs_remove(&n->cgroups.fs, name, &err))
+		node_log(n, "%s: not removed: %s", name, cm_error_msg(&err));
+	cm_error_clear(&err);
+}
+
+/*
+ * Give the system cgroup the partition's CPUs: what the kubelet does for
+ * it, so that a system pod's cgroup made before the kubelet runs holds
+ * no other CPUs.
+ */
+int node_system_setup(struct node *n, struct cm_error *err)
+{
+	char name[PATH_MAX];
+	bool changed;
+
+	if (node_system_cgroup(n, name, sizeof(name)))
+		return 0;
+	return node_set_cpuset(n, name, &n->cfg.system_cpus, &changed, err);
 }

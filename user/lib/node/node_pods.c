@@ -264,8 +264,10 @@ int node_load_pods(struct node *n, struct cm_error *err)
 			if (ret)
 				cm_error_prefix(err, "%s", path);
 		}
-		if (!ret)
+		if (!ret) {
+			node_pod_mark_system(n, &p.pod);
 			ret = add_record(n, &p, err);
+		}
 	}
 	closedir(d);
 	if (n->nr_pods)
@@ -395,6 +397,7 @@ int node_pod_set_cpu(struct node *n, struct node_pod *p, unsigned int k,
 		cJSON_Delete(obj);
 		return -EINVAL;
 	}
+	node_pod_mark_system(n, &pod);
 	/* the file first: the record changes only once it is written */
 	next.obj = obj;
 	next.pod = pod;
@@ -428,6 +431,7 @@ struct node_pod *node_add_pod(struct node *n, const cJSON *obj,
 	cJSON_Delete(rec);
 	if (ret)
 		return NULL;
+	node_pod_mark_system(n, &p.pod);
 	old = node_find_pod(n, p.pod.uid);
 	if (old) {
 		/* the pod's own resize stays the pod's */
@@ -442,4 +446,19 @@ struct node_pod *node_add_pod(struct node *n, const cJSON *obj,
 		return NULL;
 	qsort(n->pods, n->nr_pods, sizeof(*n->pods), cmp_pods);
 	return node_find_pod(n, p.pod.uid);
+}
+
+bool node_pod_system(const struct node *n, const struct pod *p)
+{
+	return node_system_namespace(&n->cfg, p->ns);
+}
+
+
+void node_pod_mark_system(const struct node *n, struct pod *p)
+{
+	if (!node_pod_system(n, p))
+		return;
+	/* the static policy's guaranteedCPUs() is 0 for each of them */
+	for (unsigned int i = 0; i < p->nr; i++)
+		p->containers[i].shared = true;
 }

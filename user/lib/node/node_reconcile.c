@@ -303,7 +303,9 @@ static int follow_pool(struct node *n, const char *skip_uid,
 	for (unsigned int i = 0; i < n->nr_pods && !ret; i++) {
 		const struct node_pod *p = &n->pods[i];
 
-		if (!strcmp(p->pod.uid, skip_uid))
+		/* a system pod's partition does not move with the pool */
+		if (!strcmp(p->pod.uid, skip_uid) ||
+		    node_pod_on_partition(n, p))
 			continue;
 		for (unsigned int k = 0; k < p->pod.nr && !ret; k++) {
 			const char *c = p->pod.containers[k].name;

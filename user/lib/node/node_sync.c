@@ -225,11 +225,21 @@ int node_configure(struct node *n, struct cm_error *err)
 		.enforce = n->cfg.enforce,
 		.hotplug = n->cfg.hotplug,
 	};
-	char root[PATH_MAX];
-	int ret;
+	char root[PATH_MAX], sys[PATH_MAX];
+	int ret, made = 0;
 
 	if (!reserved)
 		return cm_errorf(err, "out of memory"), -ENOMEM;
+	if (node_system_path(n, sys, sizeof(sys), err)) {
+		free(reserved);
+		return -EINVAL;
+	}
+	/* "" takes one away; a module older than partitions is not asked */
+	if (sys[0] || (n->kernel.table.system_cgroup &&
+		       n->kernel.table.system_cgroup[0])) {
+		kc.set |= CPUMGR_CFG_SYSTEM_CGROUP;
+		kc.system_cgroup = sys;
+	}
 	/* the root of the hierarchy itself: every non-root cgroup */
 	if (!n->cgroups.root_name[0])
 		root[0] = '\0';
@@ -251,17 +261,55 @@ int node_configure(struct node *n, struct cm_error *err)
 		}
 		node_log(n, "created the managed cgroup root %s", root);
 	}
+	/* the system partition's cgroup too, as the root */
+	if (sys[0])
+		made = node_system_make(n, err);
+	if (made < 0) {
+		free(reserved);
+		return made;
+	}
 	ret = cpumgr_nl_configure(n->kernel.nl, &kc, NULL, NULL);
 	free(reserved);
+	if (ret && made)
+		node_system_unmake(n);
 	if (ret == -ENOTDIR && root[0])
 		return root_error(n, root, err);
 	if (ret)
 		return node_nl_error(n, "configure", err);
+	/* the configuration is the kernel's now: a round repairs the rest */
+	if (sys[0] && node_system_setup(n, err)) {
+		node_log(n, "%s: the system partition's CPUs not given: %s",
+			 sys, cm_error_msg(err));
+		cm_error_clear(err);
+	}
 	return node_refresh(n, err);
 }
 
-/* Does the kernel run the configuration of config.json? */
-static bool kernel_configured(const struct node *n)
+/*
+ * Does the kernel hold the system cgroup of config.json?  Not when the
+ * cgroup was removed (and maybe made again since): the kernel then shows
+ * none.
+ */
+static bool system_configured(const struct node *n)
+{
+	char sys[PATH_MAX], real[PATH_MAX];
+	struct cm_error err = { 0 };
+	const char *have;
+	bool same;
+
+	if (node_system_path(n, sys, sizeof(sys), &err)) {
+		cm_error_clear(&err);
+		return false;
+	}
+	have = n->kernel.table.system_cgroup ?: "";
+	/* the kernel's path is the directory's own, symbolic links resolved */
+	same = !strcmp(sys, have) ||
+	       (sys[0] && realpath(sys, real) && !strcmp(real, have));
+	return same;
+}
+
+/* Does the kernel run config.json's policy, options and reserved CPUs? */
+static bool policy_configured(const struct node *n)
 {
 	bool is_static = n->cfg.policy == CPU_POLICY_STATIC;
 
@@ -274,18 +322,29 @@ static bool kernel_configured(const struct node *n)
 	       cpuset_equal(&n->kernel.reserved, &n->cfg.reserved);
 }
 
+/* Does the kernel run the configuration of config.json? */
+static bool kernel_configured(const struct node *n)
+{
+	return policy_configured(n) && system_configured(n);
+}
+
 int node_sync_configure(struct node *n, struct cm_error *err)
 {
 	char *want, *have;
 
 	if (kernel_configured(n))
 		return 0;
-	if (!n->kernel.nr_as) {
+	/*
+	 * Nothing held, or only the system cgroup to tell again (made
+	 * anew): the settings the assignments depend on stay as they are.
+	 */
+	if (!n->kernel.nr_as || policy_configured(n)) {
 		int ret = node_configure(n, err);
 
 		if (!ret)
-			node_log(n, "sync: configured the module from %s/%s",
-				 n->files.dir, NODE_CONFIG_FILE);
+			node_log(n, "sync: configured the module from %s/%s%s",
+				 n->files.dir, NODE_CONFIG_FILE,
+				 n->kernel.nr_as ? " (its system cgroup)" : "");
 		return ret;
 	}
 	want = cpuset_to_str(&n->cfg.reserved);

@@ -107,6 +107,16 @@ static inline const char *fake_read(const char *dir, const char *rel)
 	return buf;
 }
 
+/* The first line of dir/rel, without its newline; as fake_read(). */
+static inline const char *fake_line(const char *dir, const char *rel)
+{
+	static char buf[4096];
+
+	xsnprintf(buf, sizeof(buf), "%s", fake_read(dir, rel));
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
 static inline bool fake_exists(const char *dir, const char *rel)
 {
 	char path[PATH_MAX];

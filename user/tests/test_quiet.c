@@ -35,15 +35,6 @@ static const struct cgroupfs_ops invalid_ops = {
 };
 
 /* A file's value, its newline cut (a value written has none). */
-static const char *value(const char *dir, const char *rel)
-{
-	static char buf[256];
-
-	xsnprintf(buf, sizeof(buf), "%s", fake_read(dir, rel));
-	buf[strcspn(buf, "\n")] = '\0';
-	return buf;
-}
-
 FAKE_TREE_FIXTURE(part);
 
 static const char *const cgroups[] = {
@@ -87,8 +78,8 @@ static struct cpuset cpus_of(const char *list)
 	return s;
 }
 
-#define EXCL(c)		value(self->dir, c "/cpuset.cpus.exclusive")
-#define PART(c)		value(self->dir, c "/cpuset.cpus.partition")
+#define EXCL(c)		fake_line(self->dir, c "/cpuset.cpus.exclusive")
+#define PART(c)		fake_line(self->dir, c "/cpuset.cpus.partition")
 
 TEST_F(part, remote_made_top_down_and_undone_bottom_up)
 {
@@ -644,7 +635,7 @@ static void state(const char *dir, unsigned int cpu, unsigned int k,
 	fake_write(dir, rel, disabled);
 }
 
-#define DISABLED(k)	value(self->dir, "sys/devices/system/cpu/cpu2/cpuidle/state" #k "/disable")
+#define DISABLED(k)	fake_line(self->dir, "sys/devices/system/cpu/cpu2/cpuidle/state" #k "/disable")
 
 TEST_F(files, idle_states_set_and_put_back)
 {
@@ -682,7 +673,7 @@ TEST_F(files, idle_states_set_and_put_back)
 	EXPECT_TRUE(quiet_saved_empty(&self->s));
 }
 
-#define GOVERNOR(c)	value(self->dir, "sys/devices/system/cpu/cpu" #c "/cpufreq/scaling_governor")
+#define GOVERNOR(c)	fake_line(self->dir, "sys/devices/system/cpu/cpu" #c "/cpufreq/scaling_governor")
 
 TEST_F(files, governors_set_and_put_back)
 {
@@ -732,9 +723,9 @@ static int cpu_persist_probe(void *arg, struct cm_error *err)
 
 	p->calls++;
 	xsnprintf(p->disable2, sizeof(p->disable2), "%s",
-		  value(p->dir, "sys/devices/system/cpu/cpu2/cpuidle/state2/disable"));
+		  fake_line(p->dir, "sys/devices/system/cpu/cpu2/cpuidle/state2/disable"));
 	xsnprintf(p->governor, sizeof(p->governor), "%s",
-		  value(p->dir, "sys/devices/system/cpu/cpu2/cpufreq/scaling_governor"));
+		  fake_line(p->dir, "sys/devices/system/cpu/cpu2/cpufreq/scaling_governor"));
 	p->state2_saved = c && c->nr_states == 3 && c->cstates_now[0];
 	xsnprintf(p->governor_saved, sizeof(p->governor_saved), "%s",
 		  c && c->governor_now[0] ? c->governor : "");

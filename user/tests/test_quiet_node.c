@@ -140,16 +140,7 @@ static void cpus_of(FIXTURE_DATA(node) *self, const char *uid, const char *c,
 	cJSON_Delete(j);
 }
 
-static const char *value(const char *dir, const char *rel)
-{
-	static char buf[512];
-
-	xsnprintf(buf, sizeof(buf), "%s", fake_read(dir, rel));
-	buf[strcspn(buf, "\n")] = '\0';
-	return buf;
-}
-
-#define V(rel)	value(self->sn.dir, rel)
+#define V(rel)	fake_line(self->sn.dir, rel)
 
 #define ALL_FIVE "\"cpu-load-balancing.crio.io\":\"disable\"," \
 	"\"irq-load-balancing.crio.io\":\"disable\"," \

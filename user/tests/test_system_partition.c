@@ -48,16 +48,7 @@ FIXTURE_TEARDOWN(sys)
 	fake_tree_free(self->sn.dir);
 }
 
-static const char *value(const char *dir, const char *rel)
-{
-	static char buf[512];
-
-	xsnprintf(buf, sizeof(buf), "%s", fake_read(dir, rel));
-	buf[strcspn(buf, "\n")] = '\0';
-	return buf;
-}
-
-#define V(rel)	value(self->sn.dir, rel)
+#define V(rel)	fake_line(self->sn.dir, rel)
 
 /* The shared pool, as the kernel's table has it. */
 static const char *shared(FIXTURE_DATA(sys) *self)

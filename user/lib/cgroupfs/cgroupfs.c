@@ -131,6 +131,16 @@ void cgroupfs_parent(const char *name, char *out, size_t len)
 	snprintf(out, len, "%.*s", slash ? (int)(slash - name) : 0, name);
 }
 
+bool cgroupfs_at_or_below(const char *path, const char *dir)
+{
+	size_t dl = strlen(dir);
+
+	if (!dl)
+		return path != NULL;
+	return path && !strncmp(path, dir, dl) &&
+	       (path[dl] == '\0' || path[dl] == '/');
+}
+
 int cgroupfs_name_normalize(const char *name, char *out, size_t len,
 			    struct cm_error *err)
 {

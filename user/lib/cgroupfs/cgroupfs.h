@@ -92,6 +92,12 @@ int cgroupfs_init_ops(struct cgroupfs *cg, const char *mount, int version,
 /* The parent of cgroup name (normalized) into out: "" for a top one. */
 void cgroupfs_parent(const char *name, char *out, size_t len);
 /*
+ * path (a cgroup name or a directory; NULL: none) is dir or below it; a
+ * dir "" is the hierarchy's root cgroup, which every name is below.
+ */
+bool cgroupfs_at_or_below(const char *path, const char *dir);
+
+/*
  * name without its leading and trailing '/' into out ("" for the root
  * cgroup); -EINVAL for an empty, "." or ".." component, -ENAMETOOLONG.
  */

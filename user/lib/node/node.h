@@ -413,6 +413,13 @@ void node_shared_pool(const struct node *n, struct cpuset *out);
  */
 bool node_pod_on_partition(const struct node *n, const struct node_pod *p);
 /*
+ * What a cgroup (name) without exclusive CPUs of its own may hold by
+ * where it is: the system partition's CPUs at or below the system
+ * cgroup, else the shared pool (node_cgroup.c).
+ */
+void node_cgroup_shared_cpus(const struct node *n, const char *name,
+			     struct cpuset *out);
+/*
  * The CPUs a container of p without exclusive ones runs on: the shared
  * pool, or the system partition's (p NULL: the pool).
  */

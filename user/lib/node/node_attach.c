@@ -48,10 +48,7 @@ static int create(struct node *n, const char *name, struct cm_error *err)
 {
 	struct cpuset shared;
 
-	if (node_system_below(n, name))
-		shared = n->cfg.system_cpus;
-	else
-		node_shared_pool(n, &shared);
+	node_cgroup_shared_cpus(n, name, &shared);
 	return cgroupfs_create(&n->cgroups.fs, name,
 			       n->cgroups.fs.version == 1 ? &shared : NULL,
 			       err);

@@ -51,16 +51,6 @@ static const char *name_of(const struct cgroupfs *cg, const char *path)
 	return path[tl] == '/' ? path + tl + 1 : NULL;
 }
 
-/* a is b or below it */
-static bool at_or_below(const char *a, const char *b)
-{
-	size_t bl = strlen(b);
-
-	if (!bl)
-		return true;
-	return !strncmp(a, b, bl) && (!a[bl] || a[bl] == '/');
-}
-
 static bool populated(const struct audit_ctx *c, const char *name)
 {
 	struct cm_error err = { 0 };
@@ -106,7 +96,7 @@ static void check_pod(const struct audit_ctx *c, size_t first,
 	}
 	if (!cpuset_intersects(&pod, eff))
 		return;
-	if (pod_cg && at_or_below(pod_cg, name))
+	if (pod_cg && cgroupfs_at_or_below(pod_cg, name))
 		return;
 	cpuset_and(&others, eff, &pod);
 	for (size_t i = first; i < c->nr_as; i++) {
@@ -114,7 +104,8 @@ static void check_pod(const struct audit_ctx *c, size_t first,
 
 		if (strcmp(c->as[i].pod_uid, uid) || !cg)
 			continue;
-		if (at_or_below(name, cg) || at_or_below(cg, name))
+		if (cgroupfs_at_or_below(name, cg) ||
+		    cgroupfs_at_or_below(cg, name))
 			cpuset_andnot(&others, &others, &c->cpus[i]);
 	}
 	/*
@@ -130,7 +121,8 @@ static void check_pod(const struct audit_ctx *c, size_t first,
 		cm_error_clear(&err);
 		cpuset_andnot(&eased, &c->pending, &own);
 		cpuset_andnot(&others, &others, &eased);
-		if (pod_cg && strcmp(pod_cg, name) && at_or_below(name, pod_cg))
+		if (pod_cg && strcmp(pod_cg, name) &&
+		    cgroupfs_at_or_below(name, pod_cg))
 			cpuset_and(&others, &others, &own);
 	}
 	if (cpuset_empty(&others))
@@ -176,7 +168,7 @@ static int visit(const struct cgroupfs_walk_entry *e, void *arg)
 	if (!populated(c, e->name))
 		return 0;
 	memset(&o, 0, sizeof(o));
-	in_system = c->sys && at_or_below(e->name, c->sys->name);
+	in_system = c->sys && cgroupfs_at_or_below(e->name, c->sys->name);
 	if (c->strict_reserved && !in_system &&
 	    cpuset_intersects(e->effective, c->strict_reserved)) {
 		cpuset_and(&o.cpus, e->effective, c->strict_reserved);

@@ -200,7 +200,6 @@ static int base_name(const struct node *n, char *out, size_t len)
 	       (int)len ? -1 : 0;
 }
 
-
 bool node_system_cgroup_base(const struct node *n, const char *base)
 {
 	char want[PATH_MAX];
@@ -220,7 +219,6 @@ static int system_name(const struct node *n, char *name, size_t len)
 	       (int)len ? -ENAMETOOLONG : 0;
 }
 
-
 int node_system_cgroup(const struct node *n, char *name, size_t len)
 {
 	if (!node_system_on(&n->cfg))
@@ -228,16 +226,12 @@ int node_system_cgroup(const struct node *n, char *name, size_t len)
 	return system_name(n, name, len);
 }
 
-
 bool node_system_below(const struct node *n, const char *name)
 {
 	char sys[PATH_MAX];
-	size_t sl;
 
-	if (node_system_cgroup(n, sys, sizeof(sys)))
-		return false;
-	sl = strlen(sys);
-	return !strncmp(name, sys, sl) && (!name[sl] || name[sl] == '/');
+	return !node_system_cgroup(n, sys, sizeof(sys)) &&
+	       cgroupfs_at_or_below(name, sys);
 }
 
 /*
@@ -305,6 +299,15 @@ bool node_pod_on_partition(const struct node *n, const struct node_pod *p)
 	}
 	/* not placed yet: where the kubelet puts a system pod */
 	return !placed && node_pod_system(n, &p->pod);
+}
+
+void node_cgroup_shared_cpus(const struct node *n, const char *name,
+			     struct cpuset *out)
+{
+	if (node_system_below(n, name))
+		*out = n->cfg.system_cpus;
+	else
+		node_shared_pool(n, out);
 }
 
 void node_pod_shared_cpus(const struct node *n, const struct node_pod *p,

@@ -369,7 +369,6 @@ bool node_system_on(const struct node_config *c)
 	return !cpuset_empty(&c->system_cpus);
 }
 
-
 bool node_system_namespace(const struct node_config *c, const char *ns)
 {
 	const char *s = c->system_namespaces;
@@ -387,7 +386,6 @@ bool node_system_namespace(const struct node_config *c, const char *ns)
 	}
 	return false;
 }
-
 
 int node_system_namespaces_parse(const char *s, char *out, size_t len,
 				 struct cm_error *err)
@@ -416,7 +414,6 @@ int node_system_namespaces_parse(const char *s, char *out, size_t len,
 	strcpy(out, s);
 	return 0;
 }
-
 
 int node_system_check(const struct node_config *c, const struct cpuset *online,
 		      struct cm_error *err)

@@ -52,10 +52,8 @@ static int fix_offender(struct node *n, const struct node_offender *o,
 	if (ret)
 		return ret;
 	cpuset_andnot(&want, &eff, &o->cpus);
-	if (cpuset_empty(&want) && node_system_below(n, o->name))
-		want = n->cfg.system_cpus;
-	else if (cpuset_empty(&want))
-		node_shared_pool(n, &want);
+	if (cpuset_empty(&want))
+		node_cgroup_shared_cpus(n, o->name, &want);
 	ret = node_set_cpuset(n, o->name, &want, &changed, err);
 	if (ret)
 		return ret;

@@ -79,15 +79,6 @@ struct narrow_index {
 	const struct cpuset *base;
 };
 
-/* path is dir or below it */
-static bool at_or_below(const char *path, const char *dir)
-{
-	size_t dl = strlen(dir);
-
-	return path && !strncmp(path, dir, dl) &&
-	       (path[dl] == '\0' || path[dl] == '/');
-}
-
 static int cmp_bound(const void *a, const void *b)
 {
 	return strcmp(((const struct narrow_bound *)a)->path,
@@ -229,7 +220,7 @@ static int narrow_one(struct node *n, const struct narrow_index *x,
 		node_shared_pool(n, &want);
 	cpuset_or(&want, &want, &bound);
 	/* what a resize is taking stays with the container's ancestors */
-	if (at_or_below(n->withheld_below, path))
+	if (cgroupfs_at_or_below(n->withheld_below, path))
 		cpuset_or(&want, &want, &n->withheld);
 	if (x->moved) {
 		ret = cgroupfs_set_cpus(&n->cgroups.fs, name, &want, err);

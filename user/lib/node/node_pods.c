@@ -453,7 +453,6 @@ bool node_pod_system(const struct node *n, const struct pod *p)
 	return node_system_namespace(&n->cfg, p->ns);
 }
 
-
 void node_pod_mark_system(const struct node *n, struct pod *p)
 {
 	if (!node_pod_system(n, p))

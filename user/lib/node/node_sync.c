@@ -293,19 +293,16 @@ int node_configure(struct node *n, struct cm_error *err)
 static bool system_configured(const struct node *n)
 {
 	char sys[PATH_MAX], real[PATH_MAX];
+	const char *have = n->kernel.table.system_cgroup ?: "";
 	struct cm_error err = { 0 };
-	const char *have;
-	bool same;
 
 	if (node_system_path(n, sys, sizeof(sys), &err)) {
 		cm_error_clear(&err);
 		return false;
 	}
-	have = n->kernel.table.system_cgroup ?: "";
 	/* the kernel's path is the directory's own, symbolic links resolved */
-	same = !strcmp(sys, have) ||
+	return !strcmp(sys, have) ||
 	       (sys[0] && realpath(sys, real) && !strcmp(real, have));
-	return same;
 }
 
 /* Does the kernel run config.json's policy, options and reserved CPUs? */

@@ -286,22 +286,20 @@ static bool cpumgr_at_or_below(const struct cpumgr_view_cg *cg,
 	return cpumgr_id_in(cg->id, chain, nr);
 }
 
-/* The checked cgroup (@chain) is @cg's or below it, or above it. */
-static bool cpumgr_related(const struct cpumgr_view_cg *cg, const u64 *chain,
-			   unsigned int nr, bool v1)
-{
-	if (!cg->id || cg->v1 != v1)
-		return false;
-	return cpumgr_id_in(cg->id, chain, nr) ||
-	       cpumgr_id_in(chain[0], cg->ancestors, cg->depth);
-}
-
 /* The checked cgroup is @cg's or above it. */
 static bool cpumgr_above(const struct cpumgr_view_cg *cg, u64 id, bool v1)
 {
 	if (!cg->id || cg->v1 != v1)
 		return false;
 	return cg->id == id || cpumgr_id_in(id, cg->ancestors, cg->depth);
+}
+
+/* The checked cgroup (@chain) is @cg's or below it, or above it. */
+static bool cpumgr_related(const struct cpumgr_view_cg *cg, const u64 *chain,
+			   unsigned int nr, bool v1)
+{
+	return cpumgr_at_or_below(cg, chain, nr, v1) ||
+	       cpumgr_above(cg, chain[0], v1);
 }
 
 /* The checked cgroup (@chain) is strictly below @cg. */

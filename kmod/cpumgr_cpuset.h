@@ -16,6 +16,7 @@ const struct cpumask *cpumgr_cpuset_effective(struct cgroup_subsys_state *css);
 bool cpumgr_cpuset_has_tasks(struct cgroup_subsys_state *css);
 /* Partitions: the state, what a root asks for and holds (cpumgr_cpuset.c) */
 int cpumgr_cpuset_prs(struct cgroup_subsys_state *css);
+#define CPUMGR_PRS_ISOLATED	2	/* cpumgr_cpuset_prs(): valid isolated */
 bool cpumgr_cpuset_partition(struct cgroup_subsys_state *css);
 const struct cpumask *cpumgr_cpuset_exclusive(struct cgroup_subsys_state *css);
 const struct cpumask *cpumgr_cpuset_wants(struct cgroup_subsys_state *css);

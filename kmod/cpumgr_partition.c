@@ -24,14 +24,18 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
 #include <linux/cgroup.h>
 #include <linux/cpumask.h>
 #include <linux/printk.h>
 #include <linux/rculist.h>
+#include <linux/sched/isolation.h>
+#include <linux/user_namespace.h>
 
 #include "cpumgr_cpuset.h"
 #include "cpumgr_partition.h"
 #include "cpumgr_rules.h"
+#include "cpumgr_series.h"
 #include "cpumgr_view.h"
 
 /* What a cpuset is once the change is made. */
@@ -75,28 +79,71 @@ static bool cpumgr_part_returns_to(struct cgroup_subsys_state *d,
 	return d->parent == to || (!to->parent && !cpumgr_part_local(d));
 }
 
+/*
+ * Whether a remote partition may be refused the CPUs it gains (@held
+ * less @was): remote_cpus_update() invalidates it when the writer lacks
+ * CAP_SYS_ADMIN, when a gained CPU is another partition's (not in the
+ * top cpuset's effective CPUs, which is conservative for an offline
+ * one), when they would take all the top cpuset has, and on 7.3 when
+ * an isolated one grows on a nohz_full kernel (isolated_cpus_can_update()
+ * must leave a housekeeping CPU; not modelled further).  The writer is
+ * current: the checks run in the write.
+ */
+static bool cpumgr_part_may_refuse(struct cgroup_subsys_state *css,
+				   const struct cpumask *was,
+				   const struct cpumask *held)
+{
+	const struct cpumask *top;
+	unsigned int cpu;
+
+	if (cpumask_subset(held, was))
+		return false;
+	top = cpumgr_cpuset_effective(cpumgr_cpuset_top());
+	if (!ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN) ||
+	    cpumask_subset(top, held))
+		return true;
+	for_each_cpu(cpu, held)
+		if (!cpumask_test_cpu(cpu, was) && !cpumask_test_cpu(cpu, top))
+			return true;
+	return cpumgr_series->isolated_grows_need_noise_hk &&
+	       cpumgr_cpuset_prs(css) == CPUMGR_PRS_ISOLATED &&
+	       housekeeping_enabled(HK_TYPE_TICK);
+}
+
 /**
  * cpumgr_part_may_fail - whether a valid root may turn invalid instead
  * @css: a valid partition root whose held CPUs change
  * @was: what it holds now
  * @held: what it is to hold
  *
- * A remote partition whose CPUs only shrink, to some that are online,
- * stays valid (6.12, 7.3): the checks before remote_cpus_update()
- * invalidate one left with no CPU or none online, or whose CPUs take
- * all of its parent's (they share none) or fail the housekeeping check
- * (a subset of CPUs that passed it passes again); remote_cpus_update()
- * itself only when CPUs it gains may not be taken.  A local
- * partition's parent decides (update_parent_effective_cpumask()), so
- * any change may.
+ * A remote partition (6.12, 7.3) stays valid unless the checks of the
+ * write (validate_partition() on 7.3, update_cpumask() and
+ * update_exclusive_cpumask() on 6.12) or remote_cpus_update() fail it:
+ * no CPU, or none online; all of its parent's effective CPUs while the
+ * parent has tasks (tasks_nocpu_error(); whether it has is not asked);
+ * a root, not isolated, on CPUs that isolcpus= left out of the
+ * scheduler domains (prstate_housekeeping_conflict(): 7.3's running
+ * HK_TYPE_DOMAIN is within the boot one it checks, so a subset of it
+ * passes); or CPUs it gains that it may not take
+ * (cpumgr_part_may_refuse()).  So a shrink to online CPUs, and a growth
+ * onto the top cpuset's free CPUs by a writer with CAP_SYS_ADMIN, stay
+ * valid.  A local partition's parent decides
+ * (update_parent_effective_cpumask()), so any change may.
  */
 bool cpumgr_part_may_fail(struct cgroup_subsys_state *css,
 			  const struct cpumask *was, const struct cpumask *held)
 {
 	if (cpumask_equal(was, held))
 		return false;
-	return cpumgr_part_local(css) || !cpumask_subset(held, was) ||
-	       !cpumask_intersects(held, cpu_active_mask);
+	if (cpumgr_part_local(css) ||
+	    !cpumask_intersects(held, cpu_active_mask) ||
+	    cpumask_subset(cpumgr_cpuset_effective(css->parent), held))
+		return true;
+	if (housekeeping_enabled(HK_TYPE_DOMAIN) &&
+	    cpumgr_cpuset_prs(css) != CPUMGR_PRS_ISOLATED &&
+	    !cpumask_subset(held, housekeeping_cpumask(HK_TYPE_DOMAIN)))
+		return true;
+	return cpumgr_part_may_refuse(css, was, held);
 }
 
 /*

@@ -144,6 +144,7 @@ static const struct cpumgr_series cpumgr_series_table[] = {
 		.v1 = CPUMGR_V1_CONFIG,
 		.partitions =
 			"root, isolated, remote; exclusive apart from cpus; conflicts take CPUs",
+		.isolated_grows_need_noise_hk = true,
 	},
 };
 

@@ -108,6 +108,13 @@ struct cpumgr_series {
 	 */
 	bool populated_empty_refused;
 	/*
+	 * An isolated remote partition that grows on a nohz_full kernel
+	 * must leave a housekeeping CPU outside the isolated ones, or it
+	 * turns invalid (7.3's isolated_cpus_can_update(); 6.12 has no
+	 * such check).
+	 */
+	bool isolated_grows_need_noise_hk;
+	/*
 	 * cgroup_path() takes kernfs' rename lock (6.1, 6.12), a sleeping
 	 * lock on PREEMPT_RT; 7.3 reads a cgroup's path under RCU.
 	 */

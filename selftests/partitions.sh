@@ -27,7 +27,9 @@
 #      no CPU (new, or c2 emptied) gets none of 2-3; dissolving it (member, its
 #      cgroup removed, an emptied cpuset.cpus.exclusive, cpuset turned off
 #      in pa) refused while a task beside the pod would inherit 2-3;
-#      it shrinks once c1's ASSIGN gave a CPU back, not before;
+#      it shrinks once c1's ASSIGN gave a CPU back, not before, and
+#      grows onto a pool CPU once ASSIGNed, not by a writer without
+#      CAP_SYS_ADMIN (the kernel would make it invalid);
 #      CRI-O's undo once none would; partitions and exclusive CPUs that
 #      hold more than c1's CPUs, another pod's, pa's whole pod, or an
 #      unbound container's: refused.  With another pod holding exclusive
@@ -421,6 +423,41 @@ partition_shrinks()
 	return $ret
 }
 
+# A resize gives c1 CPU 6 while a task beside the pod inherits it.  A
+# remote partition that grows onto the top cpuset's free CPUs stays
+# valid (remote_cpus_update() fails a growth only onto another
+# partition's CPUs, onto all the top cpuset has, or by a writer without
+# CAP_SYS_ADMIN), so with ASSIGN first the write of its
+# cpuset.cpus.exclusive is allowed and 6 leaves the task beside; the
+# same write without CAP_SYS_ADMIN would turn the partition invalid and
+# hand 2-3 to that task: refused.  Then back.
+partition_grows()
+{
+	local ret=0 eff x=$C1/cpuset.cpus.exclusive
+
+	needs_exclusive "no remote partitions" || return
+	task_beside || return 1
+	"$CTL" assign pa c1 2-3,6 >/dev/null &&
+	wr 2-3,6 "$ROOT/cpuset.cpus.exclusive" &&
+	wr 2-3,6 "$PA/cpuset.cpus.exclusive" || ret=1
+	if setpriv --bounding-set=-sys_admin sh -c "echo 2-3,6 >$x" 2>/dev/null; then
+		echo "# a growth without CAP_SYS_ADMIN accepted"
+		ret=1
+	fi
+	task_on "$PIDN" 0-1,4-7 || ret=1
+	wr 2-3,6 "$x" && wr 2-3,6 "$C1/cpuset.cpus" &&
+	state_is "$C1/cpuset.cpus.partition" isolated &&
+	task_on "$PID" 2-3,6 && task_on "$PIDN" 0-1,4-5,7 || ret=1
+	read -r eff <"$CG/cpuset.cpus.isolated"
+	cl_has "$eff" 6 || { echo "# cpuset.cpus.isolated '$eff'"; ret=1; }
+	"$CTL" assign pa c1 2-3 >/dev/null && wr 2-3 "$x" &&
+	wr 2-3 "$C1/cpuset.cpus" && task_on "$PIDN" 0-1,4-7 || ret=1
+	no_task_beside || ret=1
+	wr 2-3 "$PA/cpuset.cpus.exclusive" &&
+	wr 2-3 "$ROOT/cpuset.cpus.exclusive" && c1_isolated || ret=1
+	return $ret
+}
+
 # The container ends, CRI-O undoes its writes: nobody inherits 2-3 but
 # the pod's cgroups, which may hold them.  Then c1 runs again.
 crio_undo()
@@ -696,7 +733,7 @@ partition_pending_flow()
 	return $ret
 }
 
-ktap_plan 22
+ktap_plan 23
 check "set-up: c1 bound to 2-3 with a task, c2 on 4-5" setup
 check "a partition root outside may not widen its cpuset.cpus onto c1's CPU" outside_root_widens
 check "an invalid root outside may not turn valid on c1's CPU" outside_invalid_turns_valid
@@ -710,6 +747,7 @@ check "nor by its cgroup removed" dissolve_refused rmdir
 check "nor by pa's cpuset.cpus.exclusive emptied" dissolve_refused parent
 check "nor by cpuset turned off in pa" dissolve_refused subtree
 check "it shrinks with c1's CPUs, the rest refused while c1 holds them" partition_shrinks
+check "it grows onto the pool's CPUs, not by a writer without CAP_SYS_ADMIN" partition_grows
 check "CRI-O's undo, with nobody beside to inherit" crio_undo
 check "no partition below the managed root holds more than its containers' CPUs" shape_more_cpus
 check "nor another pod's" shape_another_pods

@@ -105,26 +105,39 @@ struct cpumgr_part_space {
 	const struct cpumgr_view *view;
 	struct cpumgr_part_change *ch;
 	const struct cpumask *space;	/* the CPUs they may hold then */
-	struct cpumask *tmp, *bad;
+	struct cpumask *kept, *tmp, *bad;
 	struct cpumgr_scratch *s;
 	bool lost;			/* a container would lose CPUs */
 };
 
 /*
- * @d holds CPUs outside the space: it shrinks to those within, its
- * containers losing theirs, or, with none within, dissolves; checked as
- * dissolving either way.
+ * @d holds CPUs outside the space: it shrinks to those within
+ * (remote_cpus_update() from update_cpumasks_hier()), its containers
+ * losing the CPUs it gives up, or with none within turns invalid.  It
+ * is checked as dissolving when it gives up an online CPU, or may turn
+ * invalid (cpumgr_part_may_fail()): what it gives up then goes to the
+ * pool unchecked only when offline (one a release-mode offline took
+ * from its container, which the top-up's move leaves behind).
  */
 static void cpumgr_part_outside(struct cgroup_subsys_state *d, void *arg)
 {
 	struct cpumgr_part_space *p = arg;
+	bool online;
 
 	cpumgr_cpuset_held(d, p->tmp);
 	if (cpumask_subset(p->tmp, p->space))
 		return;
-	if (cpumask_and(p->tmp, p->tmp, p->space))
+	if (cpumask_and(p->kept, p->tmp, p->space)) {
+		/* all but what it gives up: what its containers still have */
+		cpumask_andnot(p->tmp, p->tmp, p->space);
+		online = cpumask_intersects(p->tmp, cpu_active_mask);
+		cpumask_andnot(p->tmp, cpu_possible_mask, p->tmp);
 		p->lost |= cpumgr_rules_check_keep(p->view, d->cgroup, p->tmp,
 						   p->bad, p->s);
+		cpumgr_cpuset_held(d, p->tmp);
+		if (!online && !cpumgr_part_may_fail(d, p->tmp, p->kept))
+			return;
+	}
 	cpumgr_part_gone_add(p->ch, d);
 }
 
@@ -320,6 +333,7 @@ bool cpumgr_check_part_exclusive(const struct cpumgr_view *view,
 		.view = view,
 		.ch = &ch,
 		.space = space,
+		.kept = held,	/* held no longer needed by then */
 		.tmp = cpumgr_scratch_mask(s, CPUMGR_PART_TMP),
 		.bad = bad,
 		.s = s,

@@ -432,13 +432,6 @@ t_daemon()
 {
 	local pid cpus victim i
 
-	# the top-up moves the container's partition onto a CPU of the
-	# pool: a remote partition that grows may turn invalid instead and
-	# hand its CPUs to the pool's tasks, so the module refuses it
-	if [ -n "$MOVES" ]; then
-		skip_case "--pool-moves partitions: the module refuses the top-up's move of the partition (a growth that may dissolve it; issue 30)"
-		return
-	fi
 	cpus=$(sysfs_cpus $G2 nginx)
 	victim=${cpus##*-}
 	victim=${victim##*,}

@@ -8,9 +8,10 @@
 # import, a module reload that sync restores, the daemon topping up after
 # a release-mode offline, remove and reset.  Written for the smt8 preset
 # (8 CPUs, cores {0,1} {2,3} {4,5} {6,7}, NUMA nodes 0-3 and 4-7); other
-# presets skip what needs it.  With CPUMGR_POOL_MOVES=partitions the
-# node moves the pool by partitions: the pool's containers name no CPU
-# and run on what the kernel leaves them.  Leaves the module RESET.
+# presets skip what needs it.  With CPUMGR_POOL_MOVES=partitions (or
+# auto, which must choose partitions: 6.7 on) the node moves the pool by
+# partitions: the pool's containers name no CPU and run on what the
+# kernel leaves them.  Leaves the module RESET.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
 
@@ -20,7 +21,7 @@ CG=/sys/fs/cgroup/cpumgr-node
 PODS=$CPUMGR_TOP/examples/pods
 DATA=$CPUMGR_TOP/user/tests/data
 TASKS=()
-# CPUMGR_POOL_MOVES=partitions: init --pool-moves partitions
+# CPUMGR_POOL_MOVES=partitions or auto: init --pool-moves that
 MOVES=${CPUMGR_POOL_MOVES:+--pool-moves $CPUMGR_POOL_MOVES}
 
 # Pod UIDs of the examples
@@ -141,6 +142,12 @@ t_init_config()
 		[ "$(cat $SYSFS/cgroup_root)" = "$CG" ] && [ -d "$CG" ] &&
 		grep -q '"policyName":"static","defaultCpuSet":"0-7"' \
 			"$S/cpu_manager_state" || { shows; return 1; }
+	# auto: remote partitions here (6.7 on) and cgroupfs, so partitions
+	if [ "$CPUMGR_POOL_MOVES" = auto ]; then
+		grep -q "pool-moves auto: partitions (remote partitions here" \
+			"$OUT/e" && grep -q '"poolMoves":.*"partitions"' \
+			"$S/config.json" || { shows; return 1; }
+	fi
 	# flags the kubelet's way, over the file: the same node
 	run ctl init --config "$OUT/kubelet.yaml" --reserved-cpus 0 \
 		--cgroup-root "$CG" --enforce enforce --hotplug protect $MOVES

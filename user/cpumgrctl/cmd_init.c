@@ -31,11 +31,14 @@ static const char *const kubelet_flags[] = {
 	"cpu-manager-reconcile-period", "cgroup-driver", NULL,
 };
 
+/* --pool-moves auto: chosen by pool_moves_auto() */
+#define POOL_MOVES_AUTO	(-3)
+
 struct init_args {
 	const char *state_dir, *config, *root, *mount;
 	/* quiet CPUs: NULL keeps the defaults */
 	const char *proc, *sys, *irqbalance_config, *irqbalance_restart;
-	int pool_moves;		/* -2: the default */
+	int pool_moves;		/* -2: the default, POOL_MOVES_AUTO */
 	/* KEP-5894: NULL takes the system cgroup's as the kubelet left it */
 	const char *system_partition, *system_namespaces;
 	const char *kubelet_config, *kubelet_state;	/* the kubelet's own */
@@ -142,7 +145,9 @@ static int parse_args(const struct ctl_cmdline *cl, struct init_args *a)
 		a->init_cpus = mode_value(v, node_init_cpus_name);
 	v = ctl_val(cl, "pool-moves");
 	if (v)
-		a->pool_moves = mode_value(v, node_pool_moves_name);
+		a->pool_moves = strcmp(v, "auto") ?
+				mode_value(v, node_pool_moves_name) :
+				POOL_MOVES_AUTO;
 	v = ctl_val(cl, "cpu-cfs-quota");
 	if (v) {
 		a->quota = parse_bool("cpu-cfs-quota", v);
@@ -362,10 +367,42 @@ static int system_partition(const struct init_args *a, struct node *n,
 		ret = cm_errorf(err, "system partition: it needs a managed cgroup root (--cgroup-root), whose system cgroup it is");
 	if (!ret)
 		ret = system_pods_kept(n, old, err);
-	if (!ret && node_system_on(c) && c->opts.strict_reservation &&
-	    c->pool_moves == NODE_POOL_PARTITIONS)
-		ret = cm_errorf(err, "system partition: not with --pool-moves partitions and strict-cpu-reservation: the managed root then holds no reserved CPU, so the system cgroup below it cannot");
 	return ret;
+}
+
+static bool system_needs_reserved(const struct node_config *c)
+{
+	return node_system_on(c) && c->opts.strict_reservation;
+}
+
+/*
+ * --pool-moves auto: partitions wherever they can go, measured faster
+ * there (bench_pool on 6.12 and 7.3: flat as the node fills, where
+ * writes grow with it); writes where they cannot: no remote partitions
+ * (before Linux 6.7, cgroup v1), the systemd driver, a system
+ * partition under strict-cpu-reservation.  Recorded pods keep the way
+ * their cgroups were set up for.  The way chosen is what is recorded.
+ */
+static void pool_moves_auto(struct node *n, bool had_config,
+			    enum node_pool_moves recorded)
+{
+	const char *why = "remote partitions here, the kernel moves the pool";
+	enum node_pool_moves way = NODE_POOL_WRITES;
+
+	if (had_config && n->nr_pods) {
+		way = recorded;
+		why = "the recorded pods' cgroups are set up for it";
+	} else if (!quiet_part_remote(&n->cgroups.fs, n->cgroups.root_name)) {
+		why = "no cpuset.cpus.exclusive here (remote partitions: Linux 6.7 on, cgroup v2)";
+	} else if (n->cfg.cgroup_driver == NODE_DRIVER_SYSTEMD) {
+		why = "the systemd cgroup driver sets the pool's cgroups again";
+	} else if (system_needs_reserved(&n->cfg)) {
+		why = "the system partition holds reserved CPUs (strict-cpu-reservation)";
+	} else {
+		way = NODE_POOL_PARTITIONS;
+	}
+	n->cfg.pool_moves = way;
+	ctl_note("--pool-moves auto: %s (%s)", node_pool_moves_name(way), why);
 }
 
 static void fill_config(const struct init_args *a,
@@ -461,6 +498,11 @@ static int run(struct node *n, const struct init_args *a,
 	if (!ret)
 		ret = system_partition(a, n, old, err);
 	free(old);
+	if (!ret && a->pool_moves == POOL_MOVES_AUTO)
+		pool_moves_auto(n, had_config, moves);
+	if (!ret && system_needs_reserved(&n->cfg) &&
+	    n->cfg.pool_moves == NODE_POOL_PARTITIONS)
+		ret = cm_errorf(err, "system partition: not with --pool-moves partitions and strict-cpu-reservation: the managed root then holds no reserved CPU, so the system cgroup below it cannot");
 	if (!ret && n->cfg.pool_moves == NODE_POOL_PARTITIONS &&
 	    !quiet_part_remote(&n->cgroups.fs, n->cgroups.root_name))
 		ret = cm_errorf(err, "--pool-moves partitions: this kernel has no cpuset.cpus.exclusive in %s (remote partitions: Linux 6.7 on, cgroup v2)",
@@ -606,7 +648,7 @@ CPUMGRCTL_COMMAND(init) = {
 		{ "enforce", 0, "MODE", CTL_WORD, "off audit enforce", "what the module does with a write that breaks exclusivity" },
 		{ "hotplug", 0, "MODE", CTL_WORD, "protect release", "refuse to offline an assigned CPU, or take it from its container" },
 		{ "init-cpus", 0, "MODE", CTL_WORD, "keep release", "what an init container that ran to its end keeps: its exclusive CPUs until its pod goes, as the kubelet does (keep, the default; with --pool-moves partitions until its pod's next container is created), or only those its pod's containers reuse (release)" },
-		{ "pool-moves", 0, "WAY", CTL_WORD, "writes partitions", "how the shared pool's cgroups follow it: cpumgr writes each (writes, the default), or each exclusive container's cgroup is a cpuset partition the kernel takes its CPUs for (partitions; Linux 6.7 on)" },
+		{ "pool-moves", 0, "WAY", CTL_WORD, "writes partitions auto", "how the shared pool's cgroups follow it: cpumgr writes each (writes, the default), or each exclusive container's cgroup is a cpuset partition the kernel takes its CPUs for (partitions; Linux 6.7 on), or partitions wherever they can go and writes elsewhere (auto: not before 6.7, with the systemd driver, or a system partition under strict-cpu-reservation; recorded pods keep theirs)" },
 		{ "system-partition", 0, "CPULIST", CTL_ANY, NULL, "the node's system partition (KEP-5894): the CPUs of the managed root's system cgroup, where the system namespaces' pods run, never on exclusive CPUs; reserved CPUs under the static policy (default: the system cgroup's own, when it names some; none: no partition)" },
 		{ "system-namespaces", 0, "NS,...", CTL_ANY, NULL, "the namespaces whose pods are the system partition's (default " NODE_SYSTEM_NAMESPACES ")" },
 		{ "cpu-cfs-quota", 0, "BOOL", CTL_ANY, NULL, "enforce CPU limits with CFS quota (the kubelet's --cpu-cfs-quota)" },

@@ -396,6 +396,64 @@ TEST_F(node, the_pool_moved_by_partitions)
 		TH_LOG("%s", self->sn.out);
 }
 
+/* init's flags for the fake node, then MORE */
+#define INIT_FAKE(self, more) \
+	run(self, "init --cpu-manager-policy static --reserved-cpus 0-1 " \
+	    "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' " \
+	    "--proc-mount '%s/proc' --sys-mount '%s/sys' " more, \
+	    (self)->sn.dir, (self)->sn.dir, (self)->sn.dir, (self)->sn.dir)
+
+static bool config_moves(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(node) *self, const char *way)
+{
+	char want[64];
+	const char *cfg = fake_read(self->sn.dir, "state/config.json");
+
+	xsnprintf(want, sizeof(want), "\"poolMoves\":\t\"%s\"", way);
+	if (strstr(cfg, want))
+		return true;
+	TH_LOG("%s", cfg);
+	return false;
+}
+
+/*
+ * init --pool-moves auto: partitions where the kernel has remote ones
+ * and the driver is cgroupfs, writes elsewhere; recorded pods keep the
+ * way their cgroups were set up for.  What it chose is said and
+ * recorded.
+ */
+TEST_F(node, pool_moves_auto_picks_by_node)
+{
+	ASSERT_EQ(0, INIT_FAKE(self, "--pool-moves auto")) TH_LOG("%s", self->sn.out);
+	EXPECT_NE(NULL, strstr(self->sn.out, "--pool-moves auto: partitions (remote partitions here"))
+		TH_LOG("%s", self->sn.out);
+	EXPECT_TRUE(config_moves(_metadata, self, "partitions"));
+	/* a pod recorded: auto keeps the way it was set up for */
+	pod(self, "u1", "", "2");
+	ASSERT_EQ(0, run(self, "admit '%s/u1.json'", self->sn.dir)) TH_LOG("%s", self->sn.out);
+	ASSERT_EQ(0, INIT_FAKE(self, "--pool-moves auto")) TH_LOG("%s", self->sn.out);
+	EXPECT_NE(NULL, strstr(self->sn.out, "--pool-moves auto: partitions (the recorded pods' cgroups are set up for it)"))
+		TH_LOG("%s", self->sn.out);
+	ASSERT_EQ(0, run(self, "remove u1")) TH_LOG("%s", self->sn.out);
+	/* the systemd driver: writes */
+	ASSERT_EQ(0, run(self, "init --cpu-manager-policy static --reserved-cpus 0-1 "
+			 "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' "
+			 "--cgroup-driver systemd --pool-moves auto",
+			 self->sn.dir, self->sn.dir)) TH_LOG("%s", self->sn.out);
+	EXPECT_NE(NULL, strstr(self->sn.out, "--pool-moves auto: writes (the systemd cgroup driver"))
+		TH_LOG("%s", self->sn.out);
+	EXPECT_TRUE(config_moves(_metadata, self, "writes"));
+	/* no cpuset.cpus.exclusive (6.1): writes */
+	unlink(strcat(strcpy(self->sn.out, self->sn.dir), "/cgroup/kubepods/cpuset.cpus.exclusive"));
+	ASSERT_EQ(0, INIT_FAKE(self, "--pool-moves auto")) TH_LOG("%s", self->sn.out);
+	EXPECT_NE(NULL, strstr(self->sn.out, "--pool-moves auto: writes (no cpuset.cpus.exclusive here"))
+		TH_LOG("%s", self->sn.out);
+	EXPECT_TRUE(config_moves(_metadata, self, "writes"));
+	/* a way that is not one: refused */
+	EXPECT_NE(0, INIT_FAKE(self, "--pool-moves sometimes"));
+	EXPECT_TRUE(config_moves(_metadata, self, "writes"));
+}
+
 /*
  * A container admitted with its partition pending loses a CPU to a
  * release-mode offline before its attach: the partition made, the flag

@@ -105,40 +105,43 @@ struct cpumgr_part_space {
 	const struct cpumgr_view *view;
 	struct cpumgr_part_change *ch;
 	const struct cpumask *space;	/* the CPUs they may hold then */
-	struct cpumask *kept, *tmp, *bad;
+	struct cpumask *kept;		/* what one names within it */
+	struct cpumask *tmp, *bad;
 	struct cpumgr_scratch *s;
 	bool lost;			/* a container would lose CPUs */
 };
 
 /*
- * @d holds CPUs outside the space: it shrinks to those within
- * (remote_cpus_update() from update_cpumasks_hier()), its containers
- * losing the CPUs it gives up, or with none within turns invalid.  It
- * is checked as dissolving when it gives up an online CPU, or may turn
- * invalid (cpumgr_part_may_fail()): what it gives up then goes to the
- * pool unchecked only when offline (one a release-mode offline took
- * from its container, which the top-up's move leaves behind).
+ * @d, a valid partition below the write, will hold the CPUs it names
+ * that the space grants (update_cpumasks_hier() recomputes it and calls
+ * remote_cpus_update() in the writer's context): fewer, its containers
+ * losing those it gives up, or with none left it turns invalid; or
+ * more, which may fail as a growth of its own would.  It is checked as
+ * dissolving when it gives up an online CPU or may turn invalid
+ * (cpumgr_part_may_fail()): what it gives up goes to the pool unchecked
+ * only when offline (one a release-mode offline took from its
+ * container, which the top-up's move leaves behind).
  */
 static void cpumgr_part_outside(struct cgroup_subsys_state *d, void *arg)
 {
 	struct cpumgr_part_space *p = arg;
-	bool online;
+	bool online = false;
 
 	cpumgr_cpuset_held(d, p->tmp);
-	if (cpumask_subset(p->tmp, p->space))
-		return;
-	if (cpumask_and(p->kept, p->tmp, p->space)) {
+	cpumask_and(p->kept, cpumgr_cpuset_wants(d), p->space);
+	if (!cpumask_subset(p->tmp, p->space)) {
 		/* all but what it gives up: what its containers still have */
 		cpumask_andnot(p->tmp, p->tmp, p->space);
 		online = cpumask_intersects(p->tmp, cpu_active_mask);
 		cpumask_andnot(p->tmp, cpu_possible_mask, p->tmp);
-		p->lost |= cpumgr_rules_check_keep(p->view, d->cgroup, p->tmp,
-						   p->bad, p->s);
+		if (!cpumask_empty(p->kept))
+			p->lost |= cpumgr_rules_check_keep(p->view, d->cgroup,
+							   p->tmp, p->bad,
+							   p->s);
 		cpumgr_cpuset_held(d, p->tmp);
-		if (!online && !cpumgr_part_may_fail(d, p->tmp, p->kept))
-			return;
 	}
-	cpumgr_part_gone_add(p->ch, d);
+	if (online || cpumgr_part_may_fail(d, p->tmp, p->kept))
+		cpumgr_part_gone_add(p->ch, d);
 }
 
 /**

@@ -313,6 +313,26 @@ static void app_partition_is(struct __test_metadata *_metadata,
 	EXPECT_STREQ(cpus, V("cgroup/kubepods/cpuset.cpus.exclusive"));
 }
 
+/* init's flags for the fake node, then MORE */
+#define INIT_FAKE(self, more) \
+	run(self, "init --cpu-manager-policy static --reserved-cpus 0-1 " \
+	    "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' " \
+	    "--proc-mount '%s/proc' --sys-mount '%s/sys' " more, \
+	    (self)->sn.dir, (self)->sn.dir, (self)->sn.dir, (self)->sn.dir)
+
+static bool config_moves(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(node) *self, const char *way)
+{
+	char want[64];
+	const char *cfg = fake_read(self->sn.dir, "state/config.json");
+
+	xsnprintf(want, sizeof(want), "\"poolMoves\":\t\"%s\"", way);
+	if (strstr(cfg, want))
+		return true;
+	TH_LOG("%s", cfg);
+	return false;
+}
+
 /*
  * init --pool-moves partitions: every exclusive container's cgroup a
  * ("root") partition on its CPUs, taken by the kernel from the others;
@@ -323,10 +343,7 @@ TEST_F(node, the_pool_moved_by_partitions)
 {
 	char cpus[64], log[PATH_MAX];
 
-	ASSERT_EQ(0, run(self, "init --cpu-manager-policy static --reserved-cpus 0-1 "
-			 "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' "
-			 "--proc-mount '%s/proc' --sys-mount '%s/sys' --pool-moves partitions",
-			 self->sn.dir, self->sn.dir, self->sn.dir, self->sn.dir)) TH_LOG("%s", self->sn.out);
+	ASSERT_EQ(0, INIT_FAKE(self, "--pool-moves partitions")) TH_LOG("%s", self->sn.out);
 	pod(self, "u1", "", "2");
 	xsnprintf(log, sizeof(log), "%s/assigns", self->sn.dir);
 	setenv("CPUMGR_STANDIN_ASSIGNS", log, 1);
@@ -372,14 +389,10 @@ TEST_F(node, the_pool_moved_by_partitions)
 	ASSERT_EQ(0, run(self, "resize u1 app 2")) TH_LOG("%s", self->sn.out);
 	app_partition_is(_metadata, self, "u1", "2,6");
 	/* not switched back under a recorded pod: refused, nothing changed */
-	EXPECT_NE(0, run(self, "init --cpu-manager-policy static --reserved-cpus 0-1 "
-			 "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' "
-			 "--proc-mount '%s/proc' --sys-mount '%s/sys' --pool-moves writes",
-			 self->sn.dir, self->sn.dir, self->sn.dir, self->sn.dir));
+	EXPECT_NE(0, INIT_FAKE(self, "--pool-moves writes"));
 	EXPECT_NE(NULL, strstr(self->sn.out, "--pool-moves writes: 1 pods are recorded, their cgroups set up for --pool-moves partitions: remove them first (cpumgrctl remove)"))
 		TH_LOG("%s", self->sn.out);
-	EXPECT_NE(NULL, strstr(fake_read(self->sn.dir, "state/config.json"), "\"poolMoves\":\t\"partitions\""))
-		TH_LOG("%s", fake_read(self->sn.dir, "state/config.json"));
+	EXPECT_TRUE(config_moves(_metadata, self, "partitions"));
 	/* systemd sets its units' cpusets again: partitions refused there */
 	EXPECT_NE(0, run(self, "init --cpu-manager-policy static --reserved-cpus 0-1 "
 			 "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' "
@@ -394,26 +407,6 @@ TEST_F(node, the_pool_moved_by_partitions)
 			 "--pool-moves partitions --force", self->sn.dir, self->sn.dir));
 	EXPECT_NE(NULL, strstr(self->sn.out, "--pool-moves partitions: this kernel has no cpuset.cpus.exclusive"))
 		TH_LOG("%s", self->sn.out);
-}
-
-/* init's flags for the fake node, then MORE */
-#define INIT_FAKE(self, more) \
-	run(self, "init --cpu-manager-policy static --reserved-cpus 0-1 " \
-	    "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' " \
-	    "--proc-mount '%s/proc' --sys-mount '%s/sys' " more, \
-	    (self)->sn.dir, (self)->sn.dir, (self)->sn.dir, (self)->sn.dir)
-
-static bool config_moves(struct __test_metadata *_metadata,
-			 FIXTURE_DATA(node) *self, const char *way)
-{
-	char want[64];
-	const char *cfg = fake_read(self->sn.dir, "state/config.json");
-
-	xsnprintf(want, sizeof(want), "\"poolMoves\":\t\"%s\"", way);
-	if (strstr(cfg, want))
-		return true;
-	TH_LOG("%s", cfg);
-	return false;
 }
 
 /*
@@ -463,10 +456,7 @@ TEST_F(node, a_degraded_pending_container_keeps_both_flags)
 {
 	char log[PATH_MAX], *kernel, *at;
 
-	ASSERT_EQ(0, run(self, "init --cpu-manager-policy static --reserved-cpus 0-1 "
-			 "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' "
-			 "--proc-mount '%s/proc' --sys-mount '%s/sys' --pool-moves partitions",
-			 self->sn.dir, self->sn.dir, self->sn.dir, self->sn.dir)) TH_LOG("%s", self->sn.out);
+	ASSERT_EQ(0, INIT_FAKE(self, "--pool-moves partitions")) TH_LOG("%s", self->sn.out);
 	pod(self, "u1", "", "2");
 	ASSERT_EQ(0, run(self, "admit '%s/u1.json'", self->sn.dir)) TH_LOG("%s", self->sn.out);
 	/* the stand-in's table: CPU 6 gone, degraded (2) beside pending (4) */

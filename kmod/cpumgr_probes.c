@@ -47,6 +47,7 @@
 #include "cpumgr_offline.h"
 #include "cpumgr_probes.h"
 #include "cpumgr_series.h"
+#include "cpumgr_through.h"
 
 /* Where refused calls return through, with the value the handler set. */
 asm(".pushsection .text, \"ax\"\n"
@@ -124,11 +125,26 @@ static bool cpumgr_file_refused(struct kernfs_open_file *of, const char *buf,
 }
 
 /*
+ * The file's write method: the probed function itself, whose probe lets
+ * this call through (cpumgr_through.c).
+ */
+static ssize_t cpumgr_file_write(struct kernfs_open_file *of, char *buf,
+				 size_t nbytes, loff_t off)
+{
+	ssize_t ret = cpumgr_through_begin(of);
+
+	if (ret)
+		return ret;
+	ret = of_cft(of)->write(of, buf, nbytes, off);
+	cpumgr_through_end();
+	return ret;
+}
+
+/*
  * Where the calls of the probed writers of cpuset.cpus,
  * cpuset.cpus.exclusive, cpuset.cpus.partition and cgroup.subtree_control
- * are sent: checked, then made by calling the file's write method (the
- * probed function itself, whose probe lets a call from here through),
- * as a checked write under way (cpumgr_inflight.c).  A cpuset.cpus
+ * are sent: checked, then made by calling the file's write method, as a
+ * checked write under way (cpumgr_inflight.c).  A cpuset.cpus
  * write holds an in-flight slot too until the kernel returns from it,
  * and waits for one while another write on its cpuset's branch holds
  * one.  Unlike the probe, this may sleep.
@@ -156,7 +172,7 @@ static ssize_t cpumgr_file_checked(struct kernfs_open_file *of, char *buf,
 	if (cpumgr_file_refused(of, buf, file, w))
 		ret = -EBUSY;
 	else
-		ret = of_cft(of)->write(of, buf, nbytes, off);
+		ret = cpumgr_file_write(of, buf, nbytes, off);
 	if (w)
 		cpumgr_inflight_write_put(w);
 out:
@@ -170,15 +186,11 @@ out:
  * cpuset.mems, not ours; v1 and v2), the partition file's writer,
  * cgroup_subtree_control_write().  The call goes to cpumgr_file_checked()
  * instead, with its arguments as they are, unless it comes from there.
- * (The probe sits where the function is entered, so the return address
- * is on top of the stack.)  Their checks walk cpusets: not here, with
- * preemption off, but there.
+ * Their checks walk cpusets: not here, with preemption off, but there.
  */
 static int cpumgr_redirect_pre(struct kprobe *kp, struct pt_regs *regs)
 {
-	unsigned long caller = *(unsigned long *)kernel_stack_pointer(regs);
-
-	if (within_module(caller, THIS_MODULE))
+	if (cpumgr_through((void *)regs_get_kernel_argument(regs, 0)))
 		return 0;
 	instruction_pointer_set(regs, (unsigned long)cpumgr_file_checked);
 	return 1;
@@ -193,8 +205,12 @@ static int cpumgr_affinity_checked(struct task_struct *p,
 				   const struct cpumask *mask)
 {
 	int idx = cpumgr_inflight_checked_begin();
-	int ret = cpumgr_check_affinity_set(p, mask);
+	int ret = cpumgr_through_begin(p);
 
+	if (!ret) {
+		ret = cpumgr_check_affinity_set(p, mask);
+		cpumgr_through_end();
+	}
 	cpumgr_inflight_checked_end(idx);
 	return ret;
 }
@@ -207,14 +223,12 @@ static int cpumgr_affinity_checked(struct task_struct *p,
  */
 static int cpumgr_affinity_pre(struct kprobe *kp, struct pt_regs *regs)
 {
-	unsigned long caller = *(unsigned long *)kernel_stack_pointer(regs);
 	struct task_struct *p =
 		(void *)cpumgr_arg(regs, CPUMGR_HOOK_AFFINITY, CPUMGR_ARG_TASK);
 	const struct cpumask *mask =
 		(void *)cpumgr_arg(regs, CPUMGR_HOOK_AFFINITY, CPUMGR_ARG_MASK);
 
-	if (within_module(caller, THIS_MODULE) ||
-	    !cpumgr_check_affinity(p, mask))
+	if (cpumgr_through(p) || !cpumgr_check_affinity(p, mask))
 		return 0;
 	instruction_pointer_set(regs, (unsigned long)cpumgr_affinity_checked);
 	return 1;

@@ -67,14 +67,7 @@ wait_for()
 setup()
 {
 	[ -e "$KPROBES" ] || mount -t debugfs none /sys/kernel/debug
-	echo 100 >"$PARAM" &&
-	echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control &&
-	mkdir -p "$CG/pa" "$CG/other" &&
-	echo +cpuset >"$CG/cgroup.subtree_control" &&
-	"$CTL" init --cpu-manager-policy static --reserved-cpus 0 \
-		--state-dir "$S" >/dev/null &&
-	"$CTL" assign pa c1 2-3 >/dev/null &&
-	"$CTL" bind pa c1 --cgroup "$CG/pa" >/dev/null || return 1
+	echo 100 >"$PARAM" && pa_on_2_3 "$CG" "$S" || return 1
 	: >"$OUT/events"
 	"$CTL" events --json >>"$OUT/events" 2>&1 &
 	LISTENER=$!

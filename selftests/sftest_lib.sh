@@ -134,6 +134,20 @@ task_in()
 	echo $! >"$1/cgroup.procs"
 }
 
+# pa_on_2_3 CG STATE: the module set up (static, CPU 0 reserved, the
+# state in STATE), pod pa's container c1 holding 2-3 bound to CG/pa,
+# and CG/other beside it for the writes to try.
+pa_on_2_3()
+{
+	echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control &&
+	mkdir -p "$1/pa" "$1/other" &&
+	echo +cpuset >"$1/cgroup.subtree_control" &&
+	"$CTL" init --cpu-manager-policy static --reserved-cpus 0 \
+		--state-dir "$2" >/dev/null &&
+	"$CTL" assign pa c1 2-3 >/dev/null &&
+	"$CTL" bind pa c1 --cgroup "$1/pa" >/dev/null
+}
+
 # The node of state directory $S reset (its table too), whatever it
 # holds, and the cgroups at and below $CG removed, deepest first: the
 # node selftests' clean-up.

@@ -1,0 +1,167 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Other tools' probes beside ours.  The module sends the writers of
+# cpuset.cpus, cpuset.cpus.partition and cgroup.subtree_control to its
+# checks and calls them from there; its probe must let that call
+# through.  A kretprobe on the same function (a tracefs event, as perf
+# probe and bpftrace place them) runs before our handler and puts its
+# trampoline where the return address was; the function graph tracer
+# does the same.  With a kretprobe event on each writer, and then with
+# function_graph on them: a cpuset.cpus write within the shared pool
+# goes through, one naming a pod's exclusive CPUs is still refused, a
+# partition and a subtree_control write go through, and the tracer saw
+# the writers called.  (The module once knew its own call by the return
+# address: such a write came back to the checks and waited for its own
+# in-flight slot, for ever.)  Each write gets 60 s.  Leaves the module
+# RESET.
+
+. "$CPUMGR_TOP/selftests/sftest_lib.sh"
+
+OUT=$(mktemp -d)
+S=$OUT/state
+CG=/sys/fs/cgroup/neighbours
+TR=/sys/kernel/tracing
+GROUP=cpumgr_neighbours
+WRITERS="cpuset_write_resmask cpuset_partition_write sched_partition_write
+cgroup_subtree_control_write"
+PROBED=
+
+tracing_off()
+{
+	local e
+
+	[ -d "$TR/events/$GROUP" ] && echo 0 >"$TR/events/$GROUP/enable"
+	for e in $PROBED; do
+		echo "-:$GROUP/$e" >>"$TR/kprobe_events"
+	done
+	PROBED=
+	echo nop >"$TR/current_tracer"
+	: >"$TR/set_ftrace_filter"
+	: >"$TR/trace"
+}
+
+cleanup()
+{
+	tracing_off 2>/dev/null
+	"$CTL" reset --force --state-dir "$S" >/dev/null 2>&1
+	"$CTL" reset >/dev/null 2>&1
+	rmdir "$CG/other" "$CG/pa" "$CG" 2>/dev/null
+	rm -rf "$OUT"
+}
+trap cleanup EXIT
+
+[ -d "$TR/events" ] || mount -t tracefs nodev "$TR" 2>/dev/null ||
+	skip_all "no tracefs"
+
+# The writers this kernel has.
+writers()
+{
+	local f
+
+	for f in $WRITERS; do
+		grep -qx "$f" <(cut -d' ' -f1 "$TR/available_filter_functions") &&
+			printf '%s ' "$f"
+	done
+}
+
+setup()
+{
+	pa_on_2_3 "$CG" "$S" || return 1
+	FUNCS=$(writers)
+	echo "# the writers: $FUNCS"
+	[ -n "$FUNCS" ]
+}
+
+# WRITE VALUE FILE: write VALUE to FILE, given 60 s; its status, or 124
+# (a write the module keeps waiting cannot be killed: it is left).
+write()
+{
+	(echo "$1" >"$2") 2>"$OUT/err" &
+	local pid=$! i
+
+	for ((i = 0; i < 600; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		echo "# '$1' > $2: not done after 60 s"
+		return 124
+	fi
+	wait "$pid"
+}
+
+kretprobes_on()
+{
+	local f
+
+	for f in $FUNCS; do
+		echo "r:$GROUP/$f $f" >>"$TR/kprobe_events" || return 1
+		PROBED="$PROBED $f"
+	done
+	echo 1 >"$TR/events/$GROUP/enable"
+}
+
+graph_on()
+{
+	echo "$FUNCS" | tr ' ' '\n' >"$TR/set_ftrace_filter" &&
+	echo function_graph >"$TR/current_tracer"
+}
+
+# The writes, with the tracer TRACER seen calling each writer.
+writes_with()
+{
+	local ok=0 f
+
+	: >"$TR/trace"
+	write 4-5 "$CG/other/cpuset.cpus" &&
+		[ "$(cat "$CG/other/cpuset.cpus")" = 4-5 ] ||
+		{ echo "# a write within the pool did not go through"; ok=1; }
+	if write 2 "$CG/other/cpuset.cpus"; then
+		echo "# a write of pa's CPU 2 went through"
+		ok=1
+	elif [ $? = 124 ] || ! grep -q "Device or resource busy" "$OUT/err"; then
+		diag <"$OUT/err"
+		ok=1
+	fi
+	write member "$CG/other/cpuset.cpus.partition" ||
+		{ diag <"$OUT/err"; ok=1; }
+	write +cpuset "$CG/cgroup.subtree_control" ||
+		{ diag <"$OUT/err"; ok=1; }
+	for f in $FUNCS; do
+		grep -q "$f" "$TR/trace" || {
+			echo "# $1 saw no call of $f"
+			ok=1
+		}
+	done
+	return $ok
+}
+
+t_kretprobes()
+{
+	kretprobes_on || return 1
+	writes_with kretprobes
+	local ok=$?
+	tracing_off
+	return $ok
+}
+
+t_graph()
+{
+	graph_on || return 1
+	writes_with function_graph
+	local ok=$?
+	tracing_off
+	return $ok
+}
+
+ktap_plan 3
+check "set-up: pa's c1 on 2-3, the writers this kernel has" setup
+check "a kretprobe on each writer: writes go through, pa's CPUs refused" t_kretprobes
+if [ -e "$TR/available_tracers" ] &&
+   grep -qw function_graph "$TR/available_tracers"; then
+	check "function_graph on the writers: writes go through, pa's CPUs refused" t_graph
+else
+	ktap_result ok "function_graph on the writers # SKIP no function_graph tracer in this kernel"
+fi
+ktap_exit

@@ -149,6 +149,10 @@ class Kubelet:
 
     # ---- the pod cgroup, as the kubelet's cgroup driver makes it ----
 
+    def cgroup_parent(self, pod):
+        system = [n for n in self.a.system_namespaces.split(",") if n]
+        return kl.cgroup_parent(pod, self.a.cgroup_driver, system)
+
     def start_slice(self, name, res):
         """StartTransientUnit of a slice with the properties libcontainer's
         systemd driver gives it (the parent slice wanted, accounting on,
@@ -243,7 +247,7 @@ class Kubelet:
                 "kubernetes.io/config.seen": time.strftime(
                     "%Y-%m-%dT%H:%M:%SZ", time.gmtime())}),
             linux=pb.LinuxPodSandboxConfig(
-                cgroup_parent=kl.cgroup_parent(pod, self.a.cgroup_driver),
+                cgroup_parent=self.cgroup_parent(pod),
                 security_context=pb.LinuxSandboxSecurityContext(
                     namespace_options=ns),
                 resources=pb.LinuxContainerResources(
@@ -310,7 +314,7 @@ class Kubelet:
     def up(self, pod, exits=()):
         md = pod["metadata"]
         uid = md["uid"]
-        rec = {"uid": uid, "cgroup": kl.cgroup_parent(pod, self.a.cgroup_driver),
+        rec = {"uid": uid, "cgroup": self.cgroup_parent(pod),
                "containers": {}}
         if self.policy:
             err = self.policy.admit(pod)
@@ -644,6 +648,8 @@ def main():
     p.add_argument("--kubelet-state")
     p.add_argument("--ctl", default="cpumgrctl")
     p.add_argument("--reserved-cpus", default="0")
+    # KEP-5894: the namespaces whose pods go below kubepods/system
+    p.add_argument("--system-namespaces", default="")
     p.add_argument("--proto-root", default=os.path.expanduser(
         "~/.cache/cpumgr/debs/trixie/root"))
     a, rest = p.parse_known_args()

@@ -76,16 +76,21 @@ def qos_class(pod):
     return "Guaranteed" if guaranteed else "Burstable"
 
 
-def cgroup_parent(pod, driver="cgroupfs"):
+def cgroup_parent(pod, driver="cgroupfs", system_namespaces=()):
     """The pod cgroup as the kubelet names it to the runtime: a path
     (cgroupfs driver) or a slice (systemd driver, a "-" in a unit's name
-    being a level: the UID's dashes become underscores)."""
+    being a level: the UID's dashes become underscores).  A pod of one
+    of system_namespaces (KEP-5894's node system partition, on) goes
+    below the system cgroup, with QoS cgroups of its own there."""
     qos = qos_class(pod)
     uid = pod["metadata"]["uid"]
+    system = pod["metadata"].get("namespace") in system_namespaces
     if driver == "systemd":
-        mid = "" if qos == "Guaranteed" else qos.lower() + "-"
+        mid = ("system-" if system else "") + \
+            ("" if qos == "Guaranteed" else qos.lower() + "-")
         return "kubepods-%spod%s.slice" % (mid, uid.replace("-", "_"))
-    mid = "" if qos == "Guaranteed" else qos.lower() + "/"
+    mid = ("system/" if system else "") + \
+        ("" if qos == "Guaranteed" else qos.lower() + "/")
     return "/kubepods/%spod%s" % (mid, uid)
 
 

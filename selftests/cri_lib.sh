@@ -46,6 +46,10 @@ CRI_PLUGIN=${CPUMGR_CRI_PLUGIN:-unit}
 CRI_BIN=$TRIXIE/usr/bin
 CRI_DRIVER=cgroupfs
 CRI_SNAPSHOTTER=native
+# what cri_node_up adds to init; the namespaces the kubelet puts below
+# the system cgroup (KEP-5894), none
+CRI_INIT_ARGS=()
+CRI_SYSTEM_NS=
 if [ "$CRI_NODE" = 1 ]; then
 	CTL=/usr/sbin/cpumgrctl
 	S=/var/lib/cpumgr
@@ -162,7 +166,9 @@ kubelet_start()
 	/usr/bin/python3 "$CPUMGR_TOP/selftests/cri_driver.py" \
 		--socket "$CRI_SOCK" --work "$CRI/kubelet" \
 		--kubelet-state "$KSTATE" --ctl "$CTL" --reserved-cpus 0 \
-		--cgroup-driver "$CRI_DRIVER" --proto-root "$TRIXIE" serve <"$CRI/kubelet.in" \
+		--cgroup-driver "$CRI_DRIVER" --proto-root "$TRIXIE" \
+		${CRI_SYSTEM_NS:+--system-namespaces "$CRI_SYSTEM_NS"} \
+		serve <"$CRI/kubelet.in" \
 		>"$CRI/kubelet.out" 2>>"$CRI/kubelet.log" &
 	KUBELET_PID=$!
 	exec {KUBELET_IN}>"$CRI/kubelet.in" {KUBELET_OUT}<"$CRI/kubelet.out"
@@ -403,7 +409,8 @@ cri_systemd_writes()
 cri_node_up()
 {
 	if [ "$CRI_NODE" = 0 ]; then
-		rt_init enforce && cri_config && cri_start_containerd
+		rt_init enforce "${CRI_INIT_ARGS[@]}" && cri_config &&
+			cri_start_containerd
 		return
 	fi
 	cri_trace_systemd
@@ -423,8 +430,8 @@ cri_setup()
 	fi
 }
 
-# A pod file as a fresh one: FILE UID [CPU]; CPU replaces every
-# container's request and limit.
+# A pod file as a fresh one: FILE UID [CPU [NAMESPACE]]; CPU, unless
+# empty, replaces every container's request and limit.
 cri_pod_file()
 {
 	/usr/bin/python3 - "$@" >"$CRI/pod-$2.json" <<-'EOF'
@@ -432,7 +439,9 @@ cri_pod_file()
 	pod = json.load(open(sys.argv[1]))
 	pod["metadata"]["uid"] = sys.argv[2]
 	pod["metadata"]["name"] = sys.argv[2]
-	for c in pod["spec"]["containers"] if len(sys.argv) > 3 else []:
+	if len(sys.argv) > 4:
+	    pod["metadata"]["namespace"] = sys.argv[4]
+	for c in pod["spec"]["containers"] if sys.argv[3:4] not in ([], [""]) else []:
 	    for k in ("requests", "limits"):
 	        c["resources"][k]["cpu"] = sys.argv[3]
 	print(json.dumps(pod))

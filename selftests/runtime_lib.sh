@@ -86,12 +86,14 @@ rt_configure()
 	return $rc
 }
 
+# rt_init [MODE [INIT-ARGS...]]
 rt_init()
 {
 	local mode=${1:-enforce}
 
+	[ $# = 0 ] || shift
 	echo "+cpuset +cpu" >/sys/fs/cgroup/cgroup.subtree_control
-	rt_configure "$mode" || return 1
+	rt_configure "$mode" "$@" || return 1
 	echo "+cpuset +cpu" >"$CG/cgroup.subtree_control"
 	# RT_DAEMON=1: the controller's daemon narrows new pod cgroups
 	if [ "${RT_DAEMON:-1}" = 1 ] && [ -z "$RT_DAEMON_PID" ]; then

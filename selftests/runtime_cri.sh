@@ -18,8 +18,9 @@
 #   print the shared pool; the node's system partition (KEP-5894, CPU 0:
 #   init --system-partition 0, the kubelet putting kube-system's pods
 #   below kubepods/system): a kube-system pod asking for 2 whole CPUs
-#   gets none exclusive and prints the partition's CPU, not the pool; a pod that does not fit is refused with the
-#   kubelet's text and leaves nothing; containerd restarted and the
+#   gets none exclusive and prints the partition's CPU, not the pool; a
+#   pod that does not fit is refused with the kubelet's text and leaves
+#   nothing; containerd restarted and the
 #   plugin restarted lose nothing; deleting pods returns their CPUs;
 #   shared CPUs on request: the container a Guaranteed pod's
 #   prefer-shared-cpus.cpumgr.io annotation names prints the shared
@@ -78,12 +79,13 @@ RESIZE="decide: a running container resized 2 -> 4 -> 3 -> 2 CPUs, 1 refused"
 G2=0b1e5a44-5f3c-4c55-9a0e-000000000004
 PP=0b1e5a44-5f3c-4c55-9a0e-000000000011
 KS=0b1e5a44-5f3c-4c55-9a0e-000000000051
-# KEP-5894's system partition where the kubelet's cgroupfs driver is the
-# test's own: on the node of today the systemd driver's slice names are
-# not settled yet, and partitions move the pool below the root
+# KEP-5894's system partition where the kubelet is the test's own, with
+# the cgroupfs driver: not on the node of today, whose KEP-5894 cgroups
+# no released kubelet makes yet, nor where partitions move the pool
+# below the root
 SYSTEM="the system partition: not with"
 if [ "$CRI_NODE" = 1 ]; then
-	SYSTEM="$SYSTEM the node of today's systemd driver (guest-run.sh -N)"
+	SYSTEM="$SYSTEM the node of today (guest-run.sh -N), whose KEP-5894 cgroups no released kubelet makes"
 elif [ "$PARTS" = 1 ]; then
 	SYSTEM="$SYSTEM --pool-moves partitions"
 else

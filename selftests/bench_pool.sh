@@ -40,13 +40,7 @@ OUT=$(mktemp -d)
 # The probes' events off and gone, the trace buffer as it was.
 probes_off()
 {
-	local e
-
-	[ -d "$TR/events/$GROUP" ] && echo 0 >"$TR/events/$GROUP/enable"
-	for e in $(sed -n "s|^[pr][0-9]*:$GROUP/\([^ ]*\) .*|\1|p" \
-			"$TR/kprobe_events" 2>/dev/null); do
-		echo "-:$GROUP/$e" >>"$TR/kprobe_events"
-	done
+	kprobe_group_off "$GROUP"
 	[ -n "$BUFFER_KB" ] || return 0
 	: >"$TR/trace"
 	echo "$BUFFER_KB" >"$TR/buffer_size_kb"
@@ -81,9 +75,7 @@ probes_on()
 		kb = int($2 / 4 / n); print (kb > 65536 ? 65536 : kb) }' \
 		/proc/meminfo)
 	echo "$kb" >"$TR/buffer_size_kb" || return 1
-	for f in $FUNCS; do
-		grep -qx "$f" <(cut -d' ' -f1 "$TR/available_filter_functions") ||
-			continue
+	for f in $(tracefs_functions $FUNCS); do
 		if echo "p:$GROUP/${f}_in $f" >>"$TR/kprobe_events" 2>/dev/null &&
 		   echo "r64:$GROUP/${f}_out $f" >>"$TR/kprobe_events" 2>/dev/null; then
 			printf '%s ' "$f"

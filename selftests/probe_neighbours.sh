@@ -25,17 +25,10 @@ TR=/sys/kernel/tracing
 GROUP=cpumgr_neighbours
 WRITERS="cpuset_write_resmask cpuset_partition_write sched_partition_write
 cgroup_subtree_control_write"
-PROBED=
 
 tracing_off()
 {
-	local e
-
-	[ -d "$TR/events/$GROUP" ] && echo 0 >"$TR/events/$GROUP/enable"
-	for e in $PROBED; do
-		echo "-:$GROUP/$e" >>"$TR/kprobe_events"
-	done
-	PROBED=
+	kprobe_group_off "$GROUP"
 	echo nop >"$TR/current_tracer"
 	: >"$TR/set_ftrace_filter"
 	: >"$TR/trace"
@@ -54,22 +47,11 @@ trap cleanup EXIT
 [ -d "$TR/events" ] || mount -t tracefs nodev "$TR" 2>/dev/null ||
 	skip_all "no tracefs"
 
-# The writers this kernel has.
-writers()
-{
-	local f
-
-	for f in $WRITERS; do
-		grep -qx "$f" <(cut -d' ' -f1 "$TR/available_filter_functions") &&
-			printf '%s ' "$f"
-	done
-}
-
 setup()
 {
 	pa_on_2_3 "$CG" "$S" || return 1
-	FUNCS=$(writers)
-	echo "# the writers: $FUNCS"
+	FUNCS=$(tracefs_functions $WRITERS)
+	echo "# the writers:" $FUNCS
 	[ -n "$FUNCS" ]
 }
 
@@ -97,14 +79,13 @@ kretprobes_on()
 
 	for f in $FUNCS; do
 		echo "r:$GROUP/$f $f" >>"$TR/kprobe_events" || return 1
-		PROBED="$PROBED $f"
 	done
 	echo 1 >"$TR/events/$GROUP/enable"
 }
 
 graph_on()
 {
-	echo "$FUNCS" | tr ' ' '\n' >"$TR/set_ftrace_filter" &&
+	printf '%s\n' $FUNCS >"$TR/set_ftrace_filter" &&
 	echo function_graph >"$TR/current_tracer"
 }
 

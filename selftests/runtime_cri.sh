@@ -20,8 +20,8 @@
 #   below kubepods/system): a kube-system pod asking for 2 whole CPUs
 #   gets none exclusive and prints the partition's CPU, not the pool; a
 #   pod that does not fit is refused with the kubelet's text and leaves
-#   nothing; containerd restarted and the
-#   plugin restarted lose nothing; deleting pods returns their CPUs;
+#   nothing; containerd restarted and the plugin restarted lose
+#   nothing; deleting pods returns their CPUs;
 #   shared CPUs on request: the container a Guaranteed pod's
 #   prefer-shared-cpus.cpumgr.io annotation names prints the shared
 #   pool, the other its exclusive CPUs, and a bad annotation refuses

@@ -134,6 +134,26 @@ task_in()
 	echo $! >"$1/cgroup.procs"
 }
 
+# tracefs_functions NAME...: those of NAME this kernel can trace (in
+# TR/available_filter_functions), one a line, read in one pass.
+tracefs_functions()
+{
+	awk 'NR == FNR { want[$1]; next } ($1 in want) && !seen[$1]++ { print $1 }' \
+		<(printf '%s\n' "$@") "$TR/available_filter_functions"
+}
+
+# kprobe_group_off GROUP: the kprobe events of GROUP off and removed.
+kprobe_group_off()
+{
+	local e
+
+	[ -d "$TR/events/$1" ] && echo 0 >"$TR/events/$1/enable"
+	for e in $(sed -n "s|^[pr][0-9]*:$1/\([^ ]*\) .*|\1|p" \
+			"$TR/kprobe_events" 2>/dev/null); do
+		echo "-:$1/$e" >>"$TR/kprobe_events"
+	done
+}
+
 # pa_on_2_3 CG STATE: the module set up (static, CPU 0 reserved, the
 # state in STATE), pod pa's container c1 holding 2-3 bound to CG/pa,
 # and CG/other beside it for the writes to try.

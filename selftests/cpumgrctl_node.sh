@@ -3,10 +3,10 @@
 #
 # cpumgrctl as the node's CPU manager, against the module: init (flags
 # and a KubeletConfiguration), admit (the example pods, JSON and YAML, a
-# PodList), attach with real cgroups and tasks, reconcile, audit,
-# status, hints, topology, metrics, events, checkpoint export, verify and
-# import, a module reload that sync restores, the daemon topping up after
-# a release-mode offline, remove and reset.  Written for the smt8 preset
+# PodList), attach with real cgroups and tasks (a refused one undone),
+# reconcile, audit, status, hints, topology, metrics, events, checkpoint
+# export, verify and import, a module reload that sync restores, the
+# daemon topping up after a release-mode offline, remove and reset.  Written for the smt8 preset
 # (8 CPUs, cores {0,1} {2,3} {4,5} {6,7}, NUMA nodes 0-3 and 4-7); other
 # presets skip what needs it.  With CPUMGR_POOL_MOVES=partitions (or
 # auto, which must choose partitions: 6.7 on) the node moves the pool by
@@ -211,6 +211,44 @@ t_init_again_with_pods()
 	[ "$(cat $SYSFS/reserved_cpus)" = 0 ] &&
 		[ "$(sysfs_cpus $G2 nginx)" = "$g2" ] &&
 		[ "$(cat "$S/config.json")" = "$cfg" ]
+}
+
+# A kernel thread bound to one CPU: one no cgroup write may move.
+bound_kthread()
+{
+	local d
+
+	for d in /proc/[0-9]*; do
+		[ "$(cat "$d/comm" 2>/dev/null)" = ksoftirqd/0 ] &&
+			{ echo "${d#/proc/}"; return 0; }
+	done
+	return 1
+}
+
+# G2's nginx neither bound, nor its cgroups there, nor recorded.
+g2_as_admitted()
+{
+	[ ! -e "$CG/pod-g2" ] && [ -z "$(cat $SYSFS/pods/$G2/nginx/cgroup)" ] &&
+		! grep -q pod-g2 "$S/pods/$G2.json" ||
+		{ shows; ls -R "$CG" | diag; return 1; }
+}
+
+t_attach_refused()
+{
+	local kt dead
+
+	sleep 0 &
+	dead=$!
+	wait $dead
+	run ctl attach --pod $G2 --container nginx --cgroup pod-g2/nginx \
+		--pod-cgroup pod-g2 --create --pid $dead
+	rc 2 && grep -q -- "--pid $dead: no such process" "$OUT/e" &&
+		g2_as_admitted || return 1
+	# the last step, the task's move, refused: the rest is undone
+	kt=$(bound_kthread) || { echo "# no ksoftirqd/0" | diag; return 1; }
+	run ctl attach --pod $G2 --container nginx --cgroup pod-g2/nginx \
+		--pod-cgroup pod-g2 --create --pid "$kt"
+	rc 1 && ! grep -q undoing "$OUT/e" && g2_as_admitted
 }
 
 t_attach()
@@ -492,12 +530,13 @@ if [ "$CPUMGR_PRESET" != smt8 ]; then
 	exit 4
 fi
 
-ktap_plan 18
+ktap_plan 19
 check "init refuses bad input and changes nothing" t_init_errors
 check "init from a KubeletConfiguration and flags" t_init_config
 check "admit the example pods, JSON and YAML" t_admit
 check "admit again keeps, too big is refused whole" t_admit_again_and_refused
 check "init again: same settings keep the pods, others refused" t_init_again_with_pods
+check "attach refused: no cgroup made, bound or recorded" t_attach_refused
 check "attach: bind, cpuset, CFS, a task moved in" t_attach
 check "audit: clean" t_audit_clean
 check "remove a pod" t_remove

@@ -174,6 +174,21 @@ static inline void standin_pod_files(const struct standin_node *sn)
 		   "\"requests\":{\"cpu\":\"500m\"}}}]}}");
 }
 
+/*
+ * The tree stand-in's node: DIR/cg the cgroup mount, cg/kubepods the
+ * managed root, `init` done with the static policy and CPUs 0-1
+ * reserved, the pod files of standin_pod_files() written.  The init's
+ * exit status (sn->out says why when not 0).
+ */
+static inline int standin_tree_init(struct standin_node *sn)
+{
+	fake_mkdir(sn->dir, "cg");
+	standin_runf(sn, "init --cpu-manager-policy static --reserved-cpus 0-1 --cgroup-mount %s/cg --cgroup-root %s/cg/kubepods",
+		     sn->dir, sn->dir);
+	standin_pod_files(sn);
+	return sn->status;
+}
+
 /* The CPUs DIR/rel names; CPU 1000, which no test expects, if unreadable. */
 static inline struct cpuset standin_cpus(const struct standin_node *sn,
 					 const char *rel)

@@ -29,11 +29,7 @@ FIXTURE_SETUP(grant)
 
 	ASSERT_EQ(0, standin_tree_new(r));
 	setenv("CPUMGR_STANDIN_GRANTS", "1", 1);
-	fake_mkdir(r->dir, "cg");
-	run(r, "init --cpu-manager-policy static --reserved-cpus 0-1 --cgroup-mount %s/cg --cgroup-root %s/cg/kubepods",
-	    r->dir, r->dir);
-	ASSERT_EQ(0, r->status) TH_LOG("%s", r->out);
-	standin_pod_files(r);
+	ASSERT_EQ(0, standin_tree_init(r)) TH_LOG("%s", r->out);
 	fake_write(r->dir, "g2.json",
 		   "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"g2\",\"uid\":\"g2\"},"
 		   "\"spec\":{\"containers\":[{\"name\":\"db\",\"resources\":{"

@@ -107,11 +107,7 @@ FIXTURE_SETUP(node)
 	struct rig *r = &self->r;
 
 	ASSERT_EQ(0, standin_tree_new(r));
-	fake_mkdir(r->dir, "cg");
-	run(r, "init --cpu-manager-policy static --reserved-cpus 0-1 --cgroup-mount %s/cg --cgroup-root %s/cg/kubepods",
-	    r->dir, r->dir);
-	ASSERT_EQ(0, r->status) TH_LOG("%s", r->out);
-	standin_pod_files(r);
+	ASSERT_EQ(0, standin_tree_init(r)) TH_LOG("%s", r->out);
 	run(r, "admit g.json");
 	ASSERT_EQ(0, r->status) TH_LOG("%s", r->out);
 	run(r, "admit b.json");

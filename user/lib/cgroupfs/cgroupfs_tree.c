@@ -133,17 +133,6 @@ static int init_new(const struct cgroupfs *cg, enum cgroupfs_ctrl h,
 	return cpus ? cgroupfs_set_cpus(cg, name, cpus, err) : 0;
 }
 
-/* err's message, then what went wrong while undoing. */
-static void append(struct cm_error *err, struct cm_error *undo)
-{
-	char *first = strdup(cm_error_msg(err));
-
-	cm_errorf(err, "%s; undoing: %s", first ? first : "",
-		  cm_error_msg(undo));
-	free(first);
-	cm_error_clear(undo);
-}
-
 /* Undo what cgroupfs_create() made: the directories from depth first down. */
 static void roll_back(const struct cgroupfs *cg, const char *name,
 		      const int *first, int depth, struct cm_error *err)
@@ -160,7 +149,7 @@ static void roll_back(const struct cgroupfs *cg, const char *name,
 					  NULL) ||
 			    !remove_dir(cg, path, &e2))
 				continue;
-			append(err, &e2);
+			cm_error_undoing(err, &e2);
 			return;
 		}
 	}

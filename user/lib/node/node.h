@@ -561,6 +561,13 @@ struct node_attach {
 	int pid;				/* 0: none */
 };
 
+/*
+ * Bind the container (and the pod) to its cgroups, made first with
+ * create, write their cpusets and limits, record them, then move pid
+ * in.  Refused at any step, it removes the cgroups it made and only
+ * then puts back the kernel's binding and the record; a cgroup that was
+ * there before stays as the attach left it, for the next to finish.
+ */
 int node_attach(struct node *n, const struct node_attach *a,
 		struct cm_error *err);
 /* What node_attach checks before it changes anything: the pod is
@@ -683,14 +690,19 @@ int node_reconcile_pod(struct node *n, const char *uid, struct cm_error *err);
 /* ---- quiet CPUs (node_quiet.c) ---- */
 
 /*
- * At container k's attach: whether it may have the isolation it asks
- * for.  Only a container with exclusive CPUs can: a key naming it is
- * refused otherwise, the pod's key leaves a warning (n->warning, and
- * the log); so do idle states or a governor the kernel does not expose,
- * and a governor its CPUs do not offer is refused.
+ * Before container k's attach changes anything: whether it may have the
+ * isolation it asks for.  Only a container with exclusive CPUs can: a
+ * key naming it is refused otherwise, and so is a governor its CPUs do
+ * not offer.  Changes nothing.
  */
 int node_quiet_check(struct node *n, const struct node_pod *p, unsigned int k,
 		     struct cm_error *err);
+/*
+ * At its attach, what it asked for and does not get: the pod's key on a
+ * container of the shared pool, idle states or a governor the kernel
+ * does not expose (n->warning, and the log).
+ */
+void node_quiet_warn(struct node *n, const struct node_pod *p, unsigned int k);
 /*
  * Container k's cgroup (name) an isolated partition on its exclusive
  * cpus when it asks (cpu-load-balancing), or no partition when it does

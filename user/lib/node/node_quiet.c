@@ -145,24 +145,34 @@ int node_quiet_check(struct node *n, const struct node_pod *p, unsigned int k,
 
 	if (!pod_isolation_any(iso))
 		return 0;
-	pod_isolation_describe(iso, what, sizeof(what));
 	if (!exclusive_cpus(n, p, k, &cpus)) {
-		if (iso->by_container)
-			return cm_errorf(err, "pod %s container %s: %s: only a container with exclusive CPUs (a Guaranteed pod's, with an integer CPU request) can be isolated, and this one runs on the shared pool",
-					 p->pod.uid, p->pod.containers[k].name,
-					 what);
+		if (!iso->by_container)
+			return 0;
+		pod_isolation_describe(iso, what, sizeof(what));
+		return cm_errorf(err, "pod %s container %s: %s: only a container with exclusive CPUs (a Guaranteed pod's, with an integer CPU request) can be isolated, and this one runs on the shared pool",
+				 p->pod.uid, p->pod.containers[k].name, what);
+	}
+	return governor_offered(n, p, k, &cpus, err) ? -EINVAL : 0;
+}
+
+void node_quiet_warn(struct node *n, const struct node_pod *p, unsigned int k)
+{
+	const struct pod_isolation *iso = &p->pod.containers[k].iso;
+	char what[256];
+	struct cpuset cpus;
+
+	if (!pod_isolation_any(iso))
+		return;
+	if (exclusive_cpus(n, p, k, &cpus)) {
+		exposed(n, p, k, &cpus, n->warning, sizeof(n->warning));
+	} else {
+		pod_isolation_describe(iso, what, sizeof(what));
 		snprintf(n->warning, sizeof(n->warning),
 			 "pod %s container %s: the pod's %s not applied: it runs on the shared pool (only containers with exclusive CPUs are isolated)",
 			 p->pod.uid, p->pod.containers[k].name, what);
-		node_log_sev(n, NODE_LOG_WARNING, "%s", n->warning);
-		return 0;
 	}
-	if (governor_offered(n, p, k, &cpus, err))
-		return -EINVAL;
-	exposed(n, p, k, &cpus, n->warning, sizeof(n->warning));
 	if (n->warning[0])
 		node_log_sev(n, NODE_LOG_WARNING, "%s", n->warning);
-	return 0;
 }
 
 /*

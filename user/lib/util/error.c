@@ -47,6 +47,18 @@ void cm_error_prefix(struct cm_error *e, const char *fmt, ...)
 	free(prefix);
 }
 
+void cm_error_undoing(struct cm_error *e, struct cm_error *undo)
+{
+	char *s;
+
+	if (e && undo && undo->msg &&
+	    asprintf(&s, "%s; undoing: %s", cm_error_msg(e), undo->msg) >= 0) {
+		free(e->msg);
+		e->msg = s;
+	}
+	cm_error_clear(undo);
+}
+
 const char *cm_error_msg(const struct cm_error *e)
 {
 	return e && e->msg ? e->msg : "";

@@ -17,6 +17,8 @@ int cm_errorf(struct cm_error *e, const char *fmt, ...)
 /* Prepend "<prefix>: " to the recorded message. */
 void cm_error_prefix(struct cm_error *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Append "; undoing: <undo's message>" to e's, then clear undo. */
+void cm_error_undoing(struct cm_error *e, struct cm_error *undo);
 /* The message, or "" when none was recorded. */
 const char *cm_error_msg(const struct cm_error *e);
 void cm_error_clear(struct cm_error *e);

@@ -381,10 +381,11 @@ static bool system_needs_reserved(const struct node_config *c)
  * writes grow with it); writes where they cannot: no remote partitions
  * (before Linux 6.7, cgroup v1), the systemd driver, a system
  * partition under strict-cpu-reservation.  Recorded pods keep the way
- * their cgroups were set up for.  The way chosen is what is recorded.
+ * their cgroups were set up for.  The way chosen is what is recorded;
+ * returns why, said once the init is done.
  */
-static void pool_moves_auto(struct node *n, bool had_config,
-			    enum node_pool_moves recorded)
+static const char *pool_moves_auto(struct node *n, bool had_config,
+				   enum node_pool_moves recorded)
 {
 	const char *why = "remote partitions here, the kernel moves the pool";
 	enum node_pool_moves way = NODE_POOL_WRITES;
@@ -402,7 +403,7 @@ static void pool_moves_auto(struct node *n, bool had_config,
 		way = NODE_POOL_PARTITIONS;
 	}
 	n->cfg.pool_moves = way;
-	ctl_note("--pool-moves auto: %s (%s)", node_pool_moves_name(way), why);
+	return why;
 }
 
 static void fill_config(const struct init_args *a,
@@ -473,6 +474,7 @@ static int run(struct node *n, const struct init_args *a,
 {
 	enum node_pool_moves moves = n->cfg.pool_moves;
 	bool had_config = n->files.has_config;
+	const char *auto_why = NULL;
 	struct node_config *old;
 	struct cpu_policy p;
 	int ret;
@@ -499,7 +501,7 @@ static int run(struct node *n, const struct init_args *a,
 		ret = system_partition(a, n, old, err);
 	free(old);
 	if (!ret && a->pool_moves == POOL_MOVES_AUTO)
-		pool_moves_auto(n, had_config, moves);
+		auto_why = pool_moves_auto(n, had_config, moves);
 	if (!ret && system_needs_reserved(&n->cfg) &&
 	    n->cfg.pool_moves == NODE_POOL_PARTITIONS)
 		ret = cm_errorf(err, "system partition: not with --pool-moves partitions and strict-cpu-reservation: the managed root then holds no reserved CPU, so the system cgroup below it cannot");
@@ -531,6 +533,9 @@ static int run(struct node *n, const struct init_args *a,
 		ret = node_save_config(n, err);
 	if (!ret)
 		ret = node_save_checkpoint(n, a->force ? NODE_FORCE : 0, err);
+	if (!ret && auto_why)
+		ctl_note("--pool-moves auto: %s (%s)",
+			 node_pool_moves_name(n->cfg.pool_moves), auto_why);
 	return ret;
 }
 

@@ -413,7 +413,7 @@ TEST_F(node, the_pool_moved_by_partitions)
  * init --pool-moves auto: partitions where the kernel has remote ones
  * and the driver is cgroupfs, writes elsewhere; recorded pods keep the
  * way their cgroups were set up for.  What it chose is said and
- * recorded.
+ * recorded, and not said when the init is refused.
  */
 TEST_F(node, pool_moves_auto_picks_by_node)
 {
@@ -426,6 +426,13 @@ TEST_F(node, pool_moves_auto_picks_by_node)
 	ASSERT_EQ(0, run(self, "admit '%s/u1.json'", self->sn.dir)) TH_LOG("%s", self->sn.out);
 	ASSERT_EQ(0, INIT_FAKE(self, "--pool-moves auto")) TH_LOG("%s", self->sn.out);
 	EXPECT_NE(NULL, strstr(self->sn.out, "--pool-moves auto: partitions (the recorded pods' cgroups are set up for it)"))
+		TH_LOG("%s", self->sn.out);
+	/* refused (the pod holds CPUs the new reserved set takes): no choice said */
+	EXPECT_NE(0, run(self, "init --cpu-manager-policy static --reserved-cpus 0-2 "
+			 "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/kubepods' "
+			 "--pool-moves auto", self->sn.dir, self->sn.dir));
+	EXPECT_EQ(NULL, strstr(self->sn.out, "--pool-moves auto")) TH_LOG("%s", self->sn.out);
+	EXPECT_NE(NULL, strstr(self->sn.out, "cannot change while assignments exist"))
 		TH_LOG("%s", self->sn.out);
 	ASSERT_EQ(0, run(self, "remove u1")) TH_LOG("%s", self->sn.out);
 	/* the systemd driver: writes */

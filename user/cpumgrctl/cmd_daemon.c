@@ -65,6 +65,8 @@ static int cmd_daemon(const struct ctl_cmdline *cl)
 	/* the journal takes sd-daemon severity prefixes ("<3>...") */
 	journal = is_journal(stdout) || is_journal(stderr);
 	node_log_severity(journal);
+	/* the first open's repairs too: a module reloaded configured again */
+	node_log_stamp(true);
 	ctl_err_severity = journal;
 	o.dir = ctl_state_dir(cl->state_dir);
 	/* fail now, not in the first round: no config, no module */

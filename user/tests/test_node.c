@@ -446,11 +446,12 @@ TEST(log_lines_under_the_journal)
 
 	n.log = open_memstream(&buf, &len);
 	ASSERT_NE(NULL, n.log);
-	n.log_time = true;
+	node_log_stamp(true);
 	node_log(&n, "one");
 	node_log_severity(true);
 	node_log_sev(&n, NODE_LOG_WARNING, "two");
 	node_log_severity(false);
+	node_log_stamp(false);
 	fclose(n.log);
 	ASSERT_NE(NULL, buf);
 	EXPECT_NE(NULL, strstr(buf, "Z one\n")) TH_LOG("%s", buf);

@@ -293,7 +293,6 @@ struct node {
 	bool targeted;
 	struct cpuset narrowed_pool, reconciled_pool;
 	FILE *log;			/* one line per repair or change */
-	bool log_time;			/* prefix log lines with a timestamp */
 	/*
 	 * The sweep releases a container whose cgroup is gone, not known to
 	 * have stopped, only when this says so (NULL: at once).  A runtime
@@ -391,6 +390,12 @@ void node_log_sev(struct node *n, int sev, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Start every log line with its sd-daemon prefix ("<3>"), process-wide. */
 void node_log_severity(bool on);
+/*
+ * Start every log line with the time (UTC), process-wide: a daemon's,
+ * the repairs of its opens too.  Not with the prefixes: the journal
+ * stamps its lines itself.
+ */
+void node_log_stamp(bool on);
 
 /* ---- the kernel's view ---- */
 

@@ -121,7 +121,6 @@ static int round_once(const struct node_daemon_opts *o, unsigned int what,
 		return ret;
 	}
 	n.log = o->log;
-	n.log_time = true;
 	log_armed(&n, n.kernel.table.armed, n.kernel.table.unarmed_reason);
 	if (what & DAEMON_TOPUP) {
 		ret = node_topup(&n, err);
@@ -172,7 +171,7 @@ static unsigned int wants(const struct cpumgr_event *ev)
 static void log_event(const struct node_daemon_opts *o,
 		      const struct cpumgr_event *ev)
 {
-	struct node quiet = { .log = o->log, .log_time = true };
+	struct node quiet = { .log = o->log };
 	const char *name = cpumgr_event_name(ev->type);
 
 	if (ev->type == CPUMGR_CMD_DEGRADED_NTF)
@@ -197,7 +196,7 @@ static void log_event(const struct node_daemon_opts *o,
 static unsigned int drain(struct cpumgr_nl *ev_nl,
 			  const struct node_daemon_opts *o)
 {
-	struct node quiet = { .log = o->log, .log_time = true };
+	struct node quiet = { .log = o->log };
 	unsigned int what = 0;
 	struct cpumgr_event ev;
 	int ret;
@@ -256,7 +255,7 @@ static void watch_add(struct watch *w, const char *dir, bool qos_level)
 static void narrow_new(const struct watch *w, const struct node_daemon_opts *o,
 		       const char *dir)
 {
-	struct node quiet = { .log = o->log, .log_time = true };
+	struct node quiet = { .log = o->log };
 	const char *top = w->cg.root[CGROUPFS_CPUSET];
 	struct cm_error err = { 0 };
 	struct cpuset pool;
@@ -391,7 +390,7 @@ static int64_t watchdog(const struct node_daemon_opts *o, int64_t *due)
 
 int node_daemon(const struct node_daemon_opts *o, struct cm_error *err)
 {
-	struct node quiet = { .log = o->log, .log_time = true };
+	struct node quiet = { .log = o->log };
 	struct sigaction sa = { .sa_handler = on_signal };
 	int64_t period = o->period_ms > 0 ? o->period_ms : 10000, next, wd_due;
 	bool ready = false;
@@ -401,6 +400,7 @@ int node_daemon(const struct node_daemon_opts *o, struct cm_error *err)
 	char *msg = NULL;
 	int ret = 0;
 
+	node_log_stamp(true);
 	stop_signal = 0;
 	sigemptyset(&sa.sa_mask);
 	/* no SA_RESTART: a signal must end the wait */

@@ -10,11 +10,16 @@
 
 #include "node.h"
 
-static bool log_severity;
+static bool log_severity, log_stamp;
 
 void node_log_severity(bool on)
 {
 	log_severity = on;
+}
+
+void node_log_stamp(bool on)
+{
+	log_stamp = on;
 }
 
 static void vlog(struct node *n, int sev, const char *fmt, va_list ap)
@@ -24,7 +29,7 @@ static void vlog(struct node *n, int sev, const char *fmt, va_list ap)
 	if (log_severity)
 		fprintf(n->log, "<%d>", sev);
 	/* the journal (severity prefixes) stamps every line itself */
-	if (n->log_time && !log_severity) {
+	if (log_stamp && !log_severity) {
 		char stamp[40];
 		struct timespec ts;
 		struct tm tm;

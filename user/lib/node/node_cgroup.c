@@ -62,7 +62,37 @@ int node_set_cpuset(struct node *n, const char *name,
 	return cgroupfs_ensure_cpus(&n->cgroups.fs, name, want, changed, err);
 }
 
-int node_set_cpuset_inherit(struct node *n, const char *name, bool *changed,
+static void describe(const struct cpuset *s, char *buf, size_t len)
+{
+	if (cpuset_format(s, buf, len) >= len && len > 4)
+		strcpy(buf + len - 4, "...");
+}
+
+/*
+ * Before Linux 7.0 the kernel keeps a v2 cpuset with tasks from going
+ * back to no CPUs of its own (validate_change(): -ENOSPC).  There it
+ * names the pool: not its parent's CPUs, which still hold those of a
+ * partition to come; narrowing keeps it within the pool from then on,
+ * and a later reconcile tries again once its tasks are gone.
+ */
+static int name_pool(struct node *n, const char *name,
+		     const struct cpuset *pool, bool *changed,
+		     struct cm_error *err)
+{
+	char path[PATH_MAX], text[256];
+	int ret = node_set_cpuset(n, name, pool, changed, err);
+
+	if (!ret && *changed &&
+	    !node_cgroup_path(n, name, path, sizeof(path), NULL)) {
+		describe(pool, text, sizeof(text));
+		node_log(n, "%s: cpuset.cpus %s, the pool's: it has tasks, and this kernel keeps such a cgroup from inheriting again (before Linux 7.0)",
+			 path, text);
+	}
+	return ret;
+}
+
+int node_set_cpuset_inherit(struct node *n, const char *name,
+			    const struct cpuset *pool, bool *changed,
 			    struct cm_error *err)
 {
 	char *have = NULL;
@@ -81,6 +111,10 @@ int node_set_cpuset_inherit(struct node *n, const char *name, bool *changed,
 	/* an empty value needs a byte to write: the kernel takes "\n" */
 	ret = cgroupfs_write(&n->cgroups.fs, CGROUPFS_CPUSET, name,
 			     "cpuset.cpus", "\n", err);
+	if (ret == -ENOSPC) {
+		cm_error_clear(err);
+		return name_pool(n, name, pool, changed, err);
+	}
 	*changed = !ret;
 	return ret;
 }
@@ -319,12 +353,6 @@ void node_pod_shared_cpus(const struct node *n, const struct node_pod *p,
 		node_shared_pool(n, out);
 }
 
-static void describe(const struct cpuset *s, char *buf, size_t len)
-{
-	if (cpuset_format(s, buf, len) >= len && len > 4)
-		strcpy(buf + len - 4, "...");
-}
-
 int node_apply_container(struct node *n, const struct node_pod *p,
 			 unsigned int k, bool verbose, struct cm_error *err)
 {
@@ -352,7 +380,7 @@ int node_apply_container(struct node *n, const struct node_pod *p,
 	changes += ret;
 	/* pool moves by partitions: on the pool, what its pod has */
 	if (!exclusive && n->cfg.pool_moves == NODE_POOL_PARTITIONS)
-		ret = node_set_cpuset_inherit(n, name, &changed, err);
+		ret = node_set_cpuset_inherit(n, name, &cpus, &changed, err);
 	else
 		ret = node_set_cpuset(n, name, &cpus, &changed, err);
 	if (ret)

@@ -11,8 +11,12 @@ int node_set_cpuset(struct node *n, const char *name,
 		    struct cm_error *err);
 int node_set_cfs(struct node *n, const char *name, const struct cfs_limits *l,
 		 bool *changed, struct cm_error *err);
-/* Empty cpuset.cpus (its parent's CPUs) unless it is already. */
-int node_set_cpuset_inherit(struct node *n, const char *name, bool *changed,
+/*
+ * Empty cpuset.cpus (its parent's CPUs) unless it is already; pool where
+ * the kernel keeps a cgroup with tasks from it (before Linux 7.0).
+ */
+int node_set_cpuset_inherit(struct node *n, const char *name,
+			    const struct cpuset *pool, bool *changed,
 			    struct cm_error *err);
 
 /*

@@ -23,7 +23,10 @@
 #   gets its exclusive CPUs: the others let go of them first, and the
 #   ASSIGN goes without CPUMGR_A_NARROWED, since the kernel cannot exempt
 #   a cgroup bound only after it (issue 32, item 5);
-# - table, checkpoint, pod files and cgroups agree, audit is clean.
+# - table, checkpoint, pod files and cgroups agree, audit is clean;
+# - with the node's system partition (KEP-5894) on CPU 0, a kube-system
+#   pod's Guaranteed container below kubepods/system runs on CPU 0
+#   alone and gets no exclusive CPUs.
 # smt8 preset: 8 CPUs, CPU 0 reserved.
 
 . "$CPUMGR_TOP/selftests/runtime_lib.sh"
@@ -32,7 +35,7 @@ trap rt_cleanup EXIT
 
 rt_need runc crun
 
-ktap_plan 10
+ktap_plan 11
 
 rt_rootfs && rt_init enforce && rt_template decide || {
 	echo "# set-up failed"
@@ -190,6 +193,38 @@ t_spec_pool()
 	rt_gone runc pool2 && rt_gone runc pool1 && rt_agree
 }
 
+# KEP-5894 through the hook: the node set up again with its system
+# partition on CPU 0 (no container runs), a kube-system pod's 2-CPU
+# container below kubepods/system, named as CRI-O's hooks see it (its
+# annotations): no exclusive CPUs, it runs on CPU 0 alone, and its
+# poststop leaves nothing.
+t_system_pod()
+{
+	local uid=ks-pod id=ks-app line d
+
+	rt_configure enforce --system-partition 0 || return 1
+	[ "$(cat $SYSFS/system_cgroup)" = "$CG/system" ] || return 1
+	for d in "$CG/system" "$CG/system/pod$uid"; do
+		[ -d "$d" ] || mkdir "$d" || return 1
+	done
+	echo "+cpuset +cpu" >"$CG/system/cgroup.subtree_control"
+	echo "+cpuset +cpu" >"$CG/system/pod$uid/cgroup.subtree_control"
+	rt_bundle "$RT/b-$id" "$uid" app "/kubepods/system/pod$uid/$id" 2048 200000
+	sed -i -e 's|"io.cpumgr.pod-uid": "\(.*\)",|"io.kubernetes.pod.uid": "\1", "io.kubernetes.pod.namespace": "kube-system",|' \
+		-e 's|"io.cpumgr.container-name"|"io.kubernetes.container.name"|' \
+		"$RT/b-$id/config.json"
+	grep -q '"io.kubernetes.pod.namespace": "kube-system"' \
+		"$RT/b-$id/config.json" || return 1
+	rt_run runc "$id" "$RT/b-$id" || { diag <"$RT/$id.err"; return 1; }
+	line=$(rt_first_line runc "$id")
+	echo "# kube-system pod: first line '$line', its cgroup's CPUs '$(cat "$CG/system/pod$uid/$id/cpuset.cpus.effective")'"
+	[ "$line" = 0 ] && [ ! -e "$SYSFS/pods/$uid" ] &&
+		grep -Eq '"namespace":[[:space:]]*"kube-system"' "$S/pods/$uid.json" ||
+		{ diag <"$RT/$id.err"; return 1; }
+	rt_stop runc "$id"
+	rt_gone runc "$id" && [ ! -e "$S/pods/$uid.json" ] && rt_agree
+}
+
 for rt in runc crun; do
 	check "Guaranteed 2-CPU container by $rt runs on its exclusive CPUs" \
 		t_guaranteed $rt
@@ -219,5 +254,7 @@ check "a hook refusal fails the start with one line, nothing left" \
 	t_hook_refuses
 rt_stop crun hold
 check "afterwards: table, checkpoint, cgroups agree; audit clean" rt_agree
+check "a kube-system pod below the system cgroup: CPU 0 alone, none exclusive" \
+	t_system_pod
 
 ktap_exit

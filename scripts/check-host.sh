@@ -10,6 +10,8 @@
 #     sysfs file and netlink operation (scripts/doc-check.sh);
 #   - the bash completion offers the command table;
 #   - the README is short, its links resolve, its kernel table is the tree's;
+#   - a node guest refuses packages built before a change of the
+#     checkout (scripts/tests/stale-build.sh);
 #   - cpumgr's NRI and ttrpc messages (user/lib/nri/*.proto) agree with
 #     the .proto files Debian ships, sid's newest and Debian 13's
 #     (scripts/tests/nri-proto.sh);
@@ -456,6 +458,7 @@ main()
 	run completion completion
 	run readme bash "$CPUMGR_TOP/scripts/tests/readme.sh"
 	run plan-check bash "$CPUMGR_TOP/scripts/tests/plan-check.sh"
+	run stale-build bash "$CPUMGR_TOP/scripts/tests/stale-build.sh"
 	run nri-proto bash "$CPUMGR_TOP/scripts/tests/nri-proto.sh"
 	version=$(sed -n 's/^#define CPUMGR_VERSION "\(.*\)"/\1/p' "$CPUMGR_TOP/kmod/cpumgr.h")
 	run packages packages

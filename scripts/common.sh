@@ -42,6 +42,31 @@ quietly()
 	fi
 }
 
+# stale_build TOP FILE...: the first FILE older than a file of TOP's
+# checkout that the packages and the module are built from (tracked, or
+# new and not ignored), as "FILE SOURCE"; nothing and 1 when none is, or
+# TOP is no git checkout.
+stale_build()
+{
+	local top=$1 newest f
+	local -a sources=(kmod include user debian contrib 'doc/*.scd'
+			  Makefile Kconfig)
+
+	shift
+	git -C "$top" rev-parse --git-dir >/dev/null 2>&1 || return 1
+	newest=$(cd "$top" &&
+		{ git ls-files -z -- "${sources[@]}"
+		  git ls-files -z -o --exclude-standard -- "${sources[@]}"; } |
+		xargs -0 -r stat -c '%Y %n' 2>/dev/null | sort -n | tail -n 1)
+	[ -n "$newest" ] || return 1
+	for f in "$@"; do
+		[ "$(stat -c %Y "$f")" -ge "${newest%% *}" ] && continue
+		echo "$f ${newest#* }"
+		return 0
+	done
+	return 1
+}
+
 # The directory holding the unpacked Debian kernel of a series (6.1, 7.3,
 # ...) or the debug kernel, as recorded by fetch-kernel.sh / build-debug-kernel.sh.
 kernel_dir()

@@ -31,7 +31,8 @@
 #               scripts/build-root.sh make node) in an overlay in RAM
 #               instead of the host root, with cpumgr's packages
 #               installed by apt (make deb, make check-host's DKMS build;
-#               scripts/node-layer.sh), then systemd boots it and runs
+#               scripts/node-layer.sh, which refuses them when older
+#               than the checkout's sources), then systemd boots it and runs
 #               the selftests (scripts/guest/node.sh); the checkout, the
 #               build and the cache appear at their host paths, read-only
 #   -U TAR      with -O: unpack TAR, the upper layer an earlier -O guest

@@ -16,7 +16,9 @@
 # under the guest's overlay root), DIR/modules.tar (the kernel's modules
 # directory's upper layer: guest/node.sh unpacks it) and DIR/apt.log;
 # made again when the packages, the DKMS build, the root or the kernel
-# change.  Nothing changes in the node root or the cache.
+# change, refused when the packages or the DKMS build are older than a
+# source of the checkout (stale_build).  Nothing changes in the node
+# root or the cache.
 #
 # Usage: scripts/node-layer.sh KERNEL DIR
 
@@ -38,6 +40,11 @@ for f in $debs; do
 	[ -e "$f" ] || die "$f is missing: make deb"
 done
 [ -e "$prebuilt" ] || die "$prebuilt is missing: make check-host"
+# built before a change of the checkout: the guest would run what was
+# shellcheck disable=SC2086
+if stale=$(stale_build "$CPUMGR_TOP" $debs "$prebuilt"); then
+	die "${stale%% *} is older than ${stale#* }: make check-host (it builds the packages and the DKMS tarballs again)"
+fi
 [ "$(id -u)" = 0 ] || die "installing into the node root needs root"
 
 # guests of one kernel at a time (make check runs two at once)

@@ -6,6 +6,7 @@
  * cgroup's cpu.max cannot be written) removes the cgroups it made,
  * unbinds them in the kernel and leaves the pod's record as it was; the
  * pod cgroup that was there before stays.  A second attach then works.
+ * A pod cgroup that is a sibling sharing the prefix is refused first.
  */
 #include <signal.h>
 #include <sys/wait.h>
@@ -78,6 +79,18 @@ TEST_F(attach, no_such_pid_makes_nothing)
 	run(r, ATTACH);
 	EXPECT_EQ(0, r->status) TH_LOG("%s", r->out);
 	EXPECT_TRUE(fake_exists(r->dir, "cg/kubepods/podg1/app/cpuset.cpus"));
+}
+
+/* a pod cgroup whose name only begins the container's: refused, nothing made */
+TEST_F(attach, a_sibling_is_no_pod_cgroup)
+{
+	struct rig *r = &self->r;
+
+	run(r, "attach --pod g1 --container app --cgroup podg10/app --pod-cgroup podg1 --create");
+	EXPECT_NE(0, r->status);
+	EXPECT_NE(NULL, strstr(r->out, "is not below the pod cgroup")) TH_LOG("%s", r->out);
+	EXPECT_FALSE(fake_exists(r->dir, "cg/kubepods/podg1"));
+	EXPECT_FALSE(fake_exists(r->dir, "cg/kubepods/podg10"));
 }
 
 TEST_F(attach, a_failed_step_removes_what_it_made)

@@ -75,7 +75,10 @@ static int attach_check(struct node *n, const struct node_attach *a,
 	if (abs_path(n, a->cgroup, cname, cpath, err) ||
 	    (a->pod_cgroup && abs_path(n, a->pod_cgroup, pname, ppath, err)))
 		return -EINVAL;
-	if (a->pod_cgroup && strncmp(cname, pname, strlen(pname)))
+	/* its pod cgroup or below, not a sibling sharing the prefix */
+	if (a->pod_cgroup && (strncmp(cname, pname, strlen(pname)) ||
+			      (cname[strlen(pname)] &&
+			       cname[strlen(pname)] != '/')))
 		return cm_errorf(err, "cgroup %s is not below the pod cgroup %s",
 				 cpath, ppath);
 	/* the kernel refuses the BIND too; before any cgroup is made */

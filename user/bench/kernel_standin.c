@@ -5,7 +5,9 @@
  * processes on machines this host is not (4096 CPUs), without a kernel.
  * It keeps what the controller reads back and the kernel's admission
  * rules the controller depends on (the generation, a CPU exclusive to one
- * container and never reserved), not enforcement: no cgroup is refused.
+ * container and never reserved) and the shared pool as the module
+ * reports it (the reserved CPUs in it but under strict-cpu-reservation),
+ * not enforcement: no cgroup is refused.
  *
  *   CPUMGR_STANDIN=FILE       its table, kept between processes
  *   CPUMGR_STANDIN_TOPOLOGY   "SOCKETS NUMA_PER_SOCKET CORES_PER_NUMA
@@ -370,8 +372,10 @@ int cpumgr_nl_get_table(struct cpumgr_nl *nl, struct cpumgr_table *st)
 	if (cpuset_parse(&reserved, nl->reserved, NULL))
 		cpuset_zero(&reserved);
 	exclusive_set(nl, &excl, (size_t)-1, NULL);
-	cpuset_andnot(&shared, &all, &reserved);
-	cpuset_andnot(&shared, &shared, &excl);
+	/* as the module's view: reserved CPUs are shared but under strict */
+	cpuset_andnot(&shared, &all, &excl);
+	if (nl->options & CPUMGR_OPT_STRICT_CPU_RESERVATION)
+		cpuset_andnot(&shared, &shared, &reserved);
 	st->version = strdup("stand-in");
 	st->generation = nl->generation;
 	st->policy = nl->policy;

@@ -152,7 +152,7 @@ TEST_F(versions, an_admitted_pod_pool)
 	      "%d %s", self->sn.status, self->sn.out);
 	init_as(&self->sn, "");
 	standin_run(&self->sn, "admit", "pod.json");
-	CHECK(self->sn.status == 0 && strstr(self->sn.out, "pp app shared 2-7"),
+	CHECK(self->sn.status == 0 && strstr(self->sn.out, "pp app shared 0-7"),
 	      "%d %s", self->sn.status, self->sn.out);
 }
 

@@ -51,14 +51,17 @@ FIXTURE_TEARDOWN(grant)
 	fake_tree_free(self->r.dir);
 }
 
-/* web runs on every CPU but the reserved and g1's: g2's come from it */
+/*
+ * web runs on every CPU but g1's, the reserved ones too (shared but under
+ * strict-cpu-reservation): g2's come from it
+ */
 TEST_F(grant, admission_narrows_first)
 {
 	struct rig *r = &self->r;
 	struct cpuset web = standin_cpus(r, WEB), db;
 	char *kernel, *line, cpus[64];
 
-	ASSERT_EQ(12, (int)cpuset_count(&web)) TH_LOG("%s", fake_read(r->dir, WEB));
+	ASSERT_EQ(14, (int)cpuset_count(&web)) TH_LOG("%s", fake_read(r->dir, WEB));
 	run(r, "admit g2.json");
 	ASSERT_EQ(0, r->status) TH_LOG("%s", r->out);
 	kernel = standin_file(r, "kernel");
@@ -80,7 +83,7 @@ TEST_F(grant, grow_narrows_first)
 	run(r, "resize g1 app 4");
 	ASSERT_EQ(0, r->status) TH_LOG("%s", r->out);
 	EXPECT_STREQ("2-3,10-11", fake_read(r->dir, "cg/kubepods/podg1/app/cpuset.cpus"));
-	EXPECT_STREQ("4-9,12-15", fake_read(r->dir, WEB));
+	EXPECT_STREQ("0-1,4-9,12-15", fake_read(r->dir, WEB));
 }
 
 /*

@@ -145,14 +145,14 @@ TEST_F(node, slices_and_scopes_follow_through_systemd)
 	ASSERT_EQ(0, pods_up(r)) TH_LOG("%s", r->out);
 	/* the narrowed slices: their files and AllowedCPUs */
 	/* the pool, and the pod's own for its containers to inherit */
-	EXPECT_TRUE(holds(r, G_POD, "2-15")) TH_LOG("%s", both(r, G_POD));
-	EXPECT_TRUE(holds(r, BU_QOS, "3-9,11-15")) TH_LOG("%s", both(r, BU_QOS));
-	EXPECT_TRUE(holds(r, B_POD, "3-9,11-15")) TH_LOG("%s", both(r, B_POD));
+	EXPECT_TRUE(holds(r, G_POD, "0-15")) TH_LOG("%s", both(r, G_POD));
+	EXPECT_TRUE(holds(r, BU_QOS, "0-1,3-9,11-15")) TH_LOG("%s", both(r, BU_QOS));
+	EXPECT_TRUE(holds(r, B_POD, "0-1,3-9,11-15")) TH_LOG("%s", both(r, B_POD));
 	/* the root is not narrowed; its unit left alone */
 	EXPECT_STREQ("<missing>|", both(r, ROOT));
 	/* scopes runc has not started yet: the file alone, no error */
 	EXPECT_STREQ("2,10|-", both(r, APP));
-	EXPECT_STREQ("3-9,11-15|-", both(r, WEB));
+	EXPECT_STREQ("0-1,3-9,11-15|-", both(r, WEB));
 
 	/* runc starts the scopes (its AllowedCPUs: none here); reconcile */
 	start_unit(r, APP);
@@ -160,13 +160,13 @@ TEST_F(node, slices_and_scopes_follow_through_systemd)
 	run(r, "reconcile");
 	ASSERT_EQ(0, r->status) TH_LOG("%s", r->out);
 	EXPECT_TRUE(holds(r, APP, "2,10")) TH_LOG("%s", both(r, APP));
-	EXPECT_TRUE(holds(r, WEB, "3-9,11-15")) TH_LOG("%s", both(r, WEB));
+	EXPECT_TRUE(holds(r, WEB, "0-1,3-9,11-15")) TH_LOG("%s", both(r, WEB));
 
 	/* systemd emptied a slice (a unit below started): reconcile mends */
 	fake_write(r->dir, B_POD "/cpuset.cpus", "\n");
 	fake_write(r->dir, "units/kubepods-burstable-podb1.slice", "\n");
 	run(r, "reconcile");
-	EXPECT_TRUE(holds(r, B_POD, "3-9,11-15")) TH_LOG("%s", both(r, B_POD));
+	EXPECT_TRUE(holds(r, B_POD, "0-1,3-9,11-15")) TH_LOG("%s", both(r, B_POD));
 
 	/*
 	 * The Guaranteed pod goes: the pool grows, the slices follow, and
@@ -174,11 +174,11 @@ TEST_F(node, slices_and_scopes_follow_through_systemd)
 	 */
 	run(r, "remove g1");
 	ASSERT_EQ(0, r->status) TH_LOG("%s", r->out);
-	EXPECT_TRUE(holds(r, BU_QOS, "2-15")) TH_LOG("%s", both(r, BU_QOS));
-	EXPECT_TRUE(holds(r, B_POD, "2-15")) TH_LOG("%s", both(r, B_POD));
+	EXPECT_TRUE(holds(r, BU_QOS, "0-15")) TH_LOG("%s", both(r, BU_QOS));
+	EXPECT_TRUE(holds(r, B_POD, "0-15")) TH_LOG("%s", both(r, B_POD));
 	run(r, "reconcile");
 	ASSERT_EQ(0, r->status) TH_LOG("%s", r->out);
-	EXPECT_TRUE(holds(r, WEB, "2-15")) TH_LOG("%s", both(r, WEB));
+	EXPECT_TRUE(holds(r, WEB, "0-15")) TH_LOG("%s", both(r, WEB));
 }
 
 /* The cgroupfs driver: the same pods, no unit is ever asked. */
@@ -193,8 +193,8 @@ TEST_F(node, cgroupfs_driver_writes_files_alone)
 	ASSERT_EQ(0, pods_up(r)) TH_LOG("%s", r->out);
 	start_unit(r, APP);
 	run(r, "reconcile");
-	EXPECT_STREQ("2-15|", both(r, G_POD));
-	EXPECT_STREQ("3-9,11-15|", both(r, BU_QOS));
+	EXPECT_STREQ("0-15|", both(r, G_POD));
+	EXPECT_STREQ("0-1,3-9,11-15|", both(r, BU_QOS));
 	EXPECT_STREQ("2,10|", both(r, APP));
 }
 

@@ -471,7 +471,7 @@ TEST_F(plugin, create_tells_the_cpus_and_isolates)
 	ASSERT_STREQ("2-3,18-19", cpus);
 	env_of(r, env, sizeof(env));
 	xsnprintf(want, sizeof(want),
-		  "CPUMGR_EXCLUSIVE_CPUS=%s;CPUMGR_SHARED_CPUS=4-17,20-31;"
+		  "CPUMGR_EXCLUSIVE_CPUS=%s;CPUMGR_SHARED_CPUS=0-1,4-17,20-31;"
 		  "OPENSHIFT_ISOLATED_CPUS=%s;CPUMGR_HOUSEKEEPING_CPUS=2,18;"
 		  "OPENSHIFT_HOUSEKEEPING_CPUS=2,18;", cpus, cpus);
 	EXPECT_STREQ(want, env);
@@ -485,8 +485,8 @@ TEST_F(plugin, create_tells_the_cpus_and_isolates)
 	r = create_response(_metadata, self, &p, &side);
 	ASSERT_NE(NULL, r);
 	env_of(r, env, sizeof(env));
-	EXPECT_STREQ("CPUMGR_EXCLUSIVE_CPUS=;CPUMGR_SHARED_CPUS=4-17,20-31;"
-		     "OPENSHIFT_SHARED_CPUS=4-17,20-31;", env);
+	EXPECT_STREQ("CPUMGR_EXCLUSIVE_CPUS=;CPUMGR_SHARED_CPUS=0-1,4-17,20-31;"
+		     "OPENSHIFT_SHARED_CPUS=0-1,4-17,20-31;", env);
 	EXPECT_EQ(0, quota_of(r));
 	nri__pkg__api__v1alpha1__create_container_response__free_unpacked(r, NULL);
 	EXPECT_NE(NULL, strstr(fake_read(self->dir, "log"),

@@ -380,7 +380,7 @@ TEST_F(node, the_pool_moved_by_partitions)
 	 */
 	fake_write(self->sn.dir, "cgroup/kubepods/besteffort/podx/cpuset.cpus", "0-1\n");
 	ASSERT_EQ(0, run(self, "reconcile")) TH_LOG("%s", self->sn.out);
-	EXPECT_STREQ("3-5,7", V("cgroup/kubepods/besteffort/podx/cpuset.cpus"));
+	EXPECT_STREQ("0-1,3-5,7", V("cgroup/kubepods/besteffort/podx/cpuset.cpus"));
 	EXPECT_FALSE(fake_exists(self->sn.dir, "cgroup/kubepods/podu1/cpuset.cpus"));
 	/* a resize grows the partition, and shrinks it back */
 	ASSERT_EQ(0, run(self, "resize u1 app 4")) TH_LOG("%s", self->sn.out);

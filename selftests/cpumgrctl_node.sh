@@ -6,9 +6,9 @@
 # PodList), attach with real cgroups and tasks (a refused one undone),
 # reconcile, audit, status, hints, topology, metrics, events, checkpoint
 # export, verify and import, a module reload that sync restores, the
-# daemon topping up after a release-mode offline, remove and reset.  Written for the smt8 preset
-# (8 CPUs, cores {0,1} {2,3} {4,5} {6,7}, NUMA nodes 0-3 and 4-7); other
-# presets skip what needs it.  With CPUMGR_POOL_MOVES=partitions (or
+# daemon topping up after a release-mode offline, remove and reset.
+# Written for the smt8 preset (8 CPUs, cores {0,1} {2,3} {4,5} {6,7},
+# NUMA nodes 0-3 and 4-7); other presets skip what needs it.  With CPUMGR_POOL_MOVES=partitions (or
 # auto, which must choose partitions: 6.7 on) the node moves the pool by
 # partitions: the pool's containers name no CPU and run on what the
 # kernel leaves them (before 7.0 one given CPUs by hand names the pool

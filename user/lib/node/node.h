@@ -407,6 +407,9 @@ const struct cpumgr_assignment *node_assignment(const struct node *n,
 						const char *pod_uid,
 						const char *container);
 bool node_pod_in_kernel(const struct node *n, const char *pod_uid);
+/* The pod's cgroup the kernel has bound (every assignment of the pod
+ * reports it), NULL when none. */
+const char *node_pod_cgroup_bound(const struct node *n, const char *pod_uid);
 /* The shared pool containers run on (minus reserved under strict). */
 void node_shared_pool(const struct node *n, struct cpuset *out);
 /*

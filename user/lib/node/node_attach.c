@@ -178,16 +178,12 @@ static void keep(const struct node *n, const struct node_attach *a,
 {
 	const struct cpumgr_assignment *as =
 		node_assignment(n, p->pod.uid, p->pod.containers[k].name);
+	const char *pod_cgroup = node_pod_cgroup_bound(n, p->pod.uid);
 
 	if (a->create)
 		first_missing(n, cname, u->made_top);
 	u->cgroup = as && as->cgroup_path ? strdup(as->cgroup_path) : NULL;
-	/* the pod's binding, which every assignment of it reports */
-	for (size_t i = 0; i < n->kernel.nr_as && !u->pod_cgroup; i++) {
-		as = &n->kernel.as[i];
-		if (!strcmp(as->pod_uid, p->pod.uid) && as->pod_cgroup_path)
-			u->pod_cgroup = strdup(as->pod_cgroup_path);
-	}
+	u->pod_cgroup = pod_cgroup ? strdup(pod_cgroup) : NULL;
 	strcpy(u->rec_cgroup, p->c[k].cgroup);
 	strcpy(u->rec_pod_cgroup, p->pod_cgroup);
 }

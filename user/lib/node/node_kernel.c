@@ -291,6 +291,18 @@ bool node_pod_in_kernel(const struct node *n, const char *pod_uid)
 	       !strcmp(n->kernel.sorted[i]->pod_uid, pod_uid);
 }
 
+const char *node_pod_cgroup_bound(const struct node *n, const char *pod_uid)
+{
+	for (size_t i = 0; i < n->kernel.nr_as; i++) {
+		const struct cpumgr_assignment *a = &n->kernel.as[i];
+
+		if (!strcmp(a->pod_uid, pod_uid) && a->pod_cgroup_path &&
+		    a->pod_cgroup_path[0])
+			return a->pod_cgroup_path;
+	}
+	return NULL;
+}
+
 void node_shared_pool(const struct node *n, struct cpuset *out)
 {
 	struct cpuset pools;

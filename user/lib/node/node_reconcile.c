@@ -402,19 +402,6 @@ bool node_narrows_first(const struct node *n)
 	       n->cgroups.fs.version == 2 && n->cgroups.root_name[0];
 }
 
-/* Whether the kernel's table has the pod's cgroup (BIND). */
-static bool pod_bound(const struct node *n, const char *uid)
-{
-	for (size_t i = 0; i < n->kernel.nr_as; i++) {
-		const struct cpumgr_assignment *a = &n->kernel.as[i];
-
-		if (!strcmp(a->pod_uid, uid) && a->pod_cgroup_path &&
-		    a->pod_cgroup_path[0])
-			return true;
-	}
-	return false;
-}
-
 void node_withhold(struct node *n, const char *uid, const struct cpuset *cpus,
 		   const struct cpuset *held, const char *below,
 		   uint32_t *flags, uint64_t *gen)
@@ -434,7 +421,7 @@ void node_withhold(struct node *n, const char *uid, const struct cpuset *cpus,
 	 * new cgroup of it with a task inherits none.  A copy: a reconcile
 	 * may read the records below again.
 	 */
-	if (below && below[0] && pod_bound(n, uid) &&
+	if (below && below[0] && node_pod_cgroup_bound(n, uid) &&
 	    snprintf(n->withheld_at, sizeof(n->withheld_at), "%s", below) <
 	    (int)sizeof(n->withheld_at))
 		n->withheld_below = n->withheld_at;

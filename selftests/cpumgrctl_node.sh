@@ -354,6 +354,45 @@ t_reconcile()
 		{ shows; return 1; }
 }
 
+# An exclusive admission while the pool's cgroup names CPUs (before 7.0
+# with partitions, once given CPUs by hand; without, always): the pool's
+# task leaves the new container's CPUs before the container's task
+# runs there, and the pool gets them back when it goes.
+t_admit_over_named()
+{
+	local cpus
+
+	task
+	run ctl admit "$PODS/guaranteed-3cpu.yaml"
+	rc 0 || { shows; return 1; }
+	run ctl attach --pod $G3 --container busybox-pod1 \
+		--cgroup pod-g3/c --create --pid "${TASKS[-1]}"
+	rc 0 || { shows; return 1; }
+	cpus=$(sysfs_cpus $G3 busybox-pod1)
+	same_cpus "$(allowed "${TASKS[-1]}")" "$cpus" &&
+		cpus_rel disjoint "$(allowed "${TASKS[1]}")" "$cpus" &&
+		cpus_rel disjoint "$(cat $CG/pod-be/nginx/cpuset.cpus.effective)" \
+			"$cpus" || { echo "# BE runs on $(allowed "${TASKS[1]}")" | diag; return 1; }
+	# a cgroup that names CPUs is narrowed by reconcile (with
+	# partitions, not at every admission: node_narrow_tree()); until
+	# then the kernel keeps its tasks off them, and audit agrees
+	run ctl audit
+	rc 0 || { shows; return 1; }
+	run ctl reconcile
+	rc 0 && on_pool pod-be/nginx "${TASKS[1]}" || { shows; return 1; }
+	run ctl remove $G3
+	rc 0 || { shows; return 1; }
+	# the pool grows back at the next reconcile, as the kubelet's does;
+	# with partitions the kernel gives it back at once, but to a cgroup
+	# that names CPUs
+	if [ -n "$MOVES" ] && ! before_7; then
+		on_pool pod-be/nginx "${TASKS[1]}" || return 1
+	fi
+	run ctl reconcile
+	rc 0 && on_pool pod-be/nginx "${TASKS[1]}" &&
+		cpus_rel subset "$cpus" "$(allowed "${TASKS[1]}")"
+}
+
 t_audit_offender()
 {
 	local cpus
@@ -552,7 +591,7 @@ if [ "$CPUMGR_PRESET" != smt8 ]; then
 	exit 4
 fi
 
-ktap_plan 19
+ktap_plan 20
 check "init refuses bad input and changes nothing" t_init_errors
 check "init from a KubeletConfiguration and flags" t_init_config
 check "admit the example pods, JSON and YAML" t_admit
@@ -563,6 +602,7 @@ check "attach: bind, cpuset, CFS, a task moved in" t_attach
 check "audit: clean" t_audit_clean
 check "remove a pod" t_remove
 check "reconcile: shared pool, tampered cpuset, --pods" t_reconcile
+check "exclusive admission over the pool's named cpuset" t_admit_over_named
 check "audit finds a planted offender" t_audit_offender
 check "status and status --json" t_status
 check "hints, topology, metrics" t_hints_topology_metrics

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # cpumgrctl as the node's CPU manager, against the module: init (flags
-# and a KubeletConfiguration), admit (the example pods, JSON and YAML, a
+# and a KubeletConfiguration, a dry run's pool moves), admit (the example pods, JSON and YAML, a
 # PodList), attach with real cgroups and tasks (a refused one undone),
 # reconcile, audit, status, hints, topology, metrics, events, checkpoint
 # export, verify and import, a module reload that sync restores, the
@@ -147,6 +147,24 @@ t_init_config()
 	systemReserved:
 	  cpu: "0.5"
 	EOF
+	# a dry run judges the pool's way on this kernel (the managed root
+	# still to be made: the hierarchy's root is asked) and makes nothing
+	run ctl init --dry-run --config "$OUT/kubelet.yaml" --cgroup-root "$CG" \
+		--pool-moves auto
+	rc 0 || { shows; return 1; }
+	if remote_partitions; then
+		grep -q "auto chooses partitions: remote partitions here" "$OUT/o"
+	else
+		grep -q "auto chooses writes: no cpuset.cpus.exclusive here" "$OUT/o"
+	fi || { shows; return 1; }
+	run ctl init --dry-run --config "$OUT/kubelet.yaml" --cgroup-root "$CG" \
+		--pool-moves partitions
+	if remote_partitions; then
+		rc 0
+	else
+		rc 1 && grep -q "this kernel has no cpuset.cpus.exclusive" "$OUT/e"
+	fi || { shows; return 1; }
+	[ ! -e "$CG" ] && [ ! -e "$S/config.json" ] || return 1
 	run ctl init --config "$OUT/kubelet.yaml" --cgroup-root "$CG" $MOVES
 	rc 0 || return 1
 	[ "$(cat $SYSFS/policy)" = static ] &&
@@ -223,6 +241,16 @@ t_init_again_with_pods()
 	[ "$(cat $SYSFS/reserved_cpus)" = 0 ] &&
 		[ "$(sysfs_cpus $G2 nginx)" = "$g2" ] &&
 		[ "$(cat "$S/config.json")" = "$cfg" ]
+}
+
+# Remote partitions: cpuset.cpus.exclusive came with Linux 6.7.
+remote_partitions()
+{
+	local v
+
+	v=$(uname -r | cut -d- -f1)
+	[ "${v%%.*}" -gt 6 ] || { [ "${v%%.*}" = 6 ] &&
+		[ "$(echo "$v" | cut -d. -f2)" -ge 7 ]; }
 }
 
 before_7()

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "ctl_integration.h"
@@ -260,45 +261,6 @@ static enum checkpoint_version checkpoint_of(const struct init_args *a,
 }
 
 /*
- * --dry-run: the flags and the file as the kubelet reads them, and the
- * reserved CPUs against this machine's CPUs (sysfs), with no module.
- */
-static int dry_run(const struct init_args *a, struct kubelet_config *kc)
-{
-	struct cm_error err = { 0 };
-	struct topology *t;
-	char *reserved;
-
-	t = topology_load_sysfs("/sys", &err);
-	if (!t) {
-		ctl_note("reserved CPUs not checked: %s", cm_error_msg(&err));
-		cm_error_clear(&err);
-	} else if (kubelet_config_check_topology(kc, t, &err)) {
-		topology_free(t);
-		ctl_err("%s", cm_error_msg(&err));
-		cm_error_clear(&err);
-		return CPUMGRCTL_EXIT_USAGE;
-	}
-	topology_free(t);
-	reserved = cpuset_to_str(&kc->policy.reserved_cpus);
-	if (a->integration >= 0)
-		printf("dry run: integration %s\n",
-		       ctl_integration_name((unsigned int)a->integration));
-	printf("dry run: valid: policy %s, topology-manager-policy %s, ",
-	       kc->cpu_manager_policy, kc->topology_manager_policy);
-	if (kc->policy.has_reserved_cpus)
-		printf("reserved CPUs %s\n", reserved ? reserved : "?");
-	else if (kc->reserved_milli)
-		printf("reserved %lld millicores (%d CPU%s, chosen at init)\n",
-		       (long long)kc->reserved_milli, kc->policy.num_reserved,
-		       ctl_plural((unsigned int)kc->policy.num_reserved));
-	else
-		printf("no reserved CPUs\n");
-	free(reserved);
-	return CPUMGRCTL_EXIT_OK;
-}
-
-/*
  * The recorded pods keep what they are: a pod that would become a system
  * pod, or stop being one, would hold CPUs it may not (or lose its
  * record, which its exclusive CPUs back).
@@ -375,35 +337,89 @@ static bool system_needs_reserved(const struct node_config *c)
 	return node_system_on(c) && c->opts.strict_reservation;
 }
 
+/* What keeps the pool from moving by partitions on a node. */
+enum partitions_bar {
+	BAR_NONE,
+	BAR_SYSTEMD,		/* the systemd driver */
+	BAR_SYSTEM_RESERVED,	/* a system partition of reserved CPUs */
+	BAR_NO_REMOTE,		/* no remote partitions: before 6.7, v1 */
+};
+
+static enum partitions_bar partitions_bar(const struct node_config *c,
+					  bool remote)
+{
+	if (c->cgroup_driver == NODE_DRIVER_SYSTEMD)
+		return BAR_SYSTEMD;
+	if (system_needs_reserved(c))
+		return BAR_SYSTEM_RESERVED;
+	return remote ? BAR_NONE : BAR_NO_REMOTE;
+}
+
+/* --pool-moves partitions where the node bars it: init's refusal */
+static int partitions_refused(enum partitions_bar bar, const char *root,
+			      struct cm_error *err)
+{
+	switch (bar) {
+	/*
+	 * systemd writes a scope's cpuset.cpus from its AllowedCPUs again
+	 * whenever a unit near it changes: a cgroup left to inherit would
+	 * not stay so
+	 */
+	case BAR_SYSTEMD:
+		return cm_errorf(err, "--pool-moves partitions: not with the systemd cgroup driver (%s): systemd would set the pool's cgroups from their AllowedCPUs again; use --pool-moves writes",
+				 root);
+	case BAR_SYSTEM_RESERVED:
+		return cm_errorf(err, "system partition: not with --pool-moves partitions and strict-cpu-reservation: the managed root then holds no reserved CPU, so the system cgroup below it cannot");
+	case BAR_NO_REMOTE:
+		return cm_errorf(err, "--pool-moves partitions: this kernel has no cpuset.cpus.exclusive in %s (remote partitions: Linux 6.7 on, cgroup v2)",
+				 root);
+	case BAR_NONE:
+		break;
+	}
+	return 0;
+}
+
 /*
  * --pool-moves auto: partitions wherever they can go, measured faster
  * there (bench_pool on 6.12 and 7.3: flat as the node fills, where
- * writes grow with it); writes where they cannot: no remote partitions
- * (before Linux 6.7, cgroup v1), the systemd driver, a system
- * partition under strict-cpu-reservation.  Recorded pods keep the way
- * their cgroups were set up for.  The way chosen is what is recorded;
- * returns why, said once the init is done.
+ * writes grow with it); writes where the node bars them.  Recorded pods
+ * keep the way their cgroups were set up for.  The way chosen is what
+ * is recorded; returns why, said once the init is done.
  */
-static const char *pool_moves_auto(struct node *n, bool had_config,
+static const char *pool_moves_auto(struct node *n, enum partitions_bar bar,
+				   bool had_config,
 				   enum node_pool_moves recorded)
 {
-	const char *why = "remote partitions here, the kernel moves the pool";
-	enum node_pool_moves way = NODE_POOL_WRITES;
+	static const char *const why[] = {
+		[BAR_NONE] = "remote partitions here, the kernel moves the pool",
+		[BAR_SYSTEMD] = "the systemd cgroup driver sets the pool's cgroups again",
+		[BAR_SYSTEM_RESERVED] = "the system partition holds reserved CPUs (strict-cpu-reservation)",
+		[BAR_NO_REMOTE] = "no cpuset.cpus.exclusive here (remote partitions: Linux 6.7 on, cgroup v2)",
+	};
 
 	if (had_config && n->nr_pods) {
-		way = recorded;
-		why = "the recorded pods' cgroups are set up for it";
-	} else if (!quiet_part_remote(&n->cgroups.fs, n->cgroups.root_name)) {
-		why = "no cpuset.cpus.exclusive here (remote partitions: Linux 6.7 on, cgroup v2)";
-	} else if (n->cfg.cgroup_driver == NODE_DRIVER_SYSTEMD) {
-		why = "the systemd cgroup driver sets the pool's cgroups again";
-	} else if (system_needs_reserved(&n->cfg)) {
-		why = "the system partition holds reserved CPUs (strict-cpu-reservation)";
-	} else {
-		way = NODE_POOL_PARTITIONS;
+		n->cfg.pool_moves = recorded;
+		return "the recorded pods' cgroups are set up for it";
 	}
-	n->cfg.pool_moves = way;
-	return why;
+	n->cfg.pool_moves = bar == BAR_NONE ? NODE_POOL_PARTITIONS :
+					      NODE_POOL_WRITES;
+	return why[bar];
+}
+
+/* The managed cgroups: where, and who makes them (the kubelet's driver). */
+static void fill_cgroups(const struct init_args *a,
+			 const struct kubelet_config *kc,
+			 struct node_config *c)
+{
+	if (a->mount)
+		snprintf(c->cgroup_mount, sizeof(c->cgroup_mount), "%s",
+			 a->mount);
+	snprintf(c->cgroup_root, sizeof(c->cgroup_root), "%s",
+		 a->root ? a->root : c->cgroup_mount);
+	c->cgroup_driver = node_cgroup_driver_of(c->cgroup_root);
+	if (kc->cgroup_driver && *kc->cgroup_driver)
+		c->cgroup_driver = strcmp(kc->cgroup_driver, "systemd") ?
+				   NODE_DRIVER_CGROUPFS : NODE_DRIVER_SYSTEMD;
 }
 
 static void fill_config(const struct init_args *a,
@@ -417,15 +433,7 @@ static void fill_config(const struct init_args *a,
 	c->reserved = p->reserved;
 	c->reserved_milli = kc->reserved_milli;
 	c->reconcile_ns = kc->reconcile_period_ns;
-	if (a->mount)
-		snprintf(c->cgroup_mount, sizeof(c->cgroup_mount), "%s",
-			 a->mount);
-	snprintf(c->cgroup_root, sizeof(c->cgroup_root), "%s",
-		 a->root ? a->root : c->cgroup_mount);
-	c->cgroup_driver = node_cgroup_driver_of(c->cgroup_root);
-	if (kc->cgroup_driver && *kc->cgroup_driver)
-		c->cgroup_driver = strcmp(kc->cgroup_driver, "systemd") ?
-				   NODE_DRIVER_CGROUPFS : NODE_DRIVER_SYSTEMD;
+	fill_cgroups(a, kc, c);
 	if (a->enforce >= 0)
 		c->enforce = (uint32_t)a->enforce;
 	if (a->hotplug >= 0)
@@ -452,6 +460,133 @@ static void fill_config(const struct init_args *a,
 			 "%s", a->irqbalance_restart);
 }
 
+/*
+ * The managed root's top cgroup, where init asks for remote partitions
+ * (quiet_part_remote()); one init is still to make is asked of the
+ * root, whose cpuset.cpus.isolated came with them.
+ */
+static bool dry_remote(const struct node *n)
+{
+	char top[PATH_MAX], path[PATH_MAX];
+	const char *name = n->cgroups.root_name;
+	struct cm_error err = { 0 };
+
+	snprintf(top, sizeof(top), "%.*s", (int)strcspn(name, "/"), name);
+	if (top[0] && (node_cgroup_path(n, top, path, sizeof(path), &err) ||
+		       access(path, F_OK)))
+		name = "";
+	cm_error_clear(&err);
+	return quiet_part_remote(&n->cgroups.fs, name);
+}
+
+/* The system partition as init would take it: given, or adopted. */
+static int dry_system(const struct init_args *a, struct node *n,
+		      struct cm_error *err)
+{
+	bool found;
+
+	if (!a->system_partition)
+		return node_system_adopt(n, &found, err);
+	if (!strcmp(a->system_partition, "none"))
+		return 0;
+	if (cpuset_parse_kube(&n->cfg.system_cpus, a->system_partition, err))
+		return cm_error_prefix(err, "--system-partition %s",
+				       a->system_partition), -EINVAL;
+	return 0;
+}
+
+/*
+ * --pool-moves partitions or auto, judged on this machine's cgroups the
+ * way init judges it, for a node with no pods recorded: a dry run reads
+ * no state, and recorded pods keep the way theirs were set up for.
+ */
+static int dry_pool_moves(const struct init_args *a,
+			  const struct kubelet_config *kc)
+{
+	struct cm_error err = { 0 };
+	enum partitions_bar bar;
+	struct node *n;
+	int ret;
+
+	if (a->pool_moves != POOL_MOVES_AUTO &&
+	    a->pool_moves != NODE_POOL_PARTITIONS)
+		return CPUMGRCTL_EXIT_OK;
+	n = calloc(1, sizeof(*n));
+	if (!n) {
+		ctl_err("out of memory");
+		return CPUMGRCTL_EXIT_FAIL;
+	}
+	node_config_default(&n->cfg);
+	n->cfg.opts = kc->policy.opts;
+	fill_cgroups(a, kc, &n->cfg);
+	/* no cgroup file system there: said, not judged (as sysfs above) */
+	if (cgroupfs_init(&n->cgroups.fs, n->cfg.cgroup_mount, 0, &err)) {
+		ctl_note("--pool-moves not checked: %s", cm_error_msg(&err));
+		ret = CPUMGRCTL_EXIT_OK;
+	} else if (node_cgroup_name(n, n->cfg.cgroup_root,
+				    n->cgroups.root_name,
+				    sizeof(n->cgroups.root_name), &err) ||
+		   dry_system(a, n, &err)) {
+		ctl_err("%s", cm_error_msg(&err));
+		ret = CPUMGRCTL_EXIT_USAGE;
+	} else {
+		bar = partitions_bar(&n->cfg, dry_remote(n));
+		if (a->pool_moves == POOL_MOVES_AUTO)
+			printf("dry run: --pool-moves auto chooses %s: %s, unless pods are recorded (they keep theirs)\n",
+			       bar == BAR_NONE ? "partitions" : "writes",
+			       pool_moves_auto(n, bar, false, NODE_POOL_WRITES));
+		else if (partitions_refused(bar, n->cfg.cgroup_root, &err))
+			ctl_err("%s", cm_error_msg(&err));
+		else
+			printf("dry run: --pool-moves partitions: remote partitions here\n");
+		ret = cm_error_msg(&err)[0] ? CPUMGRCTL_EXIT_FAIL :
+					      CPUMGRCTL_EXIT_OK;
+	}
+	cm_error_clear(&err);
+	free(n);
+	return ret;
+}
+
+/*
+ * --dry-run: the flags and the file as the kubelet reads them, the
+ * reserved CPUs against this machine's CPUs (sysfs) and the way the pool
+ * moves against its cgroups, with no module.
+ */
+static int dry_run(const struct init_args *a, struct kubelet_config *kc)
+{
+	struct cm_error err = { 0 };
+	struct topology *t;
+	char *reserved;
+
+	t = topology_load_sysfs("/sys", &err);
+	if (!t) {
+		ctl_note("reserved CPUs not checked: %s", cm_error_msg(&err));
+		cm_error_clear(&err);
+	} else if (kubelet_config_check_topology(kc, t, &err)) {
+		topology_free(t);
+		ctl_err("%s", cm_error_msg(&err));
+		cm_error_clear(&err);
+		return CPUMGRCTL_EXIT_USAGE;
+	}
+	topology_free(t);
+	reserved = cpuset_to_str(&kc->policy.reserved_cpus);
+	if (a->integration >= 0)
+		printf("dry run: integration %s\n",
+		       ctl_integration_name((unsigned int)a->integration));
+	printf("dry run: valid: policy %s, topology-manager-policy %s, ",
+	       kc->cpu_manager_policy, kc->topology_manager_policy);
+	if (kc->policy.has_reserved_cpus)
+		printf("reserved CPUs %s\n", reserved ? reserved : "?");
+	else if (kc->reserved_milli)
+		printf("reserved %lld millicores (%d CPU%s, chosen at init)\n",
+		       (long long)kc->reserved_milli, kc->policy.num_reserved,
+		       ctl_plural((unsigned int)kc->policy.num_reserved));
+	else
+		printf("no reserved CPUs\n");
+	free(reserved);
+	return dry_pool_moves(a, kc);
+}
+
 /* The managed root must be a cgroup: make it when it is missing. */
 static int make_root(struct node *n, struct cm_error *err)
 {
@@ -475,6 +610,7 @@ static int run(struct node *n, const struct init_args *a,
 	enum node_pool_moves moves = n->cfg.pool_moves;
 	bool had_config = n->files.has_config;
 	const char *auto_why = NULL;
+	enum partitions_bar bar;
 	struct node_config *old;
 	struct cpu_policy p;
 	int ret;
@@ -500,24 +636,15 @@ static int run(struct node *n, const struct init_args *a,
 	if (!ret)
 		ret = system_partition(a, n, old, err);
 	free(old);
-	if (!ret && a->pool_moves == POOL_MOVES_AUTO)
-		auto_why = pool_moves_auto(n, had_config, moves);
-	if (!ret && system_needs_reserved(&n->cfg) &&
-	    n->cfg.pool_moves == NODE_POOL_PARTITIONS)
-		ret = cm_errorf(err, "system partition: not with --pool-moves partitions and strict-cpu-reservation: the managed root then holds no reserved CPU, so the system cgroup below it cannot");
-	if (!ret && n->cfg.pool_moves == NODE_POOL_PARTITIONS &&
-	    !quiet_part_remote(&n->cgroups.fs, n->cgroups.root_name))
-		ret = cm_errorf(err, "--pool-moves partitions: this kernel has no cpuset.cpus.exclusive in %s (remote partitions: Linux 6.7 on, cgroup v2)",
-				n->cfg.cgroup_root);
-	/*
-	 * systemd writes a scope's cpuset.cpus from its AllowedCPUs again
-	 * whenever a unit near it changes: a cgroup left to inherit would
-	 * not stay so
-	 */
-	if (!ret && n->cfg.pool_moves == NODE_POOL_PARTITIONS &&
-	    n->cfg.cgroup_driver == NODE_DRIVER_SYSTEMD)
-		ret = cm_errorf(err, "--pool-moves partitions: not with the systemd cgroup driver (%s): systemd would set the pool's cgroups from their AllowedCPUs again; use --pool-moves writes",
-				n->cfg.cgroup_root);
+	if (!ret) {
+		bar = partitions_bar(&n->cfg,
+				     quiet_part_remote(&n->cgroups.fs,
+						       n->cgroups.root_name));
+		if (a->pool_moves == POOL_MOVES_AUTO)
+			auto_why = pool_moves_auto(n, bar, had_config, moves);
+		if (n->cfg.pool_moves == NODE_POOL_PARTITIONS)
+			ret = partitions_refused(bar, n->cfg.cgroup_root, err);
+	}
 	/* the pods' cgroups were set up for the other way: not switched under them */
 	if (!ret && had_config && n->nr_pods && n->cfg.pool_moves != moves)
 		ret = cm_errorf(err, "--pool-moves %s: %u pods are recorded, their cgroups set up for --pool-moves %s: remove them first (cpumgrctl remove)",
@@ -659,7 +786,7 @@ CPUMGRCTL_COMMAND(init) = {
 		{ "cpu-cfs-quota", 0, "BOOL", CTL_ANY, NULL, "enforce CPU limits with CFS quota (the kubelet's --cpu-cfs-quota)" },
 		{ "disable-cpu-quota-with-exclusive-cpus", 0, "BOOL", CTL_ANY, NULL, "no CFS quota for containers with exclusive CPUs" },
 		{ "force", 'f', NULL, CTL_ANY, NULL, "also over a checkpoint of another configuration" },
-		{ "dry-run", 'n', NULL, CTL_ANY, NULL, "check the flags and the file on this machine's CPUs; no module, nothing changed" },
+		{ "dry-run", 'n', NULL, CTL_ANY, NULL, "check the flags and the file on this machine's CPUs, and --pool-moves on its cgroups; no module, nothing changed" },
 		{ "strict", 0, NULL, CTL_ANY, NULL, "an unknown KubeletConfiguration field is an error, not a warning" },
 		{ "kubelet-version", 0, "VERSION", CTL_ANY, NULL, "the kubelet the node matches, 1.32 to 1.37: the checkpoint is written in its version (without it v2; 1.36 v3 with its PodLevelResourceManagers gate on, 1.37 v4) and options its gates keep out are refused" },
 		{ "on-busy", 0, "WHAT", CTL_WORD, "fail keep", "when the kernel refuses the change because pods hold exclusive CPUs (they are named): fail (exit 1, the default), or keep the node's settings, record the refusal for status and exit 0 (the DaemonSet)" },

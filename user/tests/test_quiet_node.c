@@ -454,6 +454,54 @@ TEST_F(node, pool_moves_auto_picks_by_node)
 	EXPECT_TRUE(config_moves(_metadata, self, "writes"));
 }
 
+/* init --dry-run on the fake node's cgroups, with root below them, then MORE */
+#define DRY(self, root, more) \
+	run(self, "init --dry-run --cpu-manager-policy static --reserved-cpus 0-1 " \
+	    "--cgroup-mount '%s/cgroup' --cgroup-root '%s/cgroup/" root "' " more, \
+	    (self)->sn.dir, (self)->sn.dir)
+
+#define OUT_HAS(self, text) \
+	EXPECT_NE(NULL, strstr((self)->sn.out, text)) TH_LOG("%s", (self)->sn.out)
+
+/*
+ * init --dry-run --pool-moves: judged on the cgroups as init judges
+ * them (a root still to be made is asked of the hierarchy's root), and
+ * nothing recorded.
+ */
+TEST_F(node, dry_run_says_what_pool_moves_would_do)
+{
+	ASSERT_EQ(0, DRY(self, "kubepods", "--pool-moves auto")) TH_LOG("%s", self->sn.out);
+	OUT_HAS(self, "dry run: --pool-moves auto chooses partitions: remote partitions here");
+	EXPECT_TRUE(config_moves(_metadata, self, "writes"));
+	ASSERT_EQ(0, DRY(self, "kubepods", "--pool-moves partitions")) TH_LOG("%s", self->sn.out);
+	OUT_HAS(self, "dry run: --pool-moves partitions: remote partitions here");
+	/* what bars partitions: auto says it, partitions is refused with it */
+	ASSERT_EQ(0, DRY(self, "kubepods", "--pool-moves auto --cgroup-driver systemd"));
+	OUT_HAS(self, "auto chooses writes: the systemd cgroup driver");
+	EXPECT_EQ(1, DRY(self, "kubepods", "--pool-moves partitions --cgroup-driver systemd"));
+	OUT_HAS(self, "--pool-moves partitions: not with the systemd cgroup driver");
+	ASSERT_EQ(0, DRY(self, "kubepods", "--pool-moves auto --system-partition 0-1 "
+			 "--cpu-manager-policy-options strict-cpu-reservation=true"));
+	OUT_HAS(self, "auto chooses writes: the system partition holds reserved CPUs");
+	EXPECT_EQ(2, DRY(self, "kubepods", "--pool-moves auto --system-partition 0-x"));
+	OUT_HAS(self, "--system-partition 0-x: invalid cpulist");
+	/* a root init would make: the hierarchy's root tells, not yet here */
+	ASSERT_EQ(0, DRY(self, "newroot/pods", "--pool-moves auto"));
+	OUT_HAS(self, "auto chooses writes: no cpuset.cpus.exclusive here");
+	fake_write(self->sn.dir, "cgroup/cpuset.cpus.isolated", "\n");
+	ASSERT_EQ(0, DRY(self, "newroot/pods", "--pool-moves auto"));
+	OUT_HAS(self, "auto chooses partitions");
+	EXPECT_FALSE(fake_exists(self->sn.dir, "cgroup/newroot"));
+	/* an existing root without the file (6.1): no remote partitions */
+	unlink(strcat(strcpy(self->sn.out, self->sn.dir), "/cgroup/kubepods/cpuset.cpus.exclusive"));
+	EXPECT_EQ(1, DRY(self, "kubepods", "--pool-moves partitions"));
+	OUT_HAS(self, "--pool-moves partitions: this kernel has no cpuset.cpus.exclusive in");
+	EXPECT_TRUE(config_moves(_metadata, self, "writes"));
+	/* no --pool-moves: not a word of it */
+	ASSERT_EQ(0, DRY(self, "kubepods", ""));
+	EXPECT_EQ(NULL, strstr(self->sn.out, "--pool-moves")) TH_LOG("%s", self->sn.out);
+}
+
 /*
  * A container admitted with its partition pending loses a CPU to a
  * release-mode offline before its attach: the partition made, the flag

@@ -14,6 +14,7 @@
 #include "cpumgr_cgroup.h"
 #include "cpumgr_check_grant.h"
 #include "cpumgr_changes.h"
+#include "cpumgr_inflight.h"
 #include "cpumgr_notify.h"
 #include "cpumgr_pods.h"
 #include "cpumgr_request.h"
@@ -186,6 +187,15 @@ int cpumgr_table_assign(struct cpumgr_entry *entry,
 	struct cpumgr_pod *pod;
 	int err;
 
+	/*
+	 * Its check looks at the cpusets as they are: the writes checked
+	 * against the table as it is end first, and the others wait
+	 */
+	if (entry->narrowed && cpumgr_inflight_gate_close()) {
+		NL_SET_ERR_MSG(extack,
+			       "interrupted while waiting for the cpuset.cpus writes under way");
+		return -EINTR;
+	}
 	err = cpumgr_write_begin(expect, extack);
 	if (err)
 		goto out;
@@ -260,6 +270,9 @@ out_put:
 	if (new_pod)
 		cpumgr_pod_put(pod);
 out:
+	/* before the wait for the writes checked before: those at the gate */
+	if (entry->narrowed)
+		cpumgr_inflight_gate_open();
 	cpumgr_write_unlock();
 	cpumgr_view_free(view);
 	return err;

@@ -7,13 +7,11 @@
  * a CPU that has just become exclusive, and only an audit would notice.
  *
  * The cpusets are read as they are under the table's write lock, before
- * the change.  A cpuset.cpus write checked against the table as it was
- * may still land after this check (the ASSIGN waits for it before it
- * returns: cpumgr_write_unlock()); a later narrowing undoes it (resize
- * narrows again at once, the daemon every round), and from then on
- * such a write is checked against the new table.  Guard mode mirrors
- * what the kubelet decided and runs without the flag: the kubelet
- * narrows the others after it assigns.
+ * the change, once the cpuset.cpus writes checked against the table as
+ * it was have landed: the ASSIGN closed the gate for new ones and waited
+ * for those past it (cpumgr_inflight_gate_close()), which wait for the
+ * new table.  Guard mode mirrors what the kubelet decided and runs
+ * without the flag: the kubelet narrows the others after it assigns.
  *
  * The ASSIGN that clears a container's CPUMGR_ASSIGNMENT_F_PARTITION_PENDING
  * is checked the same way for all of its CPUs: the entries let onto them

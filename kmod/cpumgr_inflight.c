@@ -46,6 +46,13 @@
  * The checks against the rules are the callers': an entry's runs under
  * the lock, for each write under way (cpumgr_inflight_entry_sees()).
  *
+ * A change of the table that looks at the cpusets as they are (an
+ * ASSIGN that says the others let go of its CPUs: cpumgr_check_grant())
+ * closes a gate first: a cpuset.cpus write that has its slot waits there
+ * before it is checked, and the change waits for the writes past it to
+ * end.  A write checked against the table as it was then cannot land
+ * after the change looked, and one checked after reads the new table.
+ *
  * Every cgroup file write checked, cpuset.cpus or another, is under way
  * here too until the kernel returns from it (cpumgr_writes), for the
  * changes of the table to wait for.
@@ -64,6 +71,8 @@ static DECLARE_WAIT_QUEUE_HEAD(cpumgr_inflight_wait);
 static struct cpumgr_inflight_write cpumgr_inflight_writes[CPUMGR_INFLIGHT_WRITES];
 /* the order in which writes got their slots */
 static u64 cpumgr_inflight_tickets;
+/* the changes of the table that closed the gate and have not opened it */
+static unsigned int cpumgr_inflight_gates;
 /* the task entry under way: references held on both */
 static struct cpumgr_inflight_entry cpumgr_inflight_entry;
 static struct task_struct *cpumgr_inflight_task;
@@ -98,6 +107,7 @@ static bool cpumgr_inflight_claimed(struct cgroup_subsys_state *css,
 		free->css = css;
 		free->ticket = ++cpumgr_inflight_tickets;
 		free->begun = false;
+		free->passed = false;
 	}
 	raw_spin_unlock_irqrestore(&cpumgr_inflight_lock, flags);
 	*w = free;
@@ -121,6 +131,21 @@ static bool cpumgr_inflight_first(struct cgroup_subsys_state *css,
 	}
 	raw_spin_unlock_irqrestore(&cpumgr_inflight_lock, flags);
 	return first;
+}
+
+/* No change of the table waits for the writes under way: *@w goes on. */
+static bool cpumgr_inflight_open(struct cgroup_subsys_state *css,
+				 struct cpumgr_inflight_write **w)
+{
+	unsigned long flags;
+	bool open;
+
+	raw_spin_lock_irqsave(&cpumgr_inflight_lock, flags);
+	open = !cpumgr_inflight_gates;
+	if (open)
+		(*w)->passed = true;
+	raw_spin_unlock_irqrestore(&cpumgr_inflight_lock, flags);
+	return open;
 }
 
 /*
@@ -155,8 +180,8 @@ static int cpumgr_inflight_wait_until(bool (*cond)(struct cgroup_subsys_state *c
  *
  * Sleeps while no slot is free, then while a write that got its slot
  * before is on @css's branch (in line: later ones wait behind this
- * one).  Return: the slot, or an ERR_PTR() of
- * cpumgr_inflight_wait_until()'s error.
+ * one), then while the gate is closed.  Return: the slot, or an
+ * ERR_PTR() of cpumgr_inflight_wait_until()'s error.
  */
 struct cpumgr_inflight_write *
 cpumgr_inflight_write_get(struct cgroup_subsys_state *css)
@@ -168,6 +193,8 @@ cpumgr_inflight_write_get(struct cgroup_subsys_state *css)
 	if (err)
 		return ERR_PTR(err);
 	err = cpumgr_inflight_wait_until(cpumgr_inflight_first, css, &w);
+	if (!err)
+		err = cpumgr_inflight_wait_until(cpumgr_inflight_open, css, &w);
 	if (err) {
 		cpumgr_inflight_write_put(w);
 		return ERR_PTR(err);
@@ -231,8 +258,63 @@ void cpumgr_inflight_write_put(struct cpumgr_inflight_write *w)
 	raw_spin_lock_irqsave(&cpumgr_inflight_lock, flags);
 	w->css = NULL;
 	w->begun = false;
+	w->passed = false;
 	raw_spin_unlock_irqrestore(&cpumgr_inflight_lock, flags);
 	css_put(css);
+	wake_up_all(&cpumgr_inflight_wait);
+}
+
+static bool cpumgr_inflight_none_passed(void)
+{
+	unsigned long flags;
+	bool none = true;
+	unsigned int i;
+
+	raw_spin_lock_irqsave(&cpumgr_inflight_lock, flags);
+	for (i = 0; i < CPUMGR_INFLIGHT_WRITES && none; i++)
+		none = !cpumgr_inflight_writes[i].css ||
+		       !cpumgr_inflight_writes[i].passed;
+	raw_spin_unlock_irqrestore(&cpumgr_inflight_lock, flags);
+	return none;
+}
+
+/**
+ * cpumgr_inflight_gate_close - the cpuset.cpus writes under way end first
+ *
+ * New writes wait before they are checked, until
+ * cpumgr_inflight_gate_open(); this waits until those past the gate
+ * have ended.  The caller holds no lock: a write may wait for cpuset's
+ * and the hotplug lock, and hotplug for the table's.
+ *
+ * Return: 0, or -EINTR when the caller was killed (the gate is open).
+ */
+int cpumgr_inflight_gate_close(void)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&cpumgr_inflight_lock, flags);
+	cpumgr_inflight_gates++;
+	raw_spin_unlock_irqrestore(&cpumgr_inflight_lock, flags);
+	if (!wait_event_killable(cpumgr_inflight_wait,
+				 cpumgr_inflight_none_passed()))
+		return 0;
+	cpumgr_inflight_gate_open();
+	return -EINTR;
+}
+
+/*
+ * The change is published, or given up: the writes waiting are checked
+ * against the table as it is.  Before the change waits for the writes
+ * checked against the old one (cpumgr_inflight_checked_sync()), those
+ * waiting here among them.
+ */
+void cpumgr_inflight_gate_open(void)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&cpumgr_inflight_lock, flags);
+	cpumgr_inflight_gates--;
+	raw_spin_unlock_irqrestore(&cpumgr_inflight_lock, flags);
 	wake_up_all(&cpumgr_inflight_wait);
 }
 

@@ -25,6 +25,7 @@ struct cpumgr_inflight_write {
 	struct cgroup_subsys_state *css;	/* NULL: the slot is free */
 	u64 ticket;	/* when it got the slot: writes on a branch go in order */
 	bool begun;	/* a cgroup2 write's: eff and own are set */
+	bool passed;	/* past the gate: waited for by those closing it */
 	cpumask_var_t eff;	/* what the write gives its cpuset */
 	cpumask_var_t own;	/* what it names */
 };
@@ -45,6 +46,10 @@ bool cpumgr_inflight_entry_sees(bool (*check)(const struct cpumgr_inflight_write
 					      void *arg),
 				void *arg);
 void cpumgr_inflight_leave(void);
+
+/* Table changes that look at the cpusets the writes under way change. */
+int cpumgr_inflight_gate_close(void);
+void cpumgr_inflight_gate_open(void);
 
 /* The cgroup file writes checked and still under way. */
 int cpumgr_inflight_checked_begin(void);

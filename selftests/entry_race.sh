@@ -14,8 +14,9 @@
 # it inherits); a write waits while another on its branch is under way,
 # and is checked against what that one made.  A write checked while the
 # table was empty is under way as well (issue 32, item 2): a task entry
-# after an ASSIGN meets it.  Three writes on one branch, each harmless
-# alone or with one other, may not all land (issue 32, item 6).
+# after an ASSIGN meets it, and an ASSIGN that narrowed first waits for
+# it to land, then looks at q.  Three writes on one branch, each
+# harmless alone or with one other, may not all land (issue 32, item 6).
 #
 # selftests/kmod's cpumgr_cpuset_park.ko parks another cgroup's
 # cpuset.cpus write with cpuset's locks held: the write or the task
@@ -202,6 +203,17 @@ go()
 	echo go >"$OUT/go.$1"
 }
 
+# Let side $1 (its process $2) go: it must wait in the kernel in
+# function $3 (parked, or in line behind another), said when it does not.
+goes_to_wait()
+{
+	go "$1"
+	until_status "$1" "$2" "$3"
+	[ $? = 2 ] && return 0
+	echo "# the $1 did not wait in $3: status $(status_of "$1")"
+	return 1
+}
+
 # Whether CPU list $1 (as the kernel prints it) holds CPU $2.
 holds_cpu()
 {
@@ -323,13 +335,13 @@ write_then_write()
 	race first "$first" cpuset_write_resmask second $!
 }
 
-# In the background, once "$OUT/go.assign" is written to: c0 assigned 7,
-# its status into status.assign.
+# In the background, once "$OUT/go.assign" is written to: c0 assigned 7
+# (with flags $@), its status into status.assign.
 assign_later()
 {
 	(
 		read -r _ <"$OUT/go.assign"
-		"$CTL" assign p0 c0 7 >/dev/null 2>"$OUT/assign.err"
+		"$CTL" assign p0 c0 7 "$@" >/dev/null 2>"$OUT/assign.err"
 		echo $? >"$OUT/status.assign"
 	) &
 	BG+=($!)
@@ -355,9 +367,7 @@ write_then_assign()
 	write_later write
 	writer=$!
 	assign_later
-	go write
-	until_status write "$writer" cpuset_write_resmask
-	[ $? = 2 ] || { echo "# the write did not wait: $(status_of write)"; ok=1; }
+	goes_to_wait write "$writer" cpuset_write_resmask || ok=1
 	go assign
 	until_assigned || ok=1
 	entry_later move
@@ -375,6 +385,38 @@ write_then_assign()
 	[ "$(status_of assign)" = 0 ] ||
 		{ echo "# the ASSIGN: $(status_of assign)"; diag <"$OUT/assign.err"; ok=1; }
 	q_off_7 || ok=1
+	return $ok
+}
+
+# The write, checked on the empty table, waits (parked) while q, which
+# inherits, has a task; an ASSIGN of 7 that says the others let go of
+# it (--narrowed) comes.  It waits for the write under way to land
+# (cpumgr_inflight_gate_close()), then finds q's task on 7: refused.
+# Without the wait it looked first, was taken, and the write gave q's
+# task the container's CPU.
+write_then_narrowed_assign()
+{
+	local writer assigner ok=0
+
+	arm_empty && echo "$TASK" >"$CG/q/cgroup.procs" && park || return 1
+	write_later write
+	writer=$!
+	assign_later --narrowed
+	assigner=$!
+	goes_to_wait write "$writer" cpuset_write_resmask || ok=1
+	goes_to_wait assign "$assigner" cpumgr_inflight_gate_close || ok=1
+	unpark
+	[ "$(status_of write)" = 0 ] || { echo "# the write: $(status_of write)"; ok=1; }
+	if [ "$(status_of assign)" = 0 ]; then
+		echo "# the ASSIGN was taken while q's task had 7"
+		ok=1
+	else
+		grep -q "still held by a cgroup with tasks" "$OUT/assign.err" ||
+			{ diag <"$OUT/assign.err"; ok=1; }
+	fi
+	[ -z "$(<"$SYSFS/exclusive_cpus")" ] ||
+		{ echo "# exclusive: $(<"$SYSFS/exclusive_cpus")"; ok=1; }
+	echo "$TASK" >/sys/fs/cgroup/cgroup.procs
 	return $ok
 }
 
@@ -399,16 +441,10 @@ three_writes()
 	second=$!
 	write_later third 5 "$CG/q/r/cpuset.cpus"
 	third=$!
-	go first
-	until_status first "$first" cpuset_write_resmask
-	[ $? = 2 ] || { echo "# erace's write did not wait: $(status_of first)"; ok=1; }
+	goes_to_wait first "$first" cpuset_write_resmask || ok=1
 	# each waits for the one before on its branch
-	go second
-	until_status second "$second" cpumgr_inflight_write_get
-	[ $? = 2 ] || { echo "# q's write did not wait: $(status_of second)"; ok=1; }
-	go third
-	until_status third "$third" cpumgr_inflight_write_get
-	[ $? = 2 ] || { echo "# r's write did not wait: $(status_of third)"; ok=1; }
+	goes_to_wait second "$second" cpumgr_inflight_write_get || ok=1
+	goes_to_wait third "$third" cpumgr_inflight_write_get || ok=1
 	unpark
 	for side in first second third; do
 		case $(status_of $side) in
@@ -429,7 +465,7 @@ three_writes()
 	return $ok
 }
 
-ktap_plan 9
+ktap_plan 10
 check "set-up: c0 on 7, erace on 0-6, q empty" setup
 check "a task move into q while a write giving erace 7 is under way: refused" write_then_entry move
 check "a clone3 into q while a write giving erace 7 is under way: refused" write_then_entry clone
@@ -438,5 +474,6 @@ check "a write giving erace 7 while a clone3 into q is under way: refused" entry
 check "q emptied while a write giving erace 7 is under way: refused" write_then_write erace
 check "a write giving erace 7 while q is being emptied: refused" write_then_write q
 check "a task move into q after an ASSIGN, while a write checked on the empty table is under way: refused" write_then_assign
+check "an ASSIGN that narrowed first, while a write checked on the empty table gives q's task 7: refused" write_then_narrowed_assign
 check "three writes on one branch, each harmless alone: not all land" three_writes
 ktap_exit

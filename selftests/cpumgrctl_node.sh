@@ -246,11 +246,10 @@ t_init_again_with_pods()
 # Remote partitions: cpuset.cpus.exclusive came with Linux 6.7.
 remote_partitions()
 {
-	local v
+	local major minor
 
-	v=$(uname -r | cut -d- -f1)
-	[ "${v%%.*}" -gt 6 ] || { [ "${v%%.*}" = 6 ] &&
-		[ "$(echo "$v" | cut -d. -f2)" -ge 7 ]; }
+	IFS=. read -r major minor _ <<<"$(uname -r)"
+	[ "$major" -gt 6 ] || { [ "$major" = 6 ] && [ "$minor" -ge 7 ]; }
 }
 
 before_7()

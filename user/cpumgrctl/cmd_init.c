@@ -531,11 +531,13 @@ static int dry_pool_moves(const struct init_args *a,
 		ret = CPUMGRCTL_EXIT_USAGE;
 	} else {
 		bar = partitions_bar(&n->cfg, dry_remote(n));
-		if (a->pool_moves == POOL_MOVES_AUTO)
+		if (a->pool_moves == POOL_MOVES_AUTO) {
+			const char *why = pool_moves_auto(n, bar, false,
+							  NODE_POOL_WRITES);
+
 			printf("dry run: --pool-moves auto chooses %s: %s, unless pods are recorded (they keep theirs)\n",
-			       bar == BAR_NONE ? "partitions" : "writes",
-			       pool_moves_auto(n, bar, false, NODE_POOL_WRITES));
-		else if (partitions_refused(bar, n->cfg.cgroup_root, &err))
+			       node_pool_moves_name(n->cfg.pool_moves), why);
+		} else if (partitions_refused(bar, n->cfg.cgroup_root, &err))
 			ctl_err("%s", cm_error_msg(&err));
 		else
 			printf("dry run: --pool-moves partitions: remote partitions here\n");

@@ -193,7 +193,7 @@ int cpumgr_table_assign(struct cpumgr_entry *entry,
 	 */
 	if (entry->narrowed && cpumgr_inflight_gate_close()) {
 		NL_SET_ERR_MSG(extack,
-			       "interrupted while waiting for the cpuset.cpus writes under way");
+			       "interrupted while waiting for the cpuset writes under way");
 		return -EINTR;
 	}
 	err = cpumgr_write_begin(expect, extack);

@@ -52,6 +52,12 @@
  * before it is checked, and the change waits for the writes past it to
  * end.  A write checked against the table as it was then cannot land
  * after the change looked, and one checked after reads the new table.
+ * The other writes checked that can hand a cgroup with tasks CPUs it
+ * did not have (cpuset.cpus.exclusive and cpuset.cpus.partition, whose
+ * partitions give theirs back as they dissolve, and
+ * cgroup.subtree_control, whose cpuset turned off leaves the tasks
+ * below on their parent's CPUs) pass the same gate, without a slot
+ * (cpumgr_inflight_gate_pass()).
  *
  * Every cgroup file write checked, cpuset.cpus or another, is under way
  * here too until the kernel returns from it (cpumgr_writes), for the
@@ -73,6 +79,8 @@ static struct cpumgr_inflight_write cpumgr_inflight_writes[CPUMGR_INFLIGHT_WRITE
 static u64 cpumgr_inflight_tickets;
 /* the changes of the table that closed the gate and have not opened it */
 static unsigned int cpumgr_inflight_gates;
+/* the writes past the gate without a slot, and not yet returned */
+static unsigned int cpumgr_inflight_passing;
 /* the task entry under way: references held on both */
 static struct cpumgr_inflight_entry cpumgr_inflight_entry;
 static struct task_struct *cpumgr_inflight_task;
@@ -133,7 +141,10 @@ static bool cpumgr_inflight_first(struct cgroup_subsys_state *css,
 	return first;
 }
 
-/* No change of the table waits for the writes under way: *@w goes on. */
+/*
+ * No change of the table waits for the writes under way: the write goes
+ * on, past the gate, in its slot *@w or (NULL) without one.
+ */
 static bool cpumgr_inflight_open(struct cgroup_subsys_state *css,
 				 struct cpumgr_inflight_write **w)
 {
@@ -142,17 +153,31 @@ static bool cpumgr_inflight_open(struct cgroup_subsys_state *css,
 
 	raw_spin_lock_irqsave(&cpumgr_inflight_lock, flags);
 	open = !cpumgr_inflight_gates;
-	if (open)
+	if (open && *w)
 		(*w)->passed = true;
+	else if (open)
+		cpumgr_inflight_passing++;
 	raw_spin_unlock_irqrestore(&cpumgr_inflight_lock, flags);
 	return open;
 }
 
 /*
+ * @css is being removed, and with cgroup_mutex held the kernel waits for
+ * the writers of its files to leave: kill_css() marks a controller's
+ * css dying first, cgroup_destroy_locked() the cgroup's own (whose files
+ * are cgroup.subtree_control's and the like) offline.
+ */
+static bool cpumgr_inflight_css_going(struct cgroup_subsys_state *css)
+{
+	unsigned int flags = READ_ONCE(css->flags);
+
+	return (flags & CSS_DYING) || !(flags & CSS_ONLINE);
+}
+
+/*
  * Waits until @cond(@css, @w): 0, -EINTR when the writer was killed
- * meanwhile, or -ENODEV when @css is being removed (kill_css() marks it
- * before it waits, with cgroup_mutex held, for the writers of its files
- * to leave; a cpuset gone offline is the kernel's ENODEV too).
+ * meanwhile, or -ENODEV when @css is being removed (a cpuset gone
+ * offline is the kernel's ENODEV too).
  */
 static int cpumgr_inflight_wait_until(bool (*cond)(struct cgroup_subsys_state *css,
 						   struct cpumgr_inflight_write **w),
@@ -169,7 +194,7 @@ static int cpumgr_inflight_wait_until(bool (*cond)(struct cgroup_subsys_state *c
 			return 0;
 		if (left < 0)
 			return -EINTR;
-		if (READ_ONCE(css->flags) & CSS_DYING)
+		if (cpumgr_inflight_css_going(css))
 			return -ENODEV;
 	}
 }
@@ -264,13 +289,41 @@ void cpumgr_inflight_write_put(struct cpumgr_inflight_write *w)
 	wake_up_all(&cpumgr_inflight_wait);
 }
 
+/**
+ * cpumgr_inflight_gate_pass - a checked write without a slot, before
+ * its check
+ * @css: the css of the file written
+ *
+ * Sleeps while the gate is closed.  Return: 0, the write then waited for
+ * by those closing the gate until cpumgr_inflight_gate_passed(), or
+ * cpumgr_inflight_wait_until()'s error.
+ */
+int cpumgr_inflight_gate_pass(struct cgroup_subsys_state *css)
+{
+	struct cpumgr_inflight_write *none = NULL;
+
+	return cpumgr_inflight_wait_until(cpumgr_inflight_open, css, &none);
+}
+
+/* The kernel returned from a write cpumgr_inflight_gate_pass() let by. */
+void cpumgr_inflight_gate_passed(void)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&cpumgr_inflight_lock, flags);
+	cpumgr_inflight_passing--;
+	raw_spin_unlock_irqrestore(&cpumgr_inflight_lock, flags);
+	wake_up_all(&cpumgr_inflight_wait);
+}
+
 static bool cpumgr_inflight_none_passed(void)
 {
 	unsigned long flags;
-	bool none = true;
+	bool none;
 	unsigned int i;
 
 	raw_spin_lock_irqsave(&cpumgr_inflight_lock, flags);
+	none = !cpumgr_inflight_passing;
 	for (i = 0; i < CPUMGR_INFLIGHT_WRITES && none; i++)
 		none = !cpumgr_inflight_writes[i].css ||
 		       !cpumgr_inflight_writes[i].passed;
@@ -279,7 +332,7 @@ static bool cpumgr_inflight_none_passed(void)
 }
 
 /**
- * cpumgr_inflight_gate_close - the cpuset.cpus writes under way end first
+ * cpumgr_inflight_gate_close - the cpuset writes under way end first
  *
  * New writes wait before they are checked, until
  * cpumgr_inflight_gate_open(); this waits until those past the gate

@@ -50,6 +50,8 @@ void cpumgr_inflight_leave(void);
 /* Table changes that look at the cpusets the writes under way change. */
 int cpumgr_inflight_gate_close(void);
 void cpumgr_inflight_gate_open(void);
+int cpumgr_inflight_gate_pass(struct cgroup_subsys_state *css);
+void cpumgr_inflight_gate_passed(void);
 
 /* The cgroup file writes checked and still under way. */
 int cpumgr_inflight_checked_begin(void);

@@ -147,13 +147,15 @@ static ssize_t cpumgr_file_write(struct kernfs_open_file *of, char *buf,
  * checked write under way (cpumgr_inflight.c).  A cpuset.cpus
  * write holds an in-flight slot too until the kernel returns from it,
  * and waits for one while another write on its cpuset's branch holds
- * one.  Unlike the probe, this may sleep.
+ * one.  The others (not cpuset.mems) pass the gate of the table changes
+ * that look at the cpusets.  Unlike the probe, this may sleep.
  */
 static ssize_t cpumgr_file_checked(struct kernfs_open_file *of, char *buf,
 				   size_t nbytes, loff_t off)
 {
 	enum cpumgr_file file = cpumgr_file_of(of);
 	struct cpumgr_inflight_write *w = NULL;
+	bool gated = false;
 	ssize_t ret;
 	int idx;
 
@@ -168,6 +170,11 @@ static ssize_t cpumgr_file_checked(struct kernfs_open_file *of, char *buf,
 			ret = PTR_ERR(w);
 			goto out;
 		}
+	} else if (file != CPUMGR_FILE_OTHER) {
+		ret = cpumgr_inflight_gate_pass(of_css(of));
+		if (ret)
+			goto out;
+		gated = true;
 	}
 	if (cpumgr_file_refused(of, buf, file, w))
 		ret = -EBUSY;
@@ -175,6 +182,8 @@ static ssize_t cpumgr_file_checked(struct kernfs_open_file *of, char *buf,
 		ret = cpumgr_file_write(of, buf, nbytes, off);
 	if (w)
 		cpumgr_inflight_write_put(w);
+	if (gated)
+		cpumgr_inflight_gate_passed();
 out:
 	cpumgr_inflight_checked_end(idx);
 	return ret;

@@ -15,14 +15,19 @@
 # and is checked against what that one made.  A write checked while the
 # table was empty is under way as well (issue 32, item 2): a task entry
 # after an ASSIGN meets it, and an ASSIGN that narrowed first waits for
-# it to land, then looks at q.  Three writes on one branch, each
+# it to land, then looks at q.  So does it for the other writes that can
+# hand q's task 7: a partition dissolved (cpuset.cpus.partition, or
+# cpuset.cpus.exclusive emptied above it) and cpuset turned off above
+# q (cgroup.subtree_control).  Three writes on one branch, each
 # harmless alone or with one other, may not all land (issue 32, item 6).
 #
 # selftests/kmod's cpumgr_cpuset_park.ko parks another cgroup's
-# cpuset.cpus write with cpuset's locks held: the write or the task
-# entry made next is checked and then waits for those locks, until the
-# test has brought the other side.  A task move that waits there holds
-# the lock every fork takes: the shell then waits with builtins only.
+# cpuset.cpus (or cpuset.mems) write with cpuset's locks held: the write
+# or the task entry made next is checked and then waits for those locks,
+# until the test has brought the other side.  A cpuset.mems write holds
+# no place among the cpuset writes an ASSIGN waits for: the ASSIGN's
+# cases park one.  A task move that waits there holds the lock every
+# fork takes: the shell then waits with builtins only.
 #
 # Pod p0's container c0 holds CPU 7, bound at erace/c0; erace has 0-6;
 # erace/q is empty and inherits.  The write gives erace 0-7 (its own
@@ -39,12 +44,14 @@ CG=/sys/fs/cgroup/erace
 BLK=/sys/fs/cgroup/epark
 OUT=$(mktemp -d)
 TASK=
+MOVER=
 BG=()
 
 cleanup()
 {
 	echo 1 2>/dev/null >"$PARAMS/release"
 	[ -n "$TASK" ] && kill "$TASK" 2>/dev/null
+	[ -n "$MOVER" ] && kill "$MOVER" 2>/dev/null
 	wait
 	rmmod cpumgr_cpuset_park 2>/dev/null
 	"$CTL" reset >/dev/null 2>&1
@@ -72,8 +79,9 @@ arm_empty()
 	echo 0-6 >"$CG/cpuset.cpus" &&
 	echo >"$CG/q/cpuset.cpus" &&
 	echo 7 >"$CG/c0/cpuset.cpus" &&
-	rm -f "$OUT"/status.* &&
-	echo 2 >"$BLK/cpuset.cpus"
+	rm -f "$OUT"/status.* "$OUT"/*.err &&
+	echo 2 >"$BLK/cpuset.cpus" &&
+	echo >"$BLK/cpuset.mems"
 }
 
 arm()
@@ -87,12 +95,14 @@ setup()
 {
 	mkfifo "$OUT/never" "$OUT/go.write" "$OUT/go.entry" \
 		"$OUT/go.first" "$OUT/go.second" "$OUT/go.third" \
-		"$OUT/go.assign" &&
+		"$OUT/go.assign" "$OUT/go.move" &&
 	echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control &&
 	mkdir -p "$CG/c0" "$CG/q" "$BLK" &&
 	echo +cpuset >"$CG/cgroup.subtree_control" || return 1
 	sleep 1000 &
 	TASK=$!
+	sleep 1000 &
+	MOVER=$!
 }
 
 # Until file $1 reads $2; 1 after 60 s.  No fork.
@@ -108,11 +118,17 @@ until_reads()
 	return 1
 }
 
-# Park a write of epark: cpuset's locks are held until release.
+# Park a write of epark: cpuset's locks are held until release.  With
+# $1 "mems", its cpuset.mems given node 0 (it had both, inherited), else
+# its cpuset.cpus given 1.
 park()
 {
 	insmod "$PARK" cgroup=epark || return 1
-	(echo 1 >"$BLK/cpuset.cpus") &
+	if [ "$1" = mems ]; then
+		(echo 0 >"$BLK/cpuset.mems") &
+	else
+		(echo 1 >"$BLK/cpuset.cpus") &
+	fi
 	BG=($!)
 	until_reads "$PARAMS/waiting" 1 && return 0
 	echo "# the write of epark was not parked"
@@ -145,14 +161,40 @@ waits_in()
 	return 1
 }
 
-# Until status file $1 is written (0), or process $2 waits in the
-# kernel in function $3 (2); 1 after 60 s.  No fork.
+# Whether process $1 has ended (gone, or a zombie not yet waited for).
+ended()
+{
+	local state
+
+	read -r _ _ state _ 2>/dev/null <"/proc/$1/stat" || return 0
+	[ "$state" = Z ]
+}
+
+# Where process $1, and each child of it, waits in the kernel (the
+# first 8 frames), for a side that did not wait where it should.  No fork.
+stack_of()
+{
+	local stat pid ppid line n
+
+	for stat in /proc/[0-9]*/stat; do
+		read -r pid _ _ ppid _ 2>/dev/null <"$stat" || continue
+		[ "$pid" = "$1" ] || [ "$ppid" = "$1" ] || continue
+		n=0
+		while read -r line && ((n++ < 8)); do
+			echo "# $pid: $line"
+		done 2>/dev/null <"/proc/$pid/stack"
+	done
+}
+
+# Until status file $1 is written, or process $2 ended (0), or process
+# $2 waits in the kernel in function $3 (2); 1 after 60 s.  No fork.
 until_status()
 {
 	local i
 
 	for ((i = 0; i < 300; i++)); do
 		[ -s "$OUT/status.$1" ] && return 0
+		[ -n "$2" ] && ended "$2" && return 0
 		[ -n "$2" ] && waits_in "$2" "$3" && return 2
 		nap
 	done
@@ -211,6 +253,7 @@ goes_to_wait()
 	until_status "$1" "$2" "$3"
 	[ $? = 2 ] && return 0
 	echo "# the $1 did not wait in $3: status $(status_of "$1")"
+	stack_of "$2"
 	return 1
 }
 
@@ -224,6 +267,17 @@ holds_cpu()
 		hi=${range#*-}
 		((lo <= $2 && $2 <= hi)) && return 0
 	done
+	return 1
+}
+
+# Whether the task runs on CPU 7 (wherever it is: q may have no cpuset).
+task_on_7()
+{
+	local key list
+
+	while read -r key list; do
+		[ "$key" = Cpus_allowed_list: ] && holds_cpu "$list" 7 && return 0
+	done <"/proc/$TASK/status"
 	return 1
 }
 
@@ -388,27 +442,36 @@ write_then_assign()
 	return $ok
 }
 
-# The write, checked on the empty table, waits (parked) while q, which
-# inherits, has a task; an ASSIGN of 7 that says the others let go of
-# it (--narrowed) comes.  It waits for the write under way to land
-# (cpumgr_inflight_gate_close()), then finds q's task on 7: refused.
-# Without the wait it looked first, was taken, and the write gave q's
-# task the container's CPU.
-write_then_narrowed_assign()
+# Run in the background (forked before anything is parked): once
+# "$OUT/go.assign" is written to, without a fork (a task move parked
+# holds the lock every fork takes), c0 assigned 7 that says the others
+# let go of it (--narrowed).  Its exit status is wait's, its errors
+# assign.err.
+assign_exec()
 {
-	local writer assigner ok=0
+	read -r _ <"$OUT/go.assign"
+	exec "$CTL" assign p0 c0 7 --narrowed >/dev/null 2>"$OUT/assign.err"
+}
 
-	arm_empty && echo "$TASK" >"$CG/q/cgroup.procs" && park || return 1
-	write_later write
-	writer=$!
-	assign_later --narrowed
-	assigner=$!
-	goes_to_wait write "$writer" cpuset_write_resmask || ok=1
+# The write (write_later's, process $1), checked on the empty table,
+# waits in the kernel in function $2 (parked behind a cpuset.mems write)
+# and will give the task 7; the ASSIGN (assign_exec's, process $3)
+# comes.  It waits for the write to land (cpumgr_inflight_gate_close()),
+# then finds the task on 7: refused.  Without the wait it looked first,
+# was taken, and the write gave the task the container's CPU.
+narrowed_assign_waits()
+{
+	local assigner=$3 st ok=0
+
+	goes_to_wait write "$1" "$2" || ok=1
 	goes_to_wait assign "$assigner" cpumgr_inflight_gate_close || ok=1
 	unpark
-	[ "$(status_of write)" = 0 ] || { echo "# the write: $(status_of write)"; ok=1; }
-	if [ "$(status_of assign)" = 0 ]; then
-		echo "# the ASSIGN was taken while q's task had 7"
+	wait "$assigner"
+	st=$?
+	[ "$(status_of write)" = 0 ] ||
+		{ echo "# the write: $(status_of write)"; diag <"$OUT/write.err"; ok=1; }
+	if [ $st = 0 ]; then
+		echo "# the ASSIGN was taken while the task had 7"
 		ok=1
 	else
 		grep -q "still held by a cgroup with tasks" "$OUT/assign.err" ||
@@ -416,7 +479,96 @@ write_then_narrowed_assign()
 	fi
 	[ -z "$(<"$SYSFS/exclusive_cpus")" ] ||
 		{ echo "# exclusive: $(<"$SYSFS/exclusive_cpus")"; ok=1; }
+	task_on_7 || { echo "# the write did not give the task 7"; ok=1; }
 	echo "$TASK" >/sys/fs/cgroup/cgroup.procs
+	return $ok
+}
+
+# erace given 0-7 while q, which inherits, has a task.
+write_then_narrowed_assign()
+{
+	local writer
+
+	arm_empty && echo "$TASK" >"$CG/q/cgroup.procs" && park mems || return 1
+	write_later write
+	writer=$!
+	assign_exec &
+	narrowed_assign_waits "$writer" cpuset_write_resmask $!
+}
+
+# c0 a remote partition on 7 (cpuset.cpus.exclusive 7 on erace and on
+# c0), erace on 0-7: q, which inherits, has 0-6 and the task.
+c0_partition()
+{
+	local state
+
+	echo 0-7 >"$CG/cpuset.cpus" &&
+	echo 7 >"$CG/cpuset.cpus.exclusive" &&
+	echo 7 >"$CG/c0/cpuset.cpus.exclusive" &&
+	echo root >"$CG/c0/cpuset.cpus.partition" &&
+	read -r state <"$CG/c0/cpuset.cpus.partition" &&
+	echo "$TASK" >"$CG/q/cgroup.procs" || return 1
+	[ "$state" = root ] && ! task_on_7 && return 0
+	echo "# c0's partition: $state"
+	return 1
+}
+
+no_partition()
+{
+	echo member >"$CG/c0/cpuset.cpus.partition" &&
+	echo >"$CG/c0/cpuset.cpus.exclusive" &&
+	echo >"$CG/cpuset.cpus.exclusive"
+}
+
+# c0's remote partition dissolved ($1: member written, or erace's
+# cpuset.cpus.exclusive emptied) gives 7 back to q.
+dissolve_then_narrowed_assign()
+{
+	local ok=0 writer
+
+	[ -e "$CG/cpuset.cpus.exclusive" ] ||
+		{ skip_case "no remote partition before 6.7 (no cpuset.cpus.exclusive)"; return; }
+	arm_empty && c0_partition && park mems || { no_partition; return 1; }
+	case $1 in
+	member)
+		write_later write member "$CG/c0/cpuset.cpus.partition"
+		writer=$!
+		assign_exec &
+		narrowed_assign_waits "$writer" _partition_write $! || ok=1 ;;
+	exclusive)
+		write_later write "" "$CG/cpuset.cpus.exclusive"
+		writer=$!
+		assign_exec &
+		narrowed_assign_waits "$writer" cpuset_write_resmask $! || ok=1 ;;
+	esac
+	no_partition || ok=1
+	return $ok
+}
+
+# cpuset turned off in erace (on 0-7) moves q's task, on 0-1, to
+# erace's cpuset.  The kernel turns it off in erace's
+# cgroup.subtree_control before it moves the tasks, and cpumgr counts
+# them as erace's from then on: the write must wait before that, for
+# cgroup_mutex, which a task move into epark holds while it waits for
+# the parked write (and every fork with it).
+subtree_then_narrowed_assign()
+{
+	local ok=0 mover writer assigner
+
+	arm_empty && echo 0-7 >"$CG/cpuset.cpus" &&
+	echo 0-1 >"$CG/q/cpuset.cpus" &&
+	echo "$TASK" >"$CG/q/cgroup.procs" && park mems || return 1
+	write_later move "$MOVER" "$BLK/cgroup.procs"
+	mover=$!
+	write_later write -cpuset "$CG/cgroup.subtree_control"
+	writer=$!
+	assign_exec &
+	assigner=$!
+	goes_to_wait move "$mover" cpuset_can_attach || ok=1
+	narrowed_assign_waits "$writer" cgroup_subtree_control_write "$assigner" || ok=1
+	[ "$(status_of move)" = 0 ] || { echo "# the move into epark: $(status_of move)"; ok=1; }
+	echo "$MOVER" >/sys/fs/cgroup/cgroup.procs &&
+	echo +cpuset >"$CG/cgroup.subtree_control" || ok=1
 	return $ok
 }
 
@@ -465,7 +617,7 @@ three_writes()
 	return $ok
 }
 
-ktap_plan 10
+ktap_plan 13
 check "set-up: c0 on 7, erace on 0-6, q empty" setup
 check "a task move into q while a write giving erace 7 is under way: refused" write_then_entry move
 check "a clone3 into q while a write giving erace 7 is under way: refused" write_then_entry clone
@@ -475,5 +627,8 @@ check "q emptied while a write giving erace 7 is under way: refused" write_then_
 check "a write giving erace 7 while q is being emptied: refused" write_then_write q
 check "a task move into q after an ASSIGN, while a write checked on the empty table is under way: refused" write_then_assign
 check "an ASSIGN that narrowed first, while a write checked on the empty table gives q's task 7: refused" write_then_narrowed_assign
+check "an ASSIGN that narrowed first, while c0's partition written member gives q's task 7: refused" dissolve_then_narrowed_assign member
+check "an ASSIGN that narrowed first, while erace's cpuset.cpus.exclusive emptied gives q's task 7: refused" dissolve_then_narrowed_assign exclusive
+check "an ASSIGN that narrowed first, while cpuset turned off in erace gives q's task 7: refused" subtree_then_narrowed_assign
 check "three writes on one branch, each harmless alone: not all land" three_writes
 ktap_exit

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cpumgr_cpuset_park: a test module for selftests/entry_race.sh.  It
- * parks one cpuset.cpus write of one cgroup (by name) where the kernel
- * applies it, with cpuset's locks held, until released.  Every other
- * cpuset write, and every task entering a cpuset, then waits for those
- * locks after cpumgr has checked it: the test has writes and task
- * entries checked and not yet done, as long as it likes, and can bring
- * the other side meanwhile.
+ * parks one cpuset.cpus or cpuset.mems write of one cgroup (by name)
+ * where the kernel applies it, with cpuset's locks held, until
+ * released.  Every other cpuset write, and every task entering a
+ * cpuset, then waits for those locks after cpumgr has checked it: the
+ * test has writes and task entries checked and not yet done, as long
+ * as it likes, and can bring the other side meanwhile.
  *
  * The write is parked where it updates the tasks of its cpuset
  * (css_task_iter_start() on it, in every series), by sending that call
@@ -33,7 +33,7 @@
 
 static char *cgroup = "park";
 module_param(cgroup, charp, 0444);
-MODULE_PARM_DESC(cgroup, "the cgroup whose cpuset.cpus write is parked");
+MODULE_PARM_DESC(cgroup, "the cgroup whose cpuset write is parked");
 
 static unsigned int delay_ms = 60000;
 module_param(delay_ms, uint, 0444);

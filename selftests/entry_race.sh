@@ -46,6 +46,7 @@ OUT=$(mktemp -d)
 TASK=
 MOVER=
 BG=()
+FAMILY=()
 
 cleanup()
 {
@@ -142,16 +143,30 @@ unpark()
 	rmmod cpumgr_cpuset_park
 }
 
-# Whether process $1, or a child of it, waits in the kernel in function
-# $2 (builtins only; not every kernel has /proc/PID/task/TID/children).
-waits_in()
+# Process $1 and its children, into FAMILY (builtins only; not every
+# kernel has /proc/PID/task/TID/children).
+family_of()
 {
-	local line stat pid ppid
+	local stat pid ppid
 
+	FAMILY=()
 	for stat in /proc/[0-9]*/stat; do
 		# pid (comm) state ppid ...
 		read -r pid _ _ ppid _ 2>/dev/null <"$stat" || continue
-		[ "$pid" = "$1" ] || [ "$ppid" = "$1" ] || continue
+		if [ "$pid" = "$1" ] || [ "$ppid" = "$1" ]; then
+			FAMILY+=("$pid")
+		fi
+	done
+}
+
+# Whether process $1, or a child of it, waits in the kernel in function
+# $2.  No fork.
+waits_in()
+{
+	local line pid
+
+	family_of "$1"
+	for pid in "${FAMILY[@]}"; do
 		while read -r line; do
 			case $line in
 			*"$2"*) return 0 ;;
@@ -174,11 +189,10 @@ ended()
 # first 8 frames), for a side that did not wait where it should.  No fork.
 stack_of()
 {
-	local stat pid ppid line n
+	local pid line n
 
-	for stat in /proc/[0-9]*/stat; do
-		read -r pid _ _ ppid _ 2>/dev/null <"$stat" || continue
-		[ "$pid" = "$1" ] || [ "$ppid" = "$1" ] || continue
+	family_of "$1"
+	for pid in "${FAMILY[@]}"; do
 		n=0
 		while read -r line && ((n++ < 8)); do
 			echo "# $pid: $line"

@@ -33,11 +33,13 @@ ktap_result()
 # when it cannot run here and says why (skip_case), else a failure.
 check()
 {
-	local what=$1 status
+	local what=$1 status t0=$SECONDS
 	shift
 	ktap_skip_reason=
 	"$@"
 	status=$?
+	# Where a slow run's time went: a case takes seconds under TCG.
+	[ $((SECONDS - t0)) -lt 30 ] || echo "# slow: $((SECONDS - t0)) s for: $what"
 	if [ $status = 0 ]; then
 		ktap_result ok "$what"
 	elif [ $status = 4 ] && [ -n "$ktap_skip_reason" ]; then

@@ -125,11 +125,13 @@ run_one()
 	echo "# time: $name $((SECONDS - t0))s, $((($(last_pid) - pid0 + pid_max) % pid_max)) processes started"
 	verdict "$name" "$status"
 	[ "${CPUMGR_MODULE_BOOTED:-0}" = 1 ] && return
+	t0=$SECONDS
 	if ! rmmod cpumgr; then
 		result "not ok" "$name: module unloads afterwards"
 		# Later selftests need a fresh module: drop it by force.
 		rmmod -f cpumgr 2>/dev/null
 	fi
+	[ $((SECONDS - t0)) -lt 10 ] || echo "# slow: $((SECONDS - t0)) s to unload the module after $name"
 }
 
 # Leaks of this run only: forget what boot left behind first.

@@ -13,8 +13,13 @@
 # partition and a subtree_control write go through, and the tracer saw
 # the writers called.  (The module once knew its own call by the return
 # address: such a write came back to the checks and waited for its own
-# in-flight slot, for ever.)  Each write gets 60 s.  Leaves the module
-# RESET.
+# in-flight slot, for ever.)  Each write gets 60 s.  The module sends
+# set_cpus_allowed_ptr() the same way, for the threads the kernel makes
+# (cpumgr_check_affinity.c): with the tracer on it too, an io_uring
+# SQPOLL thread of a process in other (io_sq_thread() asks for every
+# online CPU) may run on other's CPUs only, not on pa's, and the tracer
+# saw the call.  Where this kernel gives nobody no SQPOLL thread, that
+# part is left out and says why.  Leaves the module RESET.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
 
@@ -25,6 +30,10 @@ TR=/sys/kernel/tracing
 GROUP=cpumgr_neighbours
 WRITERS="cpuset_write_resmask cpuset_partition_write sched_partition_write
 cgroup_subtree_control_write"
+HELPER=$CPUMGR_OUT/selftests/kthread_owner
+NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups --"
+OWNER=
+STATUS=
 
 tracing_off()
 {
@@ -36,6 +45,7 @@ tracing_off()
 
 cleanup()
 {
+	sqpoll_stop
 	tracing_off 2>/dev/null
 	"$CTL" reset --force --state-dir "$S" >/dev/null 2>&1
 	"$CTL" reset >/dev/null 2>&1
@@ -52,7 +62,75 @@ setup()
 	pa_on_2_3 "$CG" "$S" || return 1
 	FUNCS=$(tracefs_functions $WRITERS)
 	echo "# the writers:" $FUNCS
-	[ -n "$FUNCS" ]
+	[ -n "$FUNCS" ] || return 1
+	# a task may enter other once it has no CPU of pa's
+	echo 4-5 >"$CG/other/cpuset.cpus" || return 1
+	if sqpoll_start; then
+		sqpoll_stop
+		FUNCS="$FUNCS $(tracefs_functions set_cpus_allowed_ptr)"
+	elif [ "$STATUS" = 4 ]; then
+		echo "# no SQPOLL thread for nobody here ($(<"$OUT/owner.err")): set_cpus_allowed_ptr left out"
+	else
+		diag <"$OUT/owner.err"
+		return 1
+	fi
+}
+
+# A process of nobody in other with an io_uring SQPOLL thread (OWNER);
+# if none, the helper's exit status in STATUS (4: not on this kernel).
+sqpoll_start()
+{
+	local i
+
+	STATUS=
+	: >"$OUT/owner.out"
+	(
+		echo "$BASHPID" >"$CG/other/cgroup.procs" || exit 3
+		exec $NOBODY "$HELPER" sqpoll
+	) >"$OUT/owner.out" 2>"$OUT/owner.err" &
+	OWNER=$!
+	for ((i = 0; i < 600; i++)); do
+		grep -q '^ready' "$OUT/owner.out" && return 0
+		kill -0 "$OWNER" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill "$OWNER" 2>/dev/null
+	wait "$OWNER"
+	STATUS=$?
+	OWNER=
+	return 1
+}
+
+sqpoll_stop()
+{
+	[ -n "$OWNER" ] || return 0
+	kill "$OWNER" 2>/dev/null
+	wait "$OWNER" 2>/dev/null
+	OWNER=
+}
+
+# The SQPOLL thread may run on other's effective CPUs only, none of pa's.
+sqpoll_stays()
+{
+	local eff t comm allowed= ok=1
+
+	sqpoll_start || { diag <"$OUT/owner.err"; return 1; }
+	eff=$(<"$CG/other/cpuset.cpus.effective")
+	for t in /proc/"$OWNER"/task/* /proc/[0-9]*; do
+		read -r comm <"$t/comm" 2>/dev/null || continue
+		[ "$comm" = "iou-sqp-$OWNER" ] || continue
+		allowed=$(sed -n 's/^Cpus_allowed_list:\t//p' "$t/status")
+		break
+	done
+	if [ -z "$allowed" ]; then
+		echo "# no thread iou-sqp-$OWNER"
+	else
+		echo "# $1: the SQPOLL thread may run on $allowed; other has $eff, pa 2-3"
+		cpus_rel subset "$allowed" "$eff" &&
+			cpus_rel disjoint "$allowed" 2-3 && ok=0
+	fi
+	sqpoll_stop
+	return $ok
 }
 
 # WRITE VALUE FILE: write VALUE to FILE, given 60 s; its status, or 124
@@ -98,6 +176,9 @@ writes_with()
 	write 4-5 "$CG/other/cpuset.cpus" &&
 		[ "$(cat "$CG/other/cpuset.cpus")" = 4-5 ] ||
 		{ echo "# a write within the pool did not go through"; ok=1; }
+	case " $FUNCS " in
+	*" set_cpus_allowed_ptr "*) sqpoll_stays "$1" || ok=1 ;;
+	esac
 	if write 2 "$CG/other/cpuset.cpus"; then
 		echo "# a write of pa's CPU 2 went through"
 		ok=1
@@ -138,10 +219,10 @@ t_graph()
 
 ktap_plan 3
 check "set-up: pa's c1 on 2-3, the writers this kernel has" setup
-check "a kretprobe on each writer: writes go through, pa's CPUs refused" t_kretprobes
+check "a kretprobe on each writer (and set_cpus_allowed_ptr): writes go through, pa's CPUs refused" t_kretprobes
 if [ -e "$TR/available_tracers" ] &&
    grep -qw function_graph "$TR/available_tracers"; then
-	check "function_graph on the writers: writes go through, pa's CPUs refused" t_graph
+	check "function_graph on the writers (and set_cpus_allowed_ptr): writes go through, pa's CPUs refused" t_graph
 else
 	ktap_result ok "function_graph on the writers # SKIP no function_graph tracer in this kernel"
 fi

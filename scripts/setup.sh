@@ -18,7 +18,9 @@
 #     runtime_cri selftest; python3-grpcio and python3-grpc-tools are its
 #     CRI client; python3-protobuf reads the NRI definitions for
 #     scripts/nri-proto-check.py);
-#   - rt-tests (cyclictest, oslat) for the quiet_cpu selftest.
+#   - rt-tests (cyclictest, oslat) for the quiet_cpu selftest;
+#   - bpftrace, whose fentry and fexit programs probe_neighbours places
+#     beside the module's probes.
 # The debug kernel is built separately (scripts/build-debug-kernel.sh).
 #
 # Usage: scripts/setup.sh [--no-kernels]
@@ -40,6 +42,7 @@ HOST_PACKAGES="
 	protobuf-c-compiler libprotobuf-c-dev
 	mmdebstrap
 	rt-tests
+	bpftrace
 "
 
 missing_packages()

@@ -19,7 +19,10 @@
 # SQPOLL thread of a process in other (io_sq_thread() asks for every
 # online CPU) may run on other's CPUs only, not on pa's, and the tracer
 # saw the call.  Where this kernel gives nobody no SQPOLL thread, that
-# part is left out and says why.  Leaves the module RESET.
+# part is left out and says why.  Then the same under a BPF trampoline:
+# bpftrace's fentry and fexit programs (kfunc, kretfunc) on each of
+# them (not on a kernel without BTF, such as the debug kernel).  Leaves
+# the module RESET.
 
 . "$CPUMGR_TOP/selftests/sftest_lib.sh"
 
@@ -34,6 +37,7 @@ HELPER=$CPUMGR_OUT/selftests/kthread_owner
 NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups --"
 OWNER=
 STATUS=
+BPF=
 
 tracing_off()
 {
@@ -46,6 +50,7 @@ tracing_off()
 cleanup()
 {
 	sqpoll_stop
+	bpf_off
 	tracing_off 2>/dev/null
 	"$CTL" reset --force --state-dir "$S" >/dev/null 2>&1
 	"$CTL" reset >/dev/null 2>&1
@@ -76,12 +81,24 @@ setup()
 	fi
 }
 
+# Until file $1 has a line "ready" (0), or process $2 ended or 60 s
+# passed (1).
+until_ready()
+{
+	local i
+
+	for ((i = 0; i < 600; i++)); do
+		grep -q '^ready' "$1" && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
 # A process of nobody in other with an io_uring SQPOLL thread (OWNER);
 # if none, the helper's exit status in STATUS (4: not on this kernel).
 sqpoll_start()
 {
-	local i
-
 	STATUS=
 	: >"$OUT/owner.out"
 	(
@@ -89,11 +106,7 @@ sqpoll_start()
 		exec $NOBODY "$HELPER" sqpoll
 	) >"$OUT/owner.out" 2>"$OUT/owner.err" &
 	OWNER=$!
-	for ((i = 0; i < 600; i++)); do
-		grep -q '^ready' "$OUT/owner.out" && return 0
-		kill -0 "$OWNER" 2>/dev/null || break
-		sleep 0.1
-	done
+	until_ready "$OUT/owner.out" "$OWNER" && return 0
 	kill "$OWNER" 2>/dev/null
 	wait "$OWNER"
 	STATUS=$?
@@ -167,12 +180,40 @@ graph_on()
 	echo function_graph >"$TR/current_tracer"
 }
 
-# The writes, with the tracer TRACER seen calling each writer.
+# bpftrace's fentry and fexit programs on FUNCS, their calls into
+# OUT/bpf (unbuffered): "seen kretfunc:NAME".
+bpf_on()
+{
+	local f progs=
+
+	for f in $FUNCS; do
+		progs="$progs kfunc:$f { @[probe] = count(); }"
+		progs="$progs kretfunc:$f { printf(\"seen %s\\n\", probe); }"
+	done
+	bpftrace -B none -e "BEGIN { printf(\"ready\\n\"); } $progs" \
+		>"$OUT/bpf" 2>&1 &
+	BPF=$!
+	until_ready "$OUT/bpf" "$BPF" && return 0
+	diag <"$OUT/bpf"
+	bpf_off
+	return 1
+}
+
+bpf_off()
+{
+	[ -n "$BPF" ] || return 0
+	kill -INT "$BPF" 2>/dev/null
+	wait "$BPF" 2>/dev/null
+	BPF=
+}
+
+# The writes, with the tracer TRACER seen calling each writer (in file
+# SEEN, TR/trace by default).
 writes_with()
 {
-	local ok=0 f
+	local ok=0 f seen=${2:-$TR/trace}
 
-	: >"$TR/trace"
+	[ -n "$2" ] || : >"$TR/trace"
 	write 4-5 "$CG/other/cpuset.cpus" &&
 		[ "$(cat "$CG/other/cpuset.cpus")" = 4-5 ] ||
 		{ echo "# a write within the pool did not go through"; ok=1; }
@@ -191,7 +232,7 @@ writes_with()
 	write +cpuset "$CG/cgroup.subtree_control" ||
 		{ diag <"$OUT/err"; ok=1; }
 	for f in $FUNCS; do
-		grep -q "$f" "$TR/trace" || {
+		grep -q "$f" "$seen" || {
 			echo "# $1 saw no call of $f"
 			ok=1
 		}
@@ -217,7 +258,25 @@ t_graph()
 	return $ok
 }
 
-ktap_plan 3
+t_bpf()
+{
+	if ! command -v bpftrace >/dev/null; then
+		[ -z "${CPUMGR_CHECK:-}" ] || { echo "# $(missing_reason bpftrace)"; return 1; }
+		skip_case "$(missing_reason bpftrace)"
+		return
+	fi
+	if [ ! -e /sys/kernel/btf/vmlinux ]; then
+		skip_case "no kernel BTF (/sys/kernel/btf/vmlinux), which fentry and fexit need"
+		return
+	fi
+	bpf_on || return 1
+	writes_with "BPF fexit" "$OUT/bpf"
+	local ok=$?
+	bpf_off
+	return $ok
+}
+
+ktap_plan 4
 check "set-up: pa's c1 on 2-3, the writers this kernel has" setup
 check "a kretprobe on each writer (and set_cpus_allowed_ptr): writes go through, pa's CPUs refused" t_kretprobes
 if [ -e "$TR/available_tracers" ] &&
@@ -226,4 +285,5 @@ if [ -e "$TR/available_tracers" ] &&
 else
 	ktap_result ok "function_graph on the writers # SKIP no function_graph tracer in this kernel"
 fi
+check "bpftrace's fentry and fexit on the writers (and set_cpus_allowed_ptr): writes go through, pa's CPUs refused" t_bpf
 ktap_exit

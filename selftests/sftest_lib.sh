@@ -33,13 +33,15 @@ ktap_result()
 # when it cannot run here and says why (skip_case), else a failure.
 check()
 {
-	local what=$1 status t0=$SECONDS
+	# a name of its own: the case runs in this scope
+	local what=$1 status check_start=$SECONDS
 	shift
 	ktap_skip_reason=
 	"$@"
 	status=$?
 	# Where a slow run's time went: a case takes seconds under TCG.
-	[ $((SECONDS - t0)) -lt 30 ] || echo "# slow: $((SECONDS - t0)) s for: $what"
+	[ $((SECONDS - check_start)) -lt 30 ] ||
+		echo "# slow: $((SECONDS - check_start)) s for: $what"
 	if [ $status = 0 ]; then
 		ktap_result ok "$what"
 	elif [ $status = 4 ] && [ -n "$ktap_skip_reason" ]; then

@@ -131,6 +131,7 @@ class Kubelet:
         self.pb, pbg = stubs(a.work, a.proto_root)
         chan = grpc.insecure_channel("unix://" + a.socket)
         self.rt = pbg.RuntimeServiceStub(chan)
+        self.allocated = kl.AllocatedPods(a.kubelet_state)
         self.pods_dir = os.path.join(a.work, "pods")
         os.makedirs(self.pods_dir, exist_ok=True)
         self.set_mode(a.mode)
@@ -320,6 +321,7 @@ class Kubelet:
             err = self.policy.admit(pod)
             if err:
                 raise Refused("Allocate failed due to %s, which is unexpected" % err)
+        self.allocated.add(pod)
         log_dir = os.path.join(self.a.work, "logs",
                                "%s_%s_%s" % (md["namespace"], md["name"], uid))
         os.makedirs(log_dir, exist_ok=True)
@@ -364,6 +366,7 @@ class Kubelet:
                 container_id=cid, timeout=STOP_TIMEOUT))
         if self.policy:
             self.policy.remove(uid)
+        self.allocated.remove(uid)
         if rec.get("sandbox"):
             self.quietly(self.rt.StopPodSandbox, pb.StopPodSandboxRequest(
                 pod_sandbox_id=rec["sandbox"]))

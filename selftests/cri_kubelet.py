@@ -7,7 +7,8 @@
 # 1000, at least 1000, 0 without a limit; period 100000), the OOM score
 # adjustment, and the static CPU manager's decisions (through `cpumgrctl
 # plan`, the kubelet's allocator) kept in a cpu_manager_state checkpoint
-# written byte for byte and checksummed as the kubelet writes it.
+# written byte for byte and checksummed as the kubelet writes it; and
+# the resources it admitted each pod with (allocated_pods_state).
 
 import json
 import os
@@ -212,6 +213,80 @@ def checkpoint_v4_text(default, entries, pools):
     return (checkpoint_text(default, entries)[:-1] + ',"data":' +
             json.dumps(text) + ',"dataChecksum":%d}' %
             _fnv1a32(("(string)" + text).encode()))
+
+
+# ---- the allocation manager's checkpoint ----
+
+def _requirements(r):
+    """v1.ResourceRequirements as the API server defaulted it (a request
+    not given is its limit) and encoding/json writes it: limits, then
+    requests, each left out when empty, names in order."""
+    r = {"limits": dict(r.get("limits") or {}),
+         "requests": dict(r.get("requests") or {})}
+    for name, q in r["limits"].items():
+        r["requests"].setdefault(name, q)
+    return {k: dict(sorted(r[k].items())) for k in ("limits", "requests")
+            if r[k]}
+
+
+def allocated_pods_text(entries):
+    """allocated_pods_state as the 1.36 and 1.37 kubelets write it:
+    {"data", "checksum"}, data the JSON of their PodResourceCheckpointInfo
+    (structs without json tags: "ContainerResources"), the checksum
+    FNV-32a over "(string)" and data, as the kubelet's own test table
+    has it ("checksum":1178570812 for its pod1)."""
+    data = json.dumps({"entries": dict(sorted(entries.items()))}
+                      if entries else {}, separators=(",", ":"))
+    return '{"data":%s,"checksum":%d}' % (
+        json.dumps(data), _fnv1a32(("(string)" + data).encode()))
+
+
+def allocated_entry(pod):
+    """A pod's entry: its app containers and sidecars (standard init
+    containers only under InPlacePodVerticalScalingInitContainers, off
+    by default), its pod-level resources or null (1.36 on, with
+    InPlacePodLevelResourcesVerticalScaling)."""
+    spec = pod["spec"]
+    cs = [c for c in spec.get("initContainers", [])
+          if c.get("restartPolicy") == "Always"] + spec["containers"]
+    return {"ContainerResources": {c["name"]: _requirements(c.get("resources", {}))
+                                   for c in sorted(cs, key=lambda c: c["name"])},
+            "PodLevelResources": _requirements(spec["resources"])
+            if "resources" in spec else None,
+            "EmptyDirVolumeLimits": None}
+
+
+class AllocatedPods:
+    """The kubelet's allocated_pods_state beside its cpu_manager_state:
+    a pod's entry added at admission, before its sandbox, and dropped
+    when it is gone."""
+
+    def __init__(self, kubelet_state):
+        self.path = os.path.join(os.path.dirname(kubelet_state),
+                                 "allocated_pods_state")
+
+    def _entries(self):
+        try:
+            with open(self.path) as f:
+                return json.loads(json.load(f)["data"]).get("entries", {})
+        except FileNotFoundError:
+            return {}
+
+    def _write(self, entries):
+        tmp = self.path + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(allocated_pods_text(entries))
+        os.rename(tmp, self.path)
+
+    def add(self, pod):
+        entries = self._entries()
+        entries[pod["metadata"]["uid"]] = allocated_entry(pod)
+        self._write(entries)
+
+    def remove(self, uid):
+        entries = self._entries()
+        if entries.pop(uid, None) is not None:
+            self._write(entries)
 
 
 class StaticPolicy:

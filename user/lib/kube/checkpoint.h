@@ -101,6 +101,12 @@ struct checkpoint_opts {
 /* The v2 checksum the kubelet stores for this policy name and state. */
 uint32_t checkpoint_checksum(const char *policy,
 			     const struct cpu_assignments *s);
+/*
+ * checksum.New(data) of a string: FNV-1a 32 over its hash dump, as v4's
+ * dataChecksum and the kubelet's other JSON-string checkpoints
+ * (allocated_pods_state) have it.
+ */
+uint32_t checkpoint_string_checksum(const char *s, size_t len);
 
 /*
  * The checkpoint file's bytes exactly as the kubelet writes them (malloc'd,

@@ -29,8 +29,6 @@
 #define T_BASELINE		"state.ContainerCPUs"
 
 uint32_t checkpoint_fnv1a32(const char *s, size_t len);
-/* checksum.New(data) of a string: FNV-1a 32 over its hash dump. */
-uint32_t checkpoint_string_checksum(const char *s, size_t len);
 /* The spew rendering of a cpuset.CPUSet's map: "map[1:{} 2:{}]". */
 void checkpoint_spew_cpus(struct strbuf *h, const struct cpuset *cpus);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "allocated_pods.h"
 #include "checkpoint.h"
 #include "cmd.h"
 #include "ctl_runtime.h"
@@ -103,6 +104,50 @@ static int how_to_add(const struct ctl_runtime *rt, struct oci_container *c,
 	return 0;
 }
 
+/*
+ * decide: a pod the kubelet admitted with pod-level resources (its
+ * allocated_pods_state, beside its cpu_manager_state) is admitted whole
+ * at its first call, as `admit` admits it: its pool, its containers'
+ * slices and shares.  Nothing the CRI carries tells such a pod.
+ */
+static int admit_pod_level(struct node *n, const struct ctl_runtime *rt,
+			   const struct oci_container *c, enum pod_qos qos,
+			   struct cm_error *err)
+{
+	const char *state = rt->kubelet_state, *slash;
+	char path[PATH_MAX];
+	cJSON *spec, *obj;
+	int ret, dir;
+
+	/* no kubelet named: none to ask */
+	if (!state)
+		return 0;
+	slash = strrchr(state, '/');
+	dir = slash ? (int)(slash - state + 1) : 0;
+	if (snprintf(path, sizeof(path), "%.*s%s", dir, state,
+		     ALLOCATED_PODS_FILE) >= (int)sizeof(path))
+		return cm_errorf(err, "%s: path too long", state);
+	if (allocated_pod_spec(path, c->pod_uid, &spec, err))
+		return -EINVAL;
+	if (!spec)
+		return 0;
+	/* its pod-level spec in place of the one container's */
+	obj = oci_pod_object(NULL, c, qos);
+	if (!obj || !cJSON_ReplaceItemInObjectCaseSensitive(obj, "spec", spec)) {
+		cJSON_Delete(spec);
+		cJSON_Delete(obj);
+		return cm_errorf(err, "out of memory"), -ENOMEM;
+	}
+	ret = node_admit_pod(n, obj, err);
+	cJSON_Delete(obj);
+	if (ret)
+		cm_error_prefix(err, "its pod-level resources (%s)", path);
+	else
+		node_log(n, "pod %s: pod-level resources in %s, admitted whole",
+			 c->pod_uid, path);
+	return ret;
+}
+
 int ctl_runtime_add(struct node *n, const struct ctl_runtime *rt,
 		    struct oci_container *c, const char *cgroup, bool create,
 		    struct cm_error *err)
@@ -129,6 +174,11 @@ int ctl_runtime_add(struct node *n, const struct ctl_runtime *rt,
 	else if (how == NODE_ADD_DECIDE && create)
 		how = NODE_ADD_DECIDE_NEW;
 	p = node_find_pod(n, c->pod_uid);
+	if (!p && rt->mode == CTL_MODE_DECIDE) {
+		if (admit_pod_level(n, rt, c, qos, err))
+			return -EINVAL;
+		p = node_find_pod(n, c->pod_uid);
+	}
 	obj = oci_pod_object(p ? p->obj : NULL, c, qos);
 	if (!obj)
 		return cm_errorf(err, "out of memory"), -ENOMEM;

@@ -29,7 +29,7 @@ struct ctl_runtime {
 #define CTL_OPT_MODE \
 	{ "mode", 'm', "MODE", CTL_WORD, "decide guard", "decide: the static policy allocates; guard: the kubelet's checkpoint decided" }
 #define CTL_OPT_KUBELET_STATE \
-	{ "kubelet-state", 0, "FILE", CTL_FILE, NULL, "the kubelet's cpu_manager_state (guard; default " CTL_KUBELET_STATE ")" }
+	{ "kubelet-state", 0, "FILE", CTL_FILE, NULL, "the kubelet's cpu_manager_state (guard: its decisions; decide: the allocated_pods_state beside it names pods with pod-level resources; default " CTL_KUBELET_STATE ")" }
 
 /* "decide" or "guard" into *mode; -EINVAL otherwise. */
 int ctl_runtime_mode(const char *s, enum ctl_runtime_mode *mode);

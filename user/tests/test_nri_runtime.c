@@ -27,6 +27,7 @@
 #include "json_util.h"
 #include "nri_msg.h"
 #include "nri_runtime.h"
+#include "test_util.h"
 
 #define EV(e)	(1 << (NRI__PKG__API__V1ALPHA1__EVENT__##e - 1))
 #define RUNNING	NRI__PKG__API__V1ALPHA1__CONTAINER_STATE__CONTAINER_RUNNING
@@ -37,6 +38,8 @@ typedef Nri__Pkg__Api__V1alpha1__Container Ctr;
 FIXTURE(plugin) {
 	char dir[PATH_MAX], ctl[PATH_MAX + 32], state[PATH_MAX + 8];
 	char log[PATH_MAX + 8];
+	/* the kubelet's cpu_manager_state the plugin is told, "" none */
+	char kstate[PATH_MAX + 32];
 	struct nri_rt rt;
 	/* the runtime's request timeout, as Configure told it */
 	int timeout_ms;
@@ -77,6 +80,7 @@ FIXTURE_SETUP(plugin)
 		  "--cgroup-mount '%s/cg' --cgroup-root '%s/cg/kubepods'",
 		  self->dir, self->dir);
 	ASSERT_EQ(0, ctl(self, args)) TH_LOG("%s", fake_read(self->dir, "log"));
+	self->kstate[0] = '\0';
 	self->rt.plugin = 0;
 	self->rt.fd = self->rt.listen_fd = -1;
 	self->timeout_ms = 10000;
@@ -96,12 +100,12 @@ FIXTURE_TEARDOWN(plugin)
 static void start(struct __test_metadata *_metadata,
 		  FIXTURE_DATA(plugin) *self, bool launched)
 {
-	static const char *const args[] = { "--mode", "decide", "--state-dir",
-					    NULL, NULL };
-	const char *a[5];
+	const char *a[7] = { "--mode", "decide", "--state-dir", self->state };
 
-	memcpy(a, args, sizeof(a));
-	a[3] = self->state;
+	if (self->kstate[0]) {
+		a[4] = "--kubelet-state";
+		a[5] = self->kstate;
+	}
 	ASSERT_EQ(0, nri_rt_start(&self->rt, self->ctl, self->dir, self->log,
 				  launched, a));
 	ASSERT_EQ(0, nri_rt_accept(&self->rt, 10000))
@@ -379,6 +383,101 @@ TEST_F(plugin, per_event_calls_are_served)
 	call_ok(_metadata, self, "RemovePodSandbox", &rmp.base, NULL);
 	EXPECT_STREQ("<missing>", fake_read(self->state, "pods/pod-1.json"));
 	EXPECT_EQ(NULL, strstr(fake_read(self->dir, "log"), "not served"));
+}
+
+/* The pool the stand-in kernel's table holds for pod uid ("": none). */
+static void pool_held(FIXTURE_DATA(plugin) *self, const char *uid, char *out,
+		      size_t len)
+{
+	char path[PATH_MAX + 8], line[4096], u[128], cpus[2048];
+	FILE *f;
+
+	out[0] = '\0';
+	xsnprintf(path, sizeof(path), "%s/kernel", self->dir);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "p %127s %2047s", u, cpus) == 2 &&
+		    !strcmp(u, uid))
+			snprintf(out, len, "%.*s", (int)len - 1, cpus);
+	if (f)
+		fclose(f);
+}
+
+/*
+ * decide, a 1.37 node: pod-1, which the kubelet admitted with pod-level
+ * resources (its allocated_pods_state: 4 CPUs; app 2, Guaranteed; log
+ * sharing), gets KEP-5526's pool at its sandbox: app's slice and log's
+ * share of the rest, the pool out of the shared pool.  Without the file
+ * log, Guaranteed by its own 1-CPU request and limit, would get 1 CPU of
+ * its own.  pod-2, there without pod-level resources, is decided
+ * container by container.  The pod's removal returns the pool.
+ */
+TEST_F(plugin, decide_gives_a_pod_level_pod_its_pool)
+{
+	Nri__Pkg__Api__V1alpha1__RunPodSandboxRequest run =
+		NRI__PKG__API__V1ALPHA1__RUN_POD_SANDBOX_REQUEST__INIT;
+	Nri__Pkg__Api__V1alpha1__RemoveContainerRequest rm =
+		NRI__PKG__API__V1ALPHA1__REMOVE_CONTAINER_REQUEST__INIT;
+	Nri__Pkg__Api__V1alpha1__RemovePodSandboxRequest rmp =
+		NRI__PKG__API__V1ALPHA1__REMOVE_POD_SANDBOX_REQUEST__INIT;
+	char args[3 * PATH_MAX], src[PATH_MAX], cmd[3 * PATH_MAX];
+	char pool[64], app_cpus[64], log_cpus[64], other[64];
+	struct ctr_msg app, log, app2;
+	struct pod_msg p, q;
+
+	xsnprintf(args, sizeof(args),
+		  "init --cpu-manager-policy static --reserved-cpus 0-1 "
+		  "--cgroup-mount '%s/cg' --cgroup-root '%s/cg/kubepods' "
+		  "--kubelet-version 1.37", self->dir, self->dir);
+	ASSERT_EQ(0, ctl(self, args)) TH_LOG("%s", fake_read(self->dir, "log"));
+	fake_mkdir(self->dir, "kubelet");
+	xsnprintf(self->kstate, sizeof(self->kstate),
+		  "%s/kubelet/cpu_manager_state", self->dir);
+	xsnprintf(src, sizeof(src), "%s/allocated_pods/nri-pods.json",
+		  test_data_dir());
+	xsnprintf(cmd, sizeof(cmd), "cp '%s' '%s/kubelet/allocated_pods_state'",
+		  src, self->dir);
+	ASSERT_EQ(0, system(cmd));
+	start(_metadata, self, true);
+	configure(_metadata, self, "v0.12.2", "containerd", "2.4.0", 5000);
+	sync_empty(_metadata, self);
+	pod_msg(self, &p, 1);
+	run.pod = &p.pod;
+	call_ok(_metadata, self, "RunPodSandbox", &run.base, NULL);
+	pool_held(self, "pod-1", pool, sizeof(pool));
+	EXPECT_STREQ("2-3,18-19", pool) TH_LOG("%s", fake_read(self->dir, "log"));
+	ctr_msg(&app, &p, "app", 2000, RUNNING);
+	create(_metadata, self, &p, &app);
+	ctr_msg(&log, &p, "log", 1000, RUNNING);
+	create(_metadata, self, &p, &log);
+	held(self, "pod-1", "app", app_cpus, sizeof(app_cpus));
+	held(self, "pod-1", "log", log_cpus, sizeof(log_cpus));
+	EXPECT_STREQ("2,18", app_cpus);
+	EXPECT_STREQ("3,19", log_cpus);
+	EXPECT_STREQ("3,19", cgroup_cpus(self, &log));
+	/* pod-2: no pod-level resources, decided as before */
+	pod_msg(self, &q, 2);
+	run.pod = &q.pod;
+	call_ok(_metadata, self, "RunPodSandbox", &run.base, NULL);
+	ctr_msg(&app2, &q, "app", 2000, RUNNING);
+	create(_metadata, self, &q, &app2);
+	held(self, "pod-2", "app", other, sizeof(other));
+	EXPECT_STREQ("4,20", other);
+	pool_held(self, "pod-2", other, sizeof(other));
+	EXPECT_STREQ("", other);
+	/* pod-1 goes, and its pool with it */
+	rm.pod = &p.pod;
+	rm.container = &app.c;
+	call_ok(_metadata, self, "RemoveContainer", &rm.base, NULL);
+	rm.container = &log.c;
+	call_ok(_metadata, self, "RemoveContainer", &rm.base, NULL);
+	rmp.pod = &p.pod;
+	call_ok(_metadata, self, "RemovePodSandbox", &rmp.base, NULL);
+	pool_held(self, "pod-1", pool, sizeof(pool));
+	EXPECT_STREQ("", pool);
+	held(self, "pod-1", "log", log_cpus, sizeof(log_cpus));
+	EXPECT_STREQ("", log_cpus);
+	EXPECT_STREQ("<missing>", fake_read(self->state, "pods/pod-1.json"));
 }
 
 /* A CreateContainer's response, unpacked (free it). */

@@ -561,6 +561,11 @@ struct node_admitted {
 /* Admit every pod of a list, each all or nothing; out: JSON results. */
 int node_admit(struct node *n, const cJSON *docs, const char *src,
 	       cJSON *out, struct cm_error *err);
+/*
+ * Admit one Pod object as node_admit() does, for a runtime's plugin that
+ * meets a pod the kubelet admitted with pod-level resources (its pool).
+ */
+int node_admit_pod(struct node *n, const cJSON *obj, struct cm_error *err);
 
 struct node_attach {
 	const char *pod_uid, *container;

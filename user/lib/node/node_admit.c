@@ -271,7 +271,7 @@ static int admit_one(struct node *n, const cJSON *obj, const struct pod *pod,
 	if (node_find_pod(n, pod->uid)) {
 		/* the kubelet's way: an admitted pod keeps what it has */
 		node_log(n, "pod %s is already admitted", pod->uid);
-		return add_result(n, pod, out) ? -ENOMEM : 0;
+		return out && add_result(n, pod, out) ? -ENOMEM : 0;
 	}
 	/* a system pod runs on its partition's CPUs, pod-level or not */
 	if (n->cfg.policy == CPU_POLICY_STATIC && !node_pod_system(n, pod))
@@ -288,7 +288,7 @@ static int admit_one(struct node *n, const cJSON *obj, const struct pod *pod,
 	node_counters_add(n, requests + errors, errors, NULL);
 	if (ret)
 		return ret;
-	return add_result(n, pod, out) ? -ENOMEM : 0;
+	return out && add_result(n, pod, out) ? -ENOMEM : 0;
 }
 
 int node_admit(struct node *n, const cJSON *docs, const char *src,
@@ -322,5 +322,21 @@ int node_admit(struct node *n, const cJSON *docs, const char *src,
 out:
 	free(objs);
 	pod_list_free(&list);
+	return ret;
+}
+
+int node_admit_pod(struct node *n, const cJSON *obj, struct cm_error *err)
+{
+	struct pod pod;
+	int ret;
+
+	if (pod_from_json(obj, &pod, err))
+		return -EINVAL;
+	node_pod_mark_system(n, &pod);
+	ret = admit_one(n, obj, &pod, NULL, err);
+	/* the shared pool shrank: new cgroups must not inherit it as it was */
+	if (!ret && node_narrow(n, err) < 0)
+		ret = -EIO;
+	pod_free(&pod);
 	return ret;
 }

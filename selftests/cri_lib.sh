@@ -336,7 +336,9 @@ cri_node_plugin()
 	else
 		[ -e /etc/systemd/system/cpumgr-nri@.service.d/verbose.conf ] ||
 			cri_node_plugin_units
-		rt_configure enforce --integration "${1:+nri-}${1:-none}" || return 1
+		# init says every setting: CRI_INIT_ARGS again
+		rt_configure enforce "${CRI_INIT_ARGS[@]}" \
+			--integration "${1:+nri-}${1:-none}" || return 1
 	fi
 	[ -n "$1" ] || return 0
 	cri_wait_registered "$from" || return 1
@@ -416,7 +418,8 @@ cri_node_up()
 	cri_trace_systemd
 	cri_config && cri_start_containerd &&
 		echo "+cpuset +cpu" >/sys/fs/cgroup/cgroup.subtree_control &&
-		rt_configure enforce && systemctl restart cpumgr.service
+		rt_configure enforce "${CRI_INIT_ARGS[@]}" &&
+		systemctl restart cpumgr.service
 }
 
 # The node: cri_node_up, the image; the plugin in CRI_MODE when there is

@@ -15,13 +15,19 @@
 #   Guaranteed 2-CPU container prints its exclusive CPUs as the first
 #   line of its program; fractional Guaranteed, Burstable and
 #   BestEffort containers, and the sidecar of a multi-container pod,
-#   print the shared pool; the node's system partition (KEP-5894, CPU 0:
-#   init --system-partition 0, the kubelet putting kube-system's pods
-#   below kubepods/system): a kube-system pod asking for 2 whole CPUs
-#   gets none exclusive and prints the partition's CPU, not the pool; a
-#   pod that does not fit is refused with the kubelet's text and leaves
-#   nothing; containerd restarted and the plugin restarted lose
-#   nothing; deleting pods returns their CPUs;
+#   print the shared pool; a pod with pod-level resources (KEP-5526,
+#   the kubelet's allocated_pods_state says so, cpumgr matching 1.37)
+#   gets its pool of 4 at its sandbox: app's 2 CPUs and log's share of
+#   the rest, each printed, none of them shared, back in the shared
+#   pool with the pod's deletion (with --pool-moves partitions
+#   refused, as admit refuses it); the node's system
+#   partition (KEP-5894, CPU 0: init --system-partition 0, the kubelet
+#   putting kube-system's pods below kubepods/system): a kube-system
+#   pod asking for 2 whole CPUs gets none exclusive and prints the
+#   partition's CPU, not the pool; a pod that does not fit is refused
+#   with the kubelet's text and leaves nothing; containerd restarted
+#   and the plugin restarted lose nothing; deleting pods returns their
+#   CPUs;
 #   shared CPUs on request: the container a Guaranteed pod's
 #   prefer-shared-cpus.cpumgr.io annotation names prints the shared
 #   pool, the other its exclusive CPUs, and a bad annotation refuses
@@ -83,6 +89,8 @@ KS=0b1e5a44-5f3c-4c55-9a0e-000000000051
 # the cgroupfs driver: not on the node of today, whose KEP-5894 cgroups
 # no released kubelet makes yet, nor where partitions move the pool
 # below the root
+# the kubelet of today: pod-level resource managers on
+CRI_INIT_ARGS=(--kubelet-version 1.37)
 SYSTEM="the system partition: not with"
 if [ "$CRI_NODE" = 1 ]; then
 	SYSTEM="$SYSTEM the node of today (guest-run.sh -N), whose KEP-5894 cgroups no released kubelet makes"
@@ -90,13 +98,13 @@ elif [ "$PARTS" = 1 ]; then
 	SYSTEM="$SYSTEM --pool-moves partitions"
 else
 	SYSTEM=
-	CRI_INIT_ARGS=(--system-partition 0)
+	CRI_INIT_ARGS+=(--system-partition 0)
 	CRI_SYSTEM_NS=kube-system
 fi
 # the systemd driver's own checks (set-property, systemd's writes)
 SYSTEMD_CHECKS=0
 [ "$CRI_DRIVER" != systemd ] || SYSTEMD_CHECKS=3
-ktap_plan $((24 + SYSTEMD_CHECKS))
+ktap_plan $((25 + SYSTEMD_CHECKS))
 
 cri_node_up || {
 	echo "# set-up failed"
@@ -141,6 +149,7 @@ if ! cri_have_plugin; then
 	for t in "decide: status --ready nri once the plugin registered with containerd" \
 		 "decide: Guaranteed 2-CPU container on its exclusive CPUs; status names its pod" \
 		 "decide: fractional, Burstable, BestEffort on the shared pool" \
+		 "decide: a pod's pool (pod-level resources) from the kubelet's allocated_pods_state" \
 		 "decide: a kube-system pod on the system partition, none exclusive" \
 		 "decide: init container, app, sidecar; --init-cpus keep and release" \
 		 "decide: a pod that does not fit is refused, nothing left" \
@@ -227,6 +236,48 @@ t_shared()
 		first_is_shared nginx || ok=1
 	done
 	[ $ok = 0 ]
+}
+
+# KEP-5526 in decide mode: the kubelet's allocated_pods_state says the
+# pod has pod-level resources (4 CPUs); the plugin admits it whole at its
+# sandbox, as admit does: the pool out of the shared pool, app's slice
+# and log's share of the rest; its deletion returns the pool.  A pool's
+# sharers cannot each be a partition of its rest: where partitions move
+# the pool, refused.
+t_decide_pod_pool()
+{
+	local pool app log
+
+	if [ "$PARTS" = 1 ]; then
+		if cri_up "$PODS/guaranteed-pod-pool.json"; then
+			echo "# the pod started"
+			return 1
+		fi
+		diag <"$CRI/up.err"
+		grep -q "do not go together" "$CRI/up.err" &&
+			[ ! -e "$SYSFS/pods/$PP" ] && [ ! -e "$(cri_pod_cgroup $PP)" ]
+		return
+	fi
+	cri_up "$PODS/guaranteed-pod-pool.json" || { diag <"$CRI/up.err"; return 1; }
+	pool=$(cat $SYSFS/pods/$PP/pod_cpus 2>/dev/null)
+	app=$(rt_cpus $PP app)
+	log=$(rt_cpus $PP log)
+	echo "# the pool '$pool', app '$app', log '$log', shared '$(cat $SYSFS/shared_cpus)'"
+	if ! [ "$(rt_cpus_minus "$pool" "" | tr , '\n' | grep -c .)" = 4 ] ||
+	   ! [ "$(rt_cpus_minus "$app" "" | tr , '\n' | grep -c .)" = 2 ] ||
+	   ! first_is_exclusive $PP app || ! first_is_exclusive $PP log ||
+	   ! rt_disjoint "$app" "$log" || ! rt_cpus_rel same "$pool" "$app,$log" ||
+	   ! rt_disjoint "$pool" "$(cat $SYSFS/shared_cpus)" ||
+	   ! grep -q "pod $PP: pod-level resources in .*, admitted whole" "$NRI_LOG"; then
+		# what the plugin made of it, and what it matches
+		grep -F "$PP" "$NRI_LOG" | tail -n 6 | diag
+		grep -o '"[a-zA-Z]*[vV]ersion"[^,]*' "$S/config.json" | diag
+		return 1
+	fi
+	# its deletion returns the pool to the shared pool
+	kubelet down $PP || return 1
+	echo "# deleted: shared '$(cat $SYSFS/shared_cpus)'"
+	[ ! -e "$SYSFS/pods/$PP" ] && rt_subset "$pool" "$(cat $SYSFS/shared_cpus)"
 }
 
 # KEP-5894: the kubelet puts a kube-system pod below the system cgroup;
@@ -771,6 +822,7 @@ t_cycles()
 
 check "decide: Guaranteed 2-CPU container on its exclusive CPUs; status names its pod" timed t_guaranteed
 check "decide: fractional, Burstable, BestEffort on the shared pool" timed t_shared
+check "decide: a pod's pool (pod-level resources) from the kubelet's allocated_pods_state" timed t_decide_pod_pool
 if [ -n "$SYSTEM" ]; then
 	ktap_result ok "decide: a kube-system pod on the system partition, none exclusive # SKIP $SYSTEM"
 else

@@ -16,6 +16,7 @@
 #include "kselftest_harness.h"
 
 #include "allocated_pods.h"
+#include "checkpoint.h"
 #include "json_util.h"
 #include "test_util.h"
 
@@ -159,6 +160,53 @@ TEST(damaged_files_are_refused)
 		/* named by its path */
 		EXPECT_EQ(0, strncmp(cm_error_msg(&err), path, strlen(path)))
 			TH_LOG("case %zu: %s", i, cm_error_msg(&err));
+		free(text);
+		unlink(path);
+	}
+}
+
+/*
+ * A file whose checksum holds but whose pod entry is not what the
+ * kubelet writes: ContainerResources an array gives no container (the
+ * kubelet's decoder would stop at it; nothing of it may be taken as a
+ * name), PodLevelResources a string no spec.
+ */
+static const struct {
+	const char *entry, *want;
+} odd[] = {
+	{ "{\"ContainerResources\":[1,{}],\"PodLevelResources\":{\"limits\":{\"cpu\":\"2\"}}}",
+	  "{\"resources\":{\"limits\":{\"cpu\":\"2\"}},\"containers\":[]}" },
+	{ "{\"ContainerResources\":{},\"PodLevelResources\":\"2\"}", NULL },
+};
+
+TEST(odd_entries_name_nothing)
+{
+	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+		struct cm_error err = { 0 };
+		char data[512], path[64];
+		char *text;
+		int ret;
+		FILE *f;
+
+		snprintf(data, sizeof(data), "{\"entries\":{\"p\":%s}}",
+			 odd[i].entry);
+		snprintf(path, sizeof(path), "/tmp/cpumgr-allocated-odd-%d",
+			 getpid());
+		f = fopen(path, "w");
+		ASSERT_NE(NULL, f);
+		fputs("{\"data\":\"", f);
+		for (const char *c = data; *c; c++)
+			fprintf(f, *c == '"' ? "\\%c" : "%c", *c);
+		fprintf(f, "\",\"checksum\":%u}",
+			checkpoint_string_checksum(data, strlen(data)));
+		fclose(f);
+		text = spec_text(path, "p", &ret, &err);
+		EXPECT_EQ(0, ret) TH_LOG("case %zu: %s", i, cm_error_msg(&err));
+		if (odd[i].want) {
+			EXPECT_STREQ(odd[i].want, text ? text : "(none)");
+		} else {
+			EXPECT_EQ(NULL, text);
+		}
 		free(text);
 		unlink(path);
 	}

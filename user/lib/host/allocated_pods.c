@@ -92,6 +92,9 @@ static int add_containers(cJSON *spec, const cJSON *resources)
 
 	if (!cs)
 		return -ENOMEM;
+	/* map[string]ResourceRequirements: anything else names none */
+	if (!cJSON_IsObject(resources))
+		return 0;
 	cJSON_ArrayForEach(c, resources)
 		nr++;
 	names = calloc(nr ? nr : 1, sizeof(*names));

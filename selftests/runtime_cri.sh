@@ -85,12 +85,12 @@ RESIZE="decide: a running container resized 2 -> 4 -> 3 -> 2 CPUs, 1 refused"
 G2=0b1e5a44-5f3c-4c55-9a0e-000000000004
 PP=0b1e5a44-5f3c-4c55-9a0e-000000000011
 KS=0b1e5a44-5f3c-4c55-9a0e-000000000051
+# the kubelet of today: pod-level resource managers on
+CRI_INIT_ARGS=(--kubelet-version 1.37)
 # KEP-5894's system partition where the kubelet is the test's own, with
 # the cgroupfs driver: not on the node of today, whose KEP-5894 cgroups
 # no released kubelet makes yet, nor where partitions move the pool
 # below the root
-# the kubelet of today: pod-level resource managers on
-CRI_INIT_ARGS=(--kubelet-version 1.37)
 SYSTEM="the system partition: not with"
 if [ "$CRI_NODE" = 1 ]; then
 	SYSTEM="$SYSTEM the node of today (guest-run.sh -N), whose KEP-5894 cgroups no released kubelet makes"

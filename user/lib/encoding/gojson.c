@@ -624,3 +624,37 @@ void gojson_append_string(struct strbuf *sb, const char *str, size_t len)
 	}
 	strbuf_addc(sb, '"');
 }
+
+/* the fold set's smallest rune: ASCII letters, U+017F, U+212A */
+static unsigned char ascii_upper(unsigned char c)
+{
+	return c >= 'a' && c <= 'z' ? c - ('a' - 'A') : c;
+}
+
+bool gojson_field_match(const struct gojson_value *m, const char *name)
+{
+	const unsigned char *k = (const unsigned char *)m->key;
+	size_t i = 0, n = 0, len = m->key_len;
+
+	while (i < len) {
+		unsigned char got;
+
+		if (!name[n])
+			return false;
+		if (k[i] < 0x80) {
+			got = ascii_upper(k[i++]);
+		} else if (len - i >= 2 && k[i] == 0xc5 && k[i + 1] == 0xbf) {
+			got = 'S';
+			i += 2;
+		} else if (len - i >= 3 && k[i] == 0xe2 && k[i + 1] == 0x84 &&
+			   k[i + 2] == 0xaa) {
+			got = 'K';
+			i += 3;
+		} else {
+			return false;
+		}
+		if (got != ascii_upper((unsigned char)name[n++]))
+			return false;
+	}
+	return !name[n];
+}

@@ -6,9 +6,9 @@
  * texts, strings decoded with invalid UTF-8 and lone surrogates replaced
  * by U+FFFD, numbers as their literal text, members in document order
  * with duplicates kept (the caller applies Go's rules: field names match
- * case-insensitively, the last duplicate wins).  Writing quotes strings
- * as json.Marshal does (HTML-safe escapes, \u2028/\u2029, U+FFFD for
- * invalid UTF-8).  Hand-written on purpose: the C JSON libraries
+ * as gojson_field_match() says, the last duplicate wins).  Writing
+ * quotes strings as json.Marshal does (HTML-safe escapes, \u2028/\u2029,
+ * U+FFFD for invalid UTF-8).  Hand-written on purpose: the C JSON libraries
  * (cJSON, json-c, jansson) drop duplicate members, have their own error
  * texts and escape differently, and the checkpoint's bytes and checksum
  * must be Go's.
@@ -16,6 +16,7 @@
 #ifndef CPUMGR_GOJSON_H
 #define CPUMGR_GOJSON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,6 +54,14 @@ void gojson_error_prefix(struct cm_error *err, const char *name,
 
 /* The JSON kind as Go's UnmarshalTypeError names it ("string", "object"). */
 const char *gojson_kind(const struct gojson_value *v);
+
+/*
+ * Whether member m's key names the struct field name as Go matches it:
+ * exactly or case-insensitively, folding runes to the smallest of their
+ * fold set (ASCII letters, and the two non-ASCII runes whose set holds
+ * an ASCII letter: U+017F long s, U+212A Kelvin sign).
+ */
+bool gojson_field_match(const struct gojson_value *m, const char *name);
 
 /* Append s as a JSON string literal, quoted exactly as json.Marshal does. */
 void gojson_append_string(struct strbuf *sb, const char *s, size_t len);

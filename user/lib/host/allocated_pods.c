@@ -4,7 +4,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "allocated_pods.h"
 #include "checkpoint.h"
@@ -16,12 +15,6 @@ struct outer {
 	const struct gojson_value *data, *checksum, *version;
 };
 
-static bool named(const struct gojson_value *m, const char *name)
-{
-	return m->key_len == strlen(name) &&
-	       !strncasecmp(m->key, name, m->key_len);
-}
-
 static int read_outer(const struct gojson_value *root, struct outer *o,
 		      struct cm_error *err)
 {
@@ -29,13 +22,13 @@ static int read_outer(const struct gojson_value *root, struct outer *o,
 	if (root->type != GOJSON_OBJECT)
 		return cm_errorf(err, "json: cannot unmarshal %s into Go value of type state.Checkpoint",
 				 gojson_kind(root));
-	/* Go's rules: a name matches in any case, the last one wins */
+	/* Go's rules: gojson_field_match(), the last one wins */
 	for (const struct gojson_value *m = root->child; m; m = m->next) {
-		if (named(m, "data"))
+		if (gojson_field_match(m, "data"))
 			o->data = m;
-		else if (named(m, "checksum"))
+		else if (gojson_field_match(m, "checksum"))
 			o->checksum = m;
-		else if (named(m, "version"))
+		else if (gojson_field_match(m, "version"))
 			o->version = m;
 	}
 	if (o->data && o->data->type != GOJSON_STRING &&

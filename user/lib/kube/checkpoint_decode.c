@@ -44,45 +44,6 @@ static int gstr_cmp(struct gstr a, struct gstr b)
 	return c ? c : (a.len > b.len) - (a.len < b.len);
 }
 
-/*
- * Go matches a JSON key to a field name exactly or case-insensitively,
- * folding runes to the smallest of their fold set: ASCII letters, and
- * the two non-ASCII runes whose set holds an ASCII letter (U+017F long
- * s, U+212A Kelvin sign).
- */
-static unsigned char ascii_upper(unsigned char c)
-{
-	return c >= 'a' && c <= 'z' ? c - ('a' - 'A') : c;
-}
-
-static bool field_match(const struct gojson_value *m, const char *name)
-{
-	const unsigned char *k = (const unsigned char *)m->key;
-	size_t i = 0, n = 0, len = m->key_len;
-
-	while (i < len) {
-		unsigned char got;
-
-		if (!name[n])
-			return false;
-		if (k[i] < 0x80) {
-			got = ascii_upper(k[i++]);
-		} else if (len - i >= 2 && k[i] == 0xc5 && k[i + 1] == 0xbf) {
-			got = 'S';
-			i += 2;
-		} else if (len - i >= 3 && k[i] == 0xe2 && k[i + 1] == 0x84 &&
-			   k[i + 2] == 0xaa) {
-			got = 'K';
-			i += 3;
-		} else {
-			return false;
-		}
-		if (got != ascii_upper((unsigned char)name[n++]))
-			return false;
-	}
-	return !name[n];
-}
-
 /* Go's UnmarshalTypeError; the first one is kept, decoding goes on. */
 static int type_error(struct dec *x, const char *go_struct, const char *field,
 		      const struct gojson_value *v, const char *type)
@@ -192,7 +153,7 @@ static int decode_baseline(struct dec *x, const struct gojson_value *v,
 		return type_error(x, x->d->type->name, "baselines", v,
 				  T_BASELINE);
 	for (const struct gojson_value *f = v->child; f; f = f->next)
-		if (field_match(f, "baseline") &&
+		if (gojson_field_match(f, "baseline") &&
 		    set_string(x, "ContainerCPUs", "baselines.baseline", f,
 			       &slot->val))
 			return -ENOMEM;
@@ -281,7 +242,7 @@ static int decode_pool(struct dec *x, const struct gojson_value *v,
 				 gojson_kind(v), outer, T_POD_ENTRY_JSON);
 	for (const struct gojson_value *f = v->type == GOJSON_OBJECT ?
 					    v->child : NULL; f; f = f->next) {
-		if (!field_match(f, "cpuSet") || f->type == GOJSON_NULL)
+		if (!gojson_field_match(f, "cpuSet") || f->type == GOJSON_NULL)
 			continue;
 		if (f->type != GOJSON_STRING)
 			return cm_errorf(x->err, "json: cannot unmarshal %s into Go struct field %s.podEntries.cpuSet of type string",
@@ -400,7 +361,7 @@ static int decode_member(struct dec *x, const struct gojson_value *m)
 
 	for (size_t i = 0; i < sizeof(members) / sizeof(members[0]); i++)
 		if ((d->type->fields & members[i].flag) &&
-		    field_match(m, members[i].name)) {
+		    gojson_field_match(m, members[i].name)) {
 			f = d->type->fields & members[i].flag;
 			name = members[i].name;
 			break;

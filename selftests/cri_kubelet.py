@@ -182,6 +182,11 @@ def _fnv1a32(data):
     return h
 
 
+def _string_checksum(text):
+    """checksum.New() of a string: FNV-32a over "(string)" and it."""
+    return _fnv1a32(("(string)" + text).encode())
+
+
 def checkpoint_text(default, entries):
     """cpu_manager_state as the kubelet writes it: JSON without spaces,
     the checksum FNV-32a over the spew rendering of the struct."""
@@ -211,8 +216,7 @@ def checkpoint_v4_text(default, entries, pools):
         data["podEntries"] = {u: {"cpuSet": c} for u, c in sorted(pools.items())}
     text = json.dumps(data, separators=(",", ":"))
     return (checkpoint_text(default, entries)[:-1] + ',"data":' +
-            json.dumps(text) + ',"dataChecksum":%d}' %
-            _fnv1a32(("(string)" + text).encode()))
+            json.dumps(text) + ',"dataChecksum":%d}' % _string_checksum(text))
 
 
 # ---- the allocation manager's checkpoint ----
@@ -237,8 +241,8 @@ def allocated_pods_text(entries):
     has it ("checksum":1178570812 for its pod1)."""
     data = json.dumps({"entries": dict(sorted(entries.items()))}
                       if entries else {}, separators=(",", ":"))
-    return '{"data":%s,"checksum":%d}' % (
-        json.dumps(data), _fnv1a32(("(string)" + data).encode()))
+    return '{"data":%s,"checksum":%d}' % (json.dumps(data),
+                                           _string_checksum(data))
 
 
 def allocated_entry(pod):

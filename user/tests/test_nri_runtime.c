@@ -234,20 +234,27 @@ static void runs(FIXTURE_DATA(plugin) *self, const struct ctr_msg *m)
 	fake_write(self->dir, rel, "4242\n");
 }
 
-/* The CPUs the stand-in kernel's table holds for uid/name ("": none). */
+/*
+ * The CPUs the stand-in kernel's table holds for uid/name, or with name
+ * NULL the pod's pool (KEP-5526); "": none.
+ */
 static void held(FIXTURE_DATA(plugin) *self, const char *uid,
 		 const char *name, char *out, size_t len)
 {
 	char path[PATH_MAX + 8], line[4096], u[128], c[128], cpus[2048];
+	bool mine;
 	FILE *f;
 
 	out[0] = '\0';
 	xsnprintf(path, sizeof(path), "%s/kernel", self->dir);
 	f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "a %127s %127s %2047s", u, c, cpus) == 3 &&
-		    !strcmp(u, uid) && !strcmp(c, name))
+	while (f && fgets(line, sizeof(line), f)) {
+		mine = name ? sscanf(line, "a %127s %127s %2047s", u, c, cpus) == 3 &&
+			      !strcmp(c, name) :
+			      sscanf(line, "p %127s %2047s", u, cpus) == 2;
+		if (mine && !strcmp(u, uid))
 			snprintf(out, len, "%.*s", (int)len - 1, cpus);
+	}
 	if (f)
 		fclose(f);
 }
@@ -385,24 +392,6 @@ TEST_F(plugin, per_event_calls_are_served)
 	EXPECT_EQ(NULL, strstr(fake_read(self->dir, "log"), "not served"));
 }
 
-/* The pool the stand-in kernel's table holds for pod uid ("": none). */
-static void pool_held(FIXTURE_DATA(plugin) *self, const char *uid, char *out,
-		      size_t len)
-{
-	char path[PATH_MAX + 8], line[4096], u[128], cpus[2048];
-	FILE *f;
-
-	out[0] = '\0';
-	xsnprintf(path, sizeof(path), "%s/kernel", self->dir);
-	f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "p %127s %2047s", u, cpus) == 2 &&
-		    !strcmp(u, uid))
-			snprintf(out, len, "%.*s", (int)len - 1, cpus);
-	if (f)
-		fclose(f);
-}
-
 /*
  * decide, a 1.37 node: pod-1, which the kubelet admitted with pod-level
  * resources (its allocated_pods_state: 4 CPUs; app 2, Guaranteed; log
@@ -444,7 +433,7 @@ TEST_F(plugin, decide_gives_a_pod_level_pod_its_pool)
 	pod_msg(self, &p, 1);
 	run.pod = &p.pod;
 	call_ok(_metadata, self, "RunPodSandbox", &run.base, NULL);
-	pool_held(self, "pod-1", pool, sizeof(pool));
+	held(self, "pod-1", NULL, pool, sizeof(pool));
 	EXPECT_STREQ("2-3,18-19", pool) TH_LOG("%s", fake_read(self->dir, "log"));
 	ctr_msg(&app, &p, "app", 2000, RUNNING);
 	create(_metadata, self, &p, &app);
@@ -463,7 +452,7 @@ TEST_F(plugin, decide_gives_a_pod_level_pod_its_pool)
 	create(_metadata, self, &q, &app2);
 	held(self, "pod-2", "app", other, sizeof(other));
 	EXPECT_STREQ("4,20", other);
-	pool_held(self, "pod-2", other, sizeof(other));
+	held(self, "pod-2", NULL, other, sizeof(other));
 	EXPECT_STREQ("", other);
 	/* pod-1 goes, and its pool with it */
 	rm.pod = &p.pod;
@@ -473,7 +462,7 @@ TEST_F(plugin, decide_gives_a_pod_level_pod_its_pool)
 	call_ok(_metadata, self, "RemoveContainer", &rm.base, NULL);
 	rmp.pod = &p.pod;
 	call_ok(_metadata, self, "RemovePodSandbox", &rmp.base, NULL);
-	pool_held(self, "pod-1", pool, sizeof(pool));
+	held(self, "pod-1", NULL, pool, sizeof(pool));
 	EXPECT_STREQ("", pool);
 	held(self, "pod-1", "log", log_cpus, sizeof(log_cpus));
 	EXPECT_STREQ("", log_cpus);
